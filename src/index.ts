@@ -1,0 +1,36 @@
+/**
+ * opencode-rulebook's entry. OpenCode calls every export of this module as a
+ * plugin, so it exports the plugin and nothing else; the work is in the engine.
+ */
+import type { Plugin } from "@opencode-ai/plugin";
+import { homedir } from "node:os";
+import { startRulebook } from "./engine.js";
+import { createLogger, openCodeLogSink } from "./log.js";
+import { parseOptions } from "./options.js";
+import { nodeRuleFs } from "./sources/fs.js";
+
+export const RulebookPlugin: Plugin = async (input, rawOptions) => {
+  const { options, errors } = parseOptions(rawOptions, process.env);
+  const log = createLogger(openCodeLogSink(input.client), options.debug);
+  for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
+  try {
+    const rulebook = await startRulebook({
+      client: input.client,
+      directory: input.directory,
+      worktree: input.worktree,
+      env: process.env,
+      home: homedir(),
+      fs: nodeRuleFs,
+      options,
+      log,
+    });
+    return {
+      event: ({ event }) => rulebook.onEvent(event),
+      "chat.message": (hookInput, output) => rulebook.onChatMessage(hookInput, output),
+    };
+  } catch (error) {
+    // Without its rules the plugin has nothing to do; the session goes on as if it were absent.
+    log.error(`opencode-rulebook could not start: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
+};

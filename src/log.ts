@@ -1,0 +1,50 @@
+/**
+ * Logging through OpenCode's own log (`client.app.log`, service
+ * `opencode-rulebook`), so the terminal UI stays clean. Debug lines only when
+ * debug is on; warnings and errors always. Logging never throws.
+ */
+import type { PluginInput } from "@opencode-ai/plugin";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogExtra = Record<string, unknown>;
+
+export interface Logger {
+  debugEnabled: boolean;
+  debug(message: string, extra?: LogExtra): void;
+  info(message: string, extra?: LogExtra): void;
+  warn(message: string, extra?: LogExtra): void;
+  error(message: string, extra?: LogExtra): void;
+  /** Resolves when every log line sent so far has been handed over (tests, shutdown). */
+  flush(): Promise<void>;
+}
+
+export const SERVICE = "opencode-rulebook";
+
+type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<unknown>;
+
+export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {
+  const pending = new Set<Promise<unknown>>();
+  const write = (level: LogLevel, message: string, extra?: LogExtra) => {
+    const sent = sink(level, message, extra)
+      .catch(() => undefined) // a log line that cannot be written must not break the session
+      .finally(() => pending.delete(sent));
+    pending.add(sent);
+  };
+  return {
+    debugEnabled,
+    debug: (message, extra) => {
+      if (debugEnabled) write("debug", message, extra);
+    },
+    info: (message, extra) => write("info", message, extra),
+    warn: (message, extra) => write("warn", message, extra),
+    error: (message, extra) => write("error", message, extra),
+    flush: async () => {
+      await Promise.all([...pending]);
+    },
+  };
+}
+
+/** The sink that writes to OpenCode's log through the plugin's client. */
+export function openCodeLogSink(client: PluginInput["client"]): LogSink {
+  return (level, message, extra) => client.app.log({ body: { service: SERVICE, level, message, ...(extra ? { extra } : {}) } });
+}

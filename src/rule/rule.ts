@@ -1,0 +1,41 @@
+/**
+ * What a rule is, once its file has been read: one shape for every source.
+ * Parsing produces it, selection and rendering only read it.
+ */
+
+/** Where a rule was found: the user's global folder or the project (any level of it). */
+export type RuleScope = "global" | "project";
+
+/** How a rule's conditions combine when it has more than one. */
+export type MatchMode = "any" | "all";
+
+export interface Rule {
+  /** Path in its rules folder without extension, POSIX separators: `style`, `sub/name`. */
+  name: string;
+  scope: RuleScope;
+  /** The format it was read from (`native` for `.opencode/rules`). */
+  source: string;
+  /** Absolute path of the rule file. */
+  path: string;
+  /** Short path for people and the model: `~/…` for the home folder, project-relative for the project. */
+  displayPath: string;
+  /** The body: front matter removed, line endings normalised, trimmed. */
+  content: string;
+  description?: string;
+  /** File globs, relative to the project root. Empty when the rule has none. */
+  globs: string[];
+  /** `true` or `false` when the front matter says so; undefined when it is silent. */
+  alwaysApply?: boolean;
+  /** Front matter keys this version does not interpret, kept for reports. */
+  unknownKeys: string[];
+}
+
+/** A problem with one rule file, worded for the person who wrote it. */
+export interface RuleWarning {
+  /** Absolute path of the file concerned (or folder). */
+  path: string;
+  /** 1-based line in the file, when the problem has one. */
+  line?: number;
+  /** What is wrong and what was done about it. */
+  message: string;
+}

@@ -1,0 +1,25 @@
+/**
+ * File globs as rule authors mean them: relative to the project root, POSIX
+ * separators, brace expansion, dot files included, and a pattern without a
+ * slash (`*.ts`) matching at any depth, as Cursor and Claude Code read it.
+ */
+import micromatch from "micromatch";
+
+type Matcher = (path: string) => boolean;
+
+const OPTIONS = { dot: true, basename: true } as const;
+const compiled = new Map<string, Matcher>();
+
+function matcherFor(glob: string): Matcher {
+  let matcher = compiled.get(glob);
+  if (!matcher) {
+    matcher = micromatch.matcher(glob.replace(/^\.\//, ""), OPTIONS);
+    compiled.set(glob, matcher);
+  }
+  return matcher;
+}
+
+/** The first glob that matches `file`, or undefined. */
+export function matchingGlob(file: string, globs: readonly string[]): string | undefined {
+  return globs.find((glob) => matcherFor(glob)(file));
+}

@@ -1,0 +1,44 @@
+/**
+ * Where rule folders are. Pure: the environment, home folder and OpenCode's
+ * `directory` / `worktree` come in as arguments.
+ */
+import { dirname, isAbsolute, join, parse, relative, sep } from "node:path";
+
+/** `$OPENCODE_CONFIG_DIR/rules`, else `$XDG_CONFIG_HOME/opencode/rules`, else `~/.config/opencode/rules`. */
+export function globalRulesDir(env: Record<string, string | undefined>, home: string): string {
+  if (env.OPENCODE_CONFIG_DIR) return join(env.OPENCODE_CONFIG_DIR, "rules");
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, "opencode", "rules");
+  return join(home, ".config", "opencode", "rules");
+}
+
+/**
+ * The folders from the worktree root down to `directory`, root first, so the
+ * nearest folder comes last (a monorepo package's rules after the repo's).
+ * Only `directory` itself when it is not inside the worktree, or when the
+ * worktree is the file system root (OpenCode says `/` outside a git repo).
+ */
+export function foldersFromRoot(directory: string, worktree: string): string[] {
+  const rel = relative(worktree, directory);
+  if (!worktree || worktree === directory || worktree === parse(worktree).root || rel.startsWith("..") || isAbsolute(rel)) return [directory];
+  const folders = [directory];
+  let current = directory;
+  while (current !== worktree && dirname(current) !== current) {
+    current = dirname(current);
+    folders.unshift(current);
+  }
+  return folders;
+}
+
+/** `.opencode/rules` of every folder from the worktree root down to `directory`. */
+export function projectRulesDirs(directory: string, worktree: string): string[] {
+  return foldersFromRoot(directory, worktree).map((folder) => join(folder, ".opencode", "rules"));
+}
+
+/** How a path is shown to people and the model: `~/…` under home, project-relative inside the project. */
+export function displayPath(path: string, projectRoot: string, home: string): string {
+  const inProject = relative(projectRoot, path);
+  if (projectRoot && !inProject.startsWith("..") && !isAbsolute(inProject)) return inProject.split(sep).join("/");
+  const inHome = relative(home, path);
+  if (home && !inHome.startsWith("..") && !isAbsolute(inHome)) return `~/${inHome.split(sep).join("/")}`;
+  return path;
+}

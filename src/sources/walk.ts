@@ -1,0 +1,93 @@
+/**
+ * Walks one rules folder: every `.md` / `.mdc` file in it and its sub-folders,
+ * in name order. Hidden files and folders are skipped. Symlinks are followed;
+ * a link back to a folder above it ends that branch with a warning, so a loop
+ * never hangs discovery. Only regular files are returned: a link to a FIFO or
+ * a device is never opened.
+ */
+import { join } from "node:path";
+import type { RuleWarning } from "../rule/rule.js";
+import { errorCode, type RuleFs } from "./fs.js";
+
+export interface WalkedFile {
+  path: string;
+  /** Relative to the folder walked, POSIX separators: `sub/name.md`. */
+  relPath: string;
+  size: number;
+}
+
+export interface Walk {
+  files: WalkedFile[];
+  warnings: RuleWarning[];
+}
+
+const RULE_FILE = /\.(md|mdc)$/i;
+/** Deep enough for any real layout; a guard against pathological trees. */
+const MAX_DEPTH = 64;
+
+export async function walkRuleFolder(root: string, fs: RuleFs, accept: (name: string) => boolean = (name) => RULE_FILE.test(name)): Promise<Walk> {
+  const walk: Walk = { files: [], warnings: [] };
+  let rootStat;
+  try {
+    rootStat = await fs.stat(root);
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR") {
+      walk.warnings.push({ path: root, message: `rules folder cannot be read (${errorCode(error) ?? String(error)}); its rules were not loaded` });
+    }
+    return walk;
+  }
+  if (!rootStat.isDirectory()) {
+    walk.warnings.push({ path: root, message: "rules folder is not a folder; it was ignored" });
+    return walk;
+  }
+  await visit(root, "", [], fs, accept, walk);
+  return walk;
+}
+
+async function visit(dir: string, rel: string, ancestors: string[], fs: RuleFs, accept: (name: string) => boolean, walk: Walk): Promise<void> {
+  let real: string;
+  try {
+    real = await fs.realpath(dir);
+  } catch (error) {
+    walk.warnings.push({ path: dir, message: `folder cannot be resolved (${errorCode(error) ?? String(error)}); skipped` });
+    return;
+  }
+  if (ancestors.includes(real)) {
+    walk.warnings.push({ path: dir, message: `symlink loop: this folder leads back to ${real}; the walk of this branch stopped here` });
+    return;
+  }
+  if (ancestors.length >= MAX_DEPTH) {
+    walk.warnings.push({ path: dir, message: `folders nested deeper than ${MAX_DEPTH} levels; this branch was not read` });
+    return;
+  }
+  let entries;
+  try {
+    entries = await fs.readdir(dir);
+  } catch (error) {
+    walk.warnings.push({ path: dir, message: `folder cannot be read (${errorCode(error) ?? String(error)}); its rules were not loaded` });
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const chain = [...ancestors, real];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    if (entry.isDirectory()) {
+      await visit(path, relPath, chain, fs, accept, walk);
+      continue;
+    }
+    // Only a symlink can turn out to be a folder; anything else must look like a rule file.
+    if (!entry.isSymbolicLink() && !accept(entry.name)) continue;
+    let stat;
+    try {
+      stat = await fs.stat(path);
+    } catch (error) {
+      if (accept(entry.name)) walk.warnings.push({ path, message: `cannot be read (${errorCode(error) ?? String(error)}); skipped` });
+      continue;
+    }
+    if (stat.isDirectory()) await visit(path, relPath, chain, fs, accept, walk);
+    else if (stat.isFile() && accept(entry.name)) walk.files.push({ path, relPath, size: stat.size });
+    else if (accept(entry.name)) walk.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
+  }
+}
