@@ -7,13 +7,15 @@ import micromatch from "micromatch";
 
 type Matcher = (path: string) => boolean;
 
-const OPTIONS = { dot: true, basename: true } as const;
+const OPTIONS = { dot: true } as const;
 const compiled = new Map<string, Matcher>();
 
 function matcherFor(glob: string): Matcher {
   let matcher = compiled.get(glob);
   if (!matcher) {
-    matcher = micromatch.matcher(glob.replace(/^\.\//, ""), OPTIONS);
+    const relative = glob.replace(/^\.\//, "");
+    // micromatch's own `basename` option also rewrites patterns that have a slash; do it only for those without.
+    matcher = micromatch.matcher(relative.includes("/") ? relative : `**/${relative}`, OPTIONS);
     compiled.set(glob, matcher);
   }
   return matcher;
