@@ -1,19 +1,30 @@
 /**
- * The engine: discovers the rules once at start, and answers OpenCode's
- * hooks. Every handler catches its own errors: nothing the plugin does may
- * break the user's session.
+ * The engine: discovers the rules once at start and answers OpenCode's hooks.
+ * Every handler catches its own errors: nothing the plugin does may break
+ * the user's session.
+ *
+ * Delivery timeline of a session (see README, "How delivery works"):
+ * 1. `session.created` starts the silent rules prompt (OpenCode does not await it).
+ * 2. The first user message's `chat.message` (awaited by OpenCode) waits for
+ *    that delivery, then dates itself after the rules so the model reads them
+ *    first. If the rules could not be stored in time, they go into that user
+ *    message as a synthetic part instead, and a late rules prompt is ignored.
+ * 3. Automatic compaction: delivered from `experimental.compaction.autocontinue`,
+ *    before OpenCode's "Continue" message; manual compaction: from `session.compacted`.
  */
 import type { Event, Part, UserMessage } from "@opencode-ai/sdk";
-import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./deliver/sessions.js";
+import { lastUserChoice, rulesInWindow, type HistoryMessage } from "./deliver/history.js";
+import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
+import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./deliver/sessions.js";
 import type { Logger } from "./log.js";
 import type { RulebookOptions } from "./options.js";
 import { renderRulesMessage } from "./render/message.js";
+import type { Rule } from "./rule/rule.js";
 import { activeRulesFor } from "./select/active.js";
 import { discoverRules, type Discovery } from "./sources/discover.js";
 import type { RuleFs } from "./sources/fs.js";
 import { nativeSource } from "./sources/native.js";
-import type { Rule } from "./rule/rule.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -31,18 +42,40 @@ export interface EngineDeps {
 
 type ModelRef = { providerID: string; modelID: string };
 
-interface SessionInfo {
+interface SessionState {
   agent?: string;
   model?: ModelRef;
-  /** When the rules message was stored: the first user message must sort after it. */
+  /** When the rules message was stored: user messages of this window must sort after it. */
   rulesCreated?: number;
+  /** The rules went into a user message because the silent prompt was late or failed. */
+  deliveredInUserMessage?: boolean;
+  /** `session.created` was seen for a new, empty session: no history to read back. */
+  knownEmpty?: boolean;
+  /** The autocontinue hook already re-delivered for the compaction now ending. */
+  compactionServed?: boolean;
+}
+
+export interface ChatMessageInput {
+  sessionID: string;
+  agent?: string;
+  model?: ModelRef;
+}
+
+export interface CompactionInput {
+  sessionID: string;
+  agent: string;
+  model: { id: string; providerID: string };
 }
 
 export interface Rulebook {
   discovery: Discovery;
   onEvent(event: Event): Promise<void>;
-  onChatMessage(input: { sessionID: string; agent?: string; model?: ModelRef }, output: { message: UserMessage; parts: Part[] }): Promise<void>;
+  onChatMessage(input: ChatMessageInput, output: { message: UserMessage; parts: Part[] }): Promise<void>;
+  onCompactionAutocontinue(input: CompactionInput): Promise<void>;
 }
+
+/** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
+const FORK_TITLE = /\(fork #\d+\)$/;
 
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
@@ -52,11 +85,11 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
   }
   const rules = orderForMessage(discovery.rules);
-  const sessions = new Map<string, SessionInfo>();
-  const sessionInfo = (id: string) => {
-    let info = sessions.get(id);
-    if (!info) sessions.set(id, (info = {}));
-    return info;
+  const sessions = new Map<string, SessionState>();
+  const stateOf = (id: string) => {
+    let state = sessions.get(id);
+    if (!state) sessions.set(id, (state = {}));
+    return state;
   };
 
   /** The rules a session gets now, rendered; undefined when none apply. */
@@ -69,14 +102,25 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     };
   };
 
+  const readHistory = async (sessionID: string): Promise<HistoryMessage[]> => {
+    const result = await client.session.messages({ path: { id: sessionID } });
+    if (result.error !== undefined || !Array.isArray(result.data)) throw new Error(`reading the history of session ${sessionID} failed (${result.response?.status})`);
+    return result.data as unknown as HistoryMessage[];
+  };
+
   const tracker = createSessionTracker({
     retry: deps.retry,
     async send(sessionID, trigger) {
       const message = messageFor(trigger);
       if (!message) return;
-      const info = sessionInfo(sessionID);
-      const stored = await sendRulesPrompt(client, { sessionID, ...message, agent: info.agent, model: info.model });
-      info.rulesCreated = stored.created;
+      const state = stateOf(sessionID);
+      if (!state.agent && !state.knownEmpty) {
+        // A prompt without the session's agent would switch it to the default agent.
+        Object.assign(state, lastUserChoice(await readHistory(sessionID).catch(() => [])));
+      }
+      state.deliveredInUserMessage = false;
+      const stored = await sendRulesPrompt(client, { sessionID, ...message, agent: state.agent, model: state.model });
+      state.rulesCreated = stored.created;
       log.debug(`Delivered ${message.marker.rules.length} rules to session ${sessionID} on ${trigger}`, { sessionID, rules: message.marker.rules });
     },
     onFailure(sessionID, trigger, error, attempt, final) {
@@ -89,9 +133,23 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     },
   });
 
-  const deliver = async (sessionID: string, trigger: DeliveryTrigger) => {
-    if (rules.length === 0) return; // nothing to send, ever
-    await tracker.deliver(sessionID, trigger);
+  /** Puts the rules into the user's message itself, before the user's words. */
+  const addRulesToUserMessage = (sessionID: string, output: { message: UserMessage; parts: Part[] }) => {
+    const message = messageFor("chat.message");
+    if (!message) return;
+    const part = {
+      id: partIdBefore(output.parts.map((existing) => existing.id)),
+      sessionID,
+      messageID: output.message.id,
+      type: "text" as const,
+      text: message.text,
+      synthetic: true,
+      metadata: { [MARKER_KEY]: message.marker },
+    };
+    output.parts.unshift(part);
+    tracker.markDelivered(sessionID);
+    stateOf(sessionID).deliveredInUserMessage = true;
+    log.debug(`Delivered ${message.marker.rules.length} rules to session ${sessionID} inside its user message`, { sessionID });
   };
 
   return {
@@ -99,14 +157,22 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     async onEvent(event) {
       try {
         if (event.type === "session.created") {
-          const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: ModelRef };
-          if (info.parentID && !options.subagents) return;
-          const known = sessionInfo(info.id);
-          known.agent ??= info.agent;
-          known.model ??= info.model;
-          await deliver(info.id, "session.created");
+          const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
+          if (rules.length === 0 || (info.parentID && !options.subagents)) return;
+          const state = stateOf(info.id);
+          state.agent ??= info.agent;
+          state.model ??= modelRef(info.model);
+          if (FORK_TITLE.test(info.title ?? "")) return; // read back from its history at its first message
+          state.knownEmpty = true;
+          await tracker.deliver(info.id, "session.created");
         } else if (event.type === "session.compacted") {
-          await deliver(event.properties.sessionID, "session.compacted");
+          if (rules.length === 0) return;
+          const state = stateOf(event.properties.sessionID);
+          if (state.compactionServed) {
+            state.compactionServed = false;
+            return;
+          }
+          await tracker.deliver(event.properties.sessionID, "session.compacted");
         } else if (event.type === "session.deleted") {
           sessions.delete(event.properties.info.id);
           tracker.forget(event.properties.info.id);
@@ -115,25 +181,49 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
         log.error(`Handling ${event.type} failed: ${errorText(error)}`, { event: event.type, error: errorText(error) });
       }
     },
+
     async onChatMessage(input, output) {
       try {
-        if (output.parts.some((part) => markerOf(part as { metadata?: Record<string, unknown> }))) return; // our own rules prompt
-        const info = sessionInfo(input.sessionID);
-        info.agent = output.message.agent ?? input.agent ?? info.agent;
-        info.model = output.message.model ?? input.model ?? info.model;
+        const state = stateOf(input.sessionID);
+        const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
+        if (own) {
+          // Our own silent prompt. If the rules already went into a user message, this late copy stays out of the model's sight.
+          if (state.deliveredInUserMessage) (own as { ignored?: boolean }).ignored = true;
+          return;
+        }
+        state.agent = output.message.agent ?? input.agent ?? state.agent;
+        state.model = output.message.model ?? input.model ?? state.model;
         if (rules.length === 0) return;
         const running = tracker.inFlight(input.sessionID);
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? 5000);
         if (tracker.isDelivered(input.sessionID)) {
           // Messages are ordered by creation time: the user's must come after the rules.
-          if (info.rulesCreated !== undefined && output.message.time.created <= info.rulesCreated) {
-            output.message.time.created = info.rulesCreated + 1;
+          if (state.rulesCreated !== undefined && output.message.time.created <= state.rulesCreated) {
+            output.message.time.created = state.rulesCreated + 1;
           }
           return;
         }
-        void MARKER_KEY;
+        if (!state.knownEmpty && rulesInWindow(await readHistory(input.sessionID)).length > 0) {
+          tracker.markDelivered(input.sessionID); // a fork, or a session from before a restart
+          return;
+        }
+        addRulesToUserMessage(input.sessionID, output);
       } catch (error) {
         log.error(`Handling chat.message for session ${input.sessionID} failed: ${errorText(error)}`, { sessionID: input.sessionID, error: errorText(error) });
+      }
+    },
+
+    async onCompactionAutocontinue(input) {
+      try {
+        if (rules.length === 0) return;
+        const state = stateOf(input.sessionID);
+        state.agent = input.agent;
+        state.model = modelRef(input.model);
+        const result = await tracker.deliver(input.sessionID, "session.compacted");
+        // The later `session.compacted` event is for this same compaction.
+        state.compactionServed = result.delivered;
+      } catch (error) {
+        log.error(`Re-delivering rules after compaction of session ${input.sessionID} failed: ${errorText(error)}`, { sessionID: input.sessionID, error: errorText(error) });
       }
     },
   };
@@ -142,6 +232,12 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
 /** Global rules first, then project rules (root folders before nearer ones), as discovered. */
 function orderForMessage(rules: Rule[]): Rule[] {
   return [...rules.filter((rule) => rule.scope === "global"), ...rules.filter((rule) => rule.scope === "project")];
+}
+
+/** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */
+function modelRef(model: { providerID: string; id?: string; modelID?: string } | undefined): ModelRef | undefined {
+  const modelID = model?.modelID ?? model?.id;
+  return model && modelID ? { providerID: model.providerID, modelID } : undefined;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

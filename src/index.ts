@@ -27,6 +27,7 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
     return {
       event: ({ event }) => rulebook.onEvent(event),
       "chat.message": (hookInput, output) => rulebook.onChatMessage(hookInput, output),
+      "experimental.compaction.autocontinue": (hookInput) => rulebook.onCompactionAutocontinue(hookInput),
     };
   } catch (error) {
     // Without its rules the plugin has nothing to do; the session goes on as if it were absent.

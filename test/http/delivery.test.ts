@@ -83,7 +83,7 @@ test("a 404 (session deleted) is logged and the plugin keeps serving other sessi
 
 test("the session's own agent and model are passed when the event carries them", async () => {
   const hooks = await startPlugin(project);
-  await hooks.event?.(sessionCreated("ses_plan", { agent: "plan", model: { providerID: "fake", modelID: "m1" } }) as never);
+  await hooks.event?.(sessionCreated("ses_plan", { agent: "plan", model: { providerID: "fake", id: "m1" } }) as never);
   expect(server.prompts[0]?.body).toMatchObject({ agent: "plan", model: { providerID: "fake", modelID: "m1" } });
 });
 

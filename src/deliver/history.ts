@@ -1,0 +1,41 @@
+/**
+ * Reading a session's history back: does the model's current context window
+ * already hold the plugin's rules (a fork copies them, a restarted OpenCode
+ * finds them), and which agent and model did the user last use? Pure.
+ */
+import { markerOf, type RulesMarker } from "./prompt.js";
+
+export interface HistoryMessage {
+  info: { role: string; agent?: string; model?: { providerID: string; modelID: string }; time?: { created: number } };
+  parts: Array<{ type: string; ignored?: boolean; metadata?: Record<string, unknown> }>;
+}
+
+/** Messages the model still sees: from the last compaction on (OpenCode drops the older ones). */
+export function currentWindow<T extends HistoryMessage>(messages: readonly T[]): readonly T[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.parts.some((part) => part.type === "compaction")) return messages.slice(i);
+  }
+  return messages;
+}
+
+/** The rules markers in the current window, oldest first. */
+export function rulesInWindow(messages: readonly HistoryMessage[]): RulesMarker[] {
+  const markers: RulesMarker[] = [];
+  for (const message of currentWindow(messages)) {
+    for (const part of message.parts) {
+      const marker = part.ignored ? undefined : markerOf(part);
+      if (marker) markers.push(marker);
+    }
+  }
+  return markers;
+}
+
+/** The agent and model of the last user message that is not the plugin's. */
+export function lastUserChoice(messages: readonly HistoryMessage[]): { agent?: string; model?: { providerID: string; modelID: string } } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.info.role !== "user" || message.parts.some((part) => markerOf(part))) continue;
+    return { agent: message.info.agent, model: message.info.model };
+  }
+  return {};
+}

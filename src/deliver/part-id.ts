@@ -1,0 +1,22 @@
+/**
+ * Ids for parts the plugin adds to a user message. OpenCode orders a
+ * message's parts by id (`prt_` + 12 hex digits of time + random), and the
+ * model should read the rules before the user's words, so the new id must
+ * sort before every part already there.
+ */
+const ID = /^prt_([0-9a-f]{12})/;
+
+export function partIdBefore(existingIds: readonly string[]): string {
+  const stamps = existingIds.map((id) => ID.exec(id)?.[1]).filter((stamp): stamp is string => stamp !== undefined);
+  const earliest = stamps.length > 0 ? stamps.reduce((a, b) => (a < b ? a : b)) : (Date.now() * 0x1000).toString(16).padStart(12, "0").slice(-12);
+  const stamp = BigInt(`0x${earliest}`);
+  const before = (stamp > 0n ? stamp - 1n : 0n).toString(16).padStart(12, "0");
+  return `prt_${before}${randomSuffix()}`;
+}
+
+function randomSuffix(): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let suffix = "";
+  for (let i = 0; i < 14; i++) suffix += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return suffix;
+}
