@@ -19,12 +19,9 @@ import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesM
 import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./deliver/sessions.js";
 import type { Logger } from "./log.js";
 import type { RulebookOptions } from "./options.js";
-import { renderRulesMessage } from "./render/message.js";
-import type { Rule } from "./rule/rule.js";
-import { activeRulesFor } from "./select/active.js";
-import { discoverRules, type Discovery } from "./sources/discover.js";
+import { composeRulesMessage } from "./render/compose.js";
 import type { RuleFs } from "./sources/fs.js";
-import { nativeSource } from "./sources/native.js";
+import { loadRules, type LoadedRules } from "./sources/load.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -68,7 +65,7 @@ export interface CompactionInput {
 }
 
 export interface Rulebook {
-  discovery: Discovery;
+  loaded: LoadedRules;
   onEvent(event: Event): Promise<void>;
   onChatMessage(input: ChatMessageInput, output: { message: UserMessage; parts: Part[] }): Promise<void>;
   onCompactionAutocontinue(input: CompactionInput): Promise<void>;
@@ -79,12 +76,13 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
-  const discovery = await discoverRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, [nativeSource]);
-  for (const file of discovery.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
-  for (const warning of discovery.warnings) {
+  const loaded = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources });
+  for (const file of loaded.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
+  for (const { rule, by } of loaded.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+  for (const warning of loaded.warnings) {
     log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
   }
-  const rules = orderForMessage(discovery.rules);
+  const { rules } = loaded;
   const sessions = new Map<string, SessionState>();
   const stateOf = (id: string) => {
     let state = sessions.get(id);
@@ -94,12 +92,9 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
 
   /** The rules a session gets now, rendered; undefined when none apply. */
   const messageFor = (trigger: string): { text: string; marker: RulesMarker } | undefined => {
-    const active = activeRulesFor(rules, { files: [] });
-    if (active.length === 0) return undefined;
-    return {
-      text: renderRulesMessage(active.map(({ rule }) => rule)),
-      marker: { kind: "rules", rules: active.map(({ rule }) => rule.name), trigger },
-    };
+    const composed = composeRulesMessage(rules, { files: [] }, { listOnRequest: true, maxBytes: options.maxMessageBytes });
+    if (!composed) return undefined;
+    return { text: composed.text, marker: { kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger } };
   };
 
   const readHistory = async (sessionID: string): Promise<HistoryMessage[]> => {
@@ -153,7 +148,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   };
 
   return {
-    discovery,
+    loaded,
     async onEvent(event) {
       try {
         if (event.type === "session.created") {
@@ -227,11 +222,6 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       }
     },
   };
-}
-
-/** Global rules first, then project rules (root folders before nearer ones), as discovered. */
-function orderForMessage(rules: Rule[]): Rule[] {
-  return [...rules.filter((rule) => rule.scope === "global"), ...rules.filter((rule) => rule.scope === "project")];
 }
 
 /** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */

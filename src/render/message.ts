@@ -19,13 +19,38 @@ export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "conten
 
 const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
 
-export function renderRulesMessage(rules: readonly RenderedRule[], header = MESSAGE_HEADER): string {
-  const blocks = rules.map(
+export interface RenderExtras {
+  /** Rules the model reads on request: named with their description. */
+  onRequest?: ReadonlyArray<Pick<Rule, "name" | "description">>;
+  /** Active rules left out for the size budget: named, readable with the `rule` tool. */
+  leftOut?: ReadonlyArray<Pick<Rule, "name">>;
+  header?: string;
+}
+
+export function renderRulesMessage(rules: readonly RenderedRule[], extras: RenderExtras = {}): string {
+  const sections = rules.map(
     (rule) =>
       `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n` +
       `${escapeContent(rule.content)}\n</rule>`,
   );
-  return `<rulebook>\n${header}\n\n${blocks.join("\n\n")}\n</rulebook>`;
+  if (extras.leftOut?.length) {
+    sections.push(
+      `Also in force, left out of this message to keep it short: ${extras.leftOut.map((rule) => oneLine(rule.name)).join(", ")}. ` +
+        "Read each with the `rule` tool (argument: the rule's name) before work it may concern.",
+    );
+  }
+  if (extras.onRequest?.length) {
+    sections.push(
+      "Rules to read on request: when your work concerns one of these, read it with the `rule` tool (argument: the rule's name) and follow it.\n" +
+        extras.onRequest.map((rule) => `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`).join("\n"),
+    );
+  }
+  return `<rulebook>\n${extras.header ?? MESSAGE_HEADER}\n\n${sections.join("\n\n")}\n</rulebook>`;
+}
+
+/** Names and descriptions outside rule blocks stay on one line and cannot open a block. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").replace(/</g, "‹");
 }
 
 /** Reads a message made by `renderRulesMessage` back into its rules. */

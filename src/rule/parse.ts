@@ -7,7 +7,7 @@
  */
 import { decodeRuleText } from "./decode.js";
 import { splitFrontMatter } from "./front-matter.js";
-import type { Rule, RuleWarning, RuleScope } from "./rule.js";
+import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleWarning, type RuleScope } from "./rule.js";
 
 /** A rule file a source has found, before it is read. */
 export interface RuleCandidate {
@@ -23,9 +23,19 @@ export interface ParsedRule {
   warnings: RuleWarning[];
 }
 
-const KNOWN_KEYS = new Set(["description", "globs", "alwaysApply", "enabled"]);
+/**
+ * Turns another tool's front matter into this plugin's keys (e.g. Kiro's
+ * `inclusion: fileMatch` + `fileMatchPattern` → `globs`). Returns the keys it
+ * understood, mapped, and leaves the rest for the common reader.
+ */
+export type FrontMatterMapper = (data: Record<string, unknown>) => Record<string, unknown>;
 
-export function parseRule(candidate: RuleCandidate, bytes: Uint8Array): ParsedRule {
+/** Keys the common reader understands, with the aliases users bring from other tools. */
+const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
+const KEYWORD_KEYS = ["keywords", "topics"] as const;
+const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS]);
+
+export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter: FrontMatterMapper = (data) => data): ParsedRule {
   const skip = (message: string, line?: number): ParsedRule => ({
     warnings: [{ path: candidate.path, line, message: `${message}; rule "${candidate.name}" skipped` }],
   });
@@ -40,63 +50,94 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array): ParsedRu
   const content = front.body.trim();
   if (content === "") return skip("the file has front matter but no rule text", front.bodyLine);
 
-  const { data } = front;
+  const data = mapFrontMatter(front.data);
   const warnings: RuleWarning[] = [];
-  const wrongType = (key: string, expected: string) =>
-    `front matter key "${key}" should be ${expected}, found ${describe(data[key])}`;
+  const lineOf = (key: string) => keyLine(decoded.text, key);
+  const wrongType = (key: string, expected: string) => `front matter key "${key}" should be ${expected}, found ${describe(data[key])}`;
 
   const enabled = data.enabled;
-  if (enabled !== undefined && typeof enabled !== "boolean") return skip(wrongType("enabled", "true or false"));
+  if (enabled !== undefined && typeof enabled !== "boolean") return skip(wrongType("enabled", "true or false"), lineOf("enabled"));
   if (enabled === false) return { warnings };
 
   const alwaysApply = data.alwaysApply;
-  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return skip(wrongType("alwaysApply", "true or false"));
+  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return skip(wrongType("alwaysApply", "true or false"), lineOf("alwaysApply"));
 
-  const globs = readGlobs(data.globs);
-  if (globs === undefined) return skip(wrongType("globs", "a glob, a comma-separated list of globs, or a YAML list of globs"));
+  const globs: string[] = [];
+  for (const key of GLOB_KEYS) {
+    const read = readList(data[key]);
+    if (read === undefined) return skip(wrongType(key, "a glob, a comma-separated list of globs, or a YAML list of globs"), lineOf(key));
+    globs.push(...read);
+  }
+
+  const keywords: string[] = [];
+  for (const key of KEYWORD_KEYS) {
+    const read = readList(data[key]);
+    if (read === undefined) return skip(wrongType(key, "a word, a comma-separated list of words, or a YAML list of words"), lineOf(key));
+    keywords.push(...read);
+  }
+
+  let match: MatchMode = "any";
+  if (data.match === "all" || data.match === "any") match = data.match;
+  else if (data.match !== undefined) return skip(wrongType("match", '"any" or "all"'), lineOf("match"));
+
+  let priority = DEFAULT_PRIORITY;
+  if (data.priority !== undefined) {
+    if (typeof data.priority === "number" && Number.isInteger(data.priority) && data.priority >= 1 && data.priority <= 100) priority = data.priority;
+    else warnings.push({ path: candidate.path, line: lineOf("priority"), message: `${wrongType("priority", "a whole number from 1 to 100")}; default ${DEFAULT_PRIORITY} used` });
+  }
+
+  let override = false;
+  if (typeof data.override === "boolean") override = data.override;
+  else if (data.override !== undefined) warnings.push({ path: candidate.path, line: lineOf("override"), message: `${wrongType("override", "true or false")}; the rule does not override` });
 
   let description: string | undefined;
   if (typeof data.description === "string" && data.description.trim() !== "") description = data.description.trim();
   else if (data.description !== undefined && data.description !== null && typeof data.description !== "string") {
     // A description only informs; losing it never widens what the rule applies to.
-    warnings.push({ path: candidate.path, message: `${wrongType("description", "text")}; description ignored` });
+    warnings.push({ path: candidate.path, line: lineOf("description"), message: `${wrongType("description", "text")}; description ignored` });
   }
 
   const unknownKeys = Object.keys(data).filter((key) => !KNOWN_KEYS.has(key));
   return {
-    rule: { ...candidate, content, description, globs, alwaysApply, unknownKeys },
+    rule: { ...candidate, content, description, globs, keywords, alwaysApply, match, priority, override, unknownKeys },
     warnings,
   };
 }
 
 /**
- * Globs as users write them: a YAML list, one string, or Cursor's
+ * Globs or keywords as users write them: a YAML list, one string, or Cursor's
  * comma-separated string. Commas inside `{a,b}` braces belong to the glob.
- * Returns undefined when the value cannot be read as globs.
+ * Returns undefined when the value cannot be read as such a list.
  */
-export function readGlobs(value: unknown): string[] | undefined {
+export function readList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return [];
-  if (typeof value === "string") return splitGlobList(value);
+  if (typeof value === "string") return splitList(value);
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
-    return value.flatMap((item: string) => splitGlobList(item));
+    return value.flatMap((item: string) => splitList(item));
   }
   return undefined;
 }
 
-function splitGlobList(text: string): string[] {
-  const globs: string[] = [];
+function splitList(text: string): string[] {
+  const items: string[] = [];
   let depth = 0;
   let current = "";
   for (const char of text) {
     if (char === "{") depth++;
     if (char === "}") depth = Math.max(0, depth - 1);
     if (char === "," && depth === 0) {
-      globs.push(current);
+      items.push(current);
       current = "";
     } else current += char;
   }
-  globs.push(current);
-  return globs.map((glob) => glob.trim().replace(/^["']|["']$/g, "")).filter((glob) => glob !== "");
+  items.push(current);
+  return items.map((item) => item.trim().replace(/^["']|["']$/g, "")).filter((item) => item !== "");
+}
+
+/** 1-based line of a top-level front matter key, for warnings. */
+function keyLine(text: string, key: string): number | undefined {
+  const index = text.split("\n").findIndex((line) => line.startsWith(`${key}:`));
+  return index >= 0 ? index + 1 : undefined;
 }
 
 function describe(value: unknown): string {

@@ -24,11 +24,21 @@ export interface Rule {
   description?: string;
   /** File globs, relative to the project root. Empty when the rule has none. */
   globs: string[];
+  /** Words that activate the rule when the user's prompt contains them. */
+  keywords: string[];
   /** `true` or `false` when the front matter says so; undefined when it is silent. */
   alwaysApply?: boolean;
+  /** With both globs and keywords: does one condition suffice (`any`, the default) or must all hold? */
+  match: MatchMode;
+  /** 1–100, default 50: higher comes first in a message and is left out last when a budget is exceeded. */
+  priority: number;
+  /** A rule with the same name found earlier is replaced by this one instead of shadowing it. */
+  override: boolean;
   /** Front matter keys this version does not interpret, kept for reports. */
   unknownKeys: string[];
 }
+
+export const DEFAULT_PRIORITY = 50;
 
 /** A problem with one rule file, worded for the person who wrote it. */
 export interface RuleWarning {

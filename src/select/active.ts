@@ -1,13 +1,29 @@
 /**
  * Which rules apply now. Pure: the session's context comes in, the active
- * rules come out, each with the reason it applies.
+ * rules come out, each with the reason it applies (or does not).
+ *
+ * Activation modes:
+ * - always: no condition, or `alwaysApply: true`;
+ * - files: `globs` match a file in the session's working set;
+ * - keywords: a keyword is a whole word of the user's prompt;
+ * - on request: `alwaysApply: false` with a description and no condition:
+ *   listed by name and description, read with the `rule` tool;
+ * - manual: `alwaysApply: false`, no description, no condition;
+ * and whatever the mode, `@name` in the prompt activates the rule.
  */
 import type { Rule } from "../rule/rule.js";
 import { matchingGlob } from "./globs.js";
+import { matchingKeyword } from "./keywords.js";
+
+export type ActivationMode = "always" | "conditional" | "on-request" | "manual";
 
 export interface SessionContext {
   /** Files in the session's context: project-relative POSIX paths (absolute outside the project). */
   files: Iterable<string>;
+  /** The user's prompt text, for keywords. */
+  prompt?: string;
+  /** Rules mentioned as `@name`. */
+  mentioned?: ReadonlySet<string>;
 }
 
 export interface ActiveRule {
@@ -16,31 +32,63 @@ export interface ActiveRule {
   reason: string;
 }
 
-/**
- * A rule with no condition, or `alwaysApply: true`, applies everywhere.
- * An explicit `alwaysApply: false` without globs is a manual rule (Cursor's
- * "agent requested" / "manual"): never on by default.
- */
-export function isAlwaysOn(rule: Rule): boolean {
-  return rule.alwaysApply === true || (rule.alwaysApply === undefined && rule.globs.length === 0);
+export function activationOf(rule: Rule): ActivationMode {
+  if (rule.alwaysApply === true) return "always";
+  if (rule.globs.length > 0 || rule.keywords.length > 0) return "conditional";
+  if (rule.alwaysApply === false) return rule.description ? "on-request" : "manual";
+  return "always";
 }
 
 /** Why `rule` applies in `context`, or undefined when it does not. */
 export function whyRuleApplies(rule: Rule, context: SessionContext): string | undefined {
-  if (isAlwaysOn(rule)) return "always";
-  for (const file of context.files) {
-    const glob = matchingGlob(file, rule.globs);
-    if (glob !== undefined) return `file ${file} matched ${glob}`;
+  if (context.mentioned?.has(rule.name)) return `mention: @${rule.name} in the prompt`;
+  const mode = activationOf(rule);
+  if (mode === "always") return "always";
+  if (mode !== "conditional") return undefined;
+  const reasons: string[] = [];
+  let failed = false;
+  if (rule.globs.length > 0) {
+    const fileReason = matchFiles(rule.globs, context.files);
+    if (fileReason) reasons.push(fileReason);
+    else failed = true;
   }
-  return undefined;
+  if (rule.keywords.length > 0) {
+    const keyword = context.prompt ? matchingKeyword(context.prompt, rule.keywords) : undefined;
+    if (keyword !== undefined) reasons.push(`keyword "${keyword}" in the prompt`);
+    else failed = true;
+  }
+  if (reasons.length === 0 || (rule.match === "all" && failed)) return undefined;
+  return reasons.join(" and ");
+}
+
+/** Why `rule` does not apply, for the command line's `explain`; undefined when it does apply. */
+export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string | undefined {
+  if (whyRuleApplies(rule, context) !== undefined) return undefined;
+  const mode = activationOf(rule);
+  if (mode === "on-request") return "on request: listed by description, read with the rule tool";
+  if (mode === "manual") return `manual: applies only when the prompt mentions @${rule.name}`;
+  const missing: string[] = [];
+  if (rule.globs.length > 0 && !matchFiles(rule.globs, context.files)) missing.push(`files: no file matched ${rule.globs.join(", ")}`);
+  if (rule.keywords.length > 0 && !(context.prompt && matchingKeyword(context.prompt, rule.keywords))) {
+    missing.push(`keywords: none of ${rule.keywords.join(", ")} in the prompt`);
+  }
+  return rule.match === "all" ? `all conditions needed; ${missing.join("; ")}` : missing.join("; ");
 }
 
 export function activeRulesFor(rules: readonly Rule[], context: SessionContext): ActiveRule[] {
   const files = [...context.files];
   const active: ActiveRule[] = [];
   for (const rule of rules) {
-    const reason = whyRuleApplies(rule, { files });
+    const reason = whyRuleApplies(rule, { ...context, files });
     if (reason !== undefined) active.push({ rule, reason });
   }
   return active;
+}
+
+function matchFiles(globs: readonly string[], files: Iterable<string>): string | undefined {
+  for (const file of files) {
+    const glob = matchingGlob(file, globs);
+    if (glob !== undefined) return `file ${file} matched ${glob}`;
+  }
+  return undefined;
 }

@@ -1,0 +1,55 @@
+/**
+ * What a rules message holds for a session now: the active rules not yet
+ * delivered, within the byte budget, plus the list of on-request rules.
+ * Pure; the engine and the command line's `render` share it.
+ */
+import type { Rule } from "../rule/rule.js";
+import { activationOf, activeRulesFor, type ActiveRule, type SessionContext } from "../select/active.js";
+import { renderRulesMessage } from "./message.js";
+
+export interface ComposeOptions {
+  /** Names of rules the session already holds in its context window. */
+  alreadyDelivered?: ReadonlySet<string>;
+  /** List the on-request rules (the first message of a window does). */
+  listOnRequest?: boolean;
+  /** Past this size, lower-priority rules are left out whole and named instead. */
+  maxBytes?: number;
+}
+
+export interface ComposedMessage {
+  text: string;
+  included: ActiveRule[];
+  onRequest: Rule[];
+  /** Active rules that did not fit the budget: named in the message, readable with the `rule` tool. */
+  leftOut: Rule[];
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 48 * 1024;
+
+export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
+  const active = activeRulesFor(rules, context).filter(({ rule }) => !options.alreadyDelivered?.has(rule.name));
+  const onRequest = options.listOnRequest ? rules.filter((rule) => activationOf(rule) === "on-request" && !options.alreadyDelivered?.has(rule.name)) : [];
+  if (active.length === 0 && onRequest.length === 0) return undefined;
+
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const render = (included: ActiveRule[], leftOut: Rule[]) => renderRulesMessage(included.map(({ rule }) => rule), { onRequest, leftOut });
+  // Leave out the lowest priority first (later in order among equals), whole rules only.
+  const byPriority = [...active].sort((a, b) => a.rule.priority - b.rule.priority || active.indexOf(b) - active.indexOf(a));
+  const leftOut = new Set<ActiveRule>();
+  let text = render(active, []);
+  while (byteLength(text) > maxBytes && leftOut.size < active.length) {
+    leftOut.add(byPriority[leftOut.size] as ActiveRule);
+    const included = active.filter((entry) => !leftOut.has(entry));
+    text = render(included, active.filter((entry) => leftOut.has(entry)).map(({ rule }) => rule));
+  }
+  return {
+    text,
+    included: active.filter((entry) => !leftOut.has(entry)),
+    onRequest,
+    leftOut: active.filter((entry) => leftOut.has(entry)).map(({ rule }) => rule),
+  };
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
