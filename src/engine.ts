@@ -1,27 +1,35 @@
 /**
- * The engine: discovers the rules once at start and answers OpenCode's hooks.
- * Every handler catches its own errors: nothing the plugin does may break
- * the user's session.
+ * The engine: loads the rules at start and answers OpenCode's hooks. Every
+ * handler catches its own errors: nothing the plugin does may break the
+ * user's session.
  *
- * Delivery timeline of a session (see README, "How delivery works"):
+ * Delivery timeline of a session (README, "How delivery works"):
  * 1. `session.created` starts the silent rules prompt (OpenCode does not await it).
  * 2. The first user message's `chat.message` (awaited by OpenCode) waits for
  *    that delivery, then dates itself after the rules so the model reads them
  *    first. If the rules could not be stored in time, they go into that user
  *    message as a synthetic part instead, and a late rules prompt is ignored.
- * 3. Automatic compaction: delivered from `experimental.compaction.autocontinue`,
- *    before OpenCode's "Continue" message; manual compaction: from `session.compacted`.
+ * 3. Rules activated mid-session go into the message that activated them: the
+ *    user's message (keywords, mentions, paths) or the tool result (files).
+ * 4. Compaction: automatic, from `experimental.compaction.autocontinue` (before
+ *    OpenCode's "Continue"); manual, from `session.compacted`. The re-delivery
+ *    carries every rule active in the session.
  */
 import type { Event, Part, UserMessage } from "@opencode-ai/sdk";
 import { lastUserChoice, rulesInWindow, type HistoryMessage } from "./deliver/history.js";
 import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
+import { answerRuleRequest } from "./deliver/rule-tool.js";
 import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./deliver/sessions.js";
 import type { Logger } from "./log.js";
 import type { RulebookOptions } from "./options.js";
-import { composeRulesMessage } from "./render/compose.js";
+import { composeRulesMessage, type ComposedMessage } from "./render/compose.js";
+import { mentionedRuleNames } from "./select/mentions.js";
+import { normalisePath, pathCandidatesInPrompt, pathsFromToolArgs, pathsFromToolOutput } from "./session/working-set.js";
+import { sessionStore, type ModelRef, type SessionReport, type SessionState } from "./session/state.js";
 import type { RuleFs } from "./sources/fs.js";
 import { loadRules, type LoadedRules } from "./sources/load.js";
+import { foldersFromRoot } from "./sources/locations.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -37,21 +45,6 @@ export interface EngineDeps {
   firstMessageWaitMs?: number;
 }
 
-type ModelRef = { providerID: string; modelID: string };
-
-interface SessionState {
-  agent?: string;
-  model?: ModelRef;
-  /** When the rules message was stored: user messages of this window must sort after it. */
-  rulesCreated?: number;
-  /** The rules went into a user message because the silent prompt was late or failed. */
-  deliveredInUserMessage?: boolean;
-  /** `session.created` was seen for a new, empty session: no history to read back. */
-  knownEmpty?: boolean;
-  /** The autocontinue hook already re-delivered for the compaction now ending. */
-  compactionServed?: boolean;
-}
-
 export interface ChatMessageInput {
   sessionID: string;
   agent?: string;
@@ -64,11 +57,23 @@ export interface CompactionInput {
   model: { id: string; providerID: string };
 }
 
+export interface ToolInput {
+  tool: string;
+  sessionID: string;
+  callID: string;
+  args?: unknown;
+}
+
 export interface Rulebook {
   loaded: LoadedRules;
   onEvent(event: Event): Promise<void>;
   onChatMessage(input: ChatMessageInput, output: { message: UserMessage; parts: Part[] }): Promise<void>;
   onCompactionAutocontinue(input: CompactionInput): Promise<void>;
+  onToolBefore(input: ToolInput, output: { args: unknown }): Promise<void>;
+  onToolAfter(input: ToolInput, output: { title: string; output: string; metadata: unknown }): Promise<void>;
+  /** The `rule` tool's answer. */
+  readRule(sessionID: string, name: string): string;
+  report(sessionID: string): SessionReport | undefined;
 }
 
 /** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
@@ -76,6 +81,7 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
+  const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
   const loaded = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources });
   for (const file of loaded.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
   for (const { rule, by } of loaded.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
@@ -83,18 +89,34 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
   }
   const { rules } = loaded;
-  const sessions = new Map<string, SessionState>();
-  const stateOf = (id: string) => {
-    let state = sessions.get(id);
-    if (!state) sessions.set(id, (state = {}));
-    return state;
-  };
+  const ruleNames = new Set(rules.map((rule) => rule.name));
+  const sessions = sessionStore();
+  /** The last session seen working: `file.edited` names no session. */
+  let lastActiveSession: string | undefined;
 
-  /** The rules a session gets now, rendered; undefined when none apply. */
-  const messageFor = (trigger: string): { text: string; marker: RulesMarker } | undefined => {
-    const composed = composeRulesMessage(rules, { files: [] }, { listOnRequest: true, maxBytes: options.maxMessageBytes });
-    if (!composed) return undefined;
-    return { text: composed.text, marker: { kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger } };
+  /**
+   * The rules the session does not hold yet, given what is now in its context.
+   * Records activations (with the debug line) and, once sent, marks them delivered.
+   */
+  const compose = (sessionID: string, prompt?: string): ComposedMessage | undefined => {
+    const state = sessions.get(sessionID);
+    const composed = composeRulesMessage(
+      rules,
+      { files: state.files, prompt, mentioned: state.mentioned, activated: state.activated },
+      { alreadyDelivered: state.delivered, listOnRequest: !state.listedOnRequest, maxBytes: options.maxMessageBytes },
+    );
+    for (const { rule, reason } of composed?.included ?? []) {
+      if (reason !== "always" && !state.activated.has(rule.name)) {
+        state.activated.set(rule.name, reason);
+        log.debug(`Activated rule ${rule.name} for session ${sessionID}: ${reason}`, { sessionID, rule: rule.name, reason });
+      }
+    }
+    return composed;
+  };
+  const markerFor = (composed: ComposedMessage, trigger: string): RulesMarker => ({ kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger });
+  const recordDelivered = (state: SessionState, composed: ComposedMessage) => {
+    for (const { rule } of composed.included) state.delivered.add(rule.name);
+    if (composed.onRequest.length > 0) state.listedOnRequest = true;
   };
 
   const readHistory = async (sessionID: string): Promise<HistoryMessage[]> => {
@@ -106,17 +128,23 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const tracker = createSessionTracker({
     retry: deps.retry,
     async send(sessionID, trigger) {
-      const message = messageFor(trigger);
-      if (!message) return;
-      const state = stateOf(sessionID);
+      const state = sessions.get(sessionID);
+      if (trigger === "session.compacted") {
+        // Compaction dropped everything delivered before it from the model's context.
+        state.delivered.clear();
+        state.listedOnRequest = false;
+      }
+      const composed = compose(sessionID);
+      if (!composed) return;
       if (!state.agent && !state.knownEmpty) {
         // A prompt without the session's agent would switch it to the default agent.
         Object.assign(state, lastUserChoice(await readHistory(sessionID).catch(() => [])));
       }
       state.deliveredInUserMessage = false;
-      const stored = await sendRulesPrompt(client, { sessionID, ...message, agent: state.agent, model: state.model });
+      const stored = await sendRulesPrompt(client, { sessionID, text: composed.text, marker: markerFor(composed, trigger), agent: state.agent, model: state.model });
       state.rulesCreated = stored.created;
-      log.debug(`Delivered ${message.marker.rules.length} rules to session ${sessionID} on ${trigger}`, { sessionID, rules: message.marker.rules });
+      recordDelivered(state, composed);
+      log.debug(`Delivered ${composed.included.length} rules to session ${sessionID} on ${trigger}`, { sessionID, rules: composed.included.map(({ rule }) => rule.name) });
     },
     onFailure(sessionID, trigger, error, attempt, final) {
       log.error(`Rules delivery to session ${sessionID} on ${trigger} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`, {
@@ -128,41 +156,76 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     },
   });
 
-  /** Puts the rules into the user's message itself, before the user's words. */
-  const addRulesToUserMessage = (sessionID: string, output: { message: UserMessage; parts: Part[] }) => {
-    const message = messageFor("chat.message");
-    if (!message) return;
-    const part = {
+  /** Adds existing files named in the prompt, attached to it, and `@rule` mentions to the session. */
+  const takeInPrompt = async (state: SessionState, parts: Part[]): Promise<string> => {
+    const texts: string[] = [];
+    for (const part of parts) {
+      if (part.type === "text" && !part.synthetic) texts.push(part.text);
+      if (part.type === "file") {
+        const source = (part as { source?: { path?: string } }).source;
+        const raw = source?.path ?? (part.url.startsWith("file://") ? part.url : undefined);
+        if (raw) state.files.add(normalisePath(raw, deps.directory, projectRoot));
+      }
+    }
+    const prompt = texts.join("\n");
+    for (const name of mentionedRuleNames(prompt, ruleNames)) state.mentioned.add(name);
+    for (const candidate of pathCandidatesInPrompt(prompt)) {
+      if (ruleNames.has(candidate)) continue;
+      const path = normalisePath(candidate.replace(/^~\//, `${deps.home}/`), deps.directory, projectRoot);
+      const absolute = path.startsWith("/") ? path : `${projectRoot}/${path}`;
+      if (await deps.fs.stat(absolute).then(() => true, () => false)) state.files.add(path);
+    }
+    return prompt;
+  };
+
+  const takeInToolCall = (state: SessionState, input: ToolInput, args: unknown, output?: string) => {
+    for (const raw of pathsFromToolArgs(args)) state.files.add(normalisePath(raw, deps.directory, projectRoot));
+    if (output) for (const raw of pathsFromToolOutput(input.tool, output, projectRoot)) state.files.add(normalisePath(raw, deps.directory, projectRoot));
+  };
+
+  /** Puts rules into the user's message itself, before the user's words. */
+  const addToUserMessage = (sessionID: string, output: { message: UserMessage; parts: Part[] }, composed: ComposedMessage, trigger: string) => {
+    output.parts.unshift({
       id: partIdBefore(output.parts.map((existing) => existing.id)),
       sessionID,
       messageID: output.message.id,
-      type: "text" as const,
-      text: message.text,
+      type: "text",
+      text: composed.text,
       synthetic: true,
-      metadata: { [MARKER_KEY]: message.marker },
-    };
-    output.parts.unshift(part);
-    tracker.markDelivered(sessionID);
-    stateOf(sessionID).deliveredInUserMessage = true;
-    log.debug(`Delivered ${message.marker.rules.length} rules to session ${sessionID} inside its user message`, { sessionID });
+      metadata: { [MARKER_KEY]: markerFor(composed, trigger) },
+    });
+    recordDelivered(sessions.get(sessionID), composed);
+  };
+
+  const guard = async (what: string, sessionID: string | undefined, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      log.error(`Handling ${what}${sessionID ? ` for session ${sessionID}` : ""} failed: ${errorText(error)}`, { sessionID, hook: what, error: errorText(error) });
+    }
   };
 
   return {
     loaded,
-    async onEvent(event) {
-      try {
+
+    onEvent: (event) =>
+      guard(event.type, undefined, async () => {
+        if (rules.length === 0) return;
         if (event.type === "session.created") {
           const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
-          if (rules.length === 0 || (info.parentID && !options.subagents)) return;
-          const state = stateOf(info.id);
+          const state = sessions.get(info.id);
+          if (info.parentID && !options.subagents) {
+            state.ignored = true;
+            return;
+          }
           state.agent ??= info.agent;
           state.model ??= modelRef(info.model);
           if (FORK_TITLE.test(info.title ?? "")) return; // read back from its history at its first message
           state.knownEmpty = true;
           await tracker.deliver(info.id, "session.created");
         } else if (event.type === "session.compacted") {
-          if (rules.length === 0) return;
-          const state = stateOf(event.properties.sessionID);
+          const state = sessions.get(event.properties.sessionID);
+          if (state.ignored) return;
           if (state.compactionServed) {
             state.compactionServed = false;
             return;
@@ -171,55 +234,106 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
         } else if (event.type === "session.deleted") {
           sessions.delete(event.properties.info.id);
           tracker.forget(event.properties.info.id);
+        } else if (event.type === "file.edited" && lastActiveSession) {
+          // Delivered with the session's next tool result or message.
+          sessions.get(lastActiveSession).files.add(normalisePath(event.properties.file, deps.directory, projectRoot));
         }
-      } catch (error) {
-        log.error(`Handling ${event.type} failed: ${errorText(error)}`, { event: event.type, error: errorText(error) });
-      }
-    },
+      }),
 
-    async onChatMessage(input, output) {
-      try {
-        const state = stateOf(input.sessionID);
+    onChatMessage: (input, output) =>
+      guard("chat.message", input.sessionID, async () => {
+        const state = sessions.get(input.sessionID);
         const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
         if (own) {
           // Our own silent prompt. If the rules already went into a user message, this late copy stays out of the model's sight.
           if (state.deliveredInUserMessage) (own as { ignored?: boolean }).ignored = true;
           return;
         }
+        if (rules.length === 0 || state.ignored) return;
+        lastActiveSession = input.sessionID;
         state.agent = output.message.agent ?? input.agent ?? state.agent;
         state.model = output.message.model ?? input.model ?? state.model;
-        if (rules.length === 0) return;
         const running = tracker.inFlight(input.sessionID);
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? 5000);
-        if (tracker.isDelivered(input.sessionID)) {
-          // Messages are ordered by creation time: the user's must come after the rules.
-          if (state.rulesCreated !== undefined && output.message.time.created <= state.rulesCreated) {
-            output.message.time.created = state.rulesCreated + 1;
+        if (!tracker.isDelivered(input.sessionID) && !state.knownEmpty) {
+          const markers = rulesInWindow(await readHistory(input.sessionID));
+          if (markers.length > 0) {
+            // A fork, or a session from before a restart: its window already holds these rules.
+            for (const marker of markers) for (const name of marker.rules) state.delivered.add(name);
+            state.listedOnRequest = true;
+            tracker.markDelivered(input.sessionID);
           }
-          return;
         }
-        if (!state.knownEmpty && rulesInWindow(await readHistory(input.sessionID)).length > 0) {
-          tracker.markDelivered(input.sessionID); // a fork, or a session from before a restart
-          return;
+        if (tracker.isDelivered(input.sessionID) && state.rulesCreated !== undefined && output.message.time.created <= state.rulesCreated) {
+          // Messages are ordered by creation time: the user's must come after the rules.
+          output.message.time.created = state.rulesCreated + 1;
         }
-        addRulesToUserMessage(input.sessionID, output);
-      } catch (error) {
-        log.error(`Handling chat.message for session ${input.sessionID} failed: ${errorText(error)}`, { sessionID: input.sessionID, error: errorText(error) });
-      }
-    },
+        const prompt = await takeInPrompt(state, output.parts);
+        const first = !tracker.isDelivered(input.sessionID);
+        const composed = compose(input.sessionID, prompt);
+        if (composed) {
+          addToUserMessage(input.sessionID, output, composed, first ? "chat.message" : "prompt");
+          log.debug(`Delivered ${composed.included.length} rules to session ${input.sessionID} inside its user message`, { sessionID: input.sessionID });
+        }
+        if (first) {
+          tracker.markDelivered(input.sessionID);
+          state.deliveredInUserMessage = true;
+        }
+      }),
 
-    async onCompactionAutocontinue(input) {
-      try {
-        if (rules.length === 0) return;
-        const state = stateOf(input.sessionID);
+    onCompactionAutocontinue: (input) =>
+      guard("experimental.compaction.autocontinue", input.sessionID, async () => {
+        const state = sessions.get(input.sessionID);
+        if (rules.length === 0 || state.ignored) return;
         state.agent = input.agent;
         state.model = modelRef(input.model);
         const result = await tracker.deliver(input.sessionID, "session.compacted");
         // The later `session.compacted` event is for this same compaction.
         state.compactionServed = result.delivered;
-      } catch (error) {
-        log.error(`Re-delivering rules after compaction of session ${input.sessionID} failed: ${errorText(error)}`, { sessionID: input.sessionID, error: errorText(error) });
+      }),
+
+    onToolBefore: (input, output) =>
+      guard("tool.execute.before", input.sessionID, async () => {
+        const state = sessions.get(input.sessionID);
+        if (rules.length === 0 || state.ignored) return;
+        lastActiveSession = input.sessionID;
+        // Intent: a file about to be written or created counts before it exists.
+        takeInToolCall(state, input, output.args);
+      }),
+
+    onToolAfter: (input, output) =>
+      guard("tool.execute.after", input.sessionID, async () => {
+        const state = sessions.get(input.sessionID);
+        if (rules.length === 0 || state.ignored || input.tool === "rule") return;
+        takeInToolCall(state, input, input.args, typeof output.output === "string" ? output.output : undefined);
+        if (!tracker.isDelivered(input.sessionID)) return; // the first delivery will carry them
+        const composed = compose(input.sessionID);
+        if (!composed || composed.included.length === 0) return;
+        // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
+        output.output = `${output.output}\n\n${composed.text}`;
+        recordDelivered(state, composed);
+        log.debug(`Delivered ${composed.included.length} rules to session ${input.sessionID} with the result of ${input.tool}`, { sessionID: input.sessionID });
+      }),
+
+    readRule(sessionID, name) {
+      const answer = answerRuleRequest(rules, name);
+      if (answer.rule) {
+        const state = sessions.get(sessionID);
+        state.delivered.add(answer.rule.name);
+        if (!state.activated.has(answer.rule.name)) state.activated.set(answer.rule.name, "read with the rule tool");
       }
+      return answer.output;
+    },
+
+    report(sessionID) {
+      const state = sessions.peek(sessionID);
+      if (!state) return undefined;
+      return {
+        sessionID,
+        files: [...state.files].sort(),
+        active: [...state.activated].map(([name, reason]) => ({ name, reason })),
+        delivered: [...state.delivered].sort(),
+      };
     },
   };
 }

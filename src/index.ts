@@ -4,13 +4,16 @@
  */
 import type { Plugin } from "@opencode-ai/plugin";
 import { homedir } from "node:os";
+import { RULE_TOOL_DESCRIPTION, ruleToolArgs } from "./deliver/rule-tool.js";
 import { startRulebook } from "./engine.js";
 import { createLogger, openCodeLogSink } from "./log.js";
 import { parseOptions } from "./options.js";
+import { registerSessionReports } from "./session/reports.js";
 import { nodeRuleFs } from "./sources/fs.js";
+import { ALL_SOURCES } from "./sources/load.js";
 
 export const RulebookPlugin: Plugin = async (input, rawOptions) => {
-  const { options, errors } = parseOptions(rawOptions, process.env);
+  const { options, errors } = parseOptions(rawOptions, process.env, ALL_SOURCES.map((source) => source.id));
   const log = createLogger(openCodeLogSink(input.client), options.debug);
   for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
   try {
@@ -24,10 +27,20 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
       options,
       log,
     });
+    registerSessionReports(rulebook.report);
     return {
       event: ({ event }) => rulebook.onEvent(event),
       "chat.message": (hookInput, output) => rulebook.onChatMessage(hookInput, output),
       "experimental.compaction.autocontinue": (hookInput) => rulebook.onCompactionAutocontinue(hookInput),
+      "tool.execute.before": (hookInput, output) => rulebook.onToolBefore(hookInput, output),
+      "tool.execute.after": (hookInput, output) => rulebook.onToolAfter(hookInput, output),
+      tool: {
+        rule: {
+          description: RULE_TOOL_DESCRIPTION,
+          args: ruleToolArgs,
+          execute: async (args, context) => rulebook.readRule(context.sessionID, String((args as { name?: unknown }).name ?? "")),
+        },
+      },
     };
   } catch (error) {
     // Without its rules the plugin has nothing to do; the session goes on as if it were absent.

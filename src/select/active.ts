@@ -24,6 +24,8 @@ export interface SessionContext {
   prompt?: string;
   /** Rules mentioned as `@name`. */
   mentioned?: ReadonlySet<string>;
+  /** Rules activated earlier in the session, with the reason: they stay active after compaction. */
+  activated?: ReadonlyMap<string, string>;
 }
 
 export interface ActiveRule {
@@ -42,6 +44,8 @@ export function activationOf(rule: Rule): ActivationMode {
 /** Why `rule` applies in `context`, or undefined when it does not. */
 export function whyRuleApplies(rule: Rule, context: SessionContext): string | undefined {
   if (context.mentioned?.has(rule.name)) return `mention: @${rule.name} in the prompt`;
+  const earlier = context.activated?.get(rule.name);
+  if (earlier !== undefined) return earlier;
   const mode = activationOf(rule);
   if (mode === "always") return "always";
   if (mode !== "conditional") return undefined;

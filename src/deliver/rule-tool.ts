@@ -1,0 +1,30 @@
+/**
+ * The `rule` tool: the model reads a rule by name — an on-request rule from
+ * the list in its rules message, or one left out of it for the size budget.
+ * An unknown name answers with the names that exist.
+ */
+import { z } from "zod";
+import type { Rule } from "../rule/rule.js";
+import { renderRulesMessage } from "../render/message.js";
+
+export const RULE_TOOL_DESCRIPTION =
+  "Read one of this project's rules (opencode-rulebook) by its name. The rules message at the start of the session lists rules to read on request, with what each covers: read the matching rule before doing work it concerns, then follow it.";
+
+export interface RuleToolAnswer {
+  output: string;
+  /** The rule read, if the name was known. */
+  rule?: Rule;
+}
+
+export function answerRuleRequest(rules: readonly Rule[], requested: string): RuleToolAnswer {
+  const name = requested.trim().replace(/^@/, "").replace(/^rule:\/\//, "");
+  const rule = rules.find((candidate) => candidate.name === name);
+  if (!rule) {
+    return { output: `There is no rule named "${name}". Known rules: ${rules.map((known) => known.name).join(", ") || "none"}.` };
+  }
+  return { output: renderRulesMessage([rule], { header: `The project's rule "${rule.name}", binding from now on in this session:` }), rule };
+}
+
+export const ruleToolArgs = {
+  name: z.string().describe("The rule's name, exactly as listed (for example `database` or `backend/api`)."),
+};

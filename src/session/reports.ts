@@ -1,0 +1,22 @@
+/**
+ * The state of every session the running plugin knows — working set, active
+ * rules with reasons, delivered rules — for tools that run in the same
+ * process (tests, a debugging command). Not exported from the entry module:
+ * OpenCode would call it as a plugin.
+ */
+import type { SessionReport } from "./state.js";
+
+const reporters: Array<(sessionID: string) => SessionReport | undefined> = [];
+
+export function registerSessionReports(report: (sessionID: string) => SessionReport | undefined): void {
+  reporters.push(report);
+}
+
+/** What the plugin knows about a session, or undefined when it knows nothing. */
+export function sessionReport(sessionID: string): SessionReport | undefined {
+  for (const report of reporters) {
+    const found = report(sessionID);
+    if (found) return found;
+  }
+  return undefined;
+}
