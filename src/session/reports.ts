@@ -12,9 +12,9 @@ export function registerSessionReports(report: (sessionID: string) => SessionRep
   reporters.push(report);
 }
 
-/** What the plugin knows about a session, or undefined when it knows nothing. */
+/** What the plugin knows about a session (the newest plugin instance first), or undefined when it knows nothing. */
 export function sessionReport(sessionID: string): SessionReport | undefined {
-  for (const report of reporters) {
+  for (const report of [...reporters].reverse()) {
     const found = report(sessionID);
     if (found) return found;
   }
