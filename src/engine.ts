@@ -29,7 +29,9 @@ import { normalisePath, pathCandidatesInPrompt, pathsFromToolArgs, pathsFromTool
 import { sessionStore, type ModelRef, type SessionReport, type SessionState } from "./session/state.js";
 import type { RuleFs } from "./sources/fs.js";
 import { loadRules, type LoadedRules } from "./sources/load.js";
-import { foldersFromRoot } from "./sources/locations.js";
+import { foldersFromRoot, globalRulesDir } from "./sources/locations.js";
+import { foldersToWatch, watchRuleFolders } from "./sources/watch.js";
+import type { Rule } from "./rule/rule.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -65,7 +67,10 @@ export interface ToolInput {
 }
 
 export interface Rulebook {
-  loaded: LoadedRules;
+  /** The rules in effect now (hot reload replaces them). */
+  loaded(): LoadedRules;
+  /** Stops watching rule folders. */
+  dispose(): void;
   onEvent(event: Event): Promise<void>;
   onChatMessage(input: ChatMessageInput, output: { message: UserMessage; parts: Part[] }): Promise<void>;
   onCompactionAutocontinue(input: CompactionInput): Promise<void>;
@@ -82,15 +87,48 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
   const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
-  const loaded = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources });
-  for (const file of loaded.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
-  for (const { rule, by } of loaded.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
-  for (const warning of loaded.warnings) {
-    log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
-  }
-  const { rules } = loaded;
-  const ruleNames = new Set(rules.map((rule) => rule.name));
+  const load = async () => {
+    const result = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources });
+    for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
+    for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+    for (const warning of result.warnings) {
+      log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
+    }
+    return result;
+  };
+  let loaded = await load();
+  let rules = loaded.rules;
+  let ruleNames = new Set(rules.map((rule) => rule.name));
   const sessions = sessionStore();
+
+  // Hot reload: watchers only flag a change; the next hook reloads.
+  const globalDir = globalRulesDir(deps.env, deps.home);
+  const bases = [...foldersFromRoot(deps.directory, deps.worktree), deps.home];
+  const watchTargets = () => foldersToWatch(loaded.files.map((file) => file.path), bases, [globalDir, globalDir.slice(0, globalDir.lastIndexOf("/"))]);
+  const initialTargets = watchTargets();
+  const watcher = watchRuleFolders(initialTargets.folders, initialTargets.filters);
+  const refresh = async () => {
+    if (!watcher.take()) return;
+    const previous = new Map(rules.map((rule) => [rule.name, rule]));
+    loaded = await load();
+    rules = loaded.rules;
+    ruleNames = new Set(rules.map((rule) => rule.name));
+    const targets = watchTargets();
+    watcher.update(targets.folders, targets.filters);
+    const current = new Map(rules.map((rule) => [rule.name, rule]));
+    const changed = [...current.values()].filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule)).map((rule) => rule.name);
+    const removed = [...previous.keys()].filter((name) => !current.has(name));
+    log.debug(`Rules reloaded: ${rules.length} rules; changed: ${changed.join(", ") || "none"}; deleted: ${removed.join(", ") || "none"}`);
+    for (const state of sessions.all()) {
+      for (const name of changed) {
+        if (state.delivered.delete(name)) state.replacing.add(name);
+      }
+      for (const name of removed) {
+        state.activated.delete(name);
+        if (state.delivered.delete(name)) state.removed.add(name);
+      }
+    }
+  };
   /** The last session seen working: `file.edited` names no session. */
   let lastActiveSession: string | undefined;
 
@@ -103,7 +141,13 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     const composed = composeRulesMessage(
       rules,
       { files: state.files, prompt, mentioned: state.mentioned, activated: state.activated },
-      { alreadyDelivered: state.delivered, listOnRequest: !state.listedOnRequest, maxBytes: options.maxMessageBytes },
+      {
+        alreadyDelivered: state.delivered,
+        listOnRequest: !state.listedOnRequest,
+        maxBytes: options.maxMessageBytes,
+        replacing: state.replacing,
+        removed: [...state.removed],
+      },
     );
     for (const { rule, reason } of composed?.included ?? []) {
       if (reason !== "always" && !state.activated.has(rule.name)) {
@@ -115,7 +159,11 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   };
   const markerFor = (composed: ComposedMessage, trigger: string): RulesMarker => ({ kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger });
   const recordDelivered = (state: SessionState, composed: ComposedMessage) => {
-    for (const { rule } of composed.included) state.delivered.add(rule.name);
+    for (const { rule } of composed.included) {
+      state.delivered.add(rule.name);
+      state.replacing.delete(rule.name);
+    }
+    state.removed.clear();
     if (composed.onRequest.length > 0) state.listedOnRequest = true;
   };
 
@@ -132,6 +180,8 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       if (trigger === "session.compacted") {
         // Compaction dropped everything delivered before it from the model's context.
         state.delivered.clear();
+        state.replacing.clear();
+        state.removed.clear();
         state.listedOnRequest = false;
       }
       const composed = compose(sessionID);
@@ -206,10 +256,12 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   };
 
   return {
-    loaded,
+    loaded: () => loaded,
+    dispose: () => watcher.close(),
 
     onEvent: (event) =>
       guard(event.type, undefined, async () => {
+        if (event.type === "session.created" || event.type === "session.compacted") await refresh();
         if (rules.length === 0) return;
         if (event.type === "session.created") {
           const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
@@ -249,6 +301,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
           if (state.deliveredInUserMessage) (own as { ignored?: boolean }).ignored = true;
           return;
         }
+        await refresh();
         if (rules.length === 0 || state.ignored) return;
         lastActiveSession = input.sessionID;
         state.agent = output.message.agent ?? input.agent ?? state.agent;
@@ -304,7 +357,9 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     onToolAfter: (input, output) =>
       guard("tool.execute.after", input.sessionID, async () => {
         const state = sessions.get(input.sessionID);
-        if (rules.length === 0 || state.ignored || input.tool === "rule") return;
+        if (state.ignored || input.tool === "rule") return;
+        await refresh();
+        if (rules.length === 0) return;
         takeInToolCall(state, input, input.args, typeof output.output === "string" ? output.output : undefined);
         if (!tracker.isDelivered(input.sessionID)) return; // the first delivery will carry them
         const composed = compose(input.sessionID);
@@ -336,6 +391,11 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       };
     },
   };
+}
+
+/** A rule file that changed in a way the model would notice. */
+function differs(before: Rule, after: Rule): boolean {
+  return before.content !== after.content || before.path !== after.path || before.description !== after.description;
 }
 
 /** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */

@@ -29,6 +29,7 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
     });
     registerSessionReports(rulebook.report);
     return {
+      dispose: async () => rulebook.dispose(),
       event: ({ event }) => rulebook.onEvent(event),
       "chat.message": (hookInput, output) => rulebook.onChatMessage(hookInput, output),
       "experimental.compaction.autocontinue": (hookInput) => rulebook.onCompactionAutocontinue(hookInput),

@@ -14,6 +14,10 @@ export interface ComposeOptions {
   listOnRequest?: boolean;
   /** Past this size, lower-priority rules are left out whole and named instead. */
   maxBytes?: number;
+  /** Rules whose file changed since the session got them: the new text replaces the old. */
+  replacing?: ReadonlySet<string>;
+  /** Rules the session got whose files were deleted: they no longer apply. */
+  removed?: readonly string[];
 }
 
 export interface ComposedMessage {
@@ -29,10 +33,15 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 48 * 1024;
 export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
   const active = activeRulesFor(rules, context).filter(({ rule }) => !options.alreadyDelivered?.has(rule.name));
   const onRequest = options.listOnRequest ? rules.filter((rule) => activationOf(rule) === "on-request" && !options.alreadyDelivered?.has(rule.name)) : [];
-  if (active.length === 0 && onRequest.length === 0) return undefined;
+  const removed = options.removed ?? [];
+  if (active.length === 0 && onRequest.length === 0 && removed.length === 0) return undefined;
 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const render = (included: ActiveRule[], leftOut: Rule[]) => renderRulesMessage(included.map(({ rule }) => rule), { onRequest, leftOut });
+  const render = (included: ActiveRule[], leftOut: Rule[]) =>
+    renderRulesMessage(
+      included.map(({ rule }) => rule),
+      { onRequest, leftOut, notice: changeNotice(included.filter(({ rule }) => options.replacing?.has(rule.name)).map(({ rule }) => rule.name), removed) },
+    );
   // Leave out the lowest priority first (later in order among equals), whole rules only.
   const byPriority = [...active].sort((a, b) => a.rule.priority - b.rule.priority || active.indexOf(b) - active.indexOf(a));
   const leftOut = new Set<ActiveRule>();
@@ -48,6 +57,14 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
     onRequest,
     leftOut: active.filter((entry) => leftOut.has(entry)).map(({ rule }) => rule),
   };
+}
+
+/** What changed in rules the session already had, said before the rules themselves. */
+function changeNotice(replaced: string[], removed: readonly string[]): string | undefined {
+  const sentences: string[] = [];
+  if (replaced.length > 0) sentences.push(`The rule file of ${replaced.join(", ")} changed: the version below replaces the one you were given earlier.`);
+  if (removed.length > 0) sentences.push(`The rule file of ${removed.join(", ")} was deleted: that rule no longer applies.`);
+  return sentences.length > 0 ? sentences.join(" ") : undefined;
 }
 
 function byteLength(text: string): number {

@@ -25,6 +25,8 @@ export interface RenderExtras {
   /** Active rules left out for the size budget: named, readable with the `rule` tool. */
   leftOut?: ReadonlyArray<Pick<Rule, "name">>;
   header?: string;
+  /** A sentence after the header (rules changed or deleted since the session got them). */
+  notice?: string;
 }
 
 export function renderRulesMessage(rules: readonly RenderedRule[], extras: RenderExtras = {}): string {
@@ -45,7 +47,8 @@ export function renderRulesMessage(rules: readonly RenderedRule[], extras: Rende
         extras.onRequest.map((rule) => `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`).join("\n"),
     );
   }
-  return `<rulebook>\n${extras.header ?? MESSAGE_HEADER}\n\n${sections.join("\n\n")}\n</rulebook>`;
+  const header = extras.notice ? `${extras.header ?? MESSAGE_HEADER}\n\n${oneLine(extras.notice)}` : (extras.header ?? MESSAGE_HEADER);
+  return `<rulebook>\n${header}\n\n${sections.join("\n\n")}\n</rulebook>`;
 }
 
 /** Names and descriptions outside rule blocks stay on one line and cannot open a block. */

@@ -14,6 +14,10 @@ export interface SessionState {
   activated: Map<string, string>;
   /** Rules in the model's current context window (cleared by compaction). */
   delivered: Set<string>;
+  /** Delivered rules whose file changed since: the next delivery carries the new text with a note. */
+  replacing: Set<string>;
+  /** Delivered rules whose file was deleted since: the next delivery says so. */
+  removed: Set<string>;
   /** The on-request list is in the current context window. */
   listedOnRequest: boolean;
   /** When the silent rules message was stored: user messages of this window must sort after it. */
@@ -27,7 +31,7 @@ export interface SessionState {
 }
 
 export function newSessionState(): SessionState {
-  return { files: new Set(), mentioned: new Set(), activated: new Map(), delivered: new Set(), listedOnRequest: false };
+  return { files: new Set(), mentioned: new Set(), activated: new Map(), delivered: new Set(), replacing: new Set(), removed: new Set(), listedOnRequest: false };
 }
 
 /** The state of a session, created on first use. */
@@ -41,7 +45,7 @@ export function sessionStore() {
     },
     peek: (id: string) => sessions.get(id),
     delete: (id: string) => sessions.delete(id),
-    ids: () => [...sessions.keys()],
+    all: () => [...sessions.values()],
   };
 }
 
