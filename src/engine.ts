@@ -16,7 +16,8 @@
  *    carries every rule active in the session.
  */
 import type { Event, Part, UserMessage } from "@opencode-ai/sdk";
-import { lastUserChoice, rulesInWindow, type HistoryMessage } from "./deliver/history.js";
+import { randomUUID } from "node:crypto";
+import { lastUserChoice, rulesInWindow, storedDelivery, type HistoryMessage } from "./deliver/history.js";
 import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
 import { answerRuleRequest } from "./deliver/rule-tool.js";
@@ -45,6 +46,8 @@ export interface EngineDeps {
   retry?: RetryPolicy;
   /** How long a first user message waits for the rules delivery under way. */
   firstMessageWaitMs?: number;
+  /** How long one rules prompt may take before it is given up. */
+  promptTimeoutMs?: number;
 }
 
 export interface ChatMessageInput {
@@ -186,13 +189,28 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       }
       const composed = compose(sessionID);
       if (!composed) return;
-      if (!state.agent && !state.knownEmpty) {
-        // A prompt without the session's agent would switch it to the default agent.
-        Object.assign(state, lastUserChoice(await readHistory(sessionID).catch(() => [])));
-      }
+      const history = !state.agent && !state.knownEmpty || state.unconfirmed.size > 0 ? await readHistory(sessionID).catch(() => undefined) : undefined;
+      // A prompt without the session's agent would switch it to the default agent.
+      if (history && !state.agent) Object.assign(state, lastUserChoice(history));
+      // An earlier attempt that timed out may have been stored after all: never send the rules twice.
+      const earlier = history && storedDelivery(history, state.unconfirmed);
       state.deliveredInUserMessage = false;
-      const stored = await sendRulesPrompt(client, { sessionID, text: composed.text, marker: markerFor(composed, trigger), agent: state.agent, model: state.model });
-      state.rulesCreated = stored.created;
+      let created: number;
+      if (earlier) created = earlier.created ?? Date.now();
+      else {
+        const delivery = randomUUID();
+        state.unconfirmed.add(delivery);
+        const marker = { ...markerFor(composed, trigger), delivery };
+        try {
+          created = (await sendRulesPrompt(client, { sessionID, text: composed.text, marker, agent: state.agent, model: state.model }, deps.promptTimeoutMs)).created;
+        } catch (error) {
+          // Only a timeout leaves the outcome unknown; any other failure was an answer.
+          if ((error as Error).name !== "TimeoutError" && (error as Error).name !== "AbortError") state.unconfirmed.delete(delivery);
+          throw error;
+        }
+      }
+      state.unconfirmed.clear();
+      state.rulesCreated = created;
       recordDelivered(state, composed);
       log.debug(`Delivered ${composed.included.length} rules to session ${sessionID} on ${trigger}`, { sessionID, rules: composed.included.map(({ rule }) => rule.name) });
     },

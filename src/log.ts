@@ -25,8 +25,10 @@ type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<u
 export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {
   const pending = new Set<Promise<unknown>>();
   const write = (level: LogLevel, message: string, extra?: LogExtra) => {
-    const sent = sink(level, message, extra)
-      .catch(() => undefined) // a log line that cannot be written must not break the session
+    // A log line that cannot be written, even by a sink that throws at once, must not break the session.
+    const sent = Promise.resolve()
+      .then(() => sink(level, message, extra))
+      .catch(() => undefined)
       .finally(() => pending.delete(sent));
     pending.add(sent);
   };

@@ -39,3 +39,14 @@ export function lastUserChoice(messages: readonly HistoryMessage[]): { agent?: s
   }
   return {};
 }
+
+/** The stored message holding the rules part of one of these delivery attempts, if any was stored. */
+export function storedDelivery(messages: readonly HistoryMessage[], deliveries: ReadonlySet<string>): { created?: number } | undefined {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const delivery = markerOf(part)?.delivery;
+      if (delivery !== undefined && deliveries.has(delivery)) return { created: message.info.time?.created };
+    }
+  }
+  return undefined;
+}

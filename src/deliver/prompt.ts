@@ -16,6 +16,8 @@ export interface RulesMarker {
   /** Names of the rules the part carries. */
   rules: string[];
   trigger: string;
+  /** One id per delivery attempt: after a timeout, the history shows whether the attempt was stored after all. */
+  delivery?: string;
 }
 
 export interface RulesPrompt {
@@ -33,9 +35,13 @@ export interface StoredMessage {
   created: number;
 }
 
-/** Sends the rules; throws (with the server's answer) when they were not stored. */
-export async function sendRulesPrompt(client: OpencodeClient, prompt: RulesPrompt): Promise<StoredMessage> {
+/** A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before any retry). */
+export const PROMPT_TIMEOUT_MS = 10_000;
+
+/** Sends the rules; throws (with the server's answer) when they were not stored, or not in `timeoutMs`. */
+export async function sendRulesPrompt(client: OpencodeClient, prompt: RulesPrompt, timeoutMs = PROMPT_TIMEOUT_MS): Promise<StoredMessage> {
   const result = await client.session.prompt({
+    signal: AbortSignal.timeout(timeoutMs),
     path: { id: prompt.sessionID },
     body: {
       noReply: true,

@@ -13,9 +13,10 @@ const compiled = new Map<string, Matcher>();
 function matcherFor(glob: string): Matcher {
   let matcher = compiled.get(glob);
   if (!matcher) {
+    // `./x` is anchored at the project root; a pattern with no slash at all matches at any depth.
+    // (micromatch's own `basename` option also rewrites patterns that have a slash, so it is not used.)
     const relative = glob.replace(/^\.\//, "");
-    // micromatch's own `basename` option also rewrites patterns that have a slash; do it only for those without.
-    matcher = micromatch.matcher(relative.includes("/") ? relative : `**/${relative}`, OPTIONS);
+    matcher = micromatch.matcher(glob.includes("/") ? relative : `**/${relative}`, OPTIONS);
     compiled.set(glob, matcher);
   }
   return matcher;

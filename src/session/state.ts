@@ -18,6 +18,8 @@ export interface SessionState {
   replacing: Set<string>;
   /** Delivered rules whose file was deleted since: the next delivery says so. */
   removed: Set<string>;
+  /** Ids of delivery attempts that failed without a clear answer (timeouts): checked in the history before trying again. */
+  unconfirmed: Set<string>;
   /** The on-request list is in the current context window. */
   listedOnRequest: boolean;
   /** When the silent rules message was stored: user messages of this window must sort after it. */
@@ -31,7 +33,7 @@ export interface SessionState {
 }
 
 export function newSessionState(): SessionState {
-  return { files: new Set(), mentioned: new Set(), activated: new Map(), delivered: new Set(), replacing: new Set(), removed: new Set(), listedOnRequest: false };
+  return { files: new Set(), mentioned: new Set(), activated: new Map(), delivered: new Set(), replacing: new Set(), removed: new Set(), unconfirmed: new Set(), listedOnRequest: false };
 }
 
 /** The state of a session, created on first use. */

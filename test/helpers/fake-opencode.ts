@@ -31,13 +31,15 @@ export interface LogRequest {
   extra?: Record<string, unknown>;
 }
 
-/** What the fake server answers to a prompt: a status, or a thrown network error. */
-export type PromptAnswer = { status: number } | "network-error";
+/** What the fake server answers to a prompt: a status (after a delay), or a thrown network error. */
+export type PromptAnswer = { status: number; delayMs?: number } | "network-error";
 
 export const fakeServer = setupServer();
 
 export interface FakeOpencode {
   prompts: PromptRequest[];
+  /** Messages stored per session (answered to GET /session/:id/message). */
+  history: Map<string, Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }>>;
   logs: LogRequest[];
   /** Answers for the next prompts, in order; afterwards 200. */
   answers: PromptAnswer[];
@@ -45,7 +47,7 @@ export interface FakeOpencode {
 
 /** Installs handlers that record requests. Call in beforeEach after `fakeServer.listen()`. */
 export function recordRequests(): FakeOpencode {
-  const state: FakeOpencode = { prompts: [], logs: [], answers: [] };
+  const state: FakeOpencode = { prompts: [], logs: [], answers: [], history: new Map() };
   let clock = 1_700_000_000_000;
   fakeServer.use(
     http.post(`${BASE_URL}/session/:id/message`, async ({ request, params }) => {
@@ -55,11 +57,15 @@ export function recordRequests(): FakeOpencode {
       if (answer === "network-error") return HttpResponse.error();
       if (answer.status !== 200) return HttpResponse.json({ name: "UnknownError", data: { message: `status ${answer.status}` } }, { status: answer.status });
       clock += 10;
-      return HttpResponse.json({
-        info: { id: `msg_${state.prompts.length}`, sessionID: params.id, role: "user", time: { created: clock }, agent: body.agent ?? "build", model: body.model ?? { providerID: "p", modelID: "m" } },
-        parts: [],
-      });
+      const info = { id: `msg_${state.prompts.length}`, sessionID: params.id, role: "user", time: { created: clock }, agent: body.agent ?? "build", model: body.model ?? { providerID: "p", modelID: "m" } };
+      // Stored before the answer: a slow answer may arrive after the client gave up, yet the message exists.
+      const messages = state.history.get(String(params.id)) ?? [];
+      messages.push({ info, parts: body.parts.map((part) => ({ ...part })) });
+      state.history.set(String(params.id), messages);
+      if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+      return HttpResponse.json({ info, parts: [] });
     }),
+    http.get(`${BASE_URL}/session/:id/message`, ({ params }) => HttpResponse.json(state.history.get(String(params.id)) ?? [])),
     http.post(`${BASE_URL}/log`, async ({ request }) => {
       state.logs.push((await request.json()) as LogRequest);
       return HttpResponse.json(true);
