@@ -327,7 +327,12 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
         const running = tracker.inFlight(input.sessionID);
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? 5000);
         if (!tracker.isDelivered(input.sessionID) && !state.knownEmpty) {
-          const markers = rulesInWindow(await readHistory(input.sessionID));
+          // Unreadable history: deliver anyway; a rule read twice costs less than a rule missing.
+          const history = await readHistory(input.sessionID).catch((error) => {
+            log.warn(`Could not read the history of session ${input.sessionID} (${errorText(error)}); delivering the rules with this message`, { sessionID: input.sessionID });
+            return [];
+          });
+          const markers = rulesInWindow(history);
           if (markers.length > 0) {
             // A fork, or a session from before a restart: its window already holds these rules.
             for (const marker of markers) for (const name of marker.rules) state.delivered.add(name);

@@ -1,0 +1,138 @@
+/**
+ * Faults: a rules prompt that times out, a hundred sessions at once, events
+ * for sessions the plugin never saw, rule files that change while read, and
+ * dependencies that throw inside every hook. The session must go on, and no
+ * rule may be lost or sent twice.
+ */
+import { createOpencodeClient } from "@opencode-ai/sdk";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { parseOptions } from "../../src/options.js";
+import { startRulebook, type Rulebook } from "../../src/engine.js";
+import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
+import { BASE_URL, fakeServer, recordRequests, sessionCompacted, sessionCreated, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
+
+let server: FakeOpencode;
+let project: TempProject;
+const logged: string[] = [];
+
+beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
+afterAll(() => fakeServer.close());
+beforeEach(async () => {
+  server = recordRequests();
+  project = await tempProject();
+  logged.length = 0;
+  await project.writeRule("project", "style.md", "Write small functions.\n");
+});
+afterEach(async () => {
+  fakeServer.resetHandlers();
+  await project.cleanup();
+});
+
+async function engine(overrides: { fs?: RuleFs; client?: unknown; promptTimeoutMs?: number } = {}): Promise<Rulebook> {
+  const log = createLogger(async (level, message) => void logged.push(`${level}: ${message}`), false);
+  return startRulebook({
+    client: (overrides.client ?? createOpencodeClient({ baseUrl: BASE_URL })) as never,
+    directory: project.projectDir,
+    worktree: project.projectDir,
+    env: process.env,
+    home: project.home,
+    fs: overrides.fs ?? nodeRuleFs,
+    options: parseOptions({}, {}).options,
+    log,
+    retry: { tries: 3, backoffMs: [20, 20] },
+    promptTimeoutMs: overrides.promptTimeoutMs,
+  });
+}
+
+test("a rules prompt that times out but was stored is found in the history: no second copy", async () => {
+  server.answers.push({ status: 200, delayMs: 600 });
+  const rulebook = await engine({ promptTimeoutMs: 100 });
+  await rulebook.onEvent(sessionCreated("ses_slow").event as never);
+  expect(server.prompts).toHaveLength(1);
+  expect(logged.some((line) => line.startsWith("error: Rules delivery to session ses_slow on session.created failed (try 1)"))).toBe(true);
+  // Delivered: the next event does not send again.
+  await rulebook.onEvent(sessionCreated("ses_slow").event as never);
+  expect(server.prompts).toHaveLength(1);
+});
+
+test("a prompt that fails with 500 is retried with back-off, at most 3 tries per event, and the next event tries again", async () => {
+  server.answers.push({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+  const rulebook = await engine();
+  await rulebook.onEvent(sessionCreated("ses_f").event as never);
+  expect(server.prompts).toHaveLength(3);
+  expect(logged.filter((line) => line.includes("failed (try"))).toHaveLength(3);
+  await rulebook.onEvent(sessionCreated("ses_f").event as never);
+  expect(server.prompts).toHaveLength(5);
+  expect(server.history.get("ses_f")).toHaveLength(1);
+});
+
+test("a hundred sessions created at once each get exactly one delivery", async () => {
+  const rulebook = await engine();
+  const ids = Array.from({ length: 100 }, (_, i) => `ses_${i}`);
+  await Promise.all(ids.flatMap((id) => [rulebook.onEvent(sessionCreated(id).event as never), rulebook.onEvent(sessionCreated(id).event as never)]));
+  expect(server.prompts).toHaveLength(100);
+  expect(new Set(server.prompts.map((prompt) => prompt.sessionID)).size).toBe(100);
+});
+
+test("events for unknown and deleted sessions: logged, never thrown", async () => {
+  server.answers.push({ status: 404 }, { status: 404 }, { status: 404 });
+  const rulebook = await engine();
+  await expect(rulebook.onEvent(sessionCompacted("ses_gone").event as never)).resolves.toBeUndefined();
+  await expect(rulebook.onEvent({ type: "session.deleted", properties: { info: { id: "ses_gone" } } } as never)).resolves.toBeUndefined();
+  await expect(rulebook.onEvent({ type: "file.edited", properties: { file: "/x" } } as never)).resolves.toBeUndefined();
+  expect(logged.some((line) => line.includes("ses_gone") && line.includes("404"))).toBe(true);
+});
+
+test("after a restart, an old session's compaction delivers once, and a prompt in it reads the rules back from history", async () => {
+  const before = await engine();
+  await before.onEvent(sessionCreated("ses_old").event as never);
+  const after = await engine(); // a new process: no memory of ses_old
+  const output = {
+    message: { id: "msg_u", sessionID: "ses_old", role: "user" as const, time: { created: 1 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
+    parts: [{ id: "prt_000000000001AAAAAAAAAAAAAA", sessionID: "ses_old", messageID: "msg_u", type: "text", text: "continue" }] as never[],
+  };
+  await after.onChatMessage({ sessionID: "ses_old" }, output);
+  expect(output.parts).toHaveLength(1);
+  await after.onEvent(sessionCompacted("ses_old").event as never);
+  expect(server.prompts.map((prompt) => prompt.sessionID)).toEqual(["ses_old", "ses_old"]);
+  expect(server.prompts[1]?.body.agent).toBe("plan");
+});
+
+test("a rule file that changes while it is read: the rules that could be read still load", async () => {
+  await project.writeRule("project", "moving.md", "Short.\n");
+  const shifting: RuleFs = {
+    ...nodeRuleFs,
+    readFile: async (path, maxBytes) => {
+      if (path.endsWith("moving.md")) {
+        const error = new Error("file changed during read") as NodeJS.ErrnoException;
+        error.code = "ENOENT";
+        throw error;
+      }
+      return nodeRuleFs.readFile(path, maxBytes);
+    },
+  };
+  const rulebook = await engine({ fs: shifting });
+  await rulebook.onEvent(sessionCreated("ses_m").event as never);
+  expect(server.prompts[0]?.body.parts[0]?.text).toContain("Write small functions.");
+  expect(logged.some((line) => line.includes("moving.md") && line.includes("cannot be read (ENOENT)"))).toBe(true);
+});
+
+test("a dependency that throws inside every hook never reaches OpenCode", async () => {
+  const throwing = new Proxy({}, { get: () => { throw new Error("client exploded"); } });
+  const rulebook = await engine({ client: throwing });
+  const message = { id: "msg_u", sessionID: "ses_t", role: "user" as const, time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } };
+  await expect(rulebook.onEvent(sessionCreated("ses_t").event as never)).resolves.toBeUndefined();
+  await expect(rulebook.onChatMessage({ sessionID: "ses_t" }, { message, parts: [] })).resolves.toBeUndefined();
+  await expect(rulebook.onCompactionAutocontinue({ sessionID: "ses_t", agent: "build", model: { id: "m", providerID: "p" } })).resolves.toBeUndefined();
+  await expect(rulebook.onToolBefore({ tool: "read", sessionID: "ses_t", callID: "c" }, { args: { filePath: "/x" } })).resolves.toBeUndefined();
+  const output = { title: "", output: "result", metadata: {} };
+  await expect(rulebook.onToolAfter({ tool: "read", sessionID: "ses_t", callID: "c", args: { filePath: "/x" } }, output)).resolves.toBeUndefined();
+  expect(output.output).toBe("result");
+  // The user's first message still carries the rules, since the silent prompt could not be sent.
+  const parts: never[] = [];
+  await rulebook.onChatMessage({ sessionID: "ses_t2" }, { message: { ...message, sessionID: "ses_t2" }, parts });
+  expect(JSON.stringify(parts)).toContain("Write small functions.");
+  const brokenFs: RuleFs = { ...nodeRuleFs, readdir: async () => { throw new Error("disk on fire"); }, stat: async () => { throw new Error("disk on fire"); } };
+  await expect(engine({ fs: brokenFs })).resolves.toBeDefined();
+});
