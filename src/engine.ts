@@ -25,6 +25,7 @@ import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./
 import type { Logger } from "./log.js";
 import type { RulebookOptions } from "./options.js";
 import { composeRulesMessage, type ComposedMessage } from "./render/compose.js";
+import { matchNewFiles } from "./select/active.js";
 import { mentionedRuleNames } from "./select/mentions.js";
 import { normalisePath, pathCandidatesInPrompt, pathsFromToolArgs, pathsFromToolOutput } from "./session/working-set.js";
 import { sessionStore, type ModelRef, type SessionReport, type SessionState } from "./session/state.js";
@@ -91,7 +92,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
   const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
   const load = async () => {
-    const result = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources });
+    const result = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs });
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
     for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
     for (const warning of result.warnings) {
@@ -107,7 +108,8 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   // Hot reload: watchers only flag a change; the next hook reloads.
   const globalDir = globalRulesDir(deps.env, deps.home);
   const bases = [...foldersFromRoot(deps.directory, deps.worktree), deps.home];
-  const watchTargets = () => foldersToWatch(loaded.files.map((file) => file.path), bases, [globalDir, globalDir.slice(0, globalDir.lastIndexOf("/"))]);
+  const watchTargets = () =>
+    foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir]);
   const initialTargets = watchTargets();
   const watcher = watchRuleFolders(initialTargets.folders, initialTargets.filters);
   const refresh = async () => {
@@ -123,6 +125,9 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     const removed = [...previous.keys()].filter((name) => !current.has(name));
     log.debug(`Rules reloaded: ${rules.length} rules; changed: ${changed.join(", ") || "none"}; deleted: ${removed.join(", ") || "none"}`);
     for (const state of sessions.all()) {
+      // Globs may have changed: match the whole working set again, once.
+      state.fileMatches.clear();
+      state.filesMatched = 0;
       for (const name of changed) {
         if (state.delivered.delete(name)) state.replacing.add(name);
       }
@@ -141,9 +146,14 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
    */
   const compose = (sessionID: string, prompt?: string): ComposedMessage | undefined => {
     const state = sessions.get(sessionID);
+    if (state.filesMatched < state.files.size) {
+      // Only files new since the last look are matched: an event's cost does not grow with the working set.
+      matchNewFiles(rules, [...state.files].slice(state.filesMatched), state.fileMatches);
+      state.filesMatched = state.files.size;
+    }
     const composed = composeRulesMessage(
       rules,
-      { files: state.files, prompt, mentioned: state.mentioned, activated: state.activated },
+      { files: [], fileMatches: state.fileMatches, prompt, mentioned: state.mentioned, activated: state.activated },
       {
         alreadyDelivered: state.delivered,
         listOnRequest: !state.listedOnRequest,

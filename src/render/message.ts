@@ -47,7 +47,9 @@ export function renderRulesMessage(rules: readonly RenderedRule[], extras: Rende
         extras.onRequest.map((rule) => `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`).join("\n"),
     );
   }
-  const header = extras.notice ? `${extras.header ?? MESSAGE_HEADER}\n\n${oneLine(extras.notice)}` : (extras.header ?? MESSAGE_HEADER);
+  // A header may carry a rule's name: kept on one line, it can never open or close a block.
+  const base = oneLine(extras.header ?? MESSAGE_HEADER);
+  const header = extras.notice ? `${base}\n\n${oneLine(extras.notice)}` : base;
   return `<rulebook>\n${header}\n\n${sections.join("\n\n")}\n</rulebook>`;
 }
 

@@ -58,6 +58,7 @@ export function splitFrontMatter(text: string): FrontMatter {
     }
     return { ok: true, data: data as Record<string, unknown>, body: file.content, bodyLine };
   } catch (error) {
+    if (error instanceof RangeError) return { ok: false, reason: "front matter is nested too deeply to read" };
     const mark = (error as { mark?: { line?: number } }).mark;
     // gray-matter hands js-yaml the block from the end of line 1, so its 0-based lines are off by one.
     const line = typeof mark?.line === "number" ? mark.line + 1 : undefined;

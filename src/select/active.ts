@@ -26,6 +26,12 @@ export interface SessionContext {
   mentioned?: ReadonlySet<string>;
   /** Rules activated earlier in the session, with the reason: they stay active after compaction. */
   activated?: ReadonlyMap<string, string>;
+  /**
+   * Rules whose globs already matched a file of the session, with the reason.
+   * A caller that keeps this up to date as files arrive (`matchNewFiles`) passes
+   * only the new files, so an event costs O(rules), not O(rules × files).
+   */
+  fileMatches?: ReadonlyMap<string, string>;
 }
 
 export interface ActiveRule {
@@ -52,7 +58,7 @@ export function whyRuleApplies(rule: Rule, context: SessionContext): string | un
   const reasons: string[] = [];
   let failed = false;
   if (rule.globs.length > 0) {
-    const fileReason = matchFiles(rule.globs, context.files);
+    const fileReason = context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files);
     if (fileReason) reasons.push(fileReason);
     else failed = true;
   }
@@ -72,7 +78,7 @@ export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string
   if (mode === "on-request") return "on request: listed by description, read with the rule tool";
   if (mode === "manual") return `manual: applies only when the prompt mentions @${rule.name}`;
   const missing: string[] = [];
-  if (rule.globs.length > 0 && !matchFiles(rule.globs, context.files)) missing.push(`files: no file matched ${rule.globs.join(", ")}`);
+  if (rule.globs.length > 0 && !(context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files))) missing.push(`files: no file matched ${rule.globs.join(", ")}`);
   if (rule.keywords.length > 0 && !(context.prompt && matchingKeyword(context.prompt, rule.keywords))) {
     missing.push(`keywords: none of ${rule.keywords.join(", ")} in the prompt`);
   }
@@ -87,6 +93,16 @@ export function activeRulesFor(rules: readonly Rule[], context: SessionContext):
     if (reason !== undefined) active.push({ rule, reason });
   }
   return active;
+}
+
+/** Records, for each glob rule not matched yet, the first of `newFiles` that matches it. */
+export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[], fileMatches: Map<string, string>): void {
+  if (newFiles.length === 0) return;
+  for (const rule of rules) {
+    if (rule.globs.length === 0 || fileMatches.has(rule.name)) continue;
+    const reason = matchFiles(rule.globs, newFiles);
+    if (reason) fileMatches.set(rule.name, reason);
+  }
 }
 
 function matchFiles(globs: readonly string[], files: Iterable<string>): string | undefined {

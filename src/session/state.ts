@@ -6,8 +6,12 @@ export interface SessionState {
   model?: ModelRef;
   /** A subagent session while `subagents` is off: the plugin leaves it alone. */
   ignored?: boolean;
-  /** Files in the session's context (survives compaction). */
+  /** Files in the session's context (survives compaction), in the order they arrived. */
   files: Set<string>;
+  /** How many of `files` have been matched against the rules' globs. */
+  filesMatched: number;
+  /** Glob rules a file of the session matched, with the reason. */
+  fileMatches: Map<string, string>;
   /** Rules mentioned as `@name` in the session. */
   mentioned: Set<string>;
   /** Rules activated by a condition, with the first reason: they stay active after compaction. */
@@ -33,7 +37,7 @@ export interface SessionState {
 }
 
 export function newSessionState(): SessionState {
-  return { files: new Set(), mentioned: new Set(), activated: new Map(), delivered: new Set(), replacing: new Set(), removed: new Set(), unconfirmed: new Set(), listedOnRequest: false };
+  return { files: new Set(), filesMatched: 0, fileMatches: new Map(), mentioned: new Set(), activated: new Map(), delivered: new Set(), replacing: new Set(), removed: new Set(), unconfirmed: new Set(), listedOnRequest: false };
 }
 
 /** The state of a session, created on first use. */

@@ -3,9 +3,14 @@
  * size and in files open at once) and parse it. One file's problem is a
  * warning; the other rules still load.
  */
-import { parseRule } from "../rule/parse.js";
+import { dirname } from "node:path";
+import { decodeRuleText } from "../rule/decode.js";
+import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
+import { expandReferences, mayHaveReferences, type ReadResult, type RealPathResult } from "../rule/references.js";
 import type { Rule, RuleWarning } from "../rule/rule.js";
+import { projectRootOf } from "./common.js";
 import { errorCode } from "./fs.js";
+import { globalRulesDir } from "./locations.js";
 import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
 
 export interface DiscoveryContext extends SourceContext {
@@ -18,44 +23,144 @@ export interface Discovery {
   warnings: RuleWarning[];
   /** Every rule file found, in order, including those later skipped. */
   files: FoundRuleFile[];
+  /** Every rules folder the sources looked in (some may not exist), without repeats. */
+  folders: string[];
+  /** Real paths of the files rules include through references (`@file.md`, `#[[file:…]]`). */
+  references: string[];
 }
 
 export const DEFAULT_MAX_RULE_BYTES = 64 * 1024;
 const FILES_OPEN_AT_ONCE = 32;
 
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
-  const discovery: Discovery = { rules: [], warnings: [], files: [] };
+  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [] };
+  const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
   for (const source of sources) {
-    const found = await source.find(context);
-    discovery.files.push(...found.files);
-    discovery.warnings.push(...found.warnings);
+    const result = await source.find(context);
+    for (const file of result.files) found.push({ file, source });
+    discovery.warnings.push(...result.warnings);
+    for (const folder of result.folders ?? []) if (!discovery.folders.includes(folder)) discovery.folders.push(folder);
   }
-  const parsed = await mapLimited(discovery.files, FILES_OPEN_AT_ONCE, (file) => readRule(file, context));
+  const unique = oncePerPath(found);
+  discovery.files = unique.map(({ file }) => file);
+  // Resolved once, and only when some rule holds a reference.
+  let allowedOnce: Promise<string[]> | undefined;
+  const allowed = () => (allowedOnce ??= allowedFolders(context, discovery.folders));
+  const parsed = await mapLimited(unique, FILES_OPEN_AT_ONCE, ({ file, source }) => readRule(file, source, context, allowed));
   for (const result of parsed) {
     discovery.warnings.push(...result.warnings);
     if (result.rule) discovery.rules.push(result.rule);
+    for (const path of result.references) if (!discovery.references.includes(path)) discovery.references.push(path);
   }
   return discovery;
 }
 
-async function readRule(file: FoundRuleFile, context: DiscoveryContext) {
+/**
+ * One candidate per file: when the home folder is also a project folder,
+ * `~/.cursor/rules` is found by both scopes; the project one is kept.
+ */
+function oncePerPath<T extends { file: FoundRuleFile }>(found: T[]): T[] {
+  const byPath = new Map<string, number>();
+  const kept: Array<T | undefined> = [];
+  for (const entry of found) {
+    const earlier = byPath.get(entry.file.path);
+    if (earlier === undefined) {
+      byPath.set(entry.file.path, kept.length);
+      kept.push(entry);
+    } else if (kept[earlier]?.file.scope === "global" && entry.file.scope === "project") {
+      kept[earlier] = undefined;
+      byPath.set(entry.file.path, kept.length);
+      kept.push(entry);
+    }
+  }
+  return kept.filter((entry): entry is T => entry !== undefined);
+}
+
+/** Where references may lead: the project root, the user's config folder and every rules folder, as given and as real paths. */
+async function allowedFolders(context: DiscoveryContext, folders: readonly string[]): Promise<string[]> {
+  const given = [projectRootOf(context), dirname(globalRulesDir(context.env, context.home)), ...folders];
+  const allowed = new Set<string>();
+  for (const folder of given) {
+    allowed.add(folder);
+    try {
+      allowed.add(await context.fs.realpath(folder));
+    } catch {
+      // A folder that does not exist holds nothing a reference could reach.
+    }
+  }
+  return [...allowed];
+}
+
+type ReadRule = ParsedRule & { references: string[] };
+
+async function readRule(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, allowed: () => Promise<string[]>): Promise<ReadRule> {
   const { relPath: _relPath, size, ...candidate } = file;
+  const fail = (message: string): ReadRule => ({ warnings: [{ path: file.path, message }], references: [] });
   if (size > context.maxRuleBytes) {
-    return {
-      warnings: [{ path: file.path, message: `the file is ${size} bytes, over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped without being read` }],
-    };
+    return fail(`the file is ${size} bytes, over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped without being read`);
   }
   let bytes: Uint8Array;
   try {
     bytes = await context.fs.readFile(file.path, context.maxRuleBytes);
   } catch (error) {
-    return { warnings: [{ path: file.path, message: `cannot be read (${errorCode(error) ?? String(error)}); rule "${file.name}" skipped` }] };
+    return fail(`cannot be read (${errorCode(error) ?? String(error)}); rule "${file.name}" skipped`);
   }
   // The file may have grown between the folder walk and the read.
   if (bytes.byteLength > context.maxRuleBytes) {
-    return { warnings: [{ path: file.path, message: `the file is over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped` }] };
+    return fail(`the file is over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped`);
   }
-  return parseRule(candidate, bytes);
+  const mapperWarnings: RuleWarning[] = [];
+  const mapper: FrontMatterMapper | undefined = source.mapFrontMatter
+    ? (data) => (source.mapFrontMatter as NonNullable<RuleSource["mapFrontMatter"]>)(data, file, (message) => mapperWarnings.push({ path: file.path, message }))
+    : undefined;
+  const parsed = parseRule(candidate, bytes, mapper);
+  const warnings = [...mapperWarnings, ...parsed.warnings];
+  const rule = parsed.rule;
+  if (!rule) return { warnings, references: [] };
+  if (rule.unknownKeys.length > 0) {
+    const keys = rule.unknownKeys.map((key) => `"${key}"`).join(", ");
+    warnings.push({ path: file.path, message: `front matter key${rule.unknownKeys.length > 1 ? "s" : ""} ${keys} ${rule.unknownKeys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored` });
+  }
+  if (!mayHaveReferences(rule.content)) return { rule, warnings, references: [] };
+  let realFile = file.path;
+  try {
+    realFile = await context.fs.realpath(file.path);
+  } catch {
+    // It was just read; keep the path as found.
+  }
+  const expanded = await expandReferences(rule.content, {
+    file: file.path,
+    realFile,
+    allowed: await allowed(),
+    realpath: (path) => realpathOf(path, context),
+    read: (path) => readReference(path, context),
+    maxBytes: context.maxRuleBytes,
+  });
+  return { rule: { ...rule, content: expanded.text }, warnings: [...warnings, ...expanded.warnings], references: expanded.included };
+}
+
+async function realpathOf(path: string, context: DiscoveryContext): Promise<RealPathResult> {
+  try {
+    return { ok: true, realPath: await context.fs.realpath(path) };
+  } catch (error) {
+    const code = errorCode(error);
+    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", reason: code ?? String(error) };
+  }
+}
+
+/** A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only. */
+async function readReference(realPath: string, context: DiscoveryContext): Promise<ReadResult> {
+  try {
+    const stat = await context.fs.stat(realPath);
+    if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
+    const bytes = await context.fs.readFile(realPath, context.maxRuleBytes);
+    if (bytes.byteLength > context.maxRuleBytes) return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
+    const decoded = decodeRuleText(bytes);
+    if (!decoded.ok) return { ok: false, reason: decoded.reason };
+    return { ok: true, text: decoded.text };
+  } catch (error) {
+    return { ok: false, reason: errorCode(error) ?? String(error) };
+  }
 }
 
 /** `Promise.all(items.map(work))` with at most `limit` pieces of work under way, results in input order. */

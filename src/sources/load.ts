@@ -3,10 +3,19 @@
  * precedence. The engine and the command line both load rules through here,
  * so they cannot disagree about which rules exist.
  */
+import { inside } from "../rule/references.js";
 import type { Rule, RuleWarning } from "../rule/rule.js";
+import { claudeSource } from "./claude.js";
+import { clineSource } from "./cline.js";
+import { copilotSource } from "./copilot.js";
+import { cursorSource } from "./cursor.js";
 import { discoverRules, type DiscoveryContext } from "./discover.js";
+import { extraSource } from "./extra.js";
+import { kiroSource } from "./kiro.js";
+import { foldersFromRoot } from "./locations.js";
 import { nativeSource } from "./native.js";
 import type { FoundRuleFile, RuleSource } from "./source.js";
+import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {
   rule: Rule;
@@ -21,19 +30,74 @@ export interface LoadedRules {
   warnings: RuleWarning[];
   /** Every rule file found, including those skipped. */
   files: FoundRuleFile[];
+  /** Every rules folder looked in (some may not exist): what to watch. */
+  folders: string[];
+  /** Real paths of files included through references: a change there changes a rule too. */
+  references: string[];
 }
 
-export const ALL_SOURCES: RuleSource[] = [nativeSource];
+/**
+ * Every source, in precedence order within a scope: native (with `extra`,
+ * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
+ * Cline, GitHub Copilot, Kiro.
+ */
+export const ALL_SOURCES: RuleSource[] = [nativeSource, extraSource, cursorSource, claudeSource, windsurfSource, clineSource, copilotSource, kiroSource];
 
 export interface LoadOptions {
   /** Ids of the sources to read; all when undefined. */
   sources?: readonly string[];
+  /** The `extraDirs` option (read by the `extra` source); `context.extraDirs` when undefined. */
+  extraDirs?: readonly string[];
 }
 
 export async function loadRules(context: DiscoveryContext, options: LoadOptions = {}): Promise<LoadedRules> {
   const sources = ALL_SOURCES.filter((source) => !options.sources || options.sources.includes(source.id));
-  const discovery = await discoverRules(context, sources);
-  return { rules: inMessageOrder(discovery.rules), shadowed: [], warnings: discovery.warnings, files: discovery.files };
+  const discovery = await discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources);
+  const { rules, shadowed } = resolvePrecedence(discovery.rules, foldersFromRoot(context.directory, context.worktree));
+  return { rules: inMessageOrder(rules), shadowed, warnings: discovery.warnings, files: discovery.files, folders: discovery.folders, references: discovery.references };
+}
+
+/**
+ * One rule per name. Precedence: project before global; within a scope, by
+ * source (the order of ALL_SOURCES); within a source, the nearer project
+ * level first (a package's rule before the repository root's), then the
+ * order found. The first rule of a name wins and the others are shadowed
+ * by it, unless one of them says `override: true`: then the first such rule
+ * wins instead, and every other rule of that name is shadowed by it.
+ */
+export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[] } {
+  /** Index of the deepest project level holding the file: higher is nearer the directory. */
+  const levelOf = (rule: Rule) => {
+    if (rule.scope !== "project") return 0;
+    for (let i = levels.length - 1; i >= 0; i--) if (inside(rule.path, [levels[i] as string])) return i;
+    return 0;
+  };
+  const ranked = rules
+    .map((rule, index) => ({ rule, index, level: levelOf(rule) }))
+    .sort((a, b) => compareRank(a.rule, b.rule) || b.level - a.level || a.index - b.index);
+  const byName = new Map<string, Rule[]>();
+  for (const { rule } of ranked) {
+    const same = byName.get(rule.name);
+    if (same) same.push(rule);
+    else byName.set(rule.name, [rule]);
+  }
+  const winners: Rule[] = [];
+  const shadowed: ShadowedRule[] = [];
+  for (const same of byName.values()) {
+    const winner = same.find((rule) => rule.override) ?? (same[0] as Rule);
+    winners.push(winner);
+    for (const rule of same) if (rule !== winner) shadowed.push({ rule, by: winner });
+  }
+  return { rules: winners, shadowed };
+}
+
+function compareRank(a: Rule, b: Rule): number {
+  const scope = (rule: Rule) => (rule.scope === "project" ? 0 : 1);
+  const source = (rule: Rule) => {
+    const index = ALL_SOURCES.findIndex((s) => s.id === rule.source);
+    return index < 0 ? ALL_SOURCES.length : index;
+  };
+  return scope(a) - scope(b) || source(a) - source(b);
 }
 
 /** Global before project, then priority (high first), then name: the same order every time. */

@@ -11,13 +11,14 @@ import { walkRuleFolder } from "./walk.js";
 export const nativeSource: RuleSource = {
   id: "native",
   async find(context: SourceContext): Promise<FoundRules> {
-    const found: FoundRules = { files: [], warnings: [] };
+    const found: FoundRules = { files: [], warnings: [], folders: [] };
     const folders: Array<[RuleScope, string]> = [
       ["global", globalRulesDir(context.env, context.home)],
       ...projectRulesDirs(context.directory, context.worktree).map((dir): [RuleScope, string] => ["project", dir]),
     ];
     const projectRoot = foldersFromRoot(context.directory, context.worktree)[0] ?? context.directory;
     for (const [scope, folder] of folders) {
+      found.folders?.push(folder);
       const walk = await walkRuleFolder(folder, context.fs);
       found.warnings.push(...walk.warnings);
       for (const file of walk.files) {

@@ -11,6 +11,8 @@ export interface SourceContext {
   /** OpenCode's `worktree`: the repository root. */
   worktree: string;
   fs: RuleFs;
+  /** The `extraDirs` option: more rules folders (project-relative, absolute or `~/…`). Read by the `extra` source. */
+  extraDirs?: readonly string[];
 }
 
 export interface FoundRuleFile extends RuleCandidate {
@@ -22,9 +24,25 @@ export interface FoundRuleFile extends RuleCandidate {
 export interface FoundRules {
   files: FoundRuleFile[];
   warnings: RuleWarning[];
+  /**
+   * The rules folders this source looked in that exist (a single rule file's
+   * folder for `.cursorrules`-style files). References may point inside them.
+   */
+  folders?: string[];
 }
+
+/** What a source's front matter mapper may report: a problem with a value it reads. */
+export type MapperWarn = (message: string) => void;
 
 export interface RuleSource {
   id: string;
   find(context: SourceContext): Promise<FoundRules>;
+  /**
+   * Turns this format's front matter into the keys the common reader knows
+   * (`description`, `globs`, `keywords`, `alwaysApply`, `match`, `priority`,
+   * `override`, `enabled`), removing the keys it consumed. Absent: the front
+   * matter is read as native. `file` tells which file (legacy single file,
+   * nested folder) the data comes from.
+   */
+  mapFrontMatter?(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn): Record<string, unknown>;
 }

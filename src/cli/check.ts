@@ -1,0 +1,161 @@
+/**
+ * `check`: validates every rule file for CI and pre-commit hooks.
+ * Errors (exit 1): a rule file that was skipped (unreadable, invalid front
+ * matter or types, over the size limit) or a rules folder that was not read.
+ * Warnings (exit 0): defaults used for bad values, plugin options, globs that
+ * match no file in the project, unknown front matter keys, links to missing
+ * files, shadowed or duplicate rules, rules over the message budget.
+ */
+import { existsSync, promises as fs } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { composeRulesMessage } from "../render/compose.js";
+import { renderRulesMessage } from "../render/message.js";
+import type { Rule, RuleWarning } from "../rule/rule.js";
+import { matchingGlob } from "../select/globs.js";
+import type { LoadedRules } from "../sources/load.js";
+import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
+import { byteLength, plural, type Style } from "./format.js";
+
+export interface CheckOptions {
+  json?: boolean;
+}
+
+export type Severity = "error" | "warning";
+
+export interface Problem {
+  severity: Severity;
+  path: string;
+  line?: number;
+  /** The rule concerned, when there is one. */
+  rule?: string;
+  message: string;
+}
+
+/** The project's files, project-relative POSIX; `complete` is false when the walk stopped at its limit. */
+export interface ProjectFiles {
+  files: string[];
+  complete: boolean;
+}
+
+export const PROJECT_FILE_LIMIT = 50_000;
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
+
+/** Walks the project (not following symlinks), skipping node_modules and hidden folders, up to `limit` files. */
+export async function listProjectFiles(root: string, limit = PROJECT_FILE_LIMIT): Promise<ProjectFiles> {
+  const files: string[] = [];
+  const queue: string[] = [""];
+  while (queue.length > 0) {
+    const rel = queue.shift() as string;
+    let entries;
+    try {
+      entries = await fs.readdir(join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".")) queue.push(path);
+      } else {
+        files.push(path);
+        if (files.length >= limit) return { files, complete: false };
+      }
+    }
+  }
+  return { files, complete: true };
+}
+
+/** A loader warning that means rules were not loaded is an error; one where a default was used is a warning. */
+export function severityOf(warning: RuleWarning): Severity {
+  return /\bskipped\b|were not loaded|was not read|was ignored/.test(warning.message) ? "error" : "warning";
+}
+
+export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles): Problem[] {
+  const problems: Problem[] = [];
+  for (const warning of project.configWarnings) problems.push({ severity: "warning", path: warning.path, line: warning.line, message: warning.message });
+  for (const warning of loaded.warnings) problems.push({ severity: severityOf(warning), path: warning.path, line: warning.line, message: warning.message });
+  const warn = (rule: Rule, message: string) => problems.push({ severity: "warning", path: rule.path, rule: rule.name, message });
+
+  for (const rule of loaded.rules) {
+    // Unknown keys, unless discovery already warned about them.
+    const unreported = rule.unknownKeys.filter((key) => !loaded.warnings.some((warning) => warning.path === rule.path && warning.message.includes(`"${key}"`)));
+    if (unreported.length > 0) warn(rule, `front matter ${unreported.length === 1 ? "key" : "keys"} ${unreported.map((key) => `"${key}"`).join(", ")} not understood; ignored`);
+    for (const glob of rule.globs) {
+      if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || /(^|\/)\.(?!\/|$)/.test(glob.replace(/^\.\//, ""))) continue;
+      if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
+    }
+    if (rule.match === "all" && (rule.globs.length === 0 || rule.keywords.length === 0)) warn(rule, `"match: all" has no effect without both globs and keywords`);
+    for (const target of missingLinks(rule, project.projectRoot)) warn(rule, `links to ${target}, which does not exist`);
+    const alone = byteLength(renderRulesMessage([rule]));
+    if (alone > project.options.maxMessageBytes) {
+      warn(rule, `the rule is ${alone} bytes as a message, over the ${project.options.maxMessageBytes}-byte message budget by itself: it is only ever named, never delivered`);
+    }
+  }
+
+  for (const { rule, by } of loaded.shadowed) warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered`);
+  const byContent = new Map<string, Rule>();
+  for (const rule of loaded.rules) {
+    const first = byContent.get(rule.content);
+    if (first) warn(rule, `same text as rule "${first.name}" (${first.displayPath})`);
+    else byContent.set(rule.content, rule);
+  }
+
+  const start = composeRulesMessage(loaded.rules, { files: [] }, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
+  if (start && start.leftOut.length > 0) {
+    problems.push({
+      severity: "warning",
+      path: project.configPath ?? project.projectRoot,
+      message: `the always-on rules exceed the ${project.options.maxMessageBytes}-byte message budget: ${start.leftOut.map((rule) => rule.name).join(", ")} left out of a new session's message (named only)`,
+    });
+  }
+  return problems;
+}
+
+/** Relative Markdown link targets of a rule that exist neither next to the rule file nor in the project root. */
+function missingLinks(rule: Rule, projectRoot: string): string[] {
+  const missing = new Set<string>();
+  for (const match of rule.content.matchAll(/\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+    const target = (match[1] ?? "").replace(/[#?].*$/, "");
+    if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") || target.startsWith("<")) continue;
+    let decoded = target;
+    try {
+      decoded = decodeURIComponent(target);
+    } catch {
+      // keep it as written
+    }
+    if (!existsSync(resolve(dirname(rule.path), decoded)) && !existsSync(resolve(projectRoot, decoded))) missing.add(target);
+  }
+  return [...missing];
+}
+
+export function checkCommand(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, options: CheckOptions, style: Style): CommandResult {
+  const problems = findProblems(project, loaded, projectFiles);
+  const errors = problems.filter((problem) => problem.severity === "error").length;
+  const warnings = problems.length - errors;
+  const exitCode = errors > 0 ? 1 : 0;
+  const notes = projectFiles.complete ? [] : [`the project has more than ${PROJECT_FILE_LIMIT} files: globs were not checked against it`];
+
+  if (options.json) {
+    const json = {
+      ok: errors === 0,
+      errors,
+      warnings,
+      filesChecked: loaded.files.length,
+      rules: loaded.rules.length,
+      problems: problems.map((problem) => ({ ...problem, line: problem.line ?? null, rule: problem.rule ?? null, displayPath: shownPath(project, problem.path) })),
+      notes,
+    };
+    return result(`${JSON.stringify(json, null, 2)}\n`, "", exitCode);
+  }
+
+  const lines: string[] = [];
+  for (const problem of problems) {
+    const label = problem.severity === "error" ? style.red("error  ") : style.yellow("warning");
+    lines.push(`${label} ${shownPath(project, problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
+  }
+  for (const note of notes) lines.push(`${style.dim("note   ")} ${note}`);
+  if (lines.length > 0) lines.push("");
+  const summary = `${plural(loaded.files.length, "rule file")} checked, ${plural(loaded.rules.length, "rule")} in effect: ${plural(errors, "error")}, ${plural(warnings, "warning")}`;
+  lines.push(errors > 0 ? style.red(summary) : warnings > 0 ? style.yellow(summary) : style.green(summary));
+  return result(`${lines.join("\n")}\n`, "", exitCode);
+}

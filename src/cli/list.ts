@@ -1,0 +1,98 @@
+/** `list`: every rule found, grouped by scope and source, with how it activates and its size. */
+import type { Rule, RuleWarning } from "../rule/rule.js";
+import { activationOf } from "../select/active.js";
+import type { LoadedRules } from "../sources/load.js";
+import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
+import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+
+export interface ListOptions {
+  json?: boolean;
+}
+
+export function listCommand(project: ProjectContext, loaded: LoadedRules, options: ListOptions, style: Style): CommandResult {
+  const warnings = [...project.configWarnings, ...loaded.warnings];
+  const ruleFiles = new Set([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => rule.path));
+  const warned = new Set(loaded.warnings.map((warning) => warning.path));
+  // Found, parsed without a problem, yet not a rule: `enabled: false`.
+  const disabled = loaded.files.filter((file) => !ruleFiles.has(file.path) && !warned.has(file.path));
+
+  if (options.json) {
+    const json = {
+      directory: project.directory,
+      worktree: project.worktree,
+      projectRoot: project.projectRoot,
+      configPath: project.configPath ?? null,
+      rules: loaded.rules.map((rule) => ruleJson(rule)),
+      shadowed: loaded.shadowed.map(({ rule, by }) => ({ ...ruleJson(rule), shadowedBy: { name: by.name, scope: by.scope, source: by.source, path: by.path, displayPath: by.displayPath } })),
+      disabled: disabled.map((file) => ({ name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath })),
+      warnings: warnings.map((warning) => warningJson(project, warning)),
+    };
+    return result(`${JSON.stringify(json, null, 2)}\n`);
+  }
+
+  const lines: string[] = [];
+  if (loaded.rules.length === 0) lines.push(style.dim("No rules found."), "");
+  const groups = new Map<string, Rule[]>();
+  for (const rule of loaded.rules) {
+    const key = `${rule.scope} · ${rule.source}`;
+    groups.set(key, [...(groups.get(key) ?? []), rule]);
+  }
+  for (const [key, rules] of groups) {
+    lines.push(style.bold(key));
+    lines.push(
+      ...columns(
+        rules.map((rule) => {
+          const bytes = byteLength(rule.content);
+          return [style.cyan(rule.name), activationLabel(rule), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
+        }),
+      ),
+    );
+    lines.push("");
+  }
+  if (loaded.shadowed.length > 0) {
+    lines.push(style.bold("Shadowed (not delivered)"));
+    lines.push(...columns(loaded.shadowed.map(({ rule, by }) => [rule.name, style.dim(rule.displayPath), `shadowed by ${by.displayPath}`])), "");
+  }
+  if (disabled.length > 0) {
+    lines.push(style.bold("Disabled (enabled: false)"));
+    lines.push(...columns(disabled.map((file) => [file.name, style.dim(file.displayPath)])), "");
+  }
+  if (warnings.length > 0) {
+    lines.push(style.bold(style.yellow("Warnings")));
+    for (const warning of warnings) lines.push(`  ${warningLine(project, warning)}`);
+    lines.push("");
+  }
+  const total = loaded.rules.reduce((sum, rule) => sum + byteLength(rule.content), 0);
+  const counts = (["global", "project"] as const).map((scope) => `${loaded.rules.filter((rule) => rule.scope === scope).length} ${scope}`).join(", ");
+  lines.push(`${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(total)}; ${plural(warnings.length, "warning")}`);
+  return result(`${lines.join("\n")}\n`);
+}
+
+export function ruleJson(rule: Rule) {
+  const bytes = byteLength(rule.content);
+  return {
+    name: rule.name,
+    scope: rule.scope,
+    source: rule.source,
+    activation: activationOf(rule),
+    activationLabel: activationLabel(rule),
+    description: rule.description ?? null,
+    globs: rule.globs,
+    keywords: rule.keywords,
+    match: rule.match,
+    alwaysApply: rule.alwaysApply ?? null,
+    priority: rule.priority,
+    bytes,
+    tokens: estimateTokens(bytes),
+    path: rule.path,
+    displayPath: rule.displayPath,
+  };
+}
+
+export function warningJson(project: ProjectContext, warning: RuleWarning) {
+  return { path: warning.path, displayPath: shownPath(project, warning.path), line: warning.line ?? null, message: warning.message };
+}
+
+export function warningLine(project: ProjectContext, warning: RuleWarning): string {
+  return `${shownPath(project, warning.path)}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * The `opencode-rulebook` command: see, explain, check and manage rules
+ * without starting OpenCode. It loads, selects and renders rules with the
+ * plugin's own code, so it cannot disagree with what a session gets.
+ *
+ * Exit status: 0 success; 1 `check` found errors, or a refusal (rule exists,
+ * no confirmation, no such rule); 2 wrong usage.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { readFileSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { createInterface } from "node:readline/promises";
+import { fileURLToPath } from "node:url";
+import { addCommand } from "./add.js";
+import { checkCommand, listProjectFiles } from "./check.js";
+import { loadProjectRules, projectContext, UsageError, type CliIo, type CommandResult } from "./context.js";
+import { explainCommand } from "./explain.js";
+import { makeStyle, useColour } from "./format.js";
+import { initCommand } from "./init.js";
+import { listCommand } from "./list.js";
+import { removeCommand } from "./remove.js";
+import { renderCommand } from "./render.js";
+import { listFlag } from "./session.js";
+
+export interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+  return pkg.version ?? "0.0.0";
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Runs the command line `argv` (without `node` and the script) and returns the exit status. */
+export async function run(argv: readonly string[], io: CliIo, output: Output): Promise<number> {
+  let outcome: CommandResult | undefined;
+  const style = makeStyle(useColour(io.env, io.stdoutIsTTY));
+  const errStyle = makeStyle(useColour(io.env, io.stderrIsTTY));
+  const project = (options: { cwd?: string }) => projectContext(io, options.cwd);
+
+  const program = new Command("opencode-rulebook")
+    .description("See, explain, check and manage opencode-rulebook rules without starting OpenCode.")
+    .version(packageVersion(), "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => output.stdout(text), writeErr: (text) => output.stderr(text) })
+    .showHelpAfterError("(run with --help for usage)");
+  const command = (name: string, description: string) =>
+    program.command(name).description(description).addOption(new Option("-C, --cwd <dir>", "the project folder (default: the current folder)"));
+
+  command("list", "every rule found, by scope and source: activation, size, file; shadowed rules and warnings")
+    .option("--json", "machine-readable output")
+    .action(async (options: { cwd?: string; json?: boolean }) => {
+      const context = project(options);
+      outcome = listCommand(context, await loadProjectRules(context), options, style);
+    });
+
+  command("explain", "which rules a session touching <file>… (and receiving --prompt) would get, and why; which not, and why")
+    .argument("[file...]", "files the session touches, relative to the project folder")
+    .option("-p, --prompt <text>", "the user's prompt (keywords, @rule mentions, paths)")
+    .option("--json", "machine-readable output")
+    .action(async (files: string[], options: { cwd?: string; prompt?: string; json?: boolean }) => {
+      const context = project(options);
+      outcome = explainCommand(context, await loadProjectRules(context), files, options, style);
+    });
+
+  command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")
+    .option("-f, --files <files>", "files the session touches (comma-separated or repeated)", collect)
+    .option("-p, --prompt <text>", "the user's prompt")
+    .action(async (options: { cwd?: string; files?: string[]; prompt?: string }) => {
+      const context = project(options);
+      outcome = renderCommand(context, await loadProjectRules(context), { files: listFlag(options.files), prompt: options.prompt }, errStyle);
+    });
+
+  command("check", "validate every rule file; exit status 1 on errors, 0 with warnings only (for CI and pre-commit hooks)")
+    .option("--json", "machine-readable output")
+    .action(async (options: { cwd?: string; json?: boolean }) => {
+      const context = project(options);
+      const [loaded, files] = await Promise.all([loadProjectRules(context), listProjectFiles(context.projectRoot)]);
+      outcome = checkCommand(context, loaded, files, options, style);
+    });
+
+  command("add", "write a new rule file with proper front matter (refuses to overwrite)")
+    .argument("<text...>", "the rule text")
+    .option("-g, --global", "write to the global rules folder instead of the project's")
+    .option("-f, --files <globs>", "deliver when the session touches a matching file (comma-separated or repeated)", collect)
+    .option("-k, --keywords <words>", "deliver when the prompt contains one of these words (comma-separated or repeated)", collect)
+    .option("-d, --description <text>", "what the rule is about")
+    .option("--on-request", "list the rule by its description; the model reads it when relevant (needs --description)")
+    .option("-n, --name <name>", "the rule's name, i.e. its file name without .md (default: a slug of the text)")
+    .action(async (text: string[], options: { cwd?: string; global?: boolean; files?: string[]; keywords?: string[]; description?: string; name?: string; onRequest?: boolean }) => {
+      outcome = await addCommand(project(options), text.join(" "), options, style);
+    });
+
+  command("remove", "delete a rule's file (asks on a terminal; needs --yes otherwise)")
+    .argument("<name>", "the rule's name, as `list` shows it")
+    .option("-y, --yes", "delete without asking")
+    .option("-g, --global", "the global rule of that name")
+    .action(async (name: string, options: { cwd?: string; yes?: boolean; global?: boolean }) => {
+      const context = project(options);
+      outcome = await removeCommand(context, await loadProjectRules(context), name, options, io);
+    });
+
+  command("init", "create .opencode/rules/ with a commented example and print how to enable the plugin").action(async (options: { cwd?: string }) => {
+    outcome = await initCommand(project(options));
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UsageError) {
+      output.stderr(`opencode-rulebook: ${error.message}\n`);
+      return 2;
+    }
+    output.stderr(`opencode-rulebook: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (!outcome) return 0;
+  if (outcome.stdout) output.stdout(outcome.stdout);
+  if (outcome.stderr) output.stderr(outcome.stderr);
+  return outcome.exitCode;
+}
+
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^\s*y(es)?\s*$/i.test(await terminal.question(question));
+  } finally {
+    terminal.close();
+  }
+}
+
+function isMain(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  const io: CliIo = {
+    env: process.env,
+    home: homedir(),
+    cwd: process.cwd(),
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    confirm: confirmOnTerminal,
+  };
+  run(process.argv.slice(2), io, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`opencode-rulebook: ${String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * File references in a rule's text, replaced by the referenced file's text:
+ * - `@path/to/file.md` alone on a line (the path's last part has an
+ *   extension, so `@rule-name` mentions are left alone);
+ * - Kiro's `#[[file:path]]`, anywhere in a line.
+ * Paths are relative to the file that holds the reference. References nest
+ * up to `maxDepth` (5) levels; lines inside ``` / ~~~ code fences are never
+ * expanded.
+ *
+ * Safety: a reference is followed only when both the path as written and
+ * the file's real path (symlinks resolved) lie inside an allowed folder
+ * (the project root, the rules folders, the user's config folder). Anything
+ * else (outside, missing, a cycle, too deep, too large) is left as text,
+ * with a warning.
+ *
+ * Pure: all reading goes through the `read` callback.
+ */
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { splitFrontMatter } from "./front-matter.js";
+import type { RuleWarning } from "./rule.js";
+
+export type RealPathResult = { ok: true; realPath: string } | { ok: false; missing: boolean; reason: string };
+export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
+
+export interface ReferenceOptions {
+  /** Absolute path of the file the text comes from (as found: references are relative to it). */
+  file: string;
+  /** Its real path, to catch a reference back to it. */
+  realFile: string;
+  /** Folders references may point into, as written and as real paths. */
+  allowed: readonly string[];
+  /** The real path of a file (symlinks resolved); `missing` when it does not exist. */
+  realpath: (path: string) => Promise<RealPathResult>;
+  /** The decoded text of a file, by its real path; only called for a file inside the allowed folders. */
+  read: (realPath: string) => Promise<ReadResult>;
+  /** Levels of references followed; default 5. */
+  maxDepth?: number;
+  /** The expanded text's size limit in UTF-8 bytes; past it, further references stay as text. Default: none. */
+  maxBytes?: number;
+}
+
+export interface ExpandedText {
+  text: string;
+  warnings: RuleWarning[];
+  /** Real paths of the files included, in order, without repeats. */
+  included: string[];
+}
+
+export const MAX_REFERENCE_DEPTH = 5;
+
+const AT_LINE = /^(\s*)@([^\s@][^\s]*)\s*$/;
+const KIRO = /#\[\[file:([^\]\n]+)\]\]/g;
+const FENCE = /^\s*(```|~~~)/;
+
+/** Cheap test: could `text` hold a reference at all? */
+export function mayHaveReferences(text: string): boolean {
+  return text.includes("#[[file:") || /^\s*@\S+\.\w+\s*$/m.test(text);
+}
+
+export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {
+  const state: State = {
+    options,
+    maxDepth: options.maxDepth ?? MAX_REFERENCE_DEPTH,
+    warnings: [],
+    included: [],
+    bytes: byteLength(text),
+  };
+  const expanded = await expand(text, options.file, [options.realFile], 0, state);
+  return { text: expanded, warnings: state.warnings, included: state.included };
+}
+
+interface State {
+  options: ReferenceOptions;
+  maxDepth: number;
+  warnings: RuleWarning[];
+  included: string[];
+  bytes: number;
+}
+
+async function expand(text: string, file: string, chain: string[], depth: number, state: State): Promise<string> {
+  const lines = text.split("\n");
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const fenceMark = FENCE.exec(line)?.[1];
+    if (fenceMark) {
+      if (fence === undefined) fence = fenceMark;
+      else if (fence === fenceMark) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const at = AT_LINE.exec(line);
+    if (at && looksLikePath(at[2] as string)) {
+      const included = await include(at[2] as string, `@${at[2]}`, file, chain, depth, state);
+      if (included !== undefined) lines[i] = included;
+      continue;
+    }
+    if (!line.includes("#[[file:")) continue;
+    let out = "";
+    let last = 0;
+    for (const match of line.matchAll(KIRO)) {
+      const index = match.index ?? 0;
+      out += line.slice(last, index);
+      const included = await include((match[1] as string).trim(), match[0], file, chain, depth, state);
+      out += included ?? match[0];
+      last = index + match[0].length;
+    }
+    lines[i] = out + line.slice(last);
+  }
+  return lines.join("\n");
+}
+
+/** The referenced file's expanded text, or undefined (with a warning) to leave the reference as written. */
+async function include(ref: string, written: string, file: string, chain: string[], depth: number, state: State): Promise<string | undefined> {
+  const warn = (message: string) => {
+    state.warnings.push({ path: file, message: `reference ${written} ${message}; left as text` });
+    return undefined;
+  };
+  if (depth >= state.maxDepth) return warn(`is nested more than ${state.maxDepth} levels deep`);
+  const target = isAbsolute(ref) ? resolve(ref) : resolve(dirname(file), ref);
+  if (!inside(target, state.options.allowed)) return warn(`points outside the project, the rules folders and the config folder (${target}); refused`);
+  const real = await state.options.realpath(target);
+  if (!real.ok) return warn(real.missing ? `names a file that does not exist (${target})` : `cannot be read (${real.reason})`);
+  const realPath = real.realPath;
+  if (!inside(realPath, state.options.allowed)) return warn(`leads outside the project, the rules folders and the config folder (to ${realPath}); refused`);
+  if (chain.includes(realPath)) return warn(`is a cycle (${[...chain, realPath].join(" → ")})`);
+  const read = await state.options.read(realPath);
+  if (!read.ok) return warn(`cannot be read (${read.reason})`);
+  let body = read.text;
+  if (/\.(md|mdc|markdown)$/i.test(target)) {
+    const front = splitFrontMatter(body);
+    if (front.ok) body = front.body;
+  }
+  body = body.trim();
+  const size = byteLength(body);
+  if (state.options.maxBytes !== undefined && state.bytes + size > state.options.maxBytes) {
+    return warn(`would make the rule larger than ${state.options.maxBytes} bytes`);
+  }
+  state.bytes += size;
+  if (!state.included.includes(realPath)) state.included.push(realPath);
+  return expand(body, target, [...chain, realPath], depth + 1, state);
+}
+
+function looksLikePath(token: string): boolean {
+  const last = token.slice(token.lastIndexOf("/") + 1);
+  return last !== "." && last !== ".." && /\.[A-Za-z0-9]+$/.test(last);
+}
+
+/** Is `path` one of `folders` or inside one? */
+export function inside(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => {
+    const rel = relative(folder, path);
+    return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+  });
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}

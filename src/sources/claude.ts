@@ -1,0 +1,22 @@
+/**
+ * Claude Code: `.claude/rules/**\/*.md` at every project level (root down to
+ * the directory) and `~/.claude/rules` (global). `paths` (a glob or a list)
+ * limits a rule to matching files; without it the rule is always on. The
+ * common reader already takes `paths` as globs. CLAUDE.md is not read:
+ * OpenCode loads it itself.
+ */
+import { join } from "node:path";
+import { addFolder, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import type { FoundRules, RuleSource, SourceContext } from "./source.js";
+
+export const claudeSource: RuleSource = {
+  id: "claude",
+  async find(context: SourceContext): Promise<FoundRules> {
+    const found = emptyFound();
+    await addFolder(found, context, { folder: join(context.home, ".claude", "rules"), scope: "global", source: "claude", accept: MARKDOWN });
+    for (const level of projectLevels(context)) {
+      await addFolder(found, context, { folder: join(level, ".claude", "rules"), scope: "project", source: "claude", accept: MARKDOWN });
+    }
+    return found;
+  },
+};

@@ -1,0 +1,26 @@
+/**
+ * Cline: the nearest `.clinerules` going up from the directory to the project
+ * root. A file is one always-on rule named `clinerules`; a folder holds rules,
+ * its `.md` files (top level), whose `paths` (a glob or a list) limit them to
+ * matching files, as the common reader takes `paths` as globs.
+ */
+import { basename, join } from "node:path";
+import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
+
+export const clineSource: RuleSource = {
+  id: "cline",
+  async find(context: SourceContext): Promise<FoundRules> {
+    const found = emptyFound();
+    for (const level of [...projectLevels(context)].reverse()) {
+      const path = join(level, ".clinerules");
+      const kind = await addSingleFile(found, context, { path, scope: "project", source: "cline", name: "clinerules" });
+      if (kind.kind === "folder") await addFolder(found, context, { folder: path, scope: "project", source: "cline", accept: MARKDOWN, topLevelOnly: true });
+      if (kind.kind !== "none") break;
+    }
+    return found;
+  },
+  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
+    return basename(file.path) === ".clinerules" ? { ...data, alwaysApply: true } : data;
+  },
+};

@@ -1,0 +1,107 @@
+/**
+ * What the sources share: the project's levels, turning walked files into
+ * candidates, and reading one fixed rule file (`.cursorrules` and the like).
+ */
+import { basename, dirname } from "node:path";
+import type { RuleScope } from "../rule/rule.js";
+import { errorCode } from "./fs.js";
+import { displayPath, foldersFromRoot } from "./locations.js";
+import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
+import { walkRuleFolder } from "./walk.js";
+
+/** The folder globs are relative to: the worktree root when the directory is inside it. */
+export function projectRootOf(context: Pick<SourceContext, "directory" | "worktree">): string {
+  return foldersFromRoot(context.directory, context.worktree)[0] ?? context.directory;
+}
+
+/** The folders from the project root down to the directory, root first. */
+export function projectLevels(context: SourceContext): string[] {
+  return foldersFromRoot(context.directory, context.worktree);
+}
+
+export function emptyFound(): Required<FoundRules> {
+  return { files: [], warnings: [], folders: [] };
+}
+
+export const MARKDOWN = (name: string) => /\.md$/i.test(name);
+export const MARKDOWN_OR_MDC = (name: string) => /\.(md|mdc)$/i.test(name);
+
+export interface FolderSpec {
+  folder: string;
+  scope: RuleScope;
+  source: string;
+  /** Which file names are rule files. */
+  accept: (name: string) => boolean;
+  /** The rule's name from its path inside the folder; default: without `.md` / `.mdc`. */
+  nameOf?: (relPath: string) => string;
+  /** Only files directly in the folder, not in sub-folders. */
+  topLevelOnly?: boolean;
+}
+
+/** Walks a rules folder and adds its rule files as candidates. */
+export async function addFolder(found: Required<FoundRules>, context: SourceContext, spec: FolderSpec): Promise<void> {
+  found.folders.push(spec.folder);
+  const walk = await walkRuleFolder(spec.folder, context.fs, spec.accept);
+  found.warnings.push(...walk.warnings);
+  const root = spec.scope === "project" ? projectRootOf(context) : "";
+  const nameOf = spec.nameOf ?? ((relPath: string) => relPath.replace(/\.(md|mdc)$/i, ""));
+  for (const file of walk.files) {
+    if (spec.topLevelOnly && file.relPath.includes("/")) continue;
+    found.files.push({
+      name: nameOf(file.relPath),
+      scope: spec.scope,
+      source: spec.source,
+      path: file.path,
+      displayPath: displayPath(file.path, root, context.home),
+      relPath: file.relPath,
+      size: file.size,
+    });
+  }
+}
+
+/** What is at a path: nothing, a regular file (with its size), a folder, or a warning already recorded. */
+export type PathKind = { kind: "none" } | { kind: "file"; size: number } | { kind: "folder" };
+
+export async function kindOf(path: string, context: SourceContext, found: FoundRules): Promise<PathKind> {
+  let stat;
+  try {
+    stat = await context.fs.stat(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push({ path, message: `cannot be read (${code ?? String(error)}); skipped` });
+    return { kind: "none" };
+  }
+  if (stat.isFile()) return { kind: "file", size: stat.size };
+  if (stat.isDirectory()) return { kind: "folder" };
+  found.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
+  return { kind: "none" };
+}
+
+/**
+ * Adds one fixed rule file (`.cursorrules`, `copilot-instructions.md`, …)
+ * under a fixed name when it exists. Returns what was at the path.
+ */
+export async function addSingleFile(found: Required<FoundRules>, context: SourceContext, spec: { path: string; scope: RuleScope; source: string; name: string }): Promise<PathKind> {
+  const kind = await kindOf(spec.path, context, found);
+  if (kind.kind !== "file") return kind;
+  found.folders.push(dirname(spec.path));
+  const root = spec.scope === "project" ? projectRootOf(context) : "";
+  const file: FoundRuleFile = {
+    name: spec.name,
+    scope: spec.scope,
+    source: spec.source,
+    path: spec.path,
+    displayPath: displayPath(spec.path, root, context.home),
+    relPath: basename(spec.path),
+    size: kind.size,
+  };
+  found.files.push(file);
+  return kind;
+}
+
+/** Removes `keys` from a copy of `data`. */
+export function without(data: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const copy = { ...data };
+  for (const key of keys) delete copy[key];
+  return copy;
+}

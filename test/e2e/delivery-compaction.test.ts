@@ -1,0 +1,115 @@
+/**
+ * Issue 3, point 3 — "After compaction", in the real OpenCode.
+ *
+ * Compaction drops every earlier message from the model's context, rules
+ * included. Manual compaction (`session.summarize`) and automatic compaction
+ * (the model reports a prompt that overflows its context) must both end with
+ * every always-on rule in the model's next main request, exactly once, and
+ * the re-delivery must not cost a model turn of its own: for automatic
+ * compaction OpenCode adds "Continue" and keeps working before
+ * `session.compacted` fires, so a delivery from that event would come late
+ * and be answered as a new turn.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { isSummaryRequest, type RecordedRequest } from "./harness/fake-model.js";
+import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
+import { EACH_ONCE, PLUGIN_UNDER_TEST, alwaysRuleFiles, isRulesPart, lastMessage, ruleCounts, waitForRulesStored } from "./harness/rules.js";
+import { assistantMessages, createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle, type SessionMessage } from "./harness/wait.js";
+
+const MODEL = { providerID: "fake", modelID: "fake-model" };
+
+/** Visible rules parts stored after the session's last compaction message. */
+function rulesAfterLastCompaction(messages: SessionMessage[]): number {
+  let at = -1;
+  messages.forEach((m, i) => {
+    if (m.parts.some((p) => p.type === "compaction")) at = i;
+  });
+  if (at < 0) return -1;
+  return messages.slice(at).flatMap((m) => m.parts).filter((p) => isRulesPart(p) && !(p as { ignored?: boolean }).ignored).length;
+}
+
+describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
+  let oc: OpencodeInstance;
+
+  beforeAll(async () => {
+    oc = await startOpencode({ pluginPath: PLUGIN_UNDER_TEST, ...alwaysRuleFiles() });
+  }, 60_000);
+
+  afterAll(async () => {
+    await oc?.stop();
+  });
+
+  beforeEach(() => oc.fakeModel.reset());
+
+  /** A session that had one ordinary turn. */
+  async function sessionWithOneTurn(): Promise<string> {
+    const { id } = await createSession(oc.client);
+    await waitForRulesStored(oc.client, id);
+    await prompt(oc.client, id, "TURN-1: set up the project");
+    await waitForIdle(oc.client, id);
+    return id;
+  }
+
+  /** Sends a user turn; returns the main requests it caused. */
+  async function turn(id: string, text: string): Promise<RecordedRequest[]> {
+    const before = oc.fakeModel.mainRequests(id).length;
+    await prompt(oc.client, id, text);
+    await waitForIdle(oc.client, id);
+    await sleep(300);
+    return oc.fakeModel.mainRequests(id).slice(before);
+  }
+
+  test("manual compaction: the next main request holds the rules once; the re-delivery causes no model turn", async () => {
+    const id = await sessionWithOneTurn();
+    const mainBefore = oc.fakeModel.mainRequests(id).length;
+    unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
+    await waitFor(async () => rulesAfterLastCompaction(await getMessages(oc.client, id)) > 0, { message: "rules re-delivered", timeoutMs: 10_000 });
+    await sleep(500);
+    // The summary request is not a main request; the delivery itself asked the model nothing.
+    expect(oc.fakeModel.summaryRequests().filter((r) => r.sessionID === id)).toHaveLength(1);
+    expect(oc.fakeModel.mainRequests(id)).toHaveLength(mainBefore);
+    const assistantsBefore = assistantMessages(await getMessages(oc.client, id)).length;
+
+    const requests = await turn(id, "TURN-2: and now the tests");
+    expect(requests).toHaveLength(1);
+    expect(ruleCounts(requests[0]!)).toEqual(EACH_ONCE);
+    expect(lastMessage(requests[0]!)).toMatchObject({ role: "user" });
+    expect(lastMessage(requests[0]!).text.trimEnd().endsWith("TURN-2: and now the tests")).toBe(true);
+    const messages = await getMessages(oc.client, id);
+    expect(rulesAfterLastCompaction(messages)).toBe(1);
+    expect(assistantMessages(messages).length - assistantsBefore).toBe(1);
+  });
+
+  test("manual compaction then an immediate prompt: the rules still come first, once", async () => {
+    const id = await sessionWithOneTurn();
+    unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
+    // No waiting for the re-delivery: the user types on right away.
+    const requests = await turn(id, "TURN-2: straight after the summary");
+    expect(requests).toHaveLength(1);
+    expect(ruleCounts(requests[0]!)).toEqual(EACH_ONCE);
+    expect(lastMessage(requests[0]!).text.trimEnd().endsWith("TURN-2: straight after the summary")).toBe(true);
+    expect(rulesAfterLastCompaction(await getMessages(oc.client, id))).toBe(1);
+  });
+
+  test("automatic compaction: the continuation request holds the rules once; no extra turn; the next turn holds them once", async () => {
+    const id = await sessionWithOneTurn();
+    // The next answer reports a prompt that overflows the context: OpenCode compacts and continues on its own.
+    oc.fakeModel.enqueue({ text: "big answer", usage: { prompt_tokens: 99_000, completion_tokens: 500 } });
+    await prompt(oc.client, id, "TURN-2: read everything");
+    const [summary] = await oc.fakeModel.waitForRequests(1, { filter: (r) => isSummaryRequest(r) && r.sessionID === id });
+    await waitForIdle(oc.client, id);
+    await sleep(800);
+    const after = oc.fakeModel.mainRequests(id).filter((r) => r.seq > summary!.seq);
+    // Exactly one request after the summary: OpenCode's own continuation; a late rules message would add another.
+    expect(after.map((r) => lastMessage(r).text.slice(0, 60))).toHaveLength(1);
+    expect(ruleCounts(after[0]!)).toEqual(EACH_ONCE);
+    expect(lastMessage(after[0]!).text).toMatch(/^Continue/);
+    expect(rulesAfterLastCompaction(await getMessages(oc.client, id))).toBe(1);
+
+    // The later `session.compacted` event must see this compaction already served.
+    const requests = await turn(id, "TURN-3: next step");
+    expect(requests).toHaveLength(1);
+    expect(ruleCounts(requests[0]!)).toEqual(EACH_ONCE);
+    expect(rulesAfterLastCompaction(await getMessages(oc.client, id))).toBe(1);
+  });
+});

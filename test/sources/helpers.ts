@@ -1,0 +1,64 @@
+/**
+ * Shared by the source tests: the all-formats fixture (or an empty project)
+ * copied to a fresh temporary folder with its own home, and the context
+ * `loadRules` gets from the engine, pointed at them.
+ */
+import { cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/sources/discover.js";
+import { nodeRuleFs } from "../../src/sources/fs.js";
+import { loadRules, type LoadOptions } from "../../src/sources/load.js";
+
+export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "all-formats");
+
+export interface Box {
+  root: string;
+  home: string;
+  project: string;
+  context(overrides?: Partial<DiscoveryContext>): DiscoveryContext;
+  load(options?: LoadOptions, overrides?: Partial<DiscoveryContext>): ReturnType<typeof loadRules>;
+  /** Writes files (relative path → content) under `dir`, making folders. */
+  write(dir: string, files: Record<string, string>): Promise<void>;
+  link(target: string, path: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/** A temporary project and home; `fixture: true` copies the all-formats fixture into them. */
+export async function makeBox(fixture = false): Promise<Box> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "rulebook-sources-")));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  if (fixture) await cp(FIXTURE, root, { recursive: true });
+  await mkdir(home, { recursive: true });
+  await mkdir(project, { recursive: true });
+  const context = (overrides: Partial<DiscoveryContext> = {}): DiscoveryContext => ({
+    env: {},
+    home,
+    directory: project,
+    worktree: project,
+    fs: nodeRuleFs,
+    maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+    ...overrides,
+  });
+  return {
+    root,
+    home,
+    project,
+    context,
+    load: (options = {}, overrides = {}) => loadRules(context(overrides), options),
+    async write(dir, files) {
+      for (const [rel, content] of Object.entries(files)) {
+        const path = join(dir, rel);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, content);
+      }
+    },
+    async link(target, path) {
+      await mkdir(dirname(path), { recursive: true });
+      await symlink(target, path);
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
