@@ -31,7 +31,8 @@ export interface ComposedMessage {
 export const DEFAULT_MAX_MESSAGE_BYTES = 48 * 1024;
 
 export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
-  const active = activeRulesFor(rules, context).filter(({ rule }) => !options.alreadyDelivered?.has(rule.name));
+  const delivered = options.alreadyDelivered;
+  const active = activeRulesFor(delivered ? rules.filter((rule) => !delivered.has(rule.name)) : rules, context);
   const onRequest = options.listOnRequest ? rules.filter((rule) => activationOf(rule) === "on-request" && !options.alreadyDelivered?.has(rule.name)) : [];
   const removed = options.removed ?? [];
   if (active.length === 0 && onRequest.length === 0 && removed.length === 0) return undefined;

@@ -86,10 +86,10 @@ export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string
 }
 
 export function activeRulesFor(rules: readonly Rule[], context: SessionContext): ActiveRule[] {
-  const files = [...context.files];
+  const materialised = { ...context, files: [...context.files] };
   const active: ActiveRule[] = [];
   for (const rule of rules) {
-    const reason = whyRuleApplies(rule, { ...context, files });
+    const reason = whyRuleApplies(rule, materialised);
     if (reason !== undefined) active.push({ rule, reason });
   }
   return active;

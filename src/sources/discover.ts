@@ -35,8 +35,10 @@ const FILES_OPEN_AT_ONCE = 32;
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
   const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [] };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
-  for (const source of sources) {
-    const result = await source.find(context);
+  // Sources look in different folders: they search at once, and their results are taken in precedence order.
+  const results = await Promise.all(sources.map((source) => source.find(context)));
+  for (const [index, source] of sources.entries()) {
+    const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
     for (const file of result.files) found.push({ file, source });
     discovery.warnings.push(...result.warnings);
     for (const folder of result.folders ?? []) if (!discovery.folders.includes(folder)) discovery.folders.push(folder);

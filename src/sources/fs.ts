@@ -2,7 +2,8 @@
  * The file system calls discovery makes, in one object, so tests can replace
  * any of them (a permission error, a file that changes while read).
  */
-import { promises as fs, type Dirent, type Stats } from "node:fs";
+import callbackFs, { promises as fs, type Dirent, type Stats } from "node:fs";
+import { promisify } from "node:util";
 
 export interface RuleFs {
   readdir(path: string): Promise<Dirent[]>;
@@ -20,21 +21,29 @@ export const nodeRuleFs: RuleFs = {
   readFile: readAtMost,
 };
 
+const openFile = promisify(callbackFs.open);
+const readInto = promisify(callbackFs.read);
+const closeFile = promisify(callbackFs.close);
+
+/** Scratch buffers of `maxBytes + 1`, reused across reads: one allocation per read in flight, not per file. */
+const scratch: Buffer[] = [];
+
 async function readAtMost(path: string, maxBytes: number): Promise<Uint8Array> {
-  const handle = await fs.open(path, "r");
+  const fd = await openFile(path, "r");
+  let buffer = scratch.pop();
+  if (!buffer || buffer.length !== maxBytes + 1) buffer = Buffer.allocUnsafe(maxBytes + 1);
   try {
-    const { size } = await handle.stat();
-    // One byte past what is expected shows a file that grows while it is read.
-    const buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+    // Reading one byte past the limit shows a file that is, or grew, too large, without reading it whole.
     let filled = 0;
     while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      const { bytesRead } = await readInto(fd, buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return buffer.subarray(0, filled);
+    return Buffer.from(buffer.subarray(0, filled));
   } finally {
-    await handle.close();
+    scratch.push(buffer);
+    await closeFile(fd);
   }
 }
 

@@ -69,25 +69,22 @@ async function visit(dir: string, rel: string, ancestors: string[], fs: RuleFs, 
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const chain = [...ancestors, real];
-  for (const entry of entries) {
-    if (entry.name.startsWith(".")) continue;
+  // Stat the entries of one folder together (order is kept), then descend into sub-folders in name order.
+  const visible = entries.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink() || accept(entry.name)));
+  const kinds = await Promise.all(visible.map((entry) => (entry.isDirectory() ? "folder" : fs.stat(join(dir, entry.name)).catch((error: unknown) => error))));
+  for (const [index, entry] of visible.entries()) {
     const path = join(dir, entry.name);
     const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    if (entry.isDirectory()) {
-      await visit(path, relPath, chain, fs, accept, walk);
-      continue;
+    const kind = kinds[index];
+    if (kind === "folder") await visit(path, relPath, chain, fs, accept, walk);
+    else if (kind instanceof Error || !(kind as { isFile?: unknown })?.isFile) {
+      if (accept(entry.name)) walk.warnings.push({ path, message: `cannot be read (${errorCode(kind) ?? String(kind)}); skipped` });
+    } else {
+      const stat = kind as Awaited<ReturnType<RuleFs["stat"]>>;
+      // Only a symlink can turn out to be a folder; a link to a FIFO or device is never opened.
+      if (stat.isDirectory()) await visit(path, relPath, chain, fs, accept, walk);
+      else if (stat.isFile() && accept(entry.name)) walk.files.push({ path, relPath, size: stat.size });
+      else if (accept(entry.name)) walk.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
     }
-    // Only a symlink can turn out to be a folder; anything else must look like a rule file.
-    if (!entry.isSymbolicLink() && !accept(entry.name)) continue;
-    let stat;
-    try {
-      stat = await fs.stat(path);
-    } catch (error) {
-      if (accept(entry.name)) walk.warnings.push({ path, message: `cannot be read (${errorCode(error) ?? String(error)}); skipped` });
-      continue;
-    }
-    if (stat.isDirectory()) await visit(path, relPath, chain, fs, accept, walk);
-    else if (stat.isFile() && accept(entry.name)) walk.files.push({ path, relPath, size: stat.size });
-    else if (accept(entry.name)) walk.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
   }
 }
