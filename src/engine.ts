@@ -27,7 +27,7 @@ import type { RulebookOptions } from "./options.js";
 import { composeRulesMessage, type ComposedMessage } from "./render/compose.js";
 import { matchNewFiles } from "./select/active.js";
 import { mentionedRuleNames } from "./select/mentions.js";
-import { normalisePath, pathCandidatesInPrompt, pathsFromToolArgs, pathsFromToolOutput } from "./session/working-set.js";
+import { normalisePath, pathsNamedInPrompt, pathsFromToolArgs, pathsFromToolOutput } from "./session/working-set.js";
 import { sessionStore, type ModelRef, type SessionReport, type SessionState } from "./session/state.js";
 import type { RuleFs } from "./sources/fs.js";
 import { loadRules, type LoadedRules } from "./sources/load.js";
@@ -247,10 +247,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
     }
     const prompt = texts.join("\n");
     for (const name of mentionedRuleNames(prompt, ruleNames)) state.mentioned.add(name);
-    for (const candidate of pathCandidatesInPrompt(prompt)) {
-      if (ruleNames.has(candidate)) continue;
-      const path = normalisePath(candidate.replace(/^~\//, `${deps.home}/`), deps.directory, projectRoot);
-      const absolute = path.startsWith("/") ? path : `${projectRoot}/${path}`;
+    for (const { path, absolute } of pathsNamedInPrompt(prompt, ruleNames, { directory: deps.directory, projectRoot, home: deps.home })) {
       if (await deps.fs.stat(absolute).then(() => true, () => false)) state.files.add(path);
     }
     return prompt;

@@ -75,3 +75,24 @@ export function normalisePath(raw: string, directory: string, projectRoot: strin
   if (inProject === "" || inProject.startsWith("..") || isAbsolute(inProject)) return absolute.split(sep).join("/");
   return inProject.split(sep).join("/");
 }
+
+/** Where paths in a prompt are resolved from. */
+export interface PathBase {
+  directory: string;
+  projectRoot: string;
+  home: string;
+}
+
+/**
+ * Paths a prompt names, in working-set form with the absolute path to check:
+ * only those that exist join the session. The engine and the command line's
+ * `explain` both read prompts through here.
+ */
+export function pathsNamedInPrompt(prompt: string, ruleNames: ReadonlySet<string>, base: PathBase): Array<{ path: string; absolute: string }> {
+  return pathCandidatesInPrompt(prompt)
+    .filter((candidate) => !ruleNames.has(candidate)) // `@name` of a rule is a mention, not a file
+    .map((candidate) => {
+      const path = normalisePath(candidate.replace(/^~\//, `${base.home}/`), base.directory, base.projectRoot);
+      return { path, absolute: path.startsWith("/") ? path : `${base.projectRoot}/${path}` };
+    });
+}
