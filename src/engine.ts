@@ -91,12 +91,17 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
   const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
+  /** Warnings already in the log: a reload reports only what is new. */
+  const reported = new Set<string>();
   const load = async () => {
     const result = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs });
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
     for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
     for (const warning of result.warnings) {
-      log.warn(`${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`, { path: warning.path, line: warning.line });
+      const line = `${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
+      if (reported.has(line)) continue;
+      reported.add(line);
+      log.warn(line, { path: warning.path, line: warning.line });
     }
     return result;
   };

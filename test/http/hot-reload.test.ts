@@ -89,3 +89,19 @@ test("the first rules folder created after start is picked up", async () => {
   await hooks.event?.(sessionCreated("ses_a") as never);
   expect(parseRulesMessage(server.prompts.at(-1)!.body.parts[0]!.text).map((rule) => rule.name)).toContain("late");
 });
+
+test("a reload reports a bad rule file's warning only once, and a new problem at once", async () => {
+  await project.writeRule("project", "broken.md", "---\nglobs: [\n---\nText\n");
+  await watcherLatency();
+  await hooks.event?.(sessionCreated("ses_a") as never);
+  await project.writeRule("project", "style.md", "Version three.\n");
+  await watcherLatency();
+  await hooks.event?.(sessionCreated("ses_b") as never);
+  await project.writeRule("project", "worse.md", "---js\nthrow 1\n---\nText\n");
+  await watcherLatency();
+  await hooks.event?.(sessionCreated("ses_c") as never);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const warnings = server.logs.filter((log) => log.level === "warn").map((log) => log.message);
+  expect(warnings.filter((message) => message.includes("broken.md"))).toHaveLength(1);
+  expect(warnings.filter((message) => message.includes("worse.md"))).toHaveLength(1);
+});
