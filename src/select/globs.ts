@@ -22,7 +22,12 @@ function matcherFor(glob: string): Matcher {
   return matcher;
 }
 
-/** The first glob that matches `file`, or undefined. */
+/**
+ * The first glob that matches `file`, or undefined. A file outside the
+ * project is kept absolute and only an absolute glob can match it: a project
+ * rule for `**\/*.ts` says nothing about `/etc/x.ts`.
+ */
 export function matchingGlob(file: string, globs: readonly string[]): string | undefined {
-  return globs.find((glob) => matcherFor(glob)(file));
+  const outside = file.startsWith("/");
+  return globs.find((glob) => glob.startsWith("/") === outside && matcherFor(glob)(file));
 }

@@ -128,3 +128,16 @@ describe("the rule tool", () => {
     expect(answerRuleRequest([always, onRequest], "nope").output).toBe('There is no rule named "nope". Known rules: style, security.');
   });
 });
+
+describe("files outside the project", () => {
+  test("are kept absolute and match only absolute globs", () => {
+    const anyTs = rule("any-ts", '---\nglobs: "**/*.ts"\n---\nTS.');
+    const bare = rule("bare", '---\nglobs: "*.ts"\n---\nTS.');
+    const etc = rule("etc", '---\nglobs: "/etc/**"\n---\nSystem files.');
+    expect(whyRuleApplies(anyTs, { files: ["/etc/x.ts"] })).toBeUndefined();
+    expect(whyRuleApplies(bare, { files: ["/etc/x.ts"] })).toBeUndefined();
+    expect(whyRuleApplies(etc, { files: ["/etc/x.ts"] })).toBe("file /etc/x.ts matched /etc/**");
+    expect(whyRuleApplies(etc, { files: ["etc/x.ts"] })).toBeUndefined();
+    expect(whyRuleApplies(anyTs, { files: ["src/x.ts"] })).toBe("file src/x.ts matched **/*.ts");
+  });
+});

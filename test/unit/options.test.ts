@@ -93,3 +93,27 @@ describe("parseOptions", () => {
     expect(errors).toEqual(['option "sources" names unknown sources "nope" (known: native, cursor); they were ignored']);
   });
 });
+
+describe("parseOptions: sources, extraDirs, maxMessageBytes", () => {
+  test("valid values are taken", () => {
+    const { options, errors } = parseOptions({ sources: ["native", "cursor"], extraDirs: [".agents/rules"], maxMessageBytes: 2048 }, {}, ["native", "cursor", "kiro"]);
+    expect(errors).toEqual([]);
+    expect(options).toMatchObject({ sources: ["native", "cursor"], extraDirs: [".agents/rules"], maxMessageBytes: 2048 });
+  });
+
+  test("invalid values are reported, naming the option and the default used", () => {
+    const { options, errors } = parseOptions({ sources: "native", extraDirs: [1], maxMessageBytes: -5 }, {}, ["native", "cursor"]);
+    expect(errors).toEqual([
+      'option "sources" should be a list of source names (native, cursor), found "native"; default (all) used',
+      'option "extraDirs" should be a list of folder paths, found [1]; default [] used',
+      'option "maxMessageBytes" should be a positive whole number of bytes, found -5; default 49152 used',
+    ]);
+    expect(options).toMatchObject({ sources: undefined, extraDirs: [], maxMessageBytes: 49152 });
+  });
+
+  test("unknown source names are reported and ignored; the known ones are kept", () => {
+    const { options, errors } = parseOptions({ sources: ["native", "vim"] }, {}, ["native", "cursor"]);
+    expect(errors).toEqual(['option "sources" names unknown sources "vim" (known: native, cursor); they were ignored']);
+    expect(options.sources).toEqual(["native"]);
+  });
+});
