@@ -2,11 +2,15 @@
  * Rule folders for the benchmark: `count` rule files under
  * `<project>/.opencode/rules/group-NN/` (100 per folder), half always-on and
  * half conditional (globs and keywords), each a few hundred bytes like a real
- * rule.
+ * rule. And the engine started on such a project with default options.
  */
 import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startRulebook, type Rulebook } from "../src/engine.js";
+import { createLogger } from "../src/log.js";
+import { parseOptions } from "../src/options.js";
+import { nodeRuleFs } from "../src/sources/fs.js";
 
 export interface BenchProject {
   root: string;
@@ -53,4 +57,18 @@ export async function writeRules(rulesDir: string, count: number): Promise<strin
     await Promise.all(batch);
   }
   return paths;
+}
+
+/** Starts the engine on a bench project: default options, real fs, a silent logger and `client` (a stand-in for the SDK client). */
+export function startBenchRulebook(bench: BenchProject, client: unknown): Promise<Rulebook> {
+  return startRulebook({
+    client: client as never,
+    directory: bench.project,
+    worktree: bench.project,
+    env: {},
+    home: bench.home,
+    fs: nodeRuleFs,
+    options: parseOptions({}, {}).options,
+    log: createLogger(async () => undefined, false),
+  });
 }

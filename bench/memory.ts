@@ -5,12 +5,9 @@
  * before. Prints one JSON line.
  */
 import { rm } from "node:fs/promises";
-import { startRulebook } from "../src/engine.js";
-import { createLogger } from "../src/log.js";
-import { parseOptions } from "../src/options.js";
 import { nodeRuleFs } from "../src/sources/fs.js";
 import { loadRules } from "../src/sources/load.js";
-import { benchProject, writeRules } from "./fixtures.js";
+import { benchProject, startBenchRulebook, writeRules } from "./fixtures.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with node --expose-gc");
@@ -36,16 +33,7 @@ for (const count of counts) {
   if (held.rules.length !== count) throw new Error(`expected ${count} rules, loaded ${held.rules.length}`);
   const client = { session: { prompt: async () => ({}), messages: async () => ({ data: [] }) }, app: { log: async () => ({}) } };
   const beforeEngine = settledHeap();
-  const engine = await startRulebook({
-    client: client as never,
-    directory: bench.project,
-    worktree: bench.project,
-    env: {},
-    home: bench.home,
-    fs: nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log: createLogger(async () => undefined, false),
-  });
+  const engine = await startBenchRulebook(bench, client);
   const afterEngine = settledHeap();
   if (engine.loaded().rules.length !== count) throw new Error("engine did not load every rule");
   result[count] = { loadRulesBytes: afterLoad - before, engineBytes: afterEngine - beforeEngine };

@@ -20,13 +20,11 @@ import os from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startRulebook, type Rulebook } from "../src/engine.js";
-import { createLogger } from "../src/log.js";
-import { parseOptions } from "../src/options.js";
+import type { Rulebook } from "../src/engine.js";
 import { MARKER_KEY } from "../src/deliver/prompt.js";
 import { nodeRuleFs } from "../src/sources/fs.js";
 import { loadRules } from "../src/sources/load.js";
-import { benchProject, writeRules } from "./fixtures.js";
+import { benchProject, startBenchRulebook, writeRules } from "./fixtures.js";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const started = performance.now();
@@ -166,16 +164,7 @@ async function benchEvents(): Promise<{ hooks: HookTimings[]; growing: HookTimin
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, "export const x = 1;\n");
     }));
-    rulebook = await startRulebook({
-      client: fakeClient() as never,
-      directory: bench.project,
-      worktree: bench.project,
-      env: {},
-      home: bench.home,
-      fs: nodeRuleFs,
-      options: parseOptions({}, {}).options,
-      log: createLogger(async () => undefined, false),
-    });
+    rulebook = await startBenchRulebook(bench, fakeClient());
     if (rulebook.loaded().rules.length !== RULES) throw new Error("engine did not load the rules");
     const session = "ses_bench";
     await rulebook.onEvent({ type: "session.created", properties: { info: { id: session, title: "bench", projectID: "p", directory: bench.project, version: "1", time: { created: Date.now(), updated: Date.now() } } } } as never);

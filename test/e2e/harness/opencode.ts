@@ -205,8 +205,96 @@ exit $rc`;
 /** Env passed through from the test process; everything else is dropped. */
 const PASS_ENV = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR", "TERM"];
 
-export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeInstance> {
+export interface SpawnServerOptions {
+  /** Working directory of the server (the project). */
+  cwd: string;
+  /** The whole env of the server (nothing else is passed through). */
+  env: Record<string, string>;
+  /** Folder the watchdog deletes if the test process dies ("" = delete nothing; the caller owns it). */
+  watchdogRoot: string;
+  /** --log-level (default WARN; logs go to logs()). */
+  logLevel?: "DEBUG" | "INFO" | "WARN" | "ERROR";
+  /** How long to wait for `opencode server listening on …`, ms. */
+  timeoutMs: number;
+  /** Name used in error messages (default "opencode"). */
+  name?: string;
+}
+
+export interface SpawnedServer {
+  /** The watchdog shell, leader of the server's process group. */
+  child: ChildProcess;
+  /** Server base URL, e.g. http://127.0.0.1:4096 */
+  url: string;
+  /** Collected stdout+stderr of the server so far. */
+  logs(): string;
+  /** Kill the process group (SIGTERM, SIGKILL after 3 s) and wait for exit. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `opencode serve` on a free port through the sh watchdog (own process
+ * group, killed by stop(), by the process-exit hook, and by the watchdog when
+ * the test process dies) and waits until it listens. If it does not start,
+ * kills it and throws with its output.
+ */
+export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServer> {
   installExitHook();
+  const name = opts.name ?? "opencode";
+  const args = ["serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs", "--log-level", opts.logLevel ?? "WARN"];
+  // Spawned via a tiny sh watchdog that leads a new process group: it kills
+  // opencode when the test process disappears, even on SIGKILL.
+  const child = spawn("/bin/sh", ["-c", WATCHDOG, "e2e-watchdog", String(process.pid), opts.watchdogRoot, OPENCODE_BIN, ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  live.add(child);
+  let output = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  exited.then(() => live.delete(child));
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    killTree(child, "SIGTERM");
+    const t = setTimeout(() => killTree(child, "SIGKILL"), 3000);
+    await exited;
+    clearTimeout(t);
+    live.delete(child);
+  };
+
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name} did not start within ${opts.timeoutMs}ms. Output:\n${output}`)), opts.timeoutMs);
+      const onData = () => {
+        const m = output.match(/opencode server listening on (https?:\/\/\S+)/);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!.replace(/\/$/, ""));
+        }
+      };
+      child.stdout!.on("data", onData);
+      child.once("error", (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      child.once("exit", (code, sig) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited early (code ${code}, signal ${sig}). Output:\n${output}`));
+      });
+    });
+    return { child, url, logs: () => output, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeInstance> {
   const ownModel = !opts.fakeModel;
   const fakeModel = opts.fakeModel ?? (await startFakeModel(opts.fakeModelOptions));
 
@@ -311,61 +399,25 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   }
 
   const keepTmp = opts.keepTmp || process.env.E2E_KEEP_TMP === "1";
-  const args = ["serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs", "--log-level", opts.logLevel ?? "WARN"];
-  // Spawned via a tiny sh watchdog that leads a new process group: it kills
-  // opencode when the test process disappears, even on SIGKILL.
-  const child = spawn("/bin/sh", ["-c", WATCHDOG, "e2e-watchdog", String(process.pid), keepTmp ? "" : rootDir, OPENCODE_BIN, ...args], {
-    cwd: projectDir,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  live.add(child);
-  let output = "";
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
-  child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  exited.then(() => live.delete(child));
-
+  const cleanUp = async () => {
+    if (ownModel) await fakeModel.close();
+    if (!keepTmp) fs.rmSync(rootDir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  let server: SpawnedServer;
+  try {
+    server = await spawnServer({ cwd: projectDir, env, watchdogRoot: keepTmp ? "" : rootDir, logLevel: opts.logLevel, timeoutMs: opts.startTimeoutMs ?? 30_000 });
+  } catch (e) {
+    await cleanUp();
+    throw e;
+  }
+  const { url, child } = server;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    killTree(child, "SIGTERM");
-    const t = setTimeout(() => killTree(child, "SIGKILL"), 3000);
-    await exited;
-    clearTimeout(t);
-    live.delete(child);
-    if (ownModel) await fakeModel.close();
-    if (!keepTmp) fs.rmSync(rootDir, { recursive: true, force: true, maxRetries: 3 });
+    await server.stop();
+    await cleanUp();
   };
-
-  let url: string;
-  try {
-    url = await new Promise<string>((resolve, reject) => {
-      const timeoutMs = opts.startTimeoutMs ?? 30_000;
-      const timer = setTimeout(() => reject(new Error(`opencode did not start within ${timeoutMs}ms. Output:\n${output}`)), timeoutMs);
-      const onData = () => {
-        const m = output.match(/opencode server listening on (https?:\/\/\S+)/);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!.replace(/\/$/, ""));
-        }
-      };
-      child.stdout!.on("data", onData);
-      child.once("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      child.once("exit", (code, sig) => {
-        clearTimeout(timer);
-        reject(new Error(`opencode exited early (code ${code}, signal ${sig}). Output:\n${output}`));
-      });
-    });
-  } catch (e) {
-    await stop();
-    throw e;
-  }
 
   const client = createOpencodeClient({ baseUrl: url, directory: projectDir });
   return {
@@ -381,7 +433,7 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
     fakeModel,
     env,
     pid: child.pid!,
-    logs: () => output,
+    logs: server.logs,
     probe: () => readProbe(probeLog),
     probeLog,
     writeProjectFile(rel, content) {

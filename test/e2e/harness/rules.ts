@@ -8,10 +8,9 @@
  * block per rule (src/render/message.ts); the plugin marks its parts with
  * `metadata["opencode-rulebook"]` (src/deliver/prompt.ts).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk";
 import { contentText, isMainRequest, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";
-import { DIST_PLUGIN, OPENCODE_BIN, type OpencodeInstance } from "./opencode.js";
+import { DIST_PLUGIN, spawnServer, type OpencodeInstance } from "./opencode.js";
 import { getMessages, waitFor, type SessionMessage } from "./wait.js";
 
 /** The plugin the delivery tests load: the build, or (to show a test fails when delivery breaks) a patched copy named by RULEBOOK_E2E_PLUGIN. */
@@ -131,9 +130,6 @@ export interface RestartedOpencode {
   stop(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
-let hookInstalled = false;
-
 /**
  * Starts `opencode serve` again on the folders of a stopped instance (same
  * project, HOME, XDG dirs, so the same database, config and rules). Start the
@@ -141,64 +137,7 @@ let hookInstalled = false;
  * that stopping it keeps both; remove `rootDir` yourself at the end.
  */
 export async function restartOpencode(previous: OpencodeInstance, timeoutMs = 30_000): Promise<RestartedOpencode> {
-  if (!hookInstalled) {
-    hookInstalled = true;
-    process.once("exit", () => {
-      for (const child of live) kill(child, "SIGKILL");
-    });
-  }
-  const child = spawn(OPENCODE_BIN, ["serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs", "--log-level", "WARN"], {
-    cwd: previous.projectDir,
-    env: previous.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  live.add(child);
-  let output = "";
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
-  child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    kill(child, "SIGTERM");
-    const timer = setTimeout(() => kill(child, "SIGKILL"), 3000);
-    await exited;
-    clearTimeout(timer);
-    live.delete(child);
-  };
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`restarted opencode did not start within ${timeoutMs}ms:\n${output}`)), timeoutMs);
-      child.stdout!.on("data", () => {
-        const m = output.match(/opencode server listening on (https?:\/\/\S+)/);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!.replace(/\/$/, ""));
-        }
-      });
-      child.once("exit", (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`restarted opencode exited (code ${code}, signal ${signal}):\n${output}`));
-      });
-    });
-    return { url, client: createOpencodeClient({ baseUrl: url, directory: previous.projectDir }), logs: () => output, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-function kill(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* gone */
-    }
-  }
+  // The watchdog deletes nothing: the caller owns (and removes) rootDir.
+  const server = await spawnServer({ cwd: previous.projectDir, env: previous.env, watchdogRoot: "", timeoutMs, name: "restarted opencode" });
+  return { url: server.url, client: createOpencodeClient({ baseUrl: server.url, directory: previous.projectDir }), logs: server.logs, stop: server.stop };
 }
