@@ -1,19 +1,13 @@
 /** `check`: exit 1 on errors, 0 with warnings only; readable and --json output. */
-import { afterEach, beforeAll, beforeEach, expect, test, vi } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { projectTree } from "./fixtures.js";
-import { ANSI, buildOnce, sandbox, type Sandbox } from "./helpers.js";
+import { ANSI, type Sandbox, useSandbox } from "./helpers.js";
 
-// Each test spawns the command a few times; a loaded machine makes that slow.
-vi.setConfig({ testTimeout: 60_000 });
-
+const current = useSandbox((box) => box.write(projectTree()));
 let box: Sandbox;
-
-beforeAll(() => buildOnce(), 180_000);
-beforeEach(async () => {
-  box = await sandbox();
-  await box.write(projectTree());
+beforeEach(() => {
+  box = current();
 });
-afterEach(() => box.cleanup());
 
 test("a clean project passes: exit 0, a green summary (without colours off a terminal)", () => {
   const { stdout, stderr, code } = box.run(["check"]);

@@ -2,21 +2,15 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, expect, test, vi } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { projectTree } from "./fixtures.js";
-import { ANSI, buildOnce, CLI, cleanEnv, REPO, sandbox, type Sandbox } from "./helpers.js";
+import { ANSI, CLI, cleanEnv, REPO, hasScript, sandbox, type Sandbox, useSandbox } from "./helpers.js";
 
-// Each test spawns the command a few times; a loaded machine makes that slow.
-vi.setConfig({ testTimeout: 60_000 });
-
+const current = useSandbox((box) => box.write(projectTree()));
 let box: Sandbox;
-
-beforeAll(() => buildOnce(), 180_000);
-beforeEach(async () => {
-  box = await sandbox();
-  await box.write(projectTree());
+beforeEach(() => {
+  box = current();
 });
-afterEach(() => box.cleanup());
 
 const COMMANDS = ["list", "explain", "render", "check", "add", "remove", "init"];
 
@@ -82,14 +76,6 @@ test("off a terminal, or with NO_COLOR, output has no colour codes; FORCE_COLOR 
   }
 });
 
-const hasScript = (() => {
-  try {
-    execFileSync("script", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 test.skipIf(!hasScript)("on a terminal, colours unless NO_COLOR is set", () => {
   const onTerminal = (env: Record<string, string | undefined> = {}) =>

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const CLI = join(REPO, "dist", "cli", "main.js");
@@ -128,3 +129,30 @@ export async function sandbox(): Promise<Sandbox> {
 
 // eslint-disable-next-line no-control-regex
 export const ANSI = /\x1b\[[0-9;]*m/;
+
+/**
+ * Registers, for the test file calling it: the build, and a fresh sandbox per
+ * test filled by `fill` (nothing when absent). Returns the current sandbox.
+ * Each test spawns the command a few times; a loaded machine makes that slow.
+ */
+export function useSandbox(fill?: (box: Sandbox) => Promise<unknown>): () => Sandbox {
+  let box: Sandbox | undefined;
+  vi.setConfig({ testTimeout: 60_000 });
+  beforeAll(() => buildOnce(), 180_000);
+  beforeEach(async () => {
+    box = await sandbox();
+    await fill?.(box);
+  });
+  afterEach(() => box?.cleanup());
+  return () => box as Sandbox;
+}
+
+/** `script` gives a command a terminal; tests of terminal behaviour need it. */
+export const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();

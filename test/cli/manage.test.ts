@@ -2,20 +2,15 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
-import { buildOnce, CLI, cleanEnv, sandbox, type Sandbox } from "./helpers.js";
+import { CLI, cleanEnv, hasScript, type Sandbox, useSandbox } from "./helpers.js";
 
-// Each test spawns the command a few times; a loaded machine makes that slow.
-vi.setConfig({ testTimeout: 60_000 });
-
+const current = useSandbox();
 let box: Sandbox;
-
-beforeAll(() => buildOnce(), 180_000);
-beforeEach(async () => {
-  box = await sandbox();
+beforeEach(() => {
+  box = current();
 });
-afterEach(() => box.cleanup());
 
 const listed = () => JSON.parse(box.run(["list", "--json"]).stdout) as { rules: Array<Record<string, unknown>>; warnings: unknown[]; disabled: Array<{ name: string }> };
 
@@ -122,14 +117,6 @@ describe("remove", () => {
     expect(existsSync(join(box.projectRules, "style.md"))).toBe(true);
   });
 
-  const hasScript = (() => {
-    try {
-      execFileSync("script", ["--version"], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
 
   test.skipIf(!hasScript)("on a terminal it asks, and deletes only on yes", () => {
     const onTerminal = (answer: string) =>

@@ -1,26 +1,22 @@
 /** `list`, `explain` and `render`, run as a user runs them. */
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { composeRulesMessage } from "../../src/render/compose.js";
 import { mentionedRuleNames } from "../../src/select/mentions.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
 import { loadRules } from "../../src/sources/load.js";
 import { GLOBAL_RULES, projectTree } from "./fixtures.js";
-import { ANSI, buildOnce, sandbox, type Sandbox } from "./helpers.js";
+import { ANSI, sandbox, type Sandbox, useSandbox } from "./helpers.js";
 
-// Each test spawns the command a few times; a loaded machine makes that slow.
-vi.setConfig({ testTimeout: 60_000 });
-
-let box: Sandbox;
-
-beforeAll(() => buildOnce(), 180_000);
-beforeEach(async () => {
-  box = await sandbox();
+const current = useSandbox(async (box) => {
   await box.write(projectTree());
   for (const [name, text] of Object.entries(GLOBAL_RULES)) await box.write({ [join(box.globalRules, name)]: text });
 });
-afterEach(() => box.cleanup());
+let box: Sandbox;
+beforeEach(() => {
+  box = current();
+});
 
 /** The rules as the plugin loads them for this sandbox. */
 function loadForSandbox(maxRuleBytes = DEFAULT_MAX_RULE_BYTES) {
