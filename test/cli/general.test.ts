@@ -1,6 +1,6 @@
 /** What every command shares: --help, --cwd, --version, usage errors, colours. */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { projectTree } from "./fixtures.js";
@@ -86,4 +86,13 @@ test.skipIf(!hasScript)("on a terminal, colours unless NO_COLOR is set", () => {
   const plain = onTerminal({ NO_COLOR: "1" });
   expect(plain).not.toMatch(ANSI);
   expect(plain).toContain("files: src/db/**");
+});
+
+test("installed as npm installs it (the package's bin linked into node_modules/.bin), the command runs by its name", () => {
+  const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { bin: Record<string, string>; version: string };
+  const bin = join(box.root, "node_modules", ".bin");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(REPO, pkg.bin["opencode-rulebook"] as string), join(bin, "opencode-rulebook"));
+  const out = execFileSync("opencode-rulebook", ["--version"], { env: { ...cleanEnv(box.home, join(box.home, ".config")), PATH: `${bin}:${process.env.PATH}` }, encoding: "utf8" });
+  expect(out).toBe(`${pkg.version}\n`);
 });
