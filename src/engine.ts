@@ -30,10 +30,9 @@ import { mentionedRuleNames } from "./select/mentions.js";
 import { normalisePath, pathsNamedInPrompt, pathsFromToolArgs, pathsFromToolOutput } from "./session/working-set.js";
 import { sessionStore, type ModelRef, type SessionReport, type SessionState } from "./session/state.js";
 import type { RuleFs } from "./sources/fs.js";
-import { loadRules, type LoadedRules } from "./sources/load.js";
-import { foldersFromRoot, globalRulesDir } from "./sources/locations.js";
-import { foldersToWatch, watchRuleFolders } from "./sources/watch.js";
-import type { Rule } from "./rule/rule.js";
+import { startLiveRules } from "./sources/live-rules.js";
+import type { LoadedRules } from "./sources/load.js";
+import { foldersFromRoot } from "./sources/locations.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -91,52 +90,25 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
   const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
-  /** Warnings already in the log: a reload reports only what is new. */
-  const reported = new Set<string>();
-  const load = async () => {
-    const result = await loadRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs });
-    for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
-    for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
-    for (const warning of result.warnings) {
-      const line = `${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
-      if (reported.has(line)) continue;
-      reported.add(line);
-      log.warn(line, { path: warning.path, line: warning.line });
-    }
-    return result;
-  };
-  let loaded = await load();
-  let rules = loaded.rules;
+  const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
+  let rules = live.current().rules;
   let ruleNames = new Set(rules.map((rule) => rule.name));
   const sessions = sessionStore();
 
-  // Hot reload: watchers only flag a change; the next hook reloads.
-  const globalDir = globalRulesDir(deps.env, deps.home);
-  const bases = [...foldersFromRoot(deps.directory, deps.worktree), deps.home];
-  const watchTargets = () =>
-    foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir]);
-  const initialTargets = watchTargets();
-  const watcher = watchRuleFolders(initialTargets.folders, initialTargets.filters);
+  /** Picks up changed rule files; sessions holding a changed or deleted rule are told at their next delivery. */
   const refresh = async () => {
-    if (!watcher.take()) return;
-    const previous = new Map(rules.map((rule) => [rule.name, rule]));
-    loaded = await load();
-    rules = loaded.rules;
+    const changes = await live.refresh();
+    if (!changes) return;
+    rules = live.current().rules;
     ruleNames = new Set(rules.map((rule) => rule.name));
-    const targets = watchTargets();
-    watcher.update(targets.folders, targets.filters);
-    const current = new Map(rules.map((rule) => [rule.name, rule]));
-    const changed = [...current.values()].filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule)).map((rule) => rule.name);
-    const removed = [...previous.keys()].filter((name) => !current.has(name));
-    log.debug(`Rules reloaded: ${rules.length} rules; changed: ${changed.join(", ") || "none"}; deleted: ${removed.join(", ") || "none"}`);
     for (const state of sessions.all()) {
       // Globs may have changed: match the whole working set again, once.
       state.fileMatches.clear();
       state.filesMatched = 0;
-      for (const name of changed) {
+      for (const name of changes.changed) {
         if (state.delivered.delete(name)) state.replacing.add(name);
       }
-      for (const name of removed) {
+      for (const name of changes.removed) {
         state.activated.delete(name);
         if (state.delivered.delete(name)) state.removed.add(name);
       }
@@ -286,8 +258,8 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   };
 
   return {
-    loaded: () => loaded,
-    dispose: () => watcher.close(),
+    loaded: () => live.current(),
+    dispose: () => live.close(),
 
     onEvent: (event) =>
       guard(event.type, undefined, async () => {
@@ -426,11 +398,6 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       };
     },
   };
-}
-
-/** A rule file that changed in a way the model would notice. */
-function differs(before: Rule, after: Rule): boolean {
-  return before.content !== after.content || before.path !== after.path || before.description !== after.description;
 }
 
 /** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */

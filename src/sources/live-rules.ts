@@ -1,0 +1,72 @@
+/**
+ * The rule set of a running plugin: loaded once at start, watched, and
+ * reloaded on demand after a change. Discovery lines, shadowing and warnings
+ * go to the log; a reload logs only warnings that are new.
+ */
+import type { Logger } from "../log.js";
+import type { Rule } from "../rule/rule.js";
+import type { DiscoveryContext } from "./discover.js";
+import { loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { foldersFromRoot, globalRulesDir } from "./locations.js";
+import { foldersToWatch, watchRuleFolders } from "./watch.js";
+
+/** What a reload changed, by rule name. */
+export interface RuleChanges {
+  changed: string[];
+  removed: string[];
+}
+
+export interface LiveRules {
+  current(): LoadedRules;
+  /** Reloads if a watched folder changed since the last call; what changed, or undefined. */
+  refresh(): Promise<RuleChanges | undefined>;
+  close(): void;
+}
+
+export async function startLiveRules(context: DiscoveryContext, options: LoadOptions, log: Logger): Promise<LiveRules> {
+  const reported = new Set<string>();
+  const load = async () => {
+    const result = await loadRules(context, options);
+    for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
+    for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+    for (const warning of result.warnings) {
+      const line = `${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
+      if (reported.has(line)) continue;
+      reported.add(line);
+      log.warn(line, { path: warning.path, line: warning.line });
+    }
+    return result;
+  };
+
+  let loaded = await load();
+  // Watchers only flag a change; the next hook reloads, so no event rescans the disk.
+  const globalDir = globalRulesDir(context.env, context.home);
+  const bases = [...foldersFromRoot(context.directory, context.worktree), context.home];
+  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir]);
+  const initial = targets();
+  const watcher = watchRuleFolders(initial.folders, initial.filters);
+
+  return {
+    current: () => loaded,
+    async refresh() {
+      if (!watcher.take()) return undefined;
+      const previous = new Map(loaded.rules.map((rule) => [rule.name, rule]));
+      loaded = await load();
+      const next = targets();
+      watcher.update(next.folders, next.filters);
+      const current = new Map(loaded.rules.map((rule) => [rule.name, rule]));
+      const changes = {
+        changed: loaded.rules.filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule)).map((rule) => rule.name),
+        removed: [...previous.keys()].filter((name) => !current.has(name)),
+      };
+      log.debug(`Rules reloaded: ${loaded.rules.length} rules; changed: ${changes.changed.join(", ") || "none"}; deleted: ${changes.removed.join(", ") || "none"}`);
+      return changes;
+    },
+    close: () => watcher.close(),
+  };
+}
+
+/** A rule file that changed in a way the model would notice. */
+function differs(before: Rule, after: Rule): boolean {
+  return before.content !== after.content || before.path !== after.path || before.description !== after.description;
+}
