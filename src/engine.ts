@@ -17,7 +17,7 @@
  */
 import type { Event, Part, UserMessage } from "@opencode-ai/sdk";
 import { randomUUID } from "node:crypto";
-import { lastUserChoice, rulesInWindow, storedDelivery, type HistoryMessage } from "./deliver/history.js";
+import { compactionSummaryTime, lastUserChoice, rulesInWindow, storedDelivery, type HistoryMessage } from "./deliver/history.js";
 import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
 import { answerRuleRequest } from "./deliver/rule-tool.js";
@@ -176,9 +176,14 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       }
       const composed = compose(sessionID);
       if (!composed) return;
-      const history = !state.agent && !state.knownEmpty || state.unconfirmed.size > 0 ? await readHistory(sessionID).catch(() => undefined) : undefined;
+      const compacted = trigger === "session.compacted";
+      const needsHistory = compacted || (!state.agent && !state.knownEmpty) || state.unconfirmed.size > 0;
+      const history = needsHistory ? await readHistory(sessionID).catch(() => undefined) : undefined;
       // A prompt without the session's agent would switch it to the default agent.
       if (history && !state.agent) Object.assign(state, lastUserChoice(history));
+      // After compaction OpenCode may already be working again (a replayed prompt): the rules must not be its newest message.
+      const summaryTime = compacted && history ? compactionSummaryTime(history) : undefined;
+      state.dateRulesAt = summaryTime !== undefined ? summaryTime + 1 : undefined;
       // An earlier attempt that timed out may have been stored after all: never send the rules twice.
       const earlier = history && storedDelivery(history, state.unconfirmed);
       state.deliveredInUserMessage = false;
@@ -301,6 +306,8 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
         if (own) {
           // Our own silent prompt. If the rules already went into a user message, this late copy stays out of the model's sight.
           if (state.deliveredInUserMessage) (own as { ignored?: boolean }).ignored = true;
+          if (state.dateRulesAt !== undefined && state.dateRulesAt < output.message.time.created) output.message.time.created = state.dateRulesAt;
+          state.dateRulesAt = undefined;
           return;
         }
         await refresh();

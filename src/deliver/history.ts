@@ -50,3 +50,17 @@ export function storedDelivery(messages: readonly HistoryMessage[], deliveries: 
   }
   return undefined;
 }
+
+/**
+ * When the last compaction's summary was written, if the history has one.
+ * A rules message dated just after it stays in the model's window and sorts
+ * before any message OpenCode adds after the summary (a replayed prompt).
+ */
+export function compactionSummaryTime(messages: readonly HistoryMessage[]): number | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (!messages[i]?.parts.some((part) => part.type === "compaction")) continue;
+    const summary = messages.slice(i + 1).find((message) => message.info.role === "assistant");
+    return summary?.info.time?.created;
+  }
+  return undefined;
+}

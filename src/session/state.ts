@@ -32,6 +32,8 @@ export interface SessionState {
   deliveredInUserMessage?: boolean;
   /** `session.created` was seen for a new, empty session: no history to read back. */
   knownEmpty?: boolean;
+  /** A compaction re-delivery is dated to this time (just after the summary), so a running loop never takes it for a new prompt. */
+  dateRulesAt?: number;
   /** The autocontinue hook already re-delivered for the compaction now ending. */
   compactionServed?: boolean;
 }

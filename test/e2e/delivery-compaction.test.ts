@@ -112,4 +112,24 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
     expect(ruleCounts(requests[0]!)).toEqual(EACH_ONCE);
     expect(rulesAfterLastCompaction(await getMessages(oc.client, id))).toBe(1);
   });
+
+  test("compaction after a context-overflow error (OpenCode replays the prompt itself): no extra turn, the rules once in every later request", async () => {
+    const id = await sessionWithOneTurn();
+    // The provider refuses the prompt as too long: OpenCode compacts, then replays the user's prompt without the autocontinue hook.
+    oc.fakeModel.enqueue({ error: { status: 400, message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 200000 tokens." } }, "ANSWER-AFTER-OVERFLOW");
+    await prompt(oc.client, id, "TURN-2: a prompt too long for the model");
+    const [summary] = await oc.fakeModel.waitForRequests(1, { filter: (r) => isSummaryRequest(r) && r.sessionID === id, timeoutMs: 15_000 });
+    await waitForIdle(oc.client, id);
+    await sleep(1000);
+    const after = oc.fakeModel.mainRequests(id).filter((r) => r.seq > summary!.seq);
+    // One request after the summary (the replayed prompt); a rules message taken for a new prompt would add another.
+    expect(after).toHaveLength(1);
+    expect(lastMessage(after[0]!).text).toContain("TURN-2: a prompt too long for the model");
+    for (const request of after) for (const count of Object.values(ruleCounts(request))) expect(count.blocks).toBeLessThanOrEqual(1);
+    expect(rulesAfterLastCompaction(await getMessages(oc.client, id))).toBe(1);
+
+    const requests = await turn(id, "TURN-3: next step");
+    expect(requests).toHaveLength(1);
+    expect(ruleCounts(requests[0]!)).toEqual(EACH_ONCE);
+  });
 });

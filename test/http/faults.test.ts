@@ -136,3 +136,20 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
   const brokenFs: RuleFs = { ...nodeRuleFs, readdir: async () => { throw new Error("disk on fire"); }, stat: async () => { throw new Error("disk on fire"); } };
   await expect(engine({ fs: brokenFs })).resolves.toBeDefined();
 });
+
+test("a compaction re-delivery is dated just after the summary, so a loop already running again never takes it for a new prompt", async () => {
+  server.history.set("ses_c", [
+    { info: { id: "msg_1", role: "user", time: { created: 100 }, agent: "plan", model: { providerID: "p", modelID: "m" } }, parts: [{ type: "text", text: "hi" }] },
+    { info: { id: "msg_2", role: "user", time: { created: 300 }, agent: "plan" }, parts: [{ type: "compaction" }] },
+    { info: { id: "msg_3", role: "assistant", time: { created: 400 } }, parts: [{ type: "text", text: "summary" }] },
+    { info: { id: "msg_4", role: "user", time: { created: 500 }, agent: "plan" }, parts: [{ type: "text", text: "replayed prompt" }] },
+  ]);
+  const rulebook = await engine();
+  await rulebook.onEvent(sessionCompacted("ses_c").event as never);
+  expect(server.prompts).toHaveLength(1);
+  // OpenCode runs chat.message for the plugin's own prompt: there it is dated after the summary, before the replayed prompt.
+  const own = { message: { id: "msg_r", sessionID: "ses_c", role: "user" as const, time: { created: 9_999 }, agent: "plan", model: { providerID: "p", modelID: "m" } }, parts: server.prompts[0]!.body.parts as never[] };
+  await rulebook.onChatMessage({ sessionID: "ses_c" }, own);
+  expect(own.message.time.created).toBe(401);
+  expect(server.prompts[0]?.body.agent).toBe("plan");
+});
