@@ -7,6 +7,7 @@
  * nothing is read whole that is over the size limit, and nothing hangs.
  */
 import { execFileSync } from "node:child_process";
+import { build } from "esbuild";
 import { chmod, copyFile, mkdir, readdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -426,21 +427,25 @@ describe("made at test time: permission denied", () => {
 
   /**
    * Permissions do not stop root, and CI runs as root: there the loading runs
-   * in a child process as `nobody`, through the built plugin (`npm test` builds first).
+   * in a child process as `nobody`. The loader is bundled into the sandbox
+   * first, since `nobody` may not be allowed into the checkout itself.
    */
   async function loadAsUserPermissionsApplyTo(): Promise<Pick<LoadedRules, "rules" | "warnings">> {
     if (process.getuid?.() !== 0) return load();
     await chmod(box.root, 0o755);
-    const script = join(box.root, "load-as-nobody.mjs");
-    const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
+    const entry = join(box.root, "load-as-nobody.ts");
+    const bundle = join(box.root, "load-as-nobody.mjs");
+    const src = fileURLToPath(new URL("../../src/sources/", import.meta.url));
     await writeFile(
-      script,
-      `import { loadRules } from ${JSON.stringify(join(dist, "sources", "load.js"))};
-       import { nodeRuleFs } from ${JSON.stringify(join(dist, "sources", "fs.js"))};
+      entry,
+      `import { loadRules } from ${JSON.stringify(join(src, "load.ts"))};
+       import { nodeRuleFs } from ${JSON.stringify(join(src, "fs.ts"))};
        const loaded = await loadRules({ env: {}, home: ${JSON.stringify(box.home)}, directory: ${JSON.stringify(box.project)}, worktree: ${JSON.stringify(box.project)}, fs: nodeRuleFs, maxRuleBytes: ${MAX_RULE_BYTES} });
        process.stdout.write(JSON.stringify({ rules: loaded.rules, warnings: loaded.warnings }));`,
     );
-    const out = execFileSync(process.execPath, [script], { uid: 65534, gid: 65534, env: { PATH: process.env.PATH ?? "", HOME: box.home } });
+    await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: "node", format: "esm", logLevel: "silent", banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' } });
+    await chmod(bundle, 0o644);
+    const out = execFileSync(process.execPath, [bundle], { uid: 65534, gid: 65534, cwd: box.root, env: { PATH: process.env.PATH ?? "", HOME: box.home } });
     return JSON.parse(out.toString()) as Pick<LoadedRules, "rules" | "warnings">;
   }
 
