@@ -21,7 +21,7 @@ import { compactionSummaryTime, lastUserChoice, rulesInWindow, storedDelivery, t
 import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
 import { answerRuleRequest } from "./deliver/rule-tool.js";
-import { createSessionTracker, type DeliveryTrigger, type RetryPolicy } from "./deliver/sessions.js";
+import { createSessionTracker, type RetryPolicy } from "./deliver/sessions.js";
 import type { Logger } from "./log.js";
 import type { RulebookOptions } from "./options.js";
 import { composeRulesMessage, type ComposedMessage } from "./render/compose.js";
@@ -32,7 +32,7 @@ import { sessionStore, type ModelRef, type SessionReport, type SessionState } fr
 import type { RuleFs } from "./sources/fs.js";
 import { startLiveRules } from "./sources/live-rules.js";
 import type { LoadedRules } from "./sources/load.js";
-import { foldersFromRoot } from "./sources/locations.js";
+import { projectRoot } from "./sources/locations.js";
 
 export interface EngineDeps {
   client: OpencodeClient;
@@ -89,7 +89,7 @@ const FORK_TITLE = /\(fork #\d+\)$/;
 
 export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
   const { client, log, options } = deps;
-  const projectRoot = foldersFromRoot(deps.directory, deps.worktree)[0] ?? deps.directory;
+  const root = projectRoot(deps.directory, deps.worktree);
   const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
   let rules = live.current().rules;
   let ruleNames = new Set(rules.map((rule) => rule.name));
@@ -224,20 +224,20 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
       if (part.type === "file") {
         const source = (part as { source?: { path?: string } }).source;
         const raw = source?.path ?? (part.url.startsWith("file://") ? part.url : undefined);
-        if (raw) state.files.add(normalisePath(raw, deps.directory, projectRoot));
+        if (raw) state.files.add(normalisePath(raw, deps.directory, root));
       }
     }
     const prompt = texts.join("\n");
     for (const name of mentionedRuleNames(prompt, ruleNames)) state.mentioned.add(name);
-    for (const { path, absolute } of pathsNamedInPrompt(prompt, ruleNames, { directory: deps.directory, projectRoot, home: deps.home })) {
+    for (const { path, absolute } of pathsNamedInPrompt(prompt, ruleNames, { directory: deps.directory, projectRoot: root, home: deps.home })) {
       if (await deps.fs.stat(absolute).then(() => true, () => false)) state.files.add(path);
     }
     return prompt;
   };
 
   const takeInToolCall = (state: SessionState, input: ToolInput, args: unknown, output?: string) => {
-    for (const raw of pathsFromToolArgs(args)) state.files.add(normalisePath(raw, deps.directory, projectRoot));
-    if (output) for (const raw of pathsFromToolOutput(input.tool, output, projectRoot)) state.files.add(normalisePath(raw, deps.directory, projectRoot));
+    for (const raw of pathsFromToolArgs(args)) state.files.add(normalisePath(raw, deps.directory, root));
+    if (output) for (const raw of pathsFromToolOutput(input.tool, output, root)) state.files.add(normalisePath(raw, deps.directory, root));
   };
 
   /** Puts rules into the user's message itself, before the user's words. */
@@ -295,7 +295,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
           tracker.forget(event.properties.info.id);
         } else if (event.type === "file.edited" && lastActiveSession) {
           // Delivered with the session's next tool result or message.
-          sessions.get(lastActiveSession).files.add(normalisePath(event.properties.file, deps.directory, projectRoot));
+          sessions.get(lastActiveSession).files.add(normalisePath(event.properties.file, deps.directory, root));
         }
       }),
 

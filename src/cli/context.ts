@@ -4,14 +4,14 @@
  * engine loads rules with. Reading happens here; commands stay pure.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseOptions, type RulebookOptions } from "../options.js";
 import type { RuleWarning } from "../rule/rule.js";
 import type { DiscoveryContext } from "../sources/discover.js";
 import { nodeRuleFs, type RuleFs } from "../sources/fs.js";
 import { ALL_SOURCES, loadRules, type LoadedRules } from "../sources/load.js";
-import { displayPath, foldersFromRoot } from "../sources/locations.js";
+import { displayPath, foldersFromRoot, projectRoot } from "../sources/locations.js";
 
 /** The process around a command: passed in so tests and the real binary differ only here. */
 export interface CliIo {
@@ -55,24 +55,14 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const directory = resolve(io.cwd, cwdOption ?? ".");
   if (!isDirectory(directory)) throw new UsageError(`--cwd ${cwdOption ?? directory}: no such folder`);
   const worktree = gitRoot(directory) ?? directory;
-  const projectRoot = foldersFromRoot(directory, worktree)[0] ?? directory;
+  const root = projectRoot(directory, worktree);
   const found = findPluginOptions(io.env, io.home, directory, worktree);
   const parsed = parseOptions(found.raw, io.env, ALL_SOURCES.map((source) => source.id));
   const configWarnings = [...found.warnings];
-  for (const error of parsed.errors) configWarnings.push({ path: found.path ?? join(projectRoot, "opencode.json"), message: `plugin options: ${error}` });
+  for (const error of parsed.errors) configWarnings.push({ path: found.path ?? join(root, "opencode.json"), message: `plugin options: ${error}` });
   const { options } = parsed;
-  // `options` and `extraDirs` ride along for sources that read them (the engine passes its deps the same way).
-  const discovery: DiscoveryContext & { options: RulebookOptions; extraDirs: string[] } = {
-    env: io.env,
-    home: io.home,
-    directory,
-    worktree,
-    fs,
-    maxRuleBytes: options.maxRuleBytes,
-    options,
-    extraDirs: options.extraDirs,
-  };
-  return { env: io.env, home: io.home, directory, worktree, projectRoot, options, configPath: found.path, configWarnings, discovery };
+  const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs };
+  return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery };
 }
 
 /** The rules as the plugin would load them, with the same sources. */

@@ -31,7 +31,7 @@ export interface ParsedRule {
 export type FrontMatterMapper = (data: Record<string, unknown>) => Record<string, unknown>;
 
 /** Keys the common reader understands, with the aliases users bring from other tools. */
-const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
+export const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
 const KEYWORD_KEYS = ["keywords", "topics"] as const;
 const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS]);
 

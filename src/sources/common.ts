@@ -4,14 +4,14 @@
  */
 import { basename, dirname } from "node:path";
 import type { RuleScope } from "../rule/rule.js";
-import { errorCode } from "./fs.js";
-import { displayPath, foldersFromRoot } from "./locations.js";
+import { errorCode, errorReason, NOT_A_REGULAR_FILE } from "./fs.js";
+import { displayPath, foldersFromRoot, projectRoot } from "./locations.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
 import { walkRuleFolder } from "./walk.js";
 
 /** The folder globs are relative to: the worktree root when the directory is inside it. */
 export function projectRootOf(context: Pick<SourceContext, "directory" | "worktree">): string {
-  return foldersFromRoot(context.directory, context.worktree)[0] ?? context.directory;
+  return projectRoot(context.directory, context.worktree);
 }
 
 /** The folders from the project root down to the directory, root first. */
@@ -68,12 +68,12 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
     stat = await context.fs.stat(path);
   } catch (error) {
     const code = errorCode(error);
-    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push({ path, message: `cannot be read (${code ?? String(error)}); skipped` });
+    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push({ path, message: `cannot be read (${errorReason(error)}); skipped` });
     return { kind: "none" };
   }
   if (stat.isFile()) return { kind: "file", size: stat.size };
   if (stat.isDirectory()) return { kind: "folder" };
-  found.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
+  found.warnings.push({ path, message: NOT_A_REGULAR_FILE });
   return { kind: "none" };
 }
 

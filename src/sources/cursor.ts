@@ -17,12 +17,11 @@
  * named `cursorrules` (`pkg/a/cursorrules` in a sub-folder).
  */
 import { basename, join, relative, sep } from "node:path";
-import { readList } from "../rule/parse.js";
-import { errorCode } from "./fs.js";
+import { GLOB_KEYS, readList } from "../rule/parse.js";
+import { errorCode, errorReason } from "./fs.js";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN_OR_MDC, projectLevels, projectRootOf, without } from "./common.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
-const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
 
 /** Folders never searched for nested `.cursor/rules`: dependencies and build output. */
 const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "build", "out", "target", "vendor", "coverage", "__pycache__", "venv"]);
@@ -118,7 +117,7 @@ async function nestedFolders(context: SourceContext, found: FoundRules): Promise
         entries = await context.fs.readdir(folder);
       } catch (error) {
         if (folder !== context.directory && errorCode(error) !== "ENOENT") {
-          found.warnings.push({ path: folder, message: `folder cannot be read (${errorCode(error) ?? String(error)}); nested Cursor rules in it were not searched` });
+          found.warnings.push({ path: folder, message: `folder cannot be read (${errorReason(error)}); nested Cursor rules in it were not searched` });
         }
         continue;
       }

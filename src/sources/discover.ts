@@ -9,7 +9,7 @@ import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/pars
 import { expandReferences, mayHaveReferences, type ReadResult, type RealPathResult } from "../rule/references.js";
 import type { Rule, RuleWarning } from "../rule/rule.js";
 import { projectRootOf } from "./common.js";
-import { errorCode } from "./fs.js";
+import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir } from "./locations.js";
 import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
 
@@ -105,7 +105,7 @@ async function readRule(file: FoundRuleFile, source: RuleSource, context: Discov
   try {
     bytes = await context.fs.readFile(file.path, context.maxRuleBytes);
   } catch (error) {
-    return fail(`cannot be read (${errorCode(error) ?? String(error)}); rule "${file.name}" skipped`);
+    return fail(`cannot be read (${errorReason(error)}); rule "${file.name}" skipped`);
   }
   // The file may have grown between the folder walk and the read.
   if (bytes.byteLength > context.maxRuleBytes) {
@@ -146,7 +146,7 @@ async function realpathOf(path: string, context: DiscoveryContext): Promise<Real
     return { ok: true, realPath: await context.fs.realpath(path) };
   } catch (error) {
     const code = errorCode(error);
-    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", reason: code ?? String(error) };
+    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", reason: errorReason(error) };
   }
 }
 

@@ -52,3 +52,11 @@ export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : undefined;
 }
+
+/** How a file system error is named in a warning: its code (`EACCES`), else its text. */
+export function errorReason(error: unknown): string {
+  return errorCode(error) ?? String(error);
+}
+
+/** The warning for a path that is a device, FIFO or socket: such a path is never opened. */
+export const NOT_A_REGULAR_FILE = "is not a regular file (a device, FIFO or socket); never opened, skipped";

@@ -29,6 +29,11 @@ export function foldersFromRoot(directory: string, worktree: string): string[] {
   return folders;
 }
 
+/** The folder globs are relative to: the worktree root when the directory is inside it, else the directory. */
+export function projectRoot(directory: string, worktree: string): string {
+  return foldersFromRoot(directory, worktree)[0] ?? directory;
+}
+
 /** `.opencode/rules` of every folder from the worktree root down to `directory`. */
 export function projectRulesDirs(directory: string, worktree: string): string[] {
   return foldersFromRoot(directory, worktree).map((folder) => join(folder, ".opencode", "rules"));

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { RuleWarning } from "../rule/rule.js";
-import { errorCode, type RuleFs } from "./fs.js";
+import { errorCode, errorReason, NOT_A_REGULAR_FILE, type RuleFs } from "./fs.js";
 
 export interface WalkedFile {
   path: string;
@@ -32,7 +32,7 @@ export async function walkRuleFolder(root: string, fs: RuleFs, accept: (name: st
     rootStat = await fs.stat(root);
   } catch (error) {
     if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR") {
-      walk.warnings.push({ path: root, message: `rules folder cannot be read (${errorCode(error) ?? String(error)}); its rules were not loaded` });
+      walk.warnings.push({ path: root, message: `rules folder cannot be read (${errorReason(error)}); its rules were not loaded` });
     }
     return walk;
   }
@@ -49,7 +49,7 @@ async function visit(dir: string, rel: string, ancestors: string[], fs: RuleFs, 
   try {
     real = await fs.realpath(dir);
   } catch (error) {
-    walk.warnings.push({ path: dir, message: `folder cannot be resolved (${errorCode(error) ?? String(error)}); skipped` });
+    walk.warnings.push({ path: dir, message: `folder cannot be resolved (${errorReason(error)}); skipped` });
     return;
   }
   if (ancestors.includes(real)) {
@@ -64,7 +64,7 @@ async function visit(dir: string, rel: string, ancestors: string[], fs: RuleFs, 
   try {
     entries = await fs.readdir(dir);
   } catch (error) {
-    walk.warnings.push({ path: dir, message: `folder cannot be read (${errorCode(error) ?? String(error)}); its rules were not loaded` });
+    walk.warnings.push({ path: dir, message: `folder cannot be read (${errorReason(error)}); its rules were not loaded` });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -78,13 +78,13 @@ async function visit(dir: string, rel: string, ancestors: string[], fs: RuleFs, 
     const kind = kinds[index];
     if (kind === "folder") await visit(path, relPath, chain, fs, accept, walk);
     else if (kind instanceof Error || !(kind as { isFile?: unknown })?.isFile) {
-      if (accept(entry.name)) walk.warnings.push({ path, message: `cannot be read (${errorCode(kind) ?? String(kind)}); skipped` });
+      if (accept(entry.name)) walk.warnings.push({ path, message: `cannot be read (${errorReason(kind)}); skipped` });
     } else {
       const stat = kind as Awaited<ReturnType<RuleFs["stat"]>>;
       // Only a symlink can turn out to be a folder; a link to a FIFO or device is never opened.
       if (stat.isDirectory()) await visit(path, relPath, chain, fs, accept, walk);
       else if (stat.isFile() && accept(entry.name)) walk.files.push({ path, relPath, size: stat.size });
-      else if (accept(entry.name)) walk.warnings.push({ path, message: "is not a regular file (a device, FIFO or socket); never opened, skipped" });
+      else if (accept(entry.name)) walk.warnings.push({ path, message: NOT_A_REGULAR_FILE });
     }
   }
 }
