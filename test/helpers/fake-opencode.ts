@@ -7,6 +7,7 @@ import { createOpencodeClient } from "@opencode-ai/sdk";
 import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -152,4 +153,24 @@ export function sessionCompacted(sessionID: string) {
 /** Lets log requests in flight reach the fake server. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * Registers, for the calling test file: msw listening for the whole file, and
+ * per test fresh request records and a fresh temporary project, cleaned up
+ * after. The returned object holds the current test's pair.
+ */
+export function useFakeOpencode(): { server: FakeOpencode; project: TempProject } {
+  const current = {} as { server: FakeOpencode; project: TempProject };
+  beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
+  afterAll(() => fakeServer.close());
+  beforeEach(async () => {
+    current.server = recordRequests();
+    current.project = await tempProject();
+  });
+  afterEach(async () => {
+    fakeServer.resetHandlers();
+    await current.project.cleanup();
+  });
+  return current;
 }

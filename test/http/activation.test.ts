@@ -5,22 +5,20 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/deliver/prompt.js";
 import { parseRulesMessage } from "../../src/render/message.js";
 import { sessionReport } from "../../src/session/reports.js";
-import { fakeServer, recordRequests, sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
+import { sessionCompacted, sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
+const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 let hooks: Hooks;
 let clock = 1;
 
-beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
-afterAll(() => fakeServer.close());
 beforeEach(async () => {
-  server = recordRequests();
-  project = await tempProject();
+  ({ server, project } = fake);
   await project.writeRule("project", "style.md", "Write small functions.\n");
   await project.writeRule("project", "typescript.md", '---\nglobs: "src/**/*.ts"\n---\nUse strict types.\n');
   await project.writeRule("project", "migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
@@ -30,10 +28,6 @@ beforeEach(async () => {
   await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
   hooks = await startPlugin(project);
   await hooks.event?.(sessionCreated("ses_1") as never);
-});
-afterEach(async () => {
-  fakeServer.resetHandlers();
-  await project.cleanup();
 });
 
 function userMessage(text: string, extraParts: unknown[] = []) {
@@ -72,7 +66,7 @@ describe("rules activated by the user's prompt go into that message as a synthet
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["migrations"]);
     expect(output.parts[0]).toMatchObject({ synthetic: true, sessionID: "ses_1", messageID: output.message.id });
-    expect(output.parts[0]!.id < output.parts[1]!.id).toBe(true);
+    expect((output.parts[0] as { id: string }).id < (output.parts[1] as { id: string }).id).toBe(true);
     // Once per context window.
     const again = userMessage("another migration");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, again);

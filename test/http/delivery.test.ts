@@ -2,25 +2,19 @@
  * What the plugin sends over HTTP, beyond the spec's scenarios: the request
  * bodies the real SDK client produces, concurrency, failures and options.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
 import { MARKER_KEY } from "../../src/deliver/prompt.js";
-import { fakeServer, recordRequests, sessionCreated, settle, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
+import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
+const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 
-beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
-afterAll(() => fakeServer.close());
 beforeEach(async () => {
-  server = recordRequests();
-  project = await tempProject();
+  ({ server, project } = fake);
   await project.writeRule("global", "style.md", "Global style rule.\n");
   await project.writeRule("project", "testing.md", "Project testing rule.\n");
-});
-afterEach(async () => {
-  fakeServer.resetHandlers();
-  await project.cleanup();
 });
 
 test("the entry module exports the plugin and nothing else", () => {

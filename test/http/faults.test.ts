@@ -5,28 +5,22 @@
  * rule may be lost or sent twice.
  */
 import { createOpencodeClient } from "@opencode-ai/sdk";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { beforeEach, expect, test } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import { startRulebook, type Rulebook } from "../../src/engine.js";
 import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
-import { BASE_URL, fakeServer, recordRequests, sessionCompacted, sessionCreated, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
+import { BASE_URL, sessionCompacted, sessionCreated, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
+const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 const logged: string[] = [];
 
-beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
-afterAll(() => fakeServer.close());
 beforeEach(async () => {
-  server = recordRequests();
-  project = await tempProject();
+  ({ server, project } = fake);
   logged.length = 0;
   await project.writeRule("project", "style.md", "Write small functions.\n");
-});
-afterEach(async () => {
-  fakeServer.resetHandlers();
-  await project.cleanup();
 });
 
 async function engine(overrides: { fs?: RuleFs; client?: unknown; promptTimeoutMs?: number } = {}): Promise<Rulebook> {

@@ -6,27 +6,23 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterEach, beforeEach, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/deliver/prompt.js";
 import { parseRulesMessage } from "../../src/render/message.js";
-import { fakeServer, recordRequests, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
+import { sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
+const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 let hooks: Hooks;
 
-beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
-afterAll(() => fakeServer.close());
 beforeEach(async () => {
-  server = recordRequests();
-  project = await tempProject();
+  ({ server, project } = fake);
   await project.writeRule("project", "style.md", "Version one.\n");
   hooks = await startPlugin(project);
 });
 afterEach(async () => {
   await hooks.dispose?.();
-  fakeServer.resetHandlers();
-  await project.cleanup();
 });
 
 /** fs.watch reports asynchronously; the plugin reloads at its next hook after that. */

@@ -4,21 +4,11 @@
  * real plugin entry with a real SDK client and msw playing OpenCode.
  */
 import type { Hooks } from "@opencode-ai/plugin";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
 import { activeRulesFor } from "../../src/select/active.js";
 import { parseRulesMessage } from "../../src/render/message.js";
-import {
-  fakeServer,
-  recordRequests,
-  sessionCompacted,
-  sessionCreated,
-  settle,
-  startPlugin,
-  tempProject,
-  type FakeOpencode,
-  type TempProject,
-} from "../helpers/fake-opencode.js";
+import { sessionCompacted, sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const COMPONENT_RULE = `---
 globs:
@@ -28,18 +18,12 @@ globs:
 This is a rule for TypeScript components.
 `;
 
+const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 
-beforeAll(() => fakeServer.listen({ onUnhandledRequest: "error" }));
-afterAll(() => fakeServer.close());
-beforeEach(async () => {
-  server = recordRequests();
-  project = await tempProject();
-});
-afterEach(async () => {
-  fakeServer.resetHandlers();
-  await project.cleanup();
+beforeEach(() => {
+  ({ server, project } = fake);
 });
 
 const deliveredRuleNames = (index = 0) => parseRulesMessage(server.prompts[index]?.body.parts[0]?.text ?? "").map((rule) => rule.name);
