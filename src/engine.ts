@@ -4,11 +4,13 @@
  * user's session.
  *
  * Delivery timeline of a session (README, "How delivery works"):
- * 1. `session.created` starts the silent rules prompt (OpenCode does not await it).
- * 2. The first user message's `chat.message` (awaited by OpenCode) waits for
- *    that delivery, then dates itself after the rules so the model reads them
- *    first. If the rules could not be stored in time, they go into that user
- *    message as a synthetic part instead, and a late rules prompt is ignored.
+ * 1. `session.created`: after a short grace period, one silent rules prompt
+ *    (OpenCode does not await the event hook).
+ * 2. A first user message within the grace period carries the rules itself.
+ *    One arriving while the silent prompt is on its way waits for it in
+ *    `chat.message` (awaited by OpenCode), then dates itself after the rules.
+ *    If the rules could not be stored in time, they go into that user message
+ *    as a synthetic part instead, and a late rules prompt is ignored.
  * 3. Rules activated mid-session go into the message that activated them: the
  *    user's message (keywords, mentions, paths) or the tool result (files).
  * 4. Compaction: automatic, from `experimental.compaction.autocontinue` (before
@@ -46,6 +48,8 @@ export interface EngineDeps {
   retry?: RetryPolicy;
   /** How long a first user message waits for the rules delivery under way. */
   firstMessageWaitMs?: number;
+  /** How long a new session's silent prompt waits for a first message that would carry the rules itself. */
+  creationGraceMs?: number;
   /** How long one rules prompt may take before it is given up. */
   promptTimeoutMs?: number;
 }
@@ -83,6 +87,9 @@ export interface Rulebook {
   readRule(sessionID: string, name: string): string;
   report(sessionID: string): SessionReport | undefined;
 }
+
+/** Long enough for a prompt sent right after creating a session; short enough to go unnoticed otherwise. */
+export const CREATION_GRACE_MS = 300;
 
 /** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
 const FORK_TITLE = /\(fork #\d+\)$/;
@@ -281,6 +288,11 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
           state.model ??= modelRef(info.model);
           if (FORK_TITLE.test(info.title ?? "")) return; // read back from its history at its first message
           state.knownEmpty = true;
+          // The terminal UI and the task tool prompt a new session at once. OpenCode sets a session's agent and
+          // model from each prompt before plugins see it, and a new session's own are not known yet: a silent
+          // prompt racing that first message could leave the session on the default agent. A first message
+          // arriving within the grace period carries the rules itself; otherwise the silent prompt goes.
+          await sleep(deps.creationGraceMs ?? CREATION_GRACE_MS);
           await tracker.deliver(info.id, "session.created");
         } else if (event.type === "session.compacted") {
           const state = sessions.get(event.properties.sessionID);
@@ -411,6 +423,10 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
 function modelRef(model: { providerID: string; id?: string; modelID?: string } | undefined): ModelRef | undefined {
   const modelID = model?.modelID ?? model?.id;
   return model && modelID ? { providerID: model.providerID, modelID } : undefined;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {

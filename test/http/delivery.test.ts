@@ -5,6 +5,7 @@
 import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
 import { MARKER_KEY } from "../../src/deliver/prompt.js";
+import { CREATION_GRACE_MS } from "../../src/engine.js";
 import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
@@ -129,12 +130,34 @@ test("chat.message recognises the plugin's own rules prompt and does not wait on
   await delivery;
 });
 
-test("the first user message waits for the delivery in flight and sorts after the rules", async () => {
+const firstMessage = (sessionID: string) => ({
+  message: { id: "msg_u", sessionID, role: "user" as const, time: { created: 5 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
+  parts: [{ id: "prt_000000000001AAAAAAAAAAAAAA", sessionID, messageID: "msg_u", type: "text", text: "hello" }] as never[],
+});
+
+test("a first message sent right after the session is created carries the rules itself; no silent prompt races it", async () => {
   const hooks = await startPlugin(project);
   const delivery = hooks.event?.(sessionCreated("ses_1") as never);
-  const message = { id: "msg_u", sessionID: "ses_1", role: "user" as const, time: { created: 5 }, agent: "build", model: { providerID: "p", modelID: "m" } };
-  await hooks["chat.message"]?.({ sessionID: "ses_1" }, { message, parts: [{ id: "prt_u", sessionID: "ses_1", messageID: "msg_u", type: "text", text: "hello" }] });
+  const output = firstMessage("ses_1");
+  await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
+  await delivery;
+  expect(server.prompts).toHaveLength(0);
+  const parts = output.parts as Array<{ text: string; synthetic?: boolean; metadata?: Record<string, unknown> }>;
+  expect(parts).toHaveLength(2);
+  expect(parts[0]).toMatchObject({ synthetic: true, metadata: { [MARKER_KEY]: { kind: "rules", rules: ["style", "testing"] } } });
+  expect(parts[1]?.text).toBe("hello");
+});
+
+test("a first message arriving while the silent prompt is in flight waits for it and sorts after the rules", async () => {
+  server.answers.push({ status: 200, delayMs: 150 });
+  const hooks = await startPlugin(project);
+  const delivery = hooks.event?.(sessionCreated("ses_1") as never);
+  // Past the grace period: the silent prompt is on its way.
+  await new Promise((resolve) => setTimeout(resolve, CREATION_GRACE_MS + 50));
+  const output = firstMessage("ses_1");
+  await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
   await delivery;
   expect(server.prompts).toHaveLength(1);
-  expect(message.time.created).toBeGreaterThan(1_700_000_000_000);
+  expect(output.parts).toHaveLength(1);
+  expect(output.message.time.created).toBeGreaterThan(1_700_000_000_000);
 });
