@@ -5,6 +5,7 @@
  * Fail closed: a rule whose conditions cannot be read is skipped, never
  * delivered as if it always applied.
  */
+import { globProblem } from "../select/globs.js";
 import { decodeRuleText } from "./decode.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleWarning, type RuleScope } from "./rule.js";
@@ -63,10 +64,15 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
   if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return skip(wrongType("alwaysApply", "true or false"), lineOf("alwaysApply"));
 
   const globs: string[] = [];
+  const unusableGlobs: UnusableGlob[] = [];
   for (const key of GLOB_KEYS) {
     const read = readList(data[key]);
     if (read === undefined) return skip(wrongType(key, "a glob, a comma-separated list of globs, or a YAML list of globs"), lineOf(key));
-    globs.push(...read);
+    for (const glob of read) {
+      const problem = globProblem(glob);
+      if (problem === undefined) globs.push(glob);
+      else unusableGlobs.push({ glob, problem, line: lineOf(key) });
+    }
   }
 
   const keywords: string[] = [];
@@ -97,10 +103,43 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
     warnings.push({ path: candidate.path, line: lineOf("description"), message: `${wrongType("description", "text")}; description ignored` });
   }
 
+  // Fail closed: a rule whose every glob is unusable must not turn into an always-on rule.
+  const lost = unusableGlobs.length > 0 && globs.length === 0 ? lostFileCondition({ alwaysApply, keywords, match, description }) : undefined;
+  unusableGlobs.forEach(({ glob, problem, line }, index) => {
+    const consequence = lost && index === unusableGlobs.length - 1 ? `; no usable glob is left, so the rule ${lost.applies}` : "";
+    warnings.push({ path: candidate.path, line, message: `glob ${JSON.stringify(glob)} cannot be used (${problem}); this glob is ignored${consequence}` });
+  });
+  const activation = lost?.activation ?? { alwaysApply, keywords };
+
   const unknownKeys = Object.keys(data).filter((key) => !KNOWN_KEYS.has(key));
   return {
-    rule: { ...candidate, content, description, globs, keywords, alwaysApply, match, priority, override, unknownKeys },
+    rule: { ...candidate, content, description, globs, keywords: activation.keywords, alwaysApply: activation.alwaysApply, match, priority, override, unknownKeys },
     warnings,
+  };
+}
+
+interface UnusableGlob {
+  glob: string;
+  problem: string;
+  line?: number;
+}
+
+interface Activation {
+  alwaysApply: boolean | undefined;
+  keywords: string[];
+}
+
+/**
+ * What a rule becomes when none of its globs can be used, and how to say so.
+ * `alwaysApply: true` is unaffected; keywords that sufficed alone (`match: any`)
+ * still apply; otherwise the rule waits to be asked for, never widening to always.
+ */
+function lostFileCondition(rule: Activation & { match: MatchMode; description?: string }): { activation: Activation; applies: string } | undefined {
+  if (rule.alwaysApply === true) return undefined;
+  if (rule.keywords.length > 0 && rule.match === "any") return { activation: { alwaysApply: rule.alwaysApply, keywords: rule.keywords }, applies: "applies only by its keywords" };
+  return {
+    activation: { alwaysApply: false, keywords: [] },
+    applies: rule.description ? "applies only on request" : "applies only when mentioned",
   };
 }
 

@@ -2,24 +2,39 @@
  * File globs as rule authors mean them: relative to the project root, POSIX
  * separators, brace expansion, dot files included, and a pattern without a
  * slash (`*.ts`) matching at any depth, as Cursor and Claude Code read it.
+ *
+ * Globs come from untrusted rule files: matching goes through glob-match.ts,
+ * whose cost is bounded whatever the pattern, and a glob that cannot be used
+ * never matches and never throws.
  */
-import micromatch from "micromatch";
+import { compileGlob, MAX_GLOB_LENGTH, type StepCounter } from "./glob-match.js";
 
-type Matcher = (path: string) => boolean;
+export type { StepCounter } from "./glob-match.js";
 
-const OPTIONS = { dot: true } as const;
-const compiled = new Map<string, Matcher>();
+export interface RuleGlob {
+  /** Why the glob cannot be used; such a glob matches nothing. */
+  problem?: string;
+  /** Whether `file` (project-relative, or absolute outside the project) matches. */
+  match(file: string, counter?: StepCounter): boolean;
+}
 
-function matcherFor(glob: string): Matcher {
-  let matcher = compiled.get(glob);
-  if (!matcher) {
-    // `./x` is anchored at the project root; a pattern with no slash at all matches at any depth.
-    // (micromatch's own `basename` option also rewrites patterns that have a slash, so it is not used.)
-    const relative = glob.replace(/^\.\//, "");
-    matcher = micromatch.matcher(glob.includes("/") ? relative : `**/${relative}`, OPTIONS);
-    compiled.set(glob, matcher);
+/** Compiled globs by text; cleared when it grows past this, so hostile rules cannot grow it without end. */
+const MAX_CACHED = 10_000;
+const compiled = new Map<string, RuleGlob>();
+
+export function ruleGlob(glob: string): RuleGlob {
+  let found = compiled.get(glob);
+  if (!found) {
+    if (compiled.size >= MAX_CACHED) compiled.clear();
+    found = compileRuleGlob(glob);
+    compiled.set(glob, found);
   }
-  return matcher;
+  return found;
+}
+
+/** Why `glob` cannot be used, worded for the rule's author; undefined when it can. */
+export function globProblem(glob: string): string | undefined {
+  return ruleGlob(glob).problem;
 }
 
 /**
@@ -28,6 +43,38 @@ function matcherFor(glob: string): Matcher {
  * rule for `**\/*.ts` says nothing about `/etc/x.ts`.
  */
 export function matchingGlob(file: string, globs: readonly string[]): string | undefined {
-  const outside = file.startsWith("/");
-  return globs.find((glob) => glob.startsWith("/") === outside && matcherFor(glob)(file));
+  return globs.find((glob) => ruleGlob(glob).match(file));
+}
+
+const NEVER = () => false;
+
+function compileRuleGlob(glob: string): RuleGlob {
+  if (glob.length > MAX_GLOB_LENGTH) return { problem: `it is longer than ${MAX_GLOB_LENGTH} characters`, match: NEVER };
+  // Leading `!`s negate (as micromatch reads them), except `!(…)`, which is an extglob.
+  let negated = false;
+  let body = glob;
+  while (body.startsWith("!") && !body.startsWith("!(")) {
+    negated = !negated;
+    body = body.slice(1);
+  }
+  // `./x` is anchored at the project root; a pattern with no slash at all matches at any depth.
+  const anyDepth = !body.includes("/");
+  const absolute = body.startsWith("/");
+  const hadDotSlash = body.startsWith("./");
+  while (body.startsWith("./")) body = body.slice(2);
+  const empty = emptyProblem(body, hadDotSlash);
+  if (empty) return { problem: empty, match: NEVER };
+  // micromatch reads `*.*` and `**/*.*` as "a name with a dot and something after it" (its fast path).
+  if (body === "*.*" || body === "**/*.*") body = `${body.slice(0, -1)}?*`;
+  const pattern = compileGlob(body, { anyDepth });
+  if (!pattern.ok) return { problem: pattern.problem, match: NEVER };
+  return {
+    match: (file, counter) => file.startsWith("/") === absolute && pattern.match(file, counter) !== negated,
+  };
+}
+
+function emptyProblem(body: string, hadDotSlash: boolean): string | undefined {
+  if (body === "") return hadDotSlash ? 'nothing is left once "./" is removed' : "it is empty";
+  if (/^\/+$/.test(body)) return "it is only slashes and names no file";
+  return undefined;
 }

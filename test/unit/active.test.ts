@@ -2,6 +2,7 @@ import fc from "fast-check";
 import micromatch from "micromatch";
 import { describe, expect, test } from "vitest";
 import { activationOf, activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import { ruleGlob } from "../../src/select/globs.js";
 import { makeRule } from "./helpers.js";
 
 const withFiles = (...files: string[]) => ({ files });
@@ -170,9 +171,41 @@ describe("glob matching", () => {
   });
 
   test("a './'-prefixed glob without another slash is anchored at the project root (`./Makefile` must not match packages/x/Makefile)", () => {
-    // `./src/*.ts` is anchored (test above); `./Makefile` should be too. src/select/globs.ts strips `./`
-    // before deciding whether the glob has a slash, so it becomes `**/Makefile` and matches at any depth.
+    // `./src/*.ts` is anchored (test above); `./Makefile` is too: src/select/globs.ts decides whether
+    // the glob has a slash before it strips `./`, so it does not become `**/Makefile`.
     expect(applies("./Makefile", "Makefile")).toBe(true);
     expect(applies("./Makefile", "packages/x/Makefile")).toBe(false);
+  });
+});
+
+describe("globs from untrusted rule files", () => {
+  const applies = (globs: string[], ...files: string[]) => whyRuleApplies(makeRule({ globs }), withFiles(...files));
+
+  test("an unusable glob never matches and never throws; the rule's other globs still match", () => {
+    expect(applies(["./", "+(a|b)", "src/**/*.ts"], "a", "src/a.ts")).toBe("file src/a.ts matched src/**/*.ts");
+    expect(applies(["./", "", "/", "[z-a]", "{1..100000}"], "a", "b/c", "/abs/d")).toBeUndefined();
+    expect(() => activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x"))).not.toThrow();
+    expect(activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x")).map((a) => a.rule.name)).toEqual(["other"]);
+  });
+
+  test("a glob that makes regular expressions backtrack is answered in a bounded number of steps", () => {
+    const glob = "**/a*a*a*a*a*a*a*a*a*a*a*a*b";
+    const name = `src/${"a".repeat(4096)}`;
+    expect(applies([glob], name)).toBeUndefined();
+    const counter = { steps: 0 };
+    expect(ruleGlob(glob).match(name, counter)).toBe(false);
+    expect(counter.steps).toBeLessThanOrEqual(4 * (name.length + 1) * (glob.length + 1));
+  });
+
+  test("a leading ! matches the files the rest of the glob does not", () => {
+    expect(applies(["!src/**"], "src/a.ts")).toBeUndefined();
+    expect(applies(["!src/**"], "src/a.ts", "docs/b.md")).toBe("file docs/b.md matched !src/**");
+    expect(micromatch.isMatch("docs/b.md", "!src/**", { dot: true })).toBe(true);
+  });
+
+  test("absolute globs match files outside the project only, relative globs files inside only", () => {
+    expect(applies(["/etc/**"], "/etc/hosts")).toBe("file /etc/hosts matched /etc/**");
+    expect(applies(["/etc/**"], "etc/hosts")).toBeUndefined();
+    expect(applies(["**/*.conf", "*.conf"], "/etc/x.conf")).toBeUndefined();
   });
 });
