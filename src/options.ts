@@ -35,14 +35,43 @@ export interface ParsedOptions {
   errors: string[];
 }
 
-const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "");
+/** Below this a rule file could not hold even a short rule with front matter. */
+export const MIN_RULE_BYTES = 1024;
+/** A read reserves up to `maxRuleBytes + 1` bytes, so a huge value would reserve (or fail to reserve) that much per file. */
+export const MAX_RULE_BYTES_LIMIT = 16 * 1024 * 1024;
+/** Room for the message's frame and a rule or two; small budgets are used on purpose to see rules left out. */
+export const MIN_MESSAGE_BYTES = 512;
+/** A message larger than this would crowd the model's context with rules alone. */
+export const MAX_MESSAGE_BYTES_LIMIT = 4 * 1024 * 1024;
+/** Each entry of `extraDirs` and `sources` is walked or looked up per session; a handful is plenty. */
+export const MAX_LIST_ENTRIES = 32;
+/** Longer than any real path (Linux PATH_MAX is 4096). */
+export const MAX_DIR_LENGTH = 4096;
+/** Source ids are short words (`native`, `cursor`). */
+export const MAX_SOURCE_NAME_LENGTH = 64;
+/** Values from an untrusted opencode.json are quoted in errors only this far. */
+const MAX_SHOWN_LENGTH = 120;
+
+const BYTE_RANGES = {
+  maxRuleBytes: { min: MIN_RULE_BYTES, max: MAX_RULE_BYTES_LIMIT },
+  maxMessageBytes: { min: MIN_MESSAGE_BYTES, max: MAX_MESSAGE_BYTES_LIMIT },
+} as const;
+
+const isBoundedList = (value: unknown, maxLength: number): value is string[] =>
+  Array.isArray(value) && value.length <= MAX_LIST_ENTRIES && value.every((item) => typeof item === "string" && item !== "" && item.length <= maxLength);
+
+/** A value as JSON, cut short so a huge value cannot flood the log. */
+function shown(value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  return json !== undefined && json.length > MAX_SHOWN_LENGTH ? `${json.slice(0, MAX_SHOWN_LENGTH)}…` : json;
+}
 
 export function parseOptions(raw: unknown, env: Record<string, string | undefined>, knownSources?: readonly string[]): ParsedOptions {
   const options: RulebookOptions = { ...DEFAULT_OPTIONS, extraDirs: [] };
   const errors: string[] = [];
   const given = raw === undefined || raw === null ? {} : raw;
   const reject = (key: string, expected: string, value: unknown, fallback: unknown) =>
-    errors.push(`option "${key}" should be ${expected}, found ${JSON.stringify(value)}; default ${JSON.stringify(fallback) ?? "(all)"} used`);
+    errors.push(`option "${key}" should be ${expected}, found ${shown(value)}; default ${JSON.stringify(fallback) ?? "(all)"} used`);
   if (typeof given !== "object" || Array.isArray(given)) {
     errors.push(`options should be an object like { "debug": true }; found ${JSON.stringify(raw)}; defaults used`);
   } else {
@@ -54,17 +83,19 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
           else reject(key, "true or false", value, options[key]);
           break;
         case "maxRuleBytes":
-        case "maxMessageBytes":
-          if (typeof value === "number" && Number.isInteger(value) && value > 0) options[key] = value;
-          else reject(key, "a positive whole number of bytes", value, options[key]);
+        case "maxMessageBytes": {
+          const { min, max } = BYTE_RANGES[key];
+          if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) options[key] = value;
+          else reject(key, `a whole number of bytes from ${min} to ${max}`, value, options[key]);
           break;
+        }
         case "extraDirs":
-          if (isStringList(value)) options.extraDirs = value;
-          else reject(key, "a list of folder paths", value, []);
+          if (isBoundedList(value, MAX_DIR_LENGTH)) options.extraDirs = value;
+          else reject(key, `a list of at most ${MAX_LIST_ENTRIES} folder paths, each 1 to ${MAX_DIR_LENGTH} characters`, value, []);
           break;
         case "sources": {
-          if (!isStringList(value)) {
-            reject(key, `a list of source names${knownSources ? ` (${knownSources.join(", ")})` : ""}`, value, undefined);
+          if (!isBoundedList(value, MAX_SOURCE_NAME_LENGTH)) {
+            reject(key, `a list of at most ${MAX_LIST_ENTRIES} source names${knownSources ? ` (${knownSources.join(", ")})` : ""}`, value, undefined);
             break;
           }
           const unknown = knownSources ? value.filter((id) => !knownSources.includes(id)) : [];
@@ -73,7 +104,7 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
           break;
         }
         default:
-          errors.push(`unknown option "${key}" ignored (known: ${Object.keys(DEFAULT_OPTIONS).join(", ")})`);
+          errors.push(`unknown option ${shown(key)} ignored (known: ${Object.keys(DEFAULT_OPTIONS).join(", ")})`);
       }
     }
   }

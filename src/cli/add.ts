@@ -82,6 +82,11 @@ export async function addCommand(project: ProjectContext, text: string, options:
   }
   const fileText = ruleFileText(text, options);
   const bytes = Buffer.from(fileText, "utf8");
+  // Discovery skips a file over the limit, so writing one would only leave a rule that never loads.
+  const limit = project.options.maxRuleBytes;
+  if (bytes.byteLength > limit) {
+    return result("", `The rule file would be ${bytes.byteLength} bytes, over the ${limit}-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`, 1);
+  }
   // The file must read back as the rule meant: parse it as discovery will.
   const parsed = parseRule({ name, scope: options.global ? "global" : "project", source: "native", path, displayPath: shown }, bytes);
   if (!parsed.rule || parsed.warnings.length > 0) {

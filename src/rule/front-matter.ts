@@ -1,7 +1,11 @@
 /**
- * Splits a rule file into YAML front matter and body with gray-matter, and
- * refuses every front matter language but YAML: gray-matter would evaluate
- * `---js` / `---javascript` blocks, and rule files are data, never code.
+ * Splits a rule file into YAML front matter and body. The closing `---` line
+ * is found here, by one rule, and the block between is handed to js-yaml's
+ * safe loader (gray-matter's YAML engine) directly: gray-matter's own split
+ * would find a different end (a `---x: 1` line) and turn the rest of the
+ * front matter into rule text. Every front matter language but YAML is
+ * refused: gray-matter would evaluate `---js` blocks, and rule files are
+ * data, never code.
  */
 import matter from "gray-matter";
 
@@ -10,26 +14,32 @@ export type FrontMatter =
   | { ok: false; line?: number; reason: string };
 
 const OPENING = /^---([^\n]*)(\n|$)/;
-const CLOSING = /\n---[ \t]*(?=\n|$)/;
+/** The only closing line: exactly `---`, with optional trailing spaces or tabs. */
+const CLOSING = /^---[ \t]*$/;
 
-/** Every engine but YAML throws before looking at its block, so nothing can run. */
-function refuse(language: string) {
-  return () => {
-    throw new Error(`front matter language "${language}" is refused`);
-  };
+/**
+ * js-yaml's `safeLoad`: no `!!js/function` or other code-bearing tags. It
+ * keeps an alias as a second reference to its anchor's value, never a copy,
+ * so a "billion laughs" block costs its own size, and it caps merge-key
+ * (`<<`) copying at 10,000 keys, so neither expands on parse.
+ */
+const yaml = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml;
+
+type Closing = { found: "closing"; start: number; end: number; line: number } | { found: "stray"; line: number } | { found: "none" };
+
+/** The first line from `from` (file line 2) that starts with `---`: the closing line, or a stray one. */
+function findClosing(text: string, from: number): Closing {
+  for (let start = from, line = 2; start <= text.length; line++) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (text.startsWith("---", start)) {
+      return CLOSING.test(text.slice(start, end)) ? { found: "closing", start, end, line } : { found: "stray", line };
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return { found: "none" };
 }
-
-const yamlEngine = (matter as unknown as { engines: { yaml: { parse: (s: string) => object } } }).engines.yaml;
-const engines = {
-  yaml: (block: string) => yamlEngine.parse(block),
-  javascript: refuse("javascript"),
-  js: refuse("js"),
-  coffee: refuse("coffee"),
-  coffeescript: refuse("coffeescript"),
-  cson: refuse("cson"),
-  json: refuse("json"),
-  toml: refuse("toml"),
-};
 
 /** `text` is decoded, with line endings already normalised to LF. */
 export function splitFrontMatter(text: string): FrontMatter {
@@ -40,31 +50,43 @@ export function splitFrontMatter(text: string): FrontMatter {
   if (language !== "" && language !== "yaml" && language !== "yml") {
     return { ok: false, line: 1, reason: `front matter is marked "${language}"; only YAML front matter is read, and nothing in it was run` };
   }
-  // Search from the opening's newline so an empty block (`---\n---`) closes too.
-  const afterOpening = opening[0].length - 1;
-  const closing = CLOSING.exec(text.slice(afterOpening));
-  if (!closing || opening[2] === "") {
-    return { ok: false, line: 1, reason: "front matter opened with --- on line 1 is never closed by a --- line" };
+  const unclosed = { ok: false, line: 1, reason: "front matter opened with --- on line 1 is never closed by a --- line" } as const;
+  if (opening[2] === "") return unclosed;
+  const closing = findClosing(text, opening[0].length);
+  if (closing.found === "none") return unclosed;
+  if (closing.found === "stray") {
+    // Another reader could take this line for the end of the front matter; fail closed rather than guess.
+    return { ok: false, line: closing.line, reason: `front matter line ${closing.line} starts with "---" but is not a closing "---" line` };
   }
-  const blockEnd = afterOpening + closing.index;
-  const block = text.slice(opening[0].length, Math.max(blockEnd, opening[0].length));
-  const after = text.slice(blockEnd + closing[0].length);
-  const bodyLine = text.slice(0, blockEnd + closing[0].length).split("\n").length + 1;
+  // The block ends before the newline that precedes the closing line (an empty block has none).
+  const block = text.slice(opening[0].length, Math.max(closing.start - 1, opening[0].length));
+  const after = text.slice(closing.end);
+  const body = after.startsWith("\n") ? after.slice(1) : after;
+  const parsed = parseBlock(block);
+  if (!parsed.ok) return parsed;
+  return { ok: true, data: parsed.data, body, bodyLine: closing.line + 1 };
+}
+
+/** A blank line or a `#` comment: a block of only these is read by js-yaml as null, but it is front matter with no keys. */
+const NOTHING = /^[ \t]*(?:#.*)?$/;
+
+function parseBlock(block: string): { ok: true; data: Record<string, unknown> } | { ok: false; line?: number; reason: string } {
+  if (block.split("\n").every((line) => NOTHING.test(line))) return { ok: true, data: {} };
+  let data: unknown;
   try {
-    const file = matter(`---\n${quoteBareGlobs(block)}\n---${after}`, { engines });
-    const data = file.data as unknown;
-    if (data === null || typeof data !== "object" || Array.isArray(data)) {
-      return { ok: false, line: 2, reason: "front matter is not a list of `key: value` pairs" };
-    }
-    return { ok: true, data: data as Record<string, unknown>, body: file.content, bodyLine };
+    data = yaml.parse(quoteBareGlobs(block));
   } catch (error) {
     if (error instanceof RangeError) return { ok: false, reason: "front matter is nested too deeply to read" };
     const mark = (error as { mark?: { line?: number } }).mark;
-    // gray-matter hands js-yaml the block from the end of line 1, so its 0-based lines are off by one.
-    const line = typeof mark?.line === "number" ? mark.line + 1 : undefined;
+    // The block starts on file line 2, and js-yaml counts lines from 0.
+    const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
     const reason = (error as { reason?: string }).reason ?? (error as Error).message;
     return { ok: false, line, reason: `front matter is not valid YAML (${reason.split("\n")[0]})` };
   }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return { ok: false, line: 2, reason: "front matter is not a list of `key: value` pairs" };
+  }
+  return { ok: true, data: data as Record<string, unknown> };
 }
 
 /**

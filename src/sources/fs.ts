@@ -22,29 +22,43 @@ export const nodeRuleFs: RuleFs = {
 };
 
 const openFile = promisify(callbackFs.open);
+const fstatFile = promisify(callbackFs.fstat);
 const readInto = promisify(callbackFs.read);
 const closeFile = promisify(callbackFs.close);
 
-/** Scratch buffers of `maxBytes + 1`, reused across reads: one allocation per read in flight, not per file. */
-const scratch: Buffer[] = [];
-
-async function readAtMost(path: string, maxBytes: number): Promise<Uint8Array> {
+/**
+ * Reads at most `maxBytes + 1` bytes of a file, allocating no more than its
+ * size (as fstat gives it) plus one byte: a large limit must not cost memory
+ * for small files, and nothing is kept between reads.
+ */
+export async function readAtMost(path: string, maxBytes: number): Promise<Uint8Array> {
   const fd = await openFile(path, "r");
-  let buffer = scratch.pop();
-  if (!buffer || buffer.length !== maxBytes + 1) buffer = Buffer.allocUnsafe(maxBytes + 1);
   try {
-    // Reading one byte past the limit shows a file that is, or grew, too large, without reading it whole.
+    const { size } = await fstatFile(fd);
+    // The byte past the size (or the limit) shows a file that grew since fstat, or is too large, without reading it whole.
+    let buffer: Buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
     let filled = 0;
-    while (filled < buffer.length) {
+    for (;;) {
+      if (filled === buffer.length) {
+        if (filled > maxBytes) break;
+        // The file grew past its fstat size but may still fit the limit: keep reading, in a larger buffer.
+        buffer = grown(buffer, Math.min(buffer.length * 2, maxBytes + 1));
+      }
       const { bytesRead } = await readInto(fd, buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return Buffer.from(buffer.subarray(0, filled));
+    // A file that shrank since fstat is copied out, so a large buffer is not kept alive for a few bytes.
+    return filled * 2 < buffer.length ? Buffer.from(buffer.subarray(0, filled)) : buffer.subarray(0, filled);
   } finally {
-    scratch.push(buffer);
     await closeFile(fd);
   }
+}
+
+function grown(buffer: Buffer, length: number): Buffer {
+  const bigger = Buffer.alloc(length);
+  buffer.copy(bigger);
+  return bigger;
 }
 
 /** `ENOENT`-style code of a file system error, if it has one. */

@@ -76,6 +76,16 @@ describe("add", () => {
     expect(existsSync(box.projectRules)).toBe(false);
   });
 
+  test("--files with a glob that cannot be used is refused (exit 1), naming the glob and why; nothing is written", () => {
+    const { stdout, stderr, code } = box.run(["add", "--files", "./", "--name", "root", "Root rule."]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      'The rule would not load as written (glob "./" cannot be used (nothing is left once "./" is removed); this glob is ignored; no usable glob is left, so the rule applies only when mentioned); nothing was written.\n',
+    );
+    expect(existsSync(join(box.projectRules, "root.md"))).toBe(false);
+  });
+
   test("writes into the nearest existing rules folder from --cwd up", async () => {
     await box.write({ "packages/api/.opencode/rules/api.md": "API rule.\n", "packages/web/index.ts": "" });
     expect(box.run(["add", "--cwd", "packages/api", "-n", "near", "Near."]).code).toBe(0);
@@ -167,5 +177,33 @@ describe("init", () => {
     await box.write({ "src/app.ts": "" });
     expect(box.run(["init"], { cwd: join(box.project, "src") }).code).toBe(0);
     expect(existsSync(join(box.projectRules, "example.md"))).toBe(true);
+  });
+});
+
+describe("add: the size limit per rule", () => {
+  test("a rule over maxRuleBytes is refused (exit 1, nothing written), naming its size and the limit", async () => {
+    const text = "Write small functions. ".repeat(3000).trim();
+    const size = Buffer.byteLength(`${text}\n`);
+    const { stdout, stderr, code } = box.run(["add", "--name", "huge", text]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(`The rule file would be ${size} bytes, over the 65536-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`);
+    expect(existsSync(join(box.projectRules, "huge.md"))).toBe(false);
+    expect(listed().rules).toEqual([]);
+  });
+
+  test("the limit is the project's maxRuleBytes from opencode.json, front matter included", async () => {
+    await box.write({ "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { maxRuleBytes: 1024 }]] }) });
+    const text = "x".repeat(1000);
+    // 1001 bytes alone fit; with front matter the file is over 1024 bytes.
+    const refused = box.run(["add", "--name", "scoped", "--files", "src/**/*.ts", "--description", "d".repeat(40), text]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^The rule file would be \d+ bytes, over the 1024-byte limit per rule \(option "maxRuleBytes"\); nothing was written/);
+    expect(Number(/would be (\d+) bytes/.exec(refused.stderr)?.[1])).toBeGreaterThan(1024);
+    expect(existsSync(join(box.projectRules, "scoped.md"))).toBe(false);
+    const taken = box.run(["add", "--name", "plain", text]);
+    expect(taken.code).toBe(0);
+    expect(readFileSync(join(box.projectRules, "plain.md"), "utf8")).toBe(`${text}\n`);
+    expect(listed().rules).toEqual([expect.objectContaining({ name: "plain" })]);
   });
 });

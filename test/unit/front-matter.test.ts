@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { splitFrontMatter } from "../../src/rule/front-matter.js";
+import { parseRule } from "../../src/rule/parse.js";
+import { candidate, utf8 } from "./helpers.js";
 
 const g = globalThis as Record<string, unknown>;
 afterEach(() => {
@@ -116,5 +118,94 @@ describe("splitFrontMatter", () => {
   test("quoting of bare globs does not touch other keys", () => {
     // `*x` under another key is still a YAML alias, and an error.
     expect(splitFrontMatter("---\ndescription: *x\n---\nbody").ok).toBe(false);
+  });
+});
+
+describe("splitFrontMatter: one closing rule, one YAML parse", () => {
+  const PATH = "/project/.opencode/rules/scoped.md";
+  const parse = (text: string) => parseRule(candidate("scoped", PATH), utf8(text));
+  const STRAY = "---\ndescription: DB rules\n---x: 1\nglobs: src/db/**\nalwaysApply: false\n---\nOnly for database code.\n";
+
+  test("a `---x: 1` line inside front matter fails closed, naming its line", () => {
+    expect(splitFrontMatter(STRAY)).toEqual({ ok: false, line: 3, reason: 'front matter line 3 starts with "---" but is not a closing "---" line' });
+  });
+
+  test("such a rule is skipped with a warning naming file and line, never delivered as always-on", () => {
+    const { rule, warnings } = parse(STRAY);
+    expect(rule).toBeUndefined();
+    expect(warnings).toEqual([{ path: PATH, line: 3, message: 'front matter line 3 starts with "---" but is not a closing "---" line; rule "scoped" skipped' }]);
+  });
+
+  test.each([
+    ["---\na: 1\n----\nbody", 3],
+    ["---\na: 1\n--- # end\nbody", 3],
+    ["---\na: 1\nb: 2\n---b: 3", 4],
+    ["---yaml\n---x\n---\nbody", 2],
+  ])("%j: a stray `---` line is refused on line %i", (text, line) => {
+    expect(splitFrontMatter(text)).toEqual({ ok: false, line, reason: `front matter line ${line} starts with "---" but is not a closing "---" line` });
+  });
+
+  test("a closing line with trailing spaces or tabs closes", () => {
+    expect(splitFrontMatter("---\nglobs: src/**\n---  \t\nScoped text.")).toEqual({ ok: true, data: { globs: "src/**" }, body: "Scoped text.", bodyLine: 4 });
+    const { rule, warnings } = parse("---\nglobs: src/**\n--- \nScoped text.\n");
+    expect(warnings).toEqual([]);
+    expect(rule).toMatchObject({ globs: ["src/**"], content: "Scoped text." });
+  });
+
+  test("`---` indented inside a block scalar is text, not a delimiter", () => {
+    expect(splitFrontMatter("---\ndescription: |\n  --- not the end\n---\nbody")).toEqual({ ok: true, data: { description: "--- not the end\n" }, body: "body", bodyLine: 5 });
+  });
+
+  test("`---` lines after the closing one belong to the body", () => {
+    expect(splitFrontMatter("---\na: 1\n---\n---x\n---\ntext")).toEqual({ ok: true, data: { a: 1 }, body: "---x\n---\ntext", bodyLine: 4 });
+  });
+
+  test("a block of only comments and blank lines has no keys", () => {
+    expect(splitFrontMatter("---\n# a comment\n\n---\nbody")).toEqual({ ok: true, data: {}, body: "body", bodyLine: 5 });
+  });
+
+  test("the body after a closing line at the very end is empty", () => {
+    expect(splitFrontMatter("---\na: 1\n---")).toEqual({ ok: true, data: { a: 1 }, body: "", bodyLine: 4 });
+  });
+
+  test("a YAML error on the last line of the block names that file line", () => {
+    expect(splitFrontMatter("---\na: 1\nb: 2\nc: [\n---\nbody")).toMatchObject({ ok: false, line: 5 });
+  });
+});
+
+describe("splitFrontMatter: YAML alias and merge bombs stay bounded", () => {
+  /** Nine levels of nine aliases: 9^9 (387 million) "lol"s if anything expanded them. */
+  const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (const [previous, key] of ["ab", "bc", "cd", "de", "ef", "fg", "gh", "hi"]) laughs.push(`${key}: &${key} [${Array(9).fill(`*${previous}`).join(",")}]`);
+
+  test("billion laughs: parsed at once, each alias a shared reference to its anchor, never a copy", () => {
+    const started = performance.now();
+    const result = splitFrontMatter(`---\n${laughs.join("\n")}\n---\nbody`);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.ok).toBe(true);
+    const data = (result as { data: Record<string, unknown[]> }).data;
+    expect(Object.keys(data)).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+    // Every item of `i` is the same array as `h`: 81 references in memory, not 9^9 strings.
+    expect(data.i).toHaveLength(9);
+    expect(data.i!.every((item) => item === data.h)).toBe(true);
+    expect(data.b!.every((item) => item === data.a)).toBe(true);
+  });
+
+  test("billion laughs under a rule key is refused by its shape; the rule is skipped", () => {
+    const { rule, warnings } = parseRule(candidate("lol", "/p/lol.md"), utf8(`---\n${laughs.join("\n")}\nkeywords: *i\n---\nbody\n`));
+    expect(rule).toBeUndefined();
+    expect(warnings).toEqual([
+      { path: "/p/lol.md", line: 11, message: 'front matter key "keywords" should be a word, a comma-separated list of words, or a YAML list of words, found a list; rule "lol" skipped' },
+    ]);
+  });
+
+  test("a merge-key (`<<`) bomb is refused by js-yaml's cap on merged keys, with its line", () => {
+    const lines = [`m0: &m0 {${Array.from({ length: 2000 }, (_, i) => `k${i}: 1`).join(", ")}}`];
+    for (let i = 1; i < 2000; i++) lines.push(`m${i}: &m${i} {<<: *m${i - 1}, x${i}: 1}`);
+    const started = performance.now();
+    const result = splitFrontMatter(`---\n${lines.join("\n")}\n---\nbody`);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // m5 merges the fifth copy of m0's 2000 keys, past js-yaml's 10,000; it is on file line 7.
+    expect(result).toEqual({ ok: false, line: 7, reason: "front matter is not valid YAML (merge keys exceeded maxTotalMergeKeys (10000))" });
   });
 });
