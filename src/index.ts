@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { RULE_TOOL_DESCRIPTION, ruleToolArgs } from "./deliver/rule-tool.js";
 import { startRulebook } from "./engine.js";
 import { createLogger, openCodeLogSink } from "./log.js";
+import { userPluginOptions } from "./opencode-config.js";
 import { parseOptions } from "./options.js";
 import { registerSessionReports } from "./session/reports.js";
 import { nodeRuleFs } from "./sources/fs.js";
@@ -17,6 +18,8 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
   const log = createLogger(openCodeLogSink(input.client), options.debug);
   for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
   try {
+    // Only the user's own config may name rule folders outside the repository (README, "Security").
+    const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
     const rulebook = await startRulebook({
       client: input.client,
       directory: input.directory,
@@ -26,10 +29,14 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
       fs: nodeRuleFs,
       options,
       log,
+      userExtraDirs,
     });
-    registerSessionReports(rulebook.report);
+    const unregister = registerSessionReports(rulebook.report);
     return {
-      dispose: async () => rulebook.dispose(),
+      dispose: async () => {
+        rulebook.dispose();
+        unregister();
+      },
       event: ({ event }) => rulebook.onEvent(event),
       "chat.message": (hookInput, output) => rulebook.onChatMessage(hookInput, output),
       "experimental.compaction.autocontinue": (hookInput) => rulebook.onCompactionAutocontinue(hookInput),

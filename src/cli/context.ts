@@ -3,15 +3,15 @@
  * the plugin's options from opencode.json, and the discovery context the
  * engine loads rules with. Reading happens here; commands stay pure.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { findPluginOptions, userPluginOptions } from "../opencode-config.js";
 import { parseOptions, type RulebookOptions } from "../options.js";
 import type { RuleWarning } from "../rule/rule.js";
 import type { DiscoveryContext } from "../sources/discover.js";
 import { nodeRuleFs, type RuleFs } from "../sources/fs.js";
 import { ALL_SOURCES, loadRules, type LoadedRules } from "../sources/load.js";
-import { displayPath, foldersFromRoot, projectRoot } from "../sources/locations.js";
+import { displayPath, projectRoot } from "../sources/locations.js";
 
 /** The process around a command: passed in so tests and the real binary differ only here. */
 export interface CliIo {
@@ -61,7 +61,8 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const configWarnings = [...found.warnings];
   for (const error of parsed.errors) configWarnings.push({ path: found.path ?? join(root, "opencode.json"), message: `plugin options: ${error}` });
   const { options } = parsed;
-  const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs };
+  const userExtraDirs = parseOptions(userPluginOptions(io.env, io.home).raw, io.env).options.extraDirs;
+  const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };
   return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery };
 }
 
@@ -95,96 +96,4 @@ export function gitRoot(directory: string): string | undefined {
     if (parent === current) return undefined;
     current = parent;
   }
-}
-
-// ---------------------------------------------------------------------------
-// opencode.json
-
-interface FoundOptions {
-  raw: unknown;
-  path?: string;
-  warnings: RuleWarning[];
-}
-
-/**
- * OpenCode's config files, least specific first: the global one, `OPENCODE_CONFIG`,
- * then `opencode.json(c)` (and `.opencode/opencode.json(c)`) from the worktree down
- * to the directory. The last one that lists the plugin gives its options.
- */
-export function configFiles(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): string[] {
-  const globalDir = env.OPENCODE_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
-  const files = [join(globalDir, "opencode.jsonc"), join(globalDir, "opencode.json"), join(globalDir, "config.json")];
-  if (env.OPENCODE_CONFIG) files.push(resolve(directory, env.OPENCODE_CONFIG));
-  for (const folder of foldersFromRoot(directory, worktree)) {
-    files.push(join(folder, "opencode.jsonc"), join(folder, "opencode.json"), join(folder, ".opencode", "opencode.jsonc"), join(folder, ".opencode", "opencode.json"));
-  }
-  return files;
-}
-
-export function findPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
-  const found: FoundOptions = { raw: undefined, warnings: [] };
-  for (const file of configFiles(env, home, directory, worktree)) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    let config: unknown;
-    try {
-      config = JSON.parse(stripJsonComments(text));
-    } catch (error) {
-      found.warnings.push({ path: file, message: `cannot be read as JSON (${(error as Error).message}); its plugin options were not used` });
-      continue;
-    }
-    const plugins = (config as { plugin?: unknown } | null)?.plugin;
-    if (!Array.isArray(plugins)) continue;
-    for (const entry of plugins) {
-      const [spec, options] = Array.isArray(entry) ? [entry[0], entry[1]] : [entry, undefined];
-      if (typeof spec === "string" && isRulebookSpec(spec)) {
-        found.raw = options;
-        found.path = file;
-      }
-    }
-  }
-  return found;
-}
-
-/** `opencode-rulebook`, `opencode-rulebook@1.2.3`, or a path / file URL to the package or its `dist/index.js`. */
-export function isRulebookSpec(spec: string): boolean {
-  if (/^opencode-rulebook(@[^/]+)?$/.test(spec)) return true;
-  let path = spec;
-  if (spec.startsWith("file://")) {
-    try {
-      path = fileURLToPath(spec);
-    } catch {
-      return false;
-    }
-  }
-  const normalised = path.replace(/\\/g, "/").replace(/\/+$/, "");
-  return /(^|\/)opencode-rulebook$/.test(normalised) || /(^|\/)dist\/index\.js$/.test(normalised);
-}
-
-/** JSONC → JSON: drops `//` and `/* *\/` comments and trailing commas, leaving strings alone. */
-export function stripJsonComments(text: string): string {
-  let out = "";
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
-    const next = text[index + 1];
-    if (char === '"') {
-      let end = index + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      out += text.slice(index, end + 1);
-      index = end;
-    } else if (char === "/" && next === "/") {
-      while (index < text.length && text[index] !== "\n") index++;
-      out += "\n";
-    } else if (char === "/" && next === "*") {
-      const end = text.indexOf("*/", index + 2);
-      index = end < 0 ? text.length : end + 1;
-    } else if (char === "," && /^\s*[}\]]/.test(text.slice(index + 1, index + 200))) {
-      // A trailing comma: dropped.
-    } else out += char;
-  }
-  return out;
 }

@@ -18,10 +18,19 @@ export function currentWindow<T extends HistoryMessage>(messages: readonly T[]):
   return messages;
 }
 
-/** The rules markers in the current window, oldest first. */
-export function rulesInWindow(messages: readonly HistoryMessage[]): RulesMarker[] {
+/**
+ * The messages after the last compaction; none when the history shows no
+ * compaction (right after one, a history without it is not yet up to date).
+ */
+export function sinceCompaction<T extends HistoryMessage>(messages: readonly T[]): readonly T[] {
+  const window = currentWindow(messages);
+  return window[0]?.parts.some((part) => part.type === "compaction") ? window : [];
+}
+
+/** The rules markers in the current window (or in `window`, when given), oldest first. */
+export function rulesInWindow(messages: readonly HistoryMessage[], window: readonly HistoryMessage[] = currentWindow(messages)): RulesMarker[] {
   const markers: RulesMarker[] = [];
-  for (const message of currentWindow(messages)) {
+  for (const message of window) {
     for (const part of message.parts) {
       const marker = part.ignored ? undefined : markerOf(part);
       if (marker) markers.push(marker);
@@ -40,12 +49,15 @@ export function lastUserChoice(messages: readonly HistoryMessage[]): { agent?: s
   return {};
 }
 
-/** The stored message holding the rules part of one of these delivery attempts, if any was stored. */
-export function storedDelivery(messages: readonly HistoryMessage[], deliveries: ReadonlySet<string>): { created?: number } | undefined {
-  for (const message of messages) {
+/**
+ * The stored message, in `window` (the current one), holding the rules part of
+ * one of these delivery attempts: which attempt, and when it was stored.
+ */
+export function storedDelivery(window: readonly HistoryMessage[], deliveries: { has(id: string): boolean }): { delivery: string; created?: number } | undefined {
+  for (const message of window) {
     for (const part of message.parts) {
       const delivery = markerOf(part)?.delivery;
-      if (delivery !== undefined && deliveries.has(delivery)) return { created: message.info.time?.created };
+      if (delivery !== undefined && deliveries.has(delivery)) return { delivery, created: message.info.time?.created };
     }
   }
   return undefined;

@@ -37,6 +37,8 @@ export interface TrackerDeps {
   /** Sends the rules; throws when they were not stored. */
   send(sessionID: string, trigger: DeliveryTrigger): Promise<void>;
   onFailure(sessionID: string, trigger: DeliveryTrigger, error: unknown, attempt: number, final: boolean): void;
+  /** False for a session that was deleted (or a plugin disposed): no more tries, nothing remembered. */
+  alive?: (sessionID: string) => boolean;
   retry?: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -47,11 +49,14 @@ export function createSessionTracker(deps: TrackerDeps): SessionTracker {
   const retry = deps.retry ?? DEFAULT_RETRY;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
+  const alive = deps.alive ?? (() => true);
   const attempt = async (sessionID: string, trigger: DeliveryTrigger): Promise<DeliveryResult> => {
     let lastError: unknown;
     for (let n = 1; n <= retry.tries; n++) {
+      if (!alive(sessionID)) return { delivered: false };
       try {
         await deps.send(sessionID, trigger);
+        if (!alive(sessionID)) return { delivered: false };
         delivered.add(sessionID);
         return { delivered: true };
       } catch (error) {

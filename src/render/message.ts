@@ -22,40 +22,85 @@ const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
 export interface RenderExtras {
   /** Rules the model reads on request: named with their description. */
   onRequest?: ReadonlyArray<Pick<Rule, "name" | "description">>;
+  /** On-request rules not listed, to keep the message within its budget: counted in a last line. */
+  onRequestMore?: number;
   /** Active rules left out for the size budget: named, readable with the `rule` tool. */
-  leftOut?: ReadonlyArray<Pick<Rule, "name">>;
+  leftOut?: ReadonlyArray<LeftOutEntry>;
+  /** Left-out rules not named, to keep the notice short: counted. */
+  leftOutMore?: number;
   header?: string;
   /** A sentence after the header (rules changed or deleted since the session got them). */
   notice?: string;
 }
 
+/** A rule left out for the budget; `changed` when the session holds an earlier version of it. */
+export interface LeftOutEntry {
+  name: string;
+  changed?: boolean;
+}
+
+/**
+ * Where to find the names a message leaves unsaid: the `rule` tool answers an
+ * unknown name with the names of every rule (src/deliver/rule-tool.ts).
+ */
+export const ALL_NAMES_HINT = "the `rule` tool, given a name that is no rule's, answers with the names of all rules";
+
+/** The message is its header and these sections; the composer sizes sections one by one. */
 export function renderRulesMessage(rules: readonly RenderedRule[], extras: RenderExtras = {}): string {
-  const sections = rules.map(
-    (rule) =>
-      `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n` +
-      `${escapeContent(rule.content)}\n</rule>`,
+  const sections = rules.map(renderRuleSection);
+  const leftOutMore = extras.leftOutMore ?? 0;
+  if (extras.leftOut?.length || leftOutMore > 0) sections.push(renderLeftOutSection(extras.leftOut ?? [], leftOutMore));
+  if (extras.onRequest?.length) sections.push(renderOnRequestSection(extras.onRequest.map(renderOnRequestEntry), extras.onRequestMore ?? 0));
+  return assembleRulesMessage(sections, rulesMessageHeader(extras.header, extras.notice));
+}
+
+/** One rule's block. */
+export function renderRuleSection(rule: RenderedRule): string {
+  return (
+    `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n` +
+    `${escapeContent(rule.content)}\n</rule>`
   );
-  if (extras.leftOut?.length) {
-    sections.push(
-      `Also in force, left out of this message to keep it short: ${extras.leftOut.map((rule) => oneLine(rule.name)).join(", ")}. ` +
-        "Read each with the `rule` tool (argument: the rule's name) before work it may concern.",
-    );
-  }
-  if (extras.onRequest?.length) {
-    sections.push(
-      "Rules to read on request: when your work concerns one of these, read it with the `rule` tool (argument: the rule's name) and follow it.\n" +
-        extras.onRequest.map((rule) => `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`).join("\n"),
-    );
-  }
-  // A header may carry a rule's name: kept on one line, it can never open or close a block.
-  const base = oneLine(extras.header ?? MESSAGE_HEADER);
-  const header = extras.notice ? `${base}\n\n${oneLine(extras.notice)}` : base;
+}
+
+/** The paragraph naming rules left out for the budget, and counting those it does not name. */
+export function renderLeftOutSection(rules: ReadonlyArray<LeftOutEntry>, more = 0): string {
+  const names = rules.map((rule) => oneLine(rule.name) + (rule.changed ? " (its file changed since you were given it: the version you have no longer applies)" : ""));
+  const read = "Read each with the `rule` tool (argument: the rule's name) before work it may concern";
+  if (more === 0) return `Also in force, left out of this message to keep it short: ${names.join(", ")}. ${read}.`;
+  const listed = names.length > 0 ? `${names.join(", ")} and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
+  return `Also in force, left out of this message to keep it short: ${listed}. ${read}; ${ALL_NAMES_HINT}.`;
+}
+
+/** One line of the on-request list. */
+export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): string {
+  return `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`;
+}
+
+/** The on-request list from its lines (`renderOnRequestEntry`), and a last line counting those not listed. */
+export function renderOnRequestSection(entries: readonly string[], more = 0): string {
+  const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more rules to read on request, not listed here to keep this message short; ${ALL_NAMES_HINT}.`] : entries;
+  return "Rules to read on request: when your work concerns one of these, read it with the `rule` tool (argument: the rule's name) and follow it.\n" + lines.join("\n");
+}
+
+/** The header, and the notice after it. A header may carry a rule's name: kept on one line, it can never open or close a block. */
+export function rulesMessageHeader(header: string = MESSAGE_HEADER, notice?: string): string {
+  const base = oneLine(header);
+  return notice ? `${base}\n\n${oneLine(notice)}` : base;
+}
+
+/** The whole message: its size is the frame's plus each section's, plus a blank line between sections. */
+export function assembleRulesMessage(sections: readonly string[], header: string): string {
   return `<rulebook>\n${header}\n\n${sections.join("\n\n")}\n</rulebook>`;
 }
 
 /** Names and descriptions outside rule blocks stay on one line and cannot open a block. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").replace(/</g, "‹");
+}
+
+/** `2998` → `2,998`: fixed grouping, whatever the machine's locale. */
+export function countLabel(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** Reads a message made by `renderRulesMessage` back into its rules. */

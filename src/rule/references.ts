@@ -7,15 +7,17 @@
  * up to `maxDepth` (5) levels; lines inside ``` / ~~~ code fences are never
  * expanded.
  *
- * Safety: a reference is followed only when both the path as written and
- * the file's real path (symlinks resolved) lie inside an allowed folder
- * (the project root, the rules folders, the user's config folder). Anything
- * else (outside, missing, a cycle, too deep, too large) is left as text,
- * with a warning.
+ * Safety: a reference is followed only when the path as written and the
+ * file's real path (symlinks resolved) lie inside the folders its rule may
+ * reach (src/sources/trust.ts: a repository's rule, the repository only; a
+ * user's rule, the user's rules and config folders). Anything else
+ * (outside, missing, a cycle, too deep, too large) is left as text, with a
+ * warning.
  *
  * Pure: all reading goes through the `read` callback.
  */
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { inside } from "../sources/trust.js";
 import { splitFrontMatter } from "./front-matter.js";
 import type { RuleWarning } from "./rule.js";
 
@@ -27,8 +29,12 @@ export interface ReferenceOptions {
   file: string;
   /** Its real path, to catch a reference back to it. */
   realFile: string;
-  /** Folders references may point into, as written and as real paths. */
+  /** Folders a reference as written may point into. */
   allowed: readonly string[];
+  /** Folders the referenced file's real path (symlinks resolved) must lie in. */
+  allowedReal: readonly string[];
+  /** What those folders are, for warnings: "the repository", "your rules and config folders". */
+  boundaryName: string;
   /** The real path of a file (symlinks resolved); `missing` when it does not exist. */
   realpath: (path: string) => Promise<RealPathResult>;
   /** The decoded text of a file, by its real path; only called for a file inside the allowed folders. */
@@ -118,11 +124,12 @@ async function include(ref: string, written: string, file: string, chain: string
   };
   if (depth >= state.maxDepth) return warn(`is nested more than ${state.maxDepth} levels deep`);
   const target = isAbsolute(ref) ? resolve(ref) : resolve(dirname(file), ref);
-  if (!inside(target, state.options.allowed)) return warn(`points outside the project, the rules folders and the config folder (${target}); refused`);
+  const where = state.options.boundaryName;
+  if (!inside(target, state.options.allowed)) return warn(`points outside ${where} (${target}); refused`);
   const real = await state.options.realpath(target);
   if (!real.ok) return warn(real.missing ? `names a file that does not exist (${target})` : `cannot be read (${real.reason})`);
   const realPath = real.realPath;
-  if (!inside(realPath, state.options.allowed)) return warn(`leads outside the project, the rules folders and the config folder (to ${realPath}); refused`);
+  if (!inside(realPath, state.options.allowedReal)) return warn(`leads outside ${where} (to ${realPath}); refused`);
   if (chain.includes(realPath)) return warn(`is a cycle (${[...chain, realPath].join(" → ")})`);
   const read = await state.options.read(realPath);
   if (!read.ok) return warn(`cannot be read (${read.reason})`);
@@ -144,14 +151,6 @@ async function include(ref: string, written: string, file: string, chain: string
 function looksLikePath(token: string): boolean {
   const last = token.slice(token.lastIndexOf("/") + 1);
   return last !== "." && last !== ".." && /\.[A-Za-z0-9]+$/.test(last);
-}
-
-/** Is `path` one of `folders` or inside one? */
-export function inside(path: string, folders: readonly string[]): boolean {
-  return folders.some((folder) => {
-    const rel = relative(folder, path);
-    return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-  });
 }
 
 function byteLength(text: string): number {

@@ -8,8 +8,18 @@ import type { SessionReport } from "./state.js";
 
 const reporters: Array<(sessionID: string) => SessionReport | undefined> = [];
 
-export function registerSessionReports(report: (sessionID: string) => SessionReport | undefined): void {
+/** Registers a plugin instance's reports; the returned function releases them (on `dispose`). */
+export function registerSessionReports(report: (sessionID: string) => SessionReport | undefined): () => void {
   reporters.push(report);
+  return () => {
+    const index = reporters.indexOf(report);
+    if (index >= 0) reporters.splice(index, 1);
+  };
+}
+
+/** How many plugin instances are registered: each started and not disposed. */
+export function registeredReports(): number {
+  return reporters.length;
 }
 
 /** What the plugin knows about a session (the newest plugin instance first), or undefined when it knows nothing. */

@@ -13,23 +13,31 @@ import { atTokens } from "../select/mentions.js";
 /** Argument keys that name files or folders, across OpenCode's tools and plugin tools. */
 const PATH_KEYS = ["filePath", "path", "paths", "file", "files", "filepath"] as const;
 
+/** Paths taken from one tool call or result: more is a listing, not a working set, and would only cost matching time. */
+export const MAX_PATHS_PER_CALL = 2_000;
+
 /** Raw paths a tool call names, before normalisation. */
 export function pathsFromToolArgs(args: unknown): string[] {
   if (!args || typeof args !== "object") return [];
   const record = args as Record<string, unknown>;
-  const paths: string[] = [];
-  for (const key of PATH_KEYS) {
-    const value = record[key];
-    if (typeof value === "string") paths.push(value);
-    else if (Array.isArray(value)) paths.push(...value.filter((item): item is string => typeof item === "string"));
-  }
-  // multiedit: { filePath, edits: [{ filePath?, … }] }
-  if (Array.isArray(record.edits)) for (const edit of record.edits) paths.push(...pathsFromToolArgs(edit));
+  const paths = pathsUnderKeys(record);
+  // multiedit: { filePath, edits: [{ filePath?, … }] }; one level only, whatever the model sends.
+  if (Array.isArray(record.edits)) for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL)) if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
   // patch / apply_patch: the files named in the patch text.
   for (const key of ["patchText", "patch", "input"]) {
     if (typeof record[key] === "string") paths.push(...pathsFromPatch(record[key] as string));
   }
-  return paths.filter((path) => path.trim() !== "");
+  return paths.filter((path) => path.trim() !== "").slice(0, MAX_PATHS_PER_CALL);
+}
+
+function pathsUnderKeys(record: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const key of PATH_KEYS) {
+    const value = record[key];
+    if (typeof value === "string") paths.push(value);
+    else if (Array.isArray(value)) paths.push(...value.slice(0, MAX_PATHS_PER_CALL).filter((item): item is string => typeof item === "string"));
+  }
+  return paths;
 }
 
 /** Files a patch touches: `*** Update File: x`, `*** Add File: x`, `--- a/x`, `+++ b/x`. */
@@ -46,7 +54,7 @@ export function pathsFromPatch(patch: string): string[] {
 export function pathsFromToolOutput(tool: string, output: string, projectRoot: string): string[] {
   if (tool !== "glob" && tool !== "grep" && tool !== "list") return [];
   const paths: string[] = [];
-  for (const line of output.split("\n", 2000)) {
+  for (const line of output.split("\n", MAX_PATHS_PER_CALL)) {
     const candidate = line.trim().replace(/:$/, "");
     if (candidate.startsWith(projectRoot + sep)) paths.push(candidate);
   }
@@ -69,11 +77,26 @@ export function pathCandidatesInPrompt(text: string): string[] {
 
 /** A path as the working set keeps it: project-relative POSIX inside the project, absolute outside. */
 export function normalisePath(raw: string, directory: string, projectRoot: string): string {
-  const path = raw.startsWith("file://") ? decodeURIComponent(new URL(raw).pathname) : raw;
+  const path = raw.startsWith("file://") ? fileUrlPath(raw) : raw;
   const absolute = isAbsolute(path) ? path : resolve(directory, path);
   const inProject = relative(projectRoot, absolute);
   if (inProject === "" || inProject.startsWith("..") || isAbsolute(inProject)) return absolute.split(sep).join("/");
   return inProject.split(sep).join("/");
+}
+
+/** The path of a `file://` URL; one that is not valid percent-encoding (`file:///tmp/100%.ts`) is taken as written. */
+function fileUrlPath(url: string): string {
+  let pathname: string;
+  try {
+    pathname = new URL(url).pathname;
+  } catch {
+    return url.slice("file://".length);
+  }
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
 }
 
 /** Where paths in a prompt are resolved from. */

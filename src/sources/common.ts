@@ -7,6 +7,7 @@ import type { RuleScope } from "../rule/rule.js";
 import { errorCode, errorReason, NOT_A_REGULAR_FILE } from "./fs.js";
 import { displayPath, foldersFromRoot, projectRoot } from "./locations.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
+import { allowsRealPath, outsideRepositoryMessage, type Boundary, type Trust } from "./trust.js";
 import { walkRuleFolder } from "./walk.js";
 
 /** The folder globs are relative to: the worktree root when the directory is inside it. */
@@ -20,7 +21,23 @@ export function projectLevels(context: SourceContext): string[] {
 }
 
 export function emptyFound(): Required<FoundRules> {
-  return { files: [], warnings: [], folders: [] };
+  return { files: [], warnings: [], folders: [], userFolders: [] };
+}
+
+/** The repository's real root: discovery resolves it once; a source called on its own resolves it here. */
+export async function realRootOf(context: SourceContext): Promise<string> {
+  if (context.realRoot) return context.realRoot;
+  const root = projectRootOf(context);
+  return context.fs.realpath(root).catch(() => root);
+}
+
+/** A project file is the repository's, a global one the user's, unless the source says otherwise. */
+function trustOf(spec: { scope: RuleScope; trust?: Trust }): Trust {
+  return spec.trust ?? (spec.scope === "project" ? "repository" : "user");
+}
+
+async function boundaryOf(context: SourceContext, trust: Trust): Promise<Boundary> {
+  return { trust, realRoot: await realRootOf(context) };
 }
 
 export const MARKDOWN = (name: string) => /\.md$/i.test(name);
@@ -36,13 +53,20 @@ export interface FolderSpec {
   nameOf?: (relPath: string) => string;
   /** Only files directly in the folder, not in sub-folders. */
   topLevelOnly?: boolean;
+  /** Whose files these are; default: the repository's in project scope, the user's in global scope. */
+  trust?: Trust;
 }
 
 /** Walks a rules folder and adds its rule files as candidates. */
 export async function addFolder(found: Required<FoundRules>, context: SourceContext, spec: FolderSpec): Promise<void> {
-  found.folders.push(spec.folder);
-  const walk = await walkRuleFolder(spec.folder, context.fs, spec.accept);
+  const trust = trustOf(spec);
+  const boundary = trust === "repository" ? await boundaryOf(context, trust) : undefined;
+  const walk = await walkRuleFolder(spec.folder, context.fs, { accept: spec.accept, boundary, budget: context.walkBudget });
   found.warnings.push(...walk.warnings);
+  // A folder refused by the boundary is neither watched nor a place references may lead.
+  if (walk.refused) return;
+  found.folders.push(spec.folder);
+  if (trust === "user") found.userFolders.push(spec.folder);
   const root = spec.scope === "project" ? projectRootOf(context) : "";
   const nameOf = spec.nameOf ?? ((relPath: string) => relPath.replace(/\.(md|mdc)$/i, ""));
   for (const file of walk.files) {
@@ -55,6 +79,7 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       displayPath: displayPath(file.path, root, context.home),
       relPath: file.relPath,
       size: file.size,
+      trust,
     });
   }
 }
@@ -81,10 +106,20 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
  * Adds one fixed rule file (`.cursorrules`, `copilot-instructions.md`, …)
  * under a fixed name when it exists. Returns what was at the path.
  */
-export async function addSingleFile(found: Required<FoundRules>, context: SourceContext, spec: { path: string; scope: RuleScope; source: string; name: string }): Promise<PathKind> {
+export async function addSingleFile(found: Required<FoundRules>, context: SourceContext, spec: { path: string; scope: RuleScope; source: string; name: string; trust?: Trust }): Promise<PathKind> {
   const kind = await kindOf(spec.path, context, found);
   if (kind.kind !== "file") return kind;
+  const trust = trustOf(spec);
+  if (trust === "repository") {
+    const boundary = await boundaryOf(context, trust);
+    const realPath = await context.fs.realpath(spec.path).catch(() => undefined);
+    if (realPath === undefined || !allowsRealPath(boundary, realPath)) {
+      found.warnings.push({ path: spec.path, message: realPath === undefined ? "cannot be resolved; skipped" : outsideRepositoryMessage(realPath, boundary.realRoot, "file") });
+      return { kind: "none" };
+    }
+  }
   found.folders.push(dirname(spec.path));
+  if (trust === "user") found.userFolders.push(dirname(spec.path));
   const root = spec.scope === "project" ? projectRootOf(context) : "";
   const file: FoundRuleFile = {
     name: spec.name,
@@ -94,6 +129,7 @@ export async function addSingleFile(found: Required<FoundRules>, context: Source
     displayPath: displayPath(spec.path, root, context.home),
     relPath: basename(spec.path),
     size: kind.size,
+    trust,
   };
   found.files.push(file);
   return kind;

@@ -8,10 +8,12 @@ import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
 import { expandReferences, mayHaveReferences, type ReadResult, type RealPathResult } from "../rule/references.js";
 import type { Rule, RuleWarning } from "../rule/rule.js";
-import { projectRootOf } from "./common.js";
+import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir } from "./locations.js";
 import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
+import type { Trust } from "./trust.js";
+import { walkBudget } from "./walk.js";
 
 export interface DiscoveryContext extends SourceContext {
   /** A larger file is skipped without being read. */
@@ -35,20 +37,27 @@ const FILES_OPEN_AT_ONCE = 32;
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
   const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [] };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
-  // Sources look in different folders: they search at once, and their results are taken in precedence order.
-  const results = await Promise.all(sources.map((source) => source.find(context)));
+  const realRoot = await realRootOf(context);
+  // Sources look in different folders: they search at once, each within its own walk budget, and their results are taken in precedence order.
+  const results = await Promise.all(sources.map((source) => source.find({ ...context, realRoot, walkBudget: walkBudget() })));
+  const userFolders: string[] = [];
   for (const [index, source] of sources.entries()) {
     const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
     for (const file of result.files) found.push({ file, source });
     discovery.warnings.push(...result.warnings);
     for (const folder of result.folders ?? []) if (!discovery.folders.includes(folder)) discovery.folders.push(folder);
+    userFolders.push(...(result.userFolders ?? []));
   }
   const unique = oncePerPath(found);
   discovery.files = unique.map(({ file }) => file);
-  // Resolved once, and only when some rule holds a reference.
-  let allowedOnce: Promise<string[]> | undefined;
-  const allowed = () => (allowedOnce ??= allowedFolders(context, discovery.folders));
-  const parsed = await mapLimited(unique, FILES_OPEN_AT_ONCE, ({ file, source }) => readRule(file, source, context, allowed));
+  // Resolved once per trust, and only when some rule holds a reference.
+  const reach = new Map<Trust, Promise<Reach>>();
+  const reachOf = (trust: Trust) => {
+    let once = reach.get(trust);
+    if (!once) reach.set(trust, (once = reachFor(trust, { ...context, realRoot }, userFolders)));
+    return once;
+  };
+  const parsed = await mapLimited(unique, FILES_OPEN_AT_ONCE, ({ file, source }) => readRule(file, source, context, reachOf));
   for (const result of parsed) {
     discovery.warnings.push(...result.warnings);
     if (result.rule) discovery.rules.push(result.rule);
@@ -78,25 +87,40 @@ function oncePerPath<T extends { file: FoundRuleFile }>(found: T[]): T[] {
   return kept.filter((entry): entry is T => entry !== undefined);
 }
 
-/** Where references may lead: the project root, the user's config folder and every rules folder, as given and as real paths. */
-async function allowedFolders(context: DiscoveryContext, folders: readonly string[]): Promise<string[]> {
-  const given = [projectRootOf(context), dirname(globalRulesDir(context.env, context.home)), ...folders];
-  const allowed = new Set<string>();
-  for (const folder of given) {
-    allowed.add(folder);
+/** Where a rule's references may lead (README, "Security"). */
+interface Reach {
+  allowed: string[];
+  allowedReal: string[];
+  boundaryName: string;
+}
+
+/**
+ * A repository's rule: the repository only, its real path checked against
+ * the repository's real root. A user's rule: the global rules folder, the
+ * OpenCode config folder and the user's other rule folders, as given and as
+ * real paths (the user's own symlinks are followed).
+ */
+async function reachFor(trust: Trust, context: DiscoveryContext & { realRoot: string }, userFolders: readonly string[]): Promise<Reach> {
+  if (trust === "repository") {
+    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], boundaryName: "the repository" };
+  }
+  const globalRules = globalRulesDir(context.env, context.home);
+  const folders = new Set<string>();
+  for (const folder of [globalRules, dirname(globalRules), ...userFolders]) {
+    folders.add(folder);
     try {
-      allowed.add(await context.fs.realpath(folder));
+      folders.add(await context.fs.realpath(folder));
     } catch {
       // A folder that does not exist holds nothing a reference could reach.
     }
   }
-  return [...allowed];
+  return { allowed: [...folders], allowedReal: [...folders], boundaryName: "your rules and OpenCode config folders" };
 }
 
 type ReadRule = ParsedRule & { references: string[] };
 
-async function readRule(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, allowed: () => Promise<string[]>): Promise<ReadRule> {
-  const { relPath: _relPath, size, ...candidate } = file;
+async function readRule(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>): Promise<ReadRule> {
+  const { relPath: _relPath, size, trust, ...candidate } = file;
   const fail = (message: string): ReadRule => ({ warnings: [{ path: file.path, message }], references: [] });
   if (size > context.maxRuleBytes) {
     return fail(`the file is ${size} bytes, over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped without being read`);
@@ -133,7 +157,7 @@ async function readRule(file: FoundRuleFile, source: RuleSource, context: Discov
   const expanded = await expandReferences(rule.content, {
     file: file.path,
     realFile,
-    allowed: await allowed(),
+    ...(await reachOf(trust)),
     realpath: (path) => realpathOf(path, context),
     read: (path) => readReference(path, context),
     maxBytes: context.maxRuleBytes,

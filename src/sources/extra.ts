@@ -3,10 +3,16 @@
  * read exactly like a native `.opencode/rules` folder, in project scope,
  * under the source id `extra`. A folder is relative to the project root,
  * absolute, or `~/…` (the home folder).
+ *
+ * Trust: a folder inside the repository is the repository's. A folder
+ * outside it is read only when the user's own OpenCode config names it
+ * (a repository's `opencode.json` must not make the plugin read the user's
+ * files); it is then the user's.
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "./common.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
+import { inside } from "./trust.js";
 
 /** The absolute folders `extraDirs` names, in the order given, without repeats. */
 export function resolveExtraDirs(extraDirs: readonly string[], context: Pick<SourceContext, "home" | "directory" | "worktree">): string[] {
@@ -23,8 +29,17 @@ export const extraSource: RuleSource = {
   id: "extra",
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
+    const root = projectRootOf(context);
+    const users = new Set(resolveExtraDirs(context.userExtraDirs ?? [], context));
     for (const folder of resolveExtraDirs(context.extraDirs ?? [], context)) {
-      await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC });
+      if (inside(folder, [root])) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "repository" });
+      else if (users.has(folder)) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "user" });
+      else {
+        found.warnings.push({
+          path: folder,
+          message: "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
+        });
+      }
     }
     return found;
   },

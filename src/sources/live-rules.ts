@@ -66,7 +66,7 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
   };
 }
 
-/** A rule file that changed in a way the model would notice. */
-function differs(before: Rule, after: Rule): boolean {
+/** A rule file that changed in a way the model would notice: a session holding the old version gets the new one. */
+export function differs(before: Rule, after: Rule): boolean {
   return before.content !== after.content || before.path !== after.path || before.description !== after.description;
 }

@@ -3,7 +3,6 @@
  * precedence. The engine and the command line both load rules through here,
  * so they cannot disagree about which rules exist.
  */
-import { inside } from "../rule/references.js";
 import type { Rule, RuleWarning } from "../rule/rule.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
@@ -15,6 +14,7 @@ import { kiroSource } from "./kiro.js";
 import { foldersFromRoot } from "./locations.js";
 import { nativeSource } from "./native.js";
 import type { FoundRuleFile, RuleSource } from "./source.js";
+import { inside } from "./trust.js";
 import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {

@@ -2,6 +2,8 @@
 import type { RuleCandidate } from "../rule/parse.js";
 import type { RuleWarning } from "../rule/rule.js";
 import type { RuleFs } from "./fs.js";
+import type { Trust } from "./trust.js";
+import type { WalkBudget } from "./walk.js";
 
 export interface SourceContext {
   env: Record<string, string | undefined>;
@@ -13,12 +15,23 @@ export interface SourceContext {
   fs: RuleFs;
   /** The `extraDirs` option: more rules folders (project-relative, absolute or `~/…`). Read by the `extra` source. */
   extraDirs?: readonly string[];
+  /**
+   * The `extraDirs` the user's own OpenCode config names (global config,
+   * `$OPENCODE_CONFIG`): only these may lie outside the repository.
+   */
+  userExtraDirs?: readonly string[];
+  /** The repository's real root (symlinks resolved); discovery sets it once for every source. */
+  realRoot?: string;
+  /** What the source may still walk; discovery gives each source its own. */
+  walkBudget?: WalkBudget;
 }
 
 export interface FoundRuleFile extends RuleCandidate {
   /** Path inside its rules folder, as the discovery log names it: `sub/name.md`. */
   relPath: string;
   size: number;
+  /** The repository's (read and referenced only inside it) or the user's. */
+  trust: Trust;
 }
 
 export interface FoundRules {
@@ -29,6 +42,8 @@ export interface FoundRules {
    * folder for `.cursorrules`-style files). References may point inside them.
    */
   folders?: string[];
+  /** Those of `folders` that are the user's own: a user's rule may reference files in them. */
+  userFolders?: string[];
 }
 
 /** What a source's front matter mapper may report: a problem with a value it reads. */

@@ -5,7 +5,7 @@ import { parseRule } from "../../src/rule/parse.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { composeRulesMessage } from "../../src/render/compose.js";
 import { parseRulesMessage } from "../../src/render/message.js";
-import { activationOf, activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import { activationOf, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
 import { answerRuleRequest } from "../../src/deliver/rule-tool.js";
 
 function rule(name: string, text: string): Rule {
@@ -98,9 +98,9 @@ describe("composing a session's message", () => {
   });
 
   test("rules already delivered are not sent again", () => {
-    const composed = composeRulesMessage(rules, { files: ["src/a.ts"] }, { alreadyDelivered: new Set(["style"]) })!;
+    const composed = composeRulesMessage(rules, { files: ["src/a.ts"] }, { delivered: new Map([["style", always]]) })!;
     expect(composed.included.map(({ rule }) => rule.name)).toEqual(["typescript"]);
-    expect(composeRulesMessage(rules, { files: [] }, { alreadyDelivered: new Set(["style"]) })).toBeUndefined();
+    expect(composeRulesMessage(rules, { files: [] }, { delivered: new Map([["style", always]]) })).toBeUndefined();
   });
 
   test("past the byte budget, the lowest-priority rules are left out whole and named", () => {

@@ -1,4 +1,6 @@
 /** `check`: exit 1 on errors, 0 with warnings only; readable and --json output. */
+import { realpath, symlink } from "node:fs/promises";
+import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { projectTree } from "./fixtures.js";
 import { ANSI, type Sandbox, useSandbox } from "./helpers.js";
@@ -79,4 +81,21 @@ test("colours only when asked for, never with NO_COLOR", async () => {
   expect(box.run(["check"]).stdout).not.toMatch(ANSI);
   expect(box.run(["check"], { env: { FORCE_COLOR: "1" } }).stdout).toMatch(ANSI);
   expect(box.run(["check"], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } }).stdout).not.toMatch(ANSI);
+});
+
+test("an untrusted repository: a symlink out of it is an error naming link and target; a glob that cannot be used does not crash check, explain or render", async () => {
+  await box.write({ [join(box.root, "outside", "secret.md")]: "SECRET-TOKEN\n", ".opencode/rules/empty-glob.md": "---\nglobs: ./\nkeywords: [deploy]\n---\nDeploy rule.\n" });
+  await symlink(join(box.root, "outside", "secret.md"), join(box.projectRules, "leak.md"));
+  const check = box.run(["check"]);
+  expect(check.code).toBe(1);
+  expect(check.stdout).toContain(
+    `error   .opencode/rules/leak.md: leads through a symlink to ${await realpath(join(box.root, "outside", "secret.md"))}, outside the repository (${await realpath(box.project)}); a repository's rule files are read only from inside it, so this file was skipped\n`,
+  );
+  expect(check.stdout).toMatch(/^warning \.opencode\/rules\/empty-glob\.md:2: glob "\.\/" cannot be used \(.*\); this glob is ignored/m);
+  for (const args of [["explain", "src/app.ts", "--prompt", "deploy it"], ["render", "--files", "src/app.ts", "--prompt", "deploy it"], ["list"]]) {
+    const run = box.run(args);
+    expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+    expect(run.stdout).not.toContain("SECRET-TOKEN");
+  }
+  expect(box.run(["explain", "--prompt", "deploy it"]).stdout).toMatch(/empty-glob/);
 });

@@ -11,7 +11,11 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { startRulebook, type EngineDeps, type Rulebook } from "../../src/engine.js";
 import { RulebookPlugin } from "../../src/index.js";
+import { createLogger } from "../../src/log.js";
+import { parseOptions } from "../../src/options.js";
+import { nodeRuleFs } from "../../src/sources/fs.js";
 
 export const BASE_URL = "http://127.0.0.1:4999";
 
@@ -173,4 +177,25 @@ export function useFakeOpencode(): { server: FakeOpencode; project: TempProject 
     await current.project.cleanup();
   });
   return current;
+}
+
+/**
+ * The engine itself (no entry) on the temporary project, talking to the fake
+ * server, its log lines collected in `logged`: for tests that set the
+ * engine's bounds and timings.
+ */
+export function startTestEngine(project: TempProject, logged: string[], overrides: Partial<EngineDeps> & { rawOptions?: Record<string, unknown> } = {}): Promise<Rulebook> {
+  const { rawOptions, ...deps } = overrides;
+  return startRulebook({
+    client: createOpencodeClient({ baseUrl: BASE_URL }) as never,
+    directory: project.projectDir,
+    worktree: project.projectDir,
+    env: process.env,
+    home: project.home,
+    fs: nodeRuleFs,
+    options: parseOptions(rawOptions ?? {}, {}).options,
+    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), false),
+    retry: { tries: 3, backoffMs: [20, 20] },
+    ...deps,
+  });
 }

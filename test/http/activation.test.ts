@@ -66,7 +66,7 @@ describe("rules activated by the user's prompt go into that message as a synthet
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["migrations"]);
     expect(output.parts[0]).toMatchObject({ synthetic: true, sessionID: "ses_1", messageID: output.message.id });
-    expect((output.parts[0] as { id: string }).id < (output.parts[1] as { id: string }).id).toBe(true);
+    expect((output.parts[0] as unknown as { id: string }).id < (output.parts[1] as unknown as { id: string }).id).toBe(true);
     // Once per context window.
     const again = userMessage("another migration");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, again);

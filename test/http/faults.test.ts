@@ -4,13 +4,10 @@
  * dependencies that throw inside every hook. The session must go on, and no
  * rule may be lost or sent twice.
  */
-import { createOpencodeClient } from "@opencode-ai/sdk";
 import { beforeEach, expect, test } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { parseOptions } from "../../src/options.js";
-import { startRulebook, type Rulebook } from "../../src/engine.js";
+import type { Rulebook } from "../../src/engine.js";
 import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
-import { BASE_URL, sessionCompacted, sessionCreated, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -23,21 +20,8 @@ beforeEach(async () => {
   await project.writeRule("project", "style.md", "Write small functions.\n");
 });
 
-async function engine(overrides: { fs?: RuleFs; client?: unknown; promptTimeoutMs?: number } = {}): Promise<Rulebook> {
-  const log = createLogger(async (level, message) => void logged.push(`${level}: ${message}`), false);
-  return startRulebook({
-    client: (overrides.client ?? createOpencodeClient({ baseUrl: BASE_URL })) as never,
-    directory: project.projectDir,
-    worktree: project.projectDir,
-    env: process.env,
-    home: project.home,
-    fs: overrides.fs ?? nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log,
-    retry: { tries: 3, backoffMs: [20, 20] },
-    promptTimeoutMs: overrides.promptTimeoutMs,
-  });
-}
+const engine = (overrides: { fs?: RuleFs; client?: unknown; promptTimeoutMs?: number } = {}): Promise<Rulebook> =>
+  startTestEngine(project, logged, overrides as Parameters<typeof startTestEngine>[2]);
 
 test("a rules prompt that times out but was stored is found in the history: no second copy", async () => {
   server.answers.push({ status: 200, delayMs: 600 });

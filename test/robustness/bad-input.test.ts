@@ -293,14 +293,15 @@ describe("made at test time: links, devices and FIFOs", () => {
     await symlink("/dev/zero", inRules("zero.md"));
     const fs = spyFs();
     const loaded = await load(fs);
-    expect(loaded.warnings).toEqual([{ path: inRules("zero.md"), message: "is not a regular file (a device, FIFO or socket); never opened, skipped" }]);
+    // Outside the repository, so refused before its type matters (the user's own folders: test/unit/walk.test.ts).
+    expect(loaded.warnings).toEqual([{ path: inRules("zero.md"), message: `leads through a symlink to /dev/zero, outside the repository (${box.project}); a repository's rule files are read only from inside it, so this file was skipped` }]);
     expect(fs.readFile.mock.calls.map(([path]) => path)).toEqual([inRules("good.md")]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   }, 5000);
 
   test("a symlink to a FIFO, and a FIFO named like a rule, are never opened (discovery does not block)", async () => {
     await withGood();
-    const elsewhere = join(box.root, "elsewhere");
+    const elsewhere = join(box.project, "elsewhere");
     await mkdir(elsewhere);
     execFileSync("mkfifo", [join(elsewhere, "fifo"), inRules("fifo.md")]);
     await symlink(join(elsewhere, "fifo"), inRules("pipe.md"));
@@ -331,7 +332,7 @@ describe("made at test time: references (`@file`) to things that are not rules",
     const fs = spyFs();
     const loaded = await load(fs);
     expect(loaded.warnings).toEqual([
-      left("@../../docs/zero.md", "leads outside the project, the rules folders and the config folder (to /dev/zero); refused"),
+      left("@../../docs/zero.md", "leads outside the repository (to /dev/zero); refused"),
       left("@../../docs/pipe.md", "cannot be read (it is not a regular file)"),
       left("@../../docs/big.md", `cannot be read (it is over the ${MAX_RULE_BYTES}-byte limit)`),
     ]);
@@ -408,11 +409,12 @@ describe("made at test time: permission denied", () => {
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   });
 
-  test("a sub-folder that cannot be resolved (EACCES on realpath)", async () => {
+  test("a linked sub-folder that cannot be resolved (EACCES on realpath)", async () => {
     await withGood();
-    await box.write(box.projectRules, { "locked/inner.md": "Inner." });
+    await box.write(box.project, { "docs/inner.md": "Inner." });
+    await symlink(join(box.project, "docs"), inRules("locked"));
     const loaded = await load(denying("realpath", inRules("locked")));
-    expect(loaded.warnings).toEqual([{ path: inRules("locked"), message: "folder cannot be resolved (EACCES); skipped" }]);
+    expect(loaded.warnings).toEqual([{ path: inRules("locked"), message: "cannot be read (EACCES); skipped" }]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   });
 

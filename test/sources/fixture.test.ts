@@ -100,6 +100,7 @@ describe("the all-formats fixture", () => {
       name: "pkg/a/react",
       scope: "project",
       source: "cursor",
+      trust: "repository",
       path: join(box.project, "pkg/a/.cursor/rules/react.mdc"),
       displayPath: "pkg/a/.cursor/rules/react.mdc",
       relPath: "react.mdc",

@@ -52,7 +52,8 @@ describe("options.extraDirs", () => {
     await box.write(box.project, { ".agents/rules/agents.md": "---\nglobs: src/**\n---\nA", ".agents/rules/sub/deep.mdc": "D" });
     await box.write(box.root, { "shared/team.md": "T" });
     await box.write(box.home, { "my-rules/mine.md": "M" });
-    const loaded = await box.load({ extraDirs: [".agents/rules", join(box.root, "shared"), "~/my-rules", "missing/folder"] });
+    // Folders outside the repository are read because the user's own config names them (see test/sources/trust.test.ts).
+    const loaded = await box.load({ extraDirs: [".agents/rules", join(box.root, "shared"), "~/my-rules", "missing/folder"] }, { userExtraDirs: [join(box.root, "shared"), "~/my-rules"] });
     expect(loaded.warnings).toEqual([]);
     expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.name, rule.globs, rule.displayPath])).toEqual([
       ["project", "extra", "agents", ["src/**"], ".agents/rules/agents.md"],

@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { expandReferences, inside, mayHaveReferences, type ReferenceOptions } from "../../src/rule/references.js";
+import { expandReferences, mayHaveReferences, type ReferenceOptions } from "../../src/rule/references.js";
+import { inside } from "../../src/sources/trust.js";
 import { type Box, makeBox } from "./helpers.js";
 
 /** An in-memory tree: path → text; `links` maps a path to its real path. */
@@ -25,7 +26,7 @@ function memory(files: Record<string, string>, links: Record<string, string> = {
 }
 
 const expand = (text: string, files: Record<string, string>, extra: Partial<ReferenceOptions> = {}) =>
-  expandReferences(text, { file: "/p/rules/main.md", realFile: "/p/rules/main.md", allowed: ["/p"], ...memory(files), ...extra });
+  expandReferences(text, { file: "/p/rules/main.md", realFile: "/p/rules/main.md", allowed: ["/p"], allowedReal: ["/p"], boundaryName: "the repository", ...memory(files), ...extra });
 
 describe("expandReferences (pure)", () => {
   test("an @path line is replaced by the file's text, relative to the rule file; front matter of a Markdown file is dropped", async () => {
@@ -70,8 +71,8 @@ describe("expandReferences (pure)", () => {
     const out = await expand("@../../../etc/passwd.md\n#[[file:/etc/passwd]]", {}, mem);
     expect(out.text).toBe("@../../../etc/passwd.md\n#[[file:/etc/passwd]]");
     expect(out.warnings.map((w) => w.message)).toEqual([
-      "reference @../../../etc/passwd.md points outside the project, the rules folders and the config folder (/etc/passwd.md); refused; left as text",
-      "reference #[[file:/etc/passwd]] points outside the project, the rules folders and the config folder (/etc/passwd); refused; left as text",
+      "reference @../../../etc/passwd.md points outside the repository (/etc/passwd.md); refused; left as text",
+      "reference #[[file:/etc/passwd]] points outside the repository (/etc/passwd); refused; left as text",
     ]);
     expect(mem.reads).toEqual([]);
   });
@@ -80,7 +81,7 @@ describe("expandReferences (pure)", () => {
     const mem = memory({ "/secret/key.md": "SECRET" }, { "/p/rules/link.md": "/secret/key.md" });
     const out = await expand("@link.md", {}, mem);
     expect(out.text).toBe("@link.md");
-    expect(out.warnings.map((w) => w.message)).toEqual(["reference @link.md leads outside the project, the rules folders and the config folder (to /secret/key.md); refused; left as text"]);
+    expect(out.warnings.map((w) => w.message)).toEqual(["reference @link.md leads outside the repository (to /secret/key.md); refused; left as text"]);
     expect(mem.reads).toEqual([]);
   });
 
@@ -159,8 +160,8 @@ describe("references through loadRules, on real folders", () => {
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Start\n@../../../outside.md\n#[[file:../../../outside.md]]");
     expect(loaded.warnings.map((w) => w.message)).toEqual([
-      `reference @../../../outside.md points outside the project, the rules folders and the config folder (${join(box.root, "outside.md")}); refused; left as text`,
-      `reference #[[file:../../../outside.md]] points outside the project, the rules folders and the config folder (${join(box.root, "outside.md")}); refused; left as text`,
+      `reference @../../../outside.md points outside the repository (${join(box.root, "outside.md")}); refused; left as text`,
+      `reference #[[file:../../../outside.md]] points outside the repository (${join(box.root, "outside.md")}); refused; left as text`,
     ]);
     expect(JSON.stringify(loaded)).not.toContain("SECRET");
   });
@@ -173,8 +174,8 @@ describe("references through loadRules, on real folders", () => {
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("@../../docs/linked/key.md\n@../../docs/key.md");
     expect(loaded.warnings.map((w) => w.message)).toEqual([
-      `reference @../../docs/linked/key.md leads outside the project, the rules folders and the config folder (to ${join(box.root, "secret/key.md")}); refused; left as text`,
-      `reference @../../docs/key.md leads outside the project, the rules folders and the config folder (to ${join(box.root, "secret/key.md")}); refused; left as text`,
+      `reference @../../docs/linked/key.md leads outside the repository (to ${join(box.root, "secret/key.md")}); refused; left as text`,
+      `reference @../../docs/key.md leads outside the repository (to ${join(box.root, "secret/key.md")}); refused; left as text`,
     ]);
     expect(JSON.stringify(loaded)).not.toContain("SECRET");
   });
@@ -193,7 +194,7 @@ describe("references through loadRules, on real folders", () => {
     expect(loaded.warnings).toEqual([{ path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` }]);
   });
 
-  test("the user's config folder and the user-level rules folders are allowed; the rest of home is not", async () => {
+  test("a user's rule may reach the config folder and the user-level rules folders, not the rest of home; a repository rule reaches none of them", async () => {
     await box.write(join(box.home, ".config/opencode"), { "snippets/tone.md": "Friendly tone." });
     await box.write(join(box.home, ".cursor/rules"), { "shared.md": "Shared Cursor text." });
     await box.write(box.home, { "private.md": "PRIVATE" });
@@ -203,10 +204,11 @@ describe("references through loadRules, on real folders", () => {
     expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([
       ["g", "Friendly tone.\n@../../../private.md"],
       ["shared", "Shared Cursor text."],
-      ["p", "Shared Cursor text."],
+      ["p", `#[[file:${join(box.home, ".cursor/rules/shared.md")}]]`],
     ]);
     expect(loaded.warnings.map((w) => w.message)).toEqual([
-      `reference @../../../private.md points outside the project, the rules folders and the config folder (${join(box.home, "private.md")}); refused; left as text`,
+      `reference @../../../private.md points outside your rules and OpenCode config folders (${join(box.home, "private.md")}); refused; left as text`,
+      `reference #[[file:${join(box.home, ".cursor/rules/shared.md")}]] points outside the repository (${join(box.home, ".cursor/rules/shared.md")}); refused; left as text`,
     ]);
   });
 
@@ -217,16 +219,20 @@ describe("references through loadRules, on real folders", () => {
     expect(loaded.rules.map((rule) => rule.content)).toEqual(["From the config dir."]);
   });
 
-  test("an extraDirs folder outside the project is a rules folder: references into it are allowed", async () => {
-    await box.write(box.root, { "team/rules/t.md": "@../snippets/s.md", "team/snippets/s.md": "Not in a rules folder." , "team/rules/inc/part.md": "Part." });
+  test("an extraDirs folder outside the project that the user's config names is the user's: its rules may reference into it, a repository rule may not", async () => {
+    await box.write(box.root, { "team/rules/t.md": "@inc/part.md\n@../snippets/s.md", "team/snippets/s.md": "Not in a rules folder.", "team/rules/inc/part.md": "Part." });
     await box.write(rulesDir(), { "p.md": `@${join(box.root, "team/rules/inc/part.md")}` });
-    const loaded = await box.load({ extraDirs: [join(box.root, "team/rules")] });
+    const team = join(box.root, "team/rules");
+    const loaded = await box.load({ extraDirs: [team] }, { userExtraDirs: [team] });
     expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([
       ["inc/part", "Part."],
-      ["p", "Part."],
-      ["t", "@../snippets/s.md"],
+      ["p", `@${join(box.root, "team/rules/inc/part.md")}`],
+      ["t", "Part.\n@../snippets/s.md"],
     ]);
-    expect(loaded.warnings.map((w) => w.message)).toEqual([expect.stringContaining("reference @../snippets/s.md points outside")]);
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      `reference @${join(box.root, "team/rules/inc/part.md")} points outside the repository (${join(box.root, "team/rules/inc/part.md")}); refused; left as text`,
+      `reference @../snippets/s.md points outside your rules and OpenCode config folders (${join(box.root, "team/snippets/s.md")}); refused; left as text`,
+    ]);
   });
 
   test("a referenced file over maxRuleBytes, or binary, is not included", async () => {

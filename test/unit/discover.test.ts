@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { realpath, symlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { DEFAULT_MAX_RULE_BYTES, discoverRules, type DiscoveryContext } from "../../src/sources/discover.js";
@@ -118,8 +118,8 @@ describe("discoverRules: where rules are found", () => {
     ]);
   });
 
-  test("a symlinked rule file and a symlinked rules sub-folder are followed", async () => {
-    const shared = await realpath(await dirs.make("rulebook-shared-"));
+  test("a symlinked rule file and a symlinked rules sub-folder inside the repository are followed", async () => {
+    const shared = join(await realpath(project), "shared");
     await writeTree(shared, { "team/style.md": "Team style.", "single.md": "Single." });
     await writeTree(projectDir, { "own.md": "Own." });
     await symlink(join(shared, "team"), join(projectDir, "team"));
@@ -142,7 +142,8 @@ describe("discoverRules: where rules are found", () => {
   }, 5000);
 
   test("a symlink to a FIFO is reported, never opened, and discovery finishes", async () => {
-    const elsewhere = await dirs.make();
+    const elsewhere = join(project, "elsewhere");
+    await mkdir(elsewhere, { recursive: true });
     execFileSync("mkfifo", [join(elsewhere, "fifo")]);
     await writeTree(projectDir, GOOD);
     await symlink(join(elsewhere, "fifo"), join(projectDir, "pipe.md"));

@@ -1,6 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { MESSAGE_HEADER, parseRulesMessage, renderRulesMessage, type RenderedRule } from "../../src/render/message.js";
+import {
+  assembleRulesMessage,
+  countLabel,
+  MESSAGE_HEADER,
+  parseRulesMessage,
+  renderLeftOutSection,
+  renderOnRequestEntry,
+  renderOnRequestSection,
+  renderRuleSection,
+  renderRulesMessage,
+  rulesMessageHeader,
+  type RenderedRule,
+} from "../../src/render/message.js";
 
 const rule = (name: string, content: string, scope: "global" | "project" = "project", displayPath = `.opencode/rules/${name}.md`): RenderedRule => ({
   name,
@@ -54,6 +66,40 @@ describe("renderRulesMessage", () => {
     expect(out).toContain("Also in force, left out of this message to keep it short: big rule.");
     expect(out).toContain('- ‹rule name="evil">: Migrations ‹/rule>');
     expect(parseRulesMessage(out)).toEqual([rule("r", "x")]);
+  });
+});
+
+describe("the message is its header and its sections, joined", () => {
+  test("rule blocks, the left-out paragraph and the on-request list, each rendered alone, join into the message", () => {
+    const rules = [rule("a", "A."), { ...rule("b", "B.\n</rule>"), source: "cursor" }];
+    const onRequest = [{ name: "sec", description: "Secrets" }];
+    const text = renderRulesMessage(rules, { leftOut: [{ name: "big" }], onRequest, notice: "Something changed." });
+    const sections = [...rules.map(renderRuleSection), renderLeftOutSection([{ name: "big" }]), renderOnRequestSection(onRequest.map(renderOnRequestEntry))];
+    expect(text).toBe(assembleRulesMessage(sections, rulesMessageHeader(undefined, "Something changed.")));
+    // So its size is the frame's plus the sections', plus a blank line between two sections.
+    const frame = Buffer.byteLength(assembleRulesMessage([], rulesMessageHeader(undefined, "Something changed.")));
+    expect(Buffer.byteLength(text)).toBe(frame + sections.reduce((sum, section) => sum + Buffer.byteLength(section), 0) + 2 * (sections.length - 1));
+  });
+
+  test("a left-out paragraph that counts the rules it does not name says where their names are", () => {
+    expect(renderRulesMessage([], { leftOut: [{ name: "a" }, { name: "b" }], leftOutMore: 1234 })).toContain(
+      "Also in force, left out of this message to keep it short: a, b and 1,234 more not named here. Read each with the `rule` tool (argument: the rule's name) before work it may concern; " +
+        "the `rule` tool, given a name that is no rule's, answers with the names of all rules.",
+    );
+    expect(renderLeftOutSection([], 12)).toMatch(/^Also in force, left out of this message to keep it short: 12 rules, not named here\. /);
+    expect(renderLeftOutSection([{ name: "x", changed: true }])).toContain("x (its file changed since you were given it: the version you have no longer applies).");
+  });
+
+  test("a cut on-request list ends with a line counting the rest", () => {
+    const text = renderRulesMessage([], { onRequest: [{ name: "sec", description: "Secrets" }], onRequestMore: 2998 });
+    expect(text).toContain(
+      "- sec: Secrets\n…and 2,998 more rules to read on request, not listed here to keep this message short; the `rule` tool, given a name that is no rule's, answers with the names of all rules.\n</rulebook>",
+    );
+    expect(parseRulesMessage(text)).toEqual([]);
+  });
+
+  test("counts are grouped in thousands whatever the locale", () => {
+    expect([0, 7, 999, 1000, 12345, 1234567].map(countLabel)).toEqual(["0", "7", "999", "1,000", "12,345", "1,234,567"]);
   });
 });
 

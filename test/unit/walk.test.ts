@@ -118,15 +118,15 @@ describe("walkRuleFolder", () => {
     ]);
   });
 
-  test("two links to the same folder are not a loop: both are walked", async () => {
+  test("two links to the same folder: it is read once, through the first; the second is reported", async () => {
     const root = await makeRoot();
     const shared = await makeRoot();
     await writeTree(shared, { "s.md": "s" });
     await symlink(shared, join(root, "one"));
     await symlink(shared, join(root, "two"));
     const walk = await walkRuleFolder(root, spyFs());
-    expect(walk.warnings).toEqual([]);
-    expect(walk.files.map((f) => f.relPath)).toEqual(["one/s.md", "two/s.md"]);
+    expect(walk.warnings).toEqual([{ path: join(root, "two"), message: `this folder is ${await realpath(shared)}, already read through another path; not read again` }]);
+    expect(walk.files.map((f) => f.relPath)).toEqual(["one/s.md"]);
   });
 
   test("a symlink to a non-rule file is ignored", async () => {
@@ -193,7 +193,7 @@ describe("walkRuleFolder", () => {
   test("a custom accept function decides which files are rules", async () => {
     const root = await makeRoot();
     await writeTree(root, { "a.md": "a", "AGENTS.txt": "x" });
-    const walk = await walkRuleFolder(root, spyFs(), (name) => name.endsWith(".txt"));
+    const walk = await walkRuleFolder(root, spyFs(), { accept: (name) => name.endsWith(".txt") });
     expect(walk.files.map((f) => f.relPath)).toEqual(["AGENTS.txt"]);
   });
 

@@ -62,6 +62,24 @@ export interface StartOptions {
   keepTmp?: boolean;
   /** Install the probe plugin as <project>/.opencode/plugins/e2e-probe.js (see probe.ts); read it with probe(). */
   probe?: boolean;
+  /**
+   * Called once the files above are written, before the initial commit and
+   * the server start: for what plain files cannot express (symlinks, files
+   * outside the project in the temp root).
+   */
+  prepare?: (dirs: PreparedDirs) => void;
+}
+
+/** The folders of an instance, as given to `prepare` (all exist). */
+export interface PreparedDirs {
+  /** Temp root holding project/ and home/ (removed by stop()). */
+  rootDir: string;
+  projectDir: string;
+  homeDir: string;
+  /** <project>/.opencode/rules */
+  projectRulesDir: string;
+  /** $XDG_CONFIG_HOME/opencode */
+  globalConfigDir: string;
 }
 
 export interface OpencodeInstance {
@@ -365,6 +383,16 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   writeFiles(globalRulesDir, opts.globalRules);
   fs.writeFileSync(path.join(projectDir, "opencode.json"), JSON.stringify(config, null, 2) + "\n");
   if (opts.globalConfig) fs.writeFileSync(path.join(globalConfigDir, "opencode.json"), JSON.stringify(opts.globalConfig, null, 2) + "\n");
+  if (opts.prepare) {
+    fs.mkdirSync(projectRulesDir, { recursive: true });
+    try {
+      opts.prepare({ rootDir, projectDir, homeDir, projectRulesDir, globalConfigDir });
+    } catch (e) {
+      if (ownModel) await fakeModel.close();
+      fs.rmSync(rootDir, { recursive: true, force: true, maxRetries: 3 });
+      throw e;
+    }
+  }
   git(projectDir, ["init", "-q", "-b", "main"]);
   git(projectDir, ["add", "-A"]);
   git(projectDir, ["commit", "-q", "--allow-empty", "-m", "initial"]);

@@ -1,0 +1,115 @@
+/**
+ * OpenCode's config files (\`opencode.json(c)\`): where they are, and the
+ * options they give this plugin. The command line reads the options as the
+ * plugin gets them; the plugin reads the user's own files to know which
+ * \`extraDirs\` the user named (a repository's config cannot widen what is read).
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RuleWarning } from "./rule/rule.js";
+import { foldersFromRoot } from "./sources/locations.js";
+
+export interface FoundOptions {
+  raw: unknown;
+  path?: string;
+  warnings: RuleWarning[];
+}
+
+/**
+ * OpenCode's config files, least specific first: the global one, `OPENCODE_CONFIG`,
+ * then `opencode.json(c)` (and `.opencode/opencode.json(c)`) from the worktree down
+ * to the directory. The last one that lists the plugin gives its options.
+ */
+export function configFiles(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): string[] {
+  const files = userConfigFiles(env, home, directory);
+  for (const folder of foldersFromRoot(directory, worktree)) {
+    files.push(join(folder, "opencode.jsonc"), join(folder, "opencode.json"), join(folder, ".opencode", "opencode.jsonc"), join(folder, ".opencode", "opencode.json"));
+  }
+  return files;
+}
+
+/** The user's own config files: the global ones and `$OPENCODE_CONFIG`, which a repository cannot write. */
+function userConfigFiles(env: Record<string, string | undefined>, home: string, directory: string): string[] {
+  const globalDir = env.OPENCODE_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+  const files = [join(globalDir, "opencode.jsonc"), join(globalDir, "opencode.json"), join(globalDir, "config.json")];
+  if (env.OPENCODE_CONFIG) files.push(resolve(directory, env.OPENCODE_CONFIG));
+  return files;
+}
+
+export function findPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
+  return pluginOptionsIn(configFiles(env, home, directory, worktree));
+}
+
+/** The plugin's options as the user's own config files give them (what a repository cannot change). */
+export function userPluginOptions(env: Record<string, string | undefined>, home: string): FoundOptions {
+  return pluginOptionsIn(userConfigFiles(env, home, home));
+}
+
+function pluginOptionsIn(files: readonly string[]): FoundOptions {
+  const found: FoundOptions = { raw: undefined, warnings: [] };
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    let config: unknown;
+    try {
+      config = JSON.parse(stripJsonComments(text));
+    } catch (error) {
+      found.warnings.push({ path: file, message: `cannot be read as JSON (${(error as Error).message}); its plugin options were not used` });
+      continue;
+    }
+    const plugins = (config as { plugin?: unknown } | null)?.plugin;
+    if (!Array.isArray(plugins)) continue;
+    for (const entry of plugins) {
+      const [spec, options] = Array.isArray(entry) ? [entry[0], entry[1]] : [entry, undefined];
+      if (typeof spec === "string" && isRulebookSpec(spec)) {
+        found.raw = options;
+        found.path = file;
+      }
+    }
+  }
+  return found;
+}
+
+/** `opencode-rulebook`, `opencode-rulebook@1.2.3`, or a path / file URL to the package or its `dist/index.js`. */
+export function isRulebookSpec(spec: string): boolean {
+  if (/^opencode-rulebook(@[^/]+)?$/.test(spec)) return true;
+  let path = spec;
+  if (spec.startsWith("file://")) {
+    try {
+      path = fileURLToPath(spec);
+    } catch {
+      return false;
+    }
+  }
+  const normalised = path.replace(/\\/g, "/").replace(/\/+$/, "");
+  return /(^|\/)opencode-rulebook$/.test(normalised) || /(^|\/)dist\/index\.js$/.test(normalised);
+}
+
+/** JSONC → JSON: drops `//` and `/* *\/` comments and trailing commas, leaving strings alone. */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    const next = text[index + 1];
+    if (char === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      out += text.slice(index, end + 1);
+      index = end;
+    } else if (char === "/" && next === "/") {
+      while (index < text.length && text[index] !== "\n") index++;
+      out += "\n";
+    } else if (char === "/" && next === "*") {
+      const end = text.indexOf("*/", index + 2);
+      index = end < 0 ? text.length : end + 1;
+    } else if (char === "," && /^\s*[}\]]/.test(text.slice(index + 1, index + 200))) {
+      // A trailing comma: dropped.
+    } else out += char;
+  }
+  return out;
+}
