@@ -16,11 +16,20 @@ export interface RuleToolAnswer {
   rule?: Rule;
 }
 
+/** Names one answer lists at most: a repository with thousands of rules must not flood the model's context. */
+export const MAX_NAMES_LISTED = 500;
+
 export function answerRuleRequest(rules: readonly Rule[], requested: string): RuleToolAnswer {
   const name = requested.trim().replace(/^@/, "").replace(/^rule:\/\//, "");
   const rule = rules.find((candidate) => candidate.name === name);
   if (!rule) {
-    return { output: `There is no rule named "${name}". Known rules: ${rules.map((known) => known.name).join(", ") || "none"}.` };
+    // The beginning of a name narrows the list; past the bound, the rest are counted.
+    const beginning = name === "" ? [] : rules.filter((candidate) => candidate.name.startsWith(name));
+    const pool = beginning.length > 0 ? beginning : rules;
+    const names = pool.slice(0, MAX_NAMES_LISTED).map((known) => known.name).join(", ");
+    const more = pool.length > MAX_NAMES_LISTED ? `, and ${pool.length - MAX_NAMES_LISTED} more (give the beginning of a name to list only those)` : "";
+    const label = beginning.length > 0 ? `Rules whose names begin with "${name}"` : "Known rules";
+    return { output: `There is no rule named "${name}". ${label}: ${names || "none"}${more}.` };
   }
   return { output: renderRulesMessage([rule], { header: `The project's rule "${rule.name}", binding from now on in this session:` }), rule };
 }

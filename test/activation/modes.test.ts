@@ -6,7 +6,7 @@ import type { Rule } from "../../src/rule/rule.js";
 import { composeRulesMessage } from "../../src/render/compose.js";
 import { parseRulesMessage } from "../../src/render/message.js";
 import { activationOf, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
-import { answerRuleRequest } from "../../src/deliver/rule-tool.js";
+import { answerRuleRequest, MAX_NAMES_LISTED } from "../../src/deliver/rule-tool.js";
 
 function rule(name: string, text: string): Rule {
   const parsed = parseRule({ name, scope: "project", source: "native", path: `/p/.opencode/rules/${name}.md`, displayPath: `.opencode/rules/${name}.md` }, new TextEncoder().encode(text));
@@ -139,5 +139,16 @@ describe("files outside the project", () => {
     expect(whyRuleApplies(etc, { files: ["/etc/x.ts"] })).toBe("file /etc/x.ts matched /etc/**");
     expect(whyRuleApplies(etc, { files: ["etc/x.ts"] })).toBeUndefined();
     expect(whyRuleApplies(anyTs, { files: ["src/x.ts"] })).toBe("file src/x.ts matched **/*.ts");
+  });
+});
+
+describe("the rule tool's answer to an unknown name is bounded", () => {
+  const many = Array.from({ length: 1200 }, (_, i) => rule(`r${String(i).padStart(4, "0")}`, "Text."));
+
+  test("at most MAX_NAMES_LISTED names, then a count; the beginning of a name narrows the list", () => {
+    const all = answerRuleRequest(many, "nope").output;
+    expect(all.match(/r\d{4}/g)).toHaveLength(MAX_NAMES_LISTED);
+    expect(all).toMatch(/, and 700 more \(give the beginning of a name to list only those\)\.$/);
+    expect(answerRuleRequest(many, "r001").output).toBe(`There is no rule named "r001". Rules whose names begin with "r001": ${Array.from({ length: 10 }, (_, i) => `r001${i}`).join(", ")}.`);
   });
 });

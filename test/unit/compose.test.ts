@@ -85,7 +85,7 @@ describe("the on-request list counts against the budget", () => {
     const last = composed.onRequest[composed.onRequest.length - 1] as Rule;
     expect(composed.text).toContain(
       `\n- ${last.name}: ${last.description}\n…and ${more} more rules to read on request, not listed here to keep this message short; ` +
-        "the `rule` tool, given a name that is no rule's, answers with the names of all rules.\n</rulebook>",
+        "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).\n</rulebook>",
     );
     expect(composed.text).not.toContain(`- topic-${composed.onRequest.length}:`);
     expect(includedNames(composed)).toEqual(["style"]);
@@ -140,7 +140,7 @@ describe("the left-out notice is bounded", () => {
     expect(named[0]).toBe(composed.leftOut[0]?.name);
     expect(named.length + Number((notice?.[2] ?? "").replace(/,/g, ""))).toBe(composed.leftOut.length);
     expect(bytes(notice?.[0] ?? "")).toBeLessThanOrEqual(2048 + 200);
-    expect(composed.text).toContain("the `rule` tool, given a name that is no rule's, answers with the names of all rules.");
+    expect(composed.text).toContain("the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).");
   });
 });
 

@@ -84,7 +84,7 @@ describe("the message is its header and its sections, joined", () => {
   test("a left-out paragraph that counts the rules it does not name says where their names are", () => {
     expect(renderRulesMessage([], { leftOut: [{ name: "a" }, { name: "b" }], leftOutMore: 1234 })).toContain(
       "Also in force, left out of this message to keep it short: a, b and 1,234 more not named here. Read each with the `rule` tool (argument: the rule's name) before work it may concern; " +
-        "the `rule` tool, given a name that is no rule's, answers with the names of all rules.",
+        "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).",
     );
     expect(renderLeftOutSection([], 12)).toMatch(/^Also in force, left out of this message to keep it short: 12 rules, not named here\. /);
     expect(renderLeftOutSection([{ name: "x", changed: true }])).toContain("x (its file changed since you were given it: the version you have no longer applies).");
@@ -93,7 +93,7 @@ describe("the message is its header and its sections, joined", () => {
   test("a cut on-request list ends with a line counting the rest", () => {
     const text = renderRulesMessage([], { onRequest: [{ name: "sec", description: "Secrets" }], onRequestMore: 2998 });
     expect(text).toContain(
-      "- sec: Secrets\n…and 2,998 more rules to read on request, not listed here to keep this message short; the `rule` tool, given a name that is no rule's, answers with the names of all rules.\n</rulebook>",
+      "- sec: Secrets\n…and 2,998 more rules to read on request, not listed here to keep this message short; the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).\n</rulebook>",
     );
     expect(parseRulesMessage(text)).toEqual([]);
   });
