@@ -25,7 +25,7 @@
  */
 import type { Event, Part, UserMessage } from "@opencode-ai/sdk";
 import { randomUUID } from "node:crypto";
-import { compactionSummaryTime, currentWindow, lastUserChoice, rulesInWindow, sinceCompaction, storedDelivery, type HistoryMessage } from "./deliver/history.js";
+import { compactionSummaryTime, currentWindow, lastUserChoice, rulesMarkersIn, sinceCompaction, storedDelivery, type HistoryMessage } from "./deliver/history.js";
 import { partIdBefore } from "./deliver/part-id.js";
 import { markerOf, MARKER_KEY, PROMPT_TIMEOUT_MS, sendRulesPrompt, type OpencodeClient, type RulesMarker } from "./deliver/prompt.js";
 import { answerRuleRequest } from "./deliver/rule-tool.js";
@@ -216,7 +216,7 @@ export async function startRulebook(deps: EngineDeps): Promise<Rulebook> {
 
   /** What the session's current window holds, as its history shows it: a fork, a restart, a delivery that landed after a compaction. */
   const adoptWindow = (state: SessionState, window: readonly HistoryMessage[]): boolean => {
-    const markers = rulesInWindow(window, window);
+    const markers = rulesMarkersIn(window);
     for (const marker of markers) {
       // A timed-out attempt of this plugin: what it carried. Otherwise the rules it names, as they are now.
       const attempt = marker.delivery === undefined ? undefined : state.attempts.get(marker.delivery);

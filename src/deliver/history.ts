@@ -27,8 +27,8 @@ export function sinceCompaction<T extends HistoryMessage>(messages: readonly T[]
   return window[0]?.parts.some((part) => part.type === "compaction") ? window : [];
 }
 
-/** The rules markers in the current window (or in `window`, when given), oldest first. */
-export function rulesInWindow(messages: readonly HistoryMessage[], window: readonly HistoryMessage[] = currentWindow(messages)): RulesMarker[] {
+/** The rules markers in these messages (a window: `currentWindow`, `sinceCompaction`), oldest first; hidden (ignored) parts left out. */
+export function rulesMarkersIn(window: readonly HistoryMessage[]): RulesMarker[] {
   const markers: RulesMarker[] = [];
   for (const message of window) {
     for (const part of message.parts) {

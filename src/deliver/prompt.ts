@@ -38,8 +38,12 @@ export interface StoredMessage {
 /** A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before any retry). */
 export const PROMPT_TIMEOUT_MS = 10_000;
 
-/** Sends the rules; throws (with the server's answer) when they were not stored, or when `signal` aborts (its timeout). */
-export async function sendRulesPrompt(client: OpencodeClient, prompt: RulesPrompt, signal: AbortSignal = AbortSignal.timeout(PROMPT_TIMEOUT_MS)): Promise<StoredMessage> {
+/**
+ * Sends the rules; throws (with the server's answer) when they were not
+ * stored, or when `signal` aborts. The caller owns the timeout: a signal from
+ * `AbortSignal.timeout()` alone can be collected before it fires.
+ */
+export async function sendRulesPrompt(client: OpencodeClient, prompt: RulesPrompt, signal: AbortSignal): Promise<StoredMessage> {
   const result = await client.session.prompt({
     signal,
     path: { id: prompt.sessionID },
