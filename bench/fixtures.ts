@@ -1,16 +1,12 @@
 /**
- * Rule folders for the benchmark: `count` rule files under
- * `<project>/.opencode/rules/group-NN/` (100 per folder), half always-on and
- * half conditional (globs and keywords), each a few hundred bytes like a real
- * rule. And the engine started on such a project with default options.
+ * The benchmark's world: a temporary home and project, `count` rule files of
+ * about 1 KB under `<project>/.opencode/rules/group-NNN/` (100 per folder),
+ * half always-on and half conditional (globs and keywords), and a working set
+ * of project source files, some of which the conditional rules' globs match.
  */
 import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startRulebook, type Rulebook } from "../src/engine.js";
-import { createLogger } from "../src/log.js";
-import { parseOptions } from "../src/options.js";
-import { nodeRuleFs } from "../src/sources/fs.js";
+import { dirname, join } from "node:path";
 
 export interface BenchProject {
   root: string;
@@ -29,17 +25,41 @@ export async function benchProject(prefix: string): Promise<BenchProject> {
   return { root, home, project, rulesDir };
 }
 
-const BODY =
-  "Keep functions small and named for what they do. Prefer early returns to nested conditions. " +
-  "Every public function has a doc comment that says what it returns and when it throws. " +
-  "Tests live next to the code they test and name the behaviour, not the method.";
+/**
+ * Points the home folder and OpenCode's config folders at `home`, and drops
+ * the variables that change the plugin's options, so the user's own rules and
+ * config never leak into a run. For the rest of the process.
+ */
+export function isolateEnv(home: string): void {
+  process.env.HOME = home;
+  process.env.USERPROFILE = home;
+  process.env.XDG_CONFIG_HOME = join(home, ".config");
+  process.env.OPENCODE_CONFIG_DIR = join(home, ".config", "opencode");
+  for (const key of Object.keys(process.env)) {
+    if (key === "OPENCODE_CONFIG" || key.startsWith("OPENCODE_RULEBOOK_")) delete process.env[key];
+  }
+}
+
+const PARAGRAPHS = [
+  "Keep functions small and named for what they do. Prefer early returns to nested conditions, and keep each branch short enough to read at a glance.",
+  "Every public function has a doc comment that says what it returns and when it throws. Internal helpers get one line when their name is not enough.",
+  "Tests live next to the code they test and name the behaviour, not the method. A test that needs more than one screen of setup is a design smell.",
+  "Errors carry the value that was wrong and what was expected. Never swallow an error silently: log it with its context or let it reach the caller.",
+  "No module reaches into another's internals. Shared types live in their own module; a cycle between modules is a bug to fix, not to work around.",
+  "Names are whole words. Abbreviations only where the domain uses them, and then everywhere the same way; a boolean reads as a question.",
+];
+
+/** About 1 KB of rule text: a heading and six short paragraphs naming the rule. */
+function body(heading: string, i: number): string {
+  return `# ${heading}\n\n${PARAGRAPHS.map((text, p) => `${text} (${heading}, point ${p + 1}.)`).join("\n\n")}\n\nRule ${i} ends here.\n`;
+}
 
 /** The text of rule number `i`: even numbers always-on, odd ones on globs and keywords. */
 export function ruleText(i: number): string {
   if (i % 2 === 0) {
-    return i % 4 === 0 ? `# Rule ${i}\n\n${BODY}\n` : `---\ndescription: House rule ${i}\nalwaysApply: true\n---\n# Rule ${i}\n\n${BODY}\n`;
+    return i % 4 === 0 ? body(`Rule ${i}`, i) : `---\ndescription: House rule ${i}\nalwaysApply: true\n---\n${body(`Rule ${i}`, i)}`;
   }
-  return `---\ndescription: Module rule ${i}\nglobs: src/mod-${i}/**/*.ts, src/mod-${i}/**/*.tsx\nkeywords: [kw${i}, topic-${i}]\n---\n# Module ${i}\n\n${BODY}\n`;
+  return `---\ndescription: Module rule ${i}\nglobs: src/mod-${i}/**/*.ts, src/mod-${i}/**/*.tsx\nkeywords: [kw${i}, topic-${i}]\n---\n${body(`Module ${i}`, i)}`;
 }
 
 /** Writes `count` rule files (in folders of 100); returns their paths. */
@@ -59,16 +79,15 @@ export async function writeRules(rulesDir: string, count: number): Promise<strin
   return paths;
 }
 
-/** Starts the engine on a bench project: default options, real fs, a silent logger and `client` (a stand-in for the SDK client). */
-export function startBenchRulebook(bench: BenchProject, client: unknown): Promise<Rulebook> {
-  return startRulebook({
-    client: client as never,
-    directory: bench.project,
-    worktree: bench.project,
-    env: {},
-    home: bench.home,
-    fs: nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log: createLogger(async () => undefined, false),
-  });
+/**
+ * Writes `count` distinct source files under `<project>/src/`, spread over 100
+ * modules `mod-1`, `mod-3`, … `mod-199` (each the glob of one conditional rule,
+ * so with 200+ rules 100 of their globs match some file); returns absolute paths.
+ */
+export async function writeWorkingSet(project: string, count: number): Promise<string[]> {
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) files.push(join(project, `src/mod-${(i % 100) * 2 + 1}/part-${Math.floor(i / 100)}/file-${i}.ts`));
+  for (const dir of new Set(files.map((file) => dirname(file)))) await mkdir(dir, { recursive: true });
+  await Promise.all(files.map((file, i) => writeFile(file, `export const value${i} = 1;\n`)));
+  return files;
 }

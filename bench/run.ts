@@ -1,378 +1,198 @@
 /**
- * `npm run bench`: what opencode-rulebook costs, against the targets of
- * issue 7. A script, not a test: it prints figures and says which targets are
- * met; nothing here fails a build.
+ * `npm run bench` (`--quick` for a short run): what opencode-rulebook costs,
+ * against the speed targets of issue 12, each printed as a ratio against its
+ * floor with "met" or "MISSED". A script, not a test: nothing here fails a build.
  *
- * 1. Discovery + parse (`loadRules`) of 10 … 10,000 rule files, against the
- *    floor of reading the same files with plain `fs` in the same process
- *    (recursive readdir + readFile): median of several warm runs, as a ratio.
- * 2. Per-event cost of the `chat.message` and `tool.execute.after` hooks with
- *    1,000 rules and a working set of 1,000 files (median and p99, µs), and
- *    whether it grows with the number of past events (first vs last window).
- * 3. Memory held per 1,000 rules (child process with --expose-gc).
- * 4. Time from `session.created` to the rules message being stored, in the
- *    real OpenCode (median of 10 sessions).
+ * The plugin is driven only through its public entry, as OpenCode 1.x drives
+ * it (bench/plugin.ts): `dist/index.js` by default, `--src` for the sources
+ * through tsx, `--entry=<path>` for any other build. `--no-opencode` skips
+ * the section that starts the real OpenCode.
+ *
+ * 1. Plugin start + first message vs the plain-fs floor, 10 … 10,000 rules, warm
+ *    and in a fresh process (target 1).
+ * 2. Per-event cost at 1,000 rules and a 1,000-file working set (targets 2–4).
+ * 3. Memory held by the started plugin and by one session.
+ * 4. Time from `session.created` to the stored rules message in the real OpenCode.
  */
-import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
 import os from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import type { Rulebook } from "../src/engine.js";
-import { MARKER_KEY } from "../src/deliver/prompt.js";
-import { nodeRuleFs } from "../src/sources/fs.js";
-import { loadRules } from "../src/sources/load.js";
-import { benchProject, startBenchRulebook, writeRules } from "./fixtures.js";
+import { relative } from "node:path";
+import { benchCold } from "./cold.js";
+import { benchEvents, FILES, RULES, summarise } from "./events.js";
+import { benchMemory } from "./memory.js";
+import { loadPlugin, pluginEntry, REPO } from "./plugin.js";
+import { benchRealOpencode } from "./real-opencode.js";
+import { benchStart, type StartRow } from "./start.js";
+import { count, mb, median, ms, progress, ratio, table, us, verdict } from "./stats.js";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const started = performance.now();
 const quick = process.argv.includes("--quick");
+const entry = pluginEntry();
+const plugin = await loadPlugin(entry);
 
-// ---------------------------------------------------------------- helpers
+const T1_LIMIT = 4; // start + first message, times the sync floor
+const EVENT_LIMIT_MS = 1; // targets 2 and 3
+const GROWTH_LIMIT = 1.25; // target 4: "≈ 1.0", with room for noise
+const ISSUE7_LIMIT = 2; // start, times the async floor
 
-const median = (values: number[]) => quantile(values, 0.5);
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] as number;
-}
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
-const us = (valueMs: number) => (valueMs * 1000).toFixed(valueMs * 1000 >= 100 ? 0 : 1);
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
-const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(" | ")} |`;
-  return [line(headers), `|${widths.map((width, i) => (i === 0 ? ":" : "-") + "-".repeat(width) + (i === 0 ? "-" : ":")).join("|")}|`, ...rows.map(line)].join("\n");
-}
-const log = (text: string) => process.stderr.write(`  … ${text}\n`);
-
-// ---------------------------------------------------------------- 1. discovery vs the plain-fs floor
-
-/** The least any loader must do, with the same async API the plugin uses: list the folder tree and read every rule file. */
-async function plainFsFloor(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile() && /\.(md|mdc)$/i.test(entry.name)).map((entry) => join(entry.parentPath ?? entry.path, entry.name));
-  const contents = await Promise.all(files.map((file) => readFile(file)));
-  return contents.length;
-}
-
-/** The same with blocking calls: no thread-pool round trips, the lowest cost the disk and kernel allow. */
-function plainFsSyncFloor(dir: string): number {
-  let count = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && /\.(md|mdc)$/i.test(entry.name)) {
-      readFileSync(join(entry.parentPath ?? entry.path, entry.name));
-      count++;
-    }
-  }
-  return count;
-}
-
-interface DiscoveryRow {
-  files: number;
-  runs: number;
-  loadMs: number;
-  floorMs: number;
-  syncFloorMs: number;
-}
-
-async function benchDiscovery(count: number): Promise<DiscoveryRow> {
-  const bench = await benchProject("rulebook-bench-disc-");
+function sourceState(): string {
   try {
-    await writeRules(bench.rulesDir, count);
-    const context = { env: {}, home: bench.home, directory: bench.project, worktree: bench.project, fs: nodeRuleFs, maxRuleBytes: 65536 };
-    const runs = quick ? 3 : count >= 10_000 ? 5 : count >= 1000 ? 9 : 15;
-    // Warm: the page cache, the modules, V8's compiled code.
-    for (let i = 0; i < (count >= 10_000 ? 1 : 2); i++) {
-      await plainFsFloor(bench.rulesDir);
-      const loaded = await loadRules(context);
-      if (loaded.rules.length !== count || loaded.warnings.length > 0) throw new Error(`loadRules found ${loaded.rules.length} of ${count} rules, ${loaded.warnings.length} warnings`);
-    }
-    const load: number[] = [];
-    const floor: number[] = [];
-    const syncFloor: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      // Alternate, so drift (other processes, GC) hits all alike.
-      let t = performance.now();
-      if ((await plainFsFloor(bench.rulesDir)) !== count) throw new Error("floor read the wrong number of files");
-      floor.push(performance.now() - t);
-      t = performance.now();
-      if (plainFsSyncFloor(bench.rulesDir) !== count) throw new Error("sync floor read the wrong number of files");
-      syncFloor.push(performance.now() - t);
-      t = performance.now();
-      await loadRules(context);
-      load.push(performance.now() - t);
-    }
-    return { files: count, runs, loadMs: median(load), floorMs: median(floor), syncFloorMs: median(syncFloor) };
-  } finally {
-    await rm(bench.root, { recursive: true, force: true });
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "src"], { cwd: REPO, encoding: "utf8" }).trim().split("\n").filter(Boolean).length;
+    return `commit ${head}${dirty ? `, ${dirty} uncommitted change(s) under src/` : ""}`;
+  } catch {
+    return "not a git checkout";
   }
 }
 
-// ---------------------------------------------------------------- 2. per-event cost
-
-/** An OpenCode client whose calls answer at once, with data shaped like OpenCode's. */
-function fakeClient() {
-  let clock = Date.now();
-  let n = 0;
-  return {
-    session: {
-      prompt: async (options: { path: { id: string } }) => {
-        n++;
-        return { data: { info: { id: `msg_bench${n}`, sessionID: options.path.id, role: "user", time: { created: ++clock } }, parts: [] }, response: { status: 200 } };
-      },
-      messages: async () => ({ data: [], response: { status: 200 } }),
-    },
-    app: { log: async () => ({ data: true, response: { status: 200 } }) },
-  };
-}
-
-interface HookTimings {
-  name: string;
-  samples: number[];
-  window: number;
-}
-
-function summary(timings: HookTimings) {
-  const { samples, window } = timings;
-  return {
-    median: median(samples),
-    p99: quantile(samples, 0.99),
-    first: median(samples.slice(0, window)),
-    last: median(samples.slice(-window)),
-  };
-}
-
-async function benchEvents(): Promise<{ hooks: HookTimings[]; growing: HookTimings; rules: number; files: number }> {
-  const RULES = 1000;
-  const FILES = 1000;
-  const bench = await benchProject("rulebook-bench-events-");
-  let rulebook: Rulebook | undefined;
-  try {
-    await writeRules(bench.rulesDir, RULES);
-    // The working set: 1,000 source files spread over 100 modules (so 100 of the 500 glob rules match some file).
-    const files: string[] = [];
-    for (let i = 0; i < FILES; i++) {
-      const rel = `src/mod-${(i % 100) * 2 + 1}/part-${Math.floor(i / 100)}/file-${i}.ts`;
-      files.push(join(bench.project, rel));
-    }
-    await Promise.all(files.map(async (file) => {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, "export const x = 1;\n");
-    }));
-    rulebook = await startBenchRulebook(bench, fakeClient());
-    if (rulebook.loaded().rules.length !== RULES) throw new Error("engine did not load the rules");
-    const session = "ses_bench";
-    await rulebook.onEvent({ type: "session.created", properties: { info: { id: session, title: "bench", projectID: "p", directory: bench.project, version: "1", time: { created: Date.now(), updated: Date.now() } } } } as never);
-
-    let call = 0;
-    const toolAfter = (tool: string, args: Record<string, unknown>, output: string) =>
-      rulebook!.onToolAfter({ tool, sessionID: session, callID: `call_${++call}`, args }, { title: tool, output, metadata: {} });
-    const read = (file: string) => toolAfter("read", { filePath: file }, "<file>\n00001| export const x = 1;\n</file>");
-
-    // The working set grows to 1,000 files: glob results listing 10 new files each (100 events, measured: cost vs working-set size).
-    const growing: number[] = [];
-    for (let i = 0; i < FILES; i += 10) {
-      const t = performance.now();
-      await toolAfter("glob", { pattern: "src/**/*.ts" }, files.slice(i, i + 10).join("\n"));
-      growing.push(performance.now() - t);
-    }
-    const known = rulebook.report(session)?.files.length;
-    if (known !== FILES) throw new Error(`working set holds ${known} files, expected ${FILES}`);
-
-    // As many events as fit about 12 s per hook (at least 300, at most 3,000), judged from the last events above.
-    const estimateMs = median(growing.slice(-10));
-    const events = Math.max(300, Math.min(quick ? 1000 : 3000, Math.floor(12_000 / Math.max(estimateMs, 0.001))));
-    const window = Math.min(1000, Math.floor(events / 3));
-    const chat: number[] = [];
-    let partClock = Date.now() * 0x1000;
-    for (let i = 0; i < events; i++) {
-      const messageID = `msg_u${i}`;
-      const output = {
-        message: { id: messageID, sessionID: session, role: "user" as const, time: { created: Date.now() }, agent: "build", model: { providerID: "p", modelID: "m" } },
-        parts: [
-          {
-            id: `prt_${(partClock++).toString(16).padStart(12, "0").slice(-12)}abcdefghijklmn`,
-            sessionID: session,
-            messageID,
-            type: "text",
-            text: `Please look at src/mod-${(i % 100) * 2 + 1}/part-0/file-${i % 100}.ts again and keep the tests passing (step ${i}).`,
-          },
-        ] as never[],
-      };
-      const t = performance.now();
-      await rulebook.onChatMessage({ sessionID: session, agent: "build", model: { providerID: "p", modelID: "m" } }, output);
-      chat.push(performance.now() - t);
-    }
-    const tool: number[] = [];
-    for (let i = 0; i < events; i++) {
-      const t = performance.now();
-      await read(files[i % FILES]!);
-      tool.push(performance.now() - t);
-    }
-    return {
-      hooks: [
-        { name: "chat.message", samples: chat, window },
-        { name: "tool.execute.after", samples: tool, window },
-      ],
-      growing: { name: "tool.execute.after, working set 0→1,000 files", samples: growing, window: 10 },
-      rules: RULES,
-      files: FILES,
-    };
-  } finally {
-    rulebook?.dispose();
-    await rm(bench.root, { recursive: true, force: true });
-  }
-}
-
-// ---------------------------------------------------------------- 3. memory (child process with --expose-gc)
-
-async function benchMemory(counts: number[]): Promise<Record<string, { loadRulesBytes: number; engineBytes: number }>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", "--import", "tsx", join(REPO, "bench", "memory.ts"), ...counts.map(String)], {
-    cwd: REPO,
-    maxBuffer: 1 << 20,
-  });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!);
-}
-
-// ---------------------------------------------------------------- 4. session.created → rules message stored, real OpenCode
-
-async function benchRealOpencode(sessions: number): Promise<{ serverMs: number[]; observedMs: number[] } | { skipped: string }> {
-  const dist = join(REPO, "dist", "index.js");
-  if (!existsSync(dist)) return { skipped: "dist/index.js missing (npm run build)" };
-  const { startOpencode } = await import("../test/e2e/harness/opencode.js");
-  const oc = await startOpencode({ pluginPath: dist, projectRules: { "style.md": "Write small functions.\n" } });
-  try {
-    const serverMs: number[] = [];
-    const observedMs: number[] = [];
-    for (let i = 0; i < sessions + 1; i++) {
-      const t0 = performance.now();
-      const created = await oc.client.session.create({ body: { title: `bench ${i}` } });
-      const session = created.data as { id: string; time: { created: number } } | undefined;
-      if (!session) throw new Error(`session.create failed: ${JSON.stringify(created.error)}`);
-      let stored: { time: { created: number } } | undefined;
-      const deadline = Date.now() + 10_000;
-      while (!stored && Date.now() < deadline) {
-        const messages = (await oc.client.session.messages({ path: { id: session.id } })).data ?? [];
-        const found = messages.find((message) => message.parts.some((part) => (part as { metadata?: Record<string, unknown> }).metadata?.[MARKER_KEY]));
-        if (found) stored = found.info as { time: { created: number } };
-        else await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-      if (!stored) throw new Error(`no rules message in session ${session.id} after 10 s`);
-      if (i === 0) continue; // the first session warms OpenCode's code paths
-      observedMs.push(performance.now() - t0);
-      serverMs.push(stored.time.created - session.time.created);
-    }
-    return { serverMs, observedMs };
-  } finally {
-    await oc.stop();
-  }
-}
-
-// ---------------------------------------------------------------- run
-
+const load = () => os.loadavg().map((value) => value.toFixed(2)).join(" ");
 const cpus = os.cpus();
-const machine = `${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}`;
-
 const out: string[] = [];
 out.push(`opencode-rulebook benchmark${quick ? " (--quick)" : ""}`);
-out.push(`Machine: ${machine}`);
+out.push(`Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, nproc ${os.availableParallelism()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}; load average ${load()}`);
+const shown = relative(REPO, entry).startsWith("..") ? entry : relative(REPO, entry);
+out.push(`Plugin: ${shown} (public entry RulebookPlugin), ${sourceState()}`);
 out.push("");
 
-const counts = [10, 100, 1000, 10_000];
-const discovery: DiscoveryRow[] = [];
-for (const count of counts) {
-  log(`discovery, ${count} files`);
-  discovery.push(await benchDiscovery(count));
+// ---------------------------------------------------------------- 1. start + first message
+
+const sizes = [10, 100, 1000, 10_000];
+const startRows: StartRow[] = [];
+for (const files of sizes) {
+  progress(`start + first message, ${count(files)} rules`);
+  startRows.push(await benchStart(plugin, files, quick));
 }
-out.push("1. Discovery + parse (loadRules) vs the floor: plain fs reading the same files in the same process, median of warm runs");
-out.push("   Floor: fs.promises readdir({ recursive }) + readFile of every rule file at once. Target: loadRules within 2x the floor.");
-out.push("   (Sync floor, for reference: readdirSync + readFileSync, no thread-pool round trips.)");
+out.push("1. Plugin start + a new session's first message vs the floor (plain fs reading the same rule files, same process); medians of warm runs");
+out.push("   Start: RulebookPlugin(input) until it returns its hooks. First message: session.created (not awaited, as in OpenCode), then at once");
+out.push("   chat.message until it returns: within the 300 ms grace period, so it carries the rules itself (the grace period is not waited for).");
+out.push(`   Floor: readdirSync({ recursive }) + readFileSync of every rule file. Target 1: start + first message ≤ ${T1_LIMIT}x the floor at 1,000 rules.`);
+out.push(`   Async floor: fs.promises readdir + readFile all at once; issue 7's discovery target: start ≤ ${ISSUE7_LIMIT}x it.`);
 out.push(
   table(
-    ["rule files", "runs", "loadRules ms", "floor ms", "ratio", "target ≤ 2x", "sync floor ms", "vs sync"],
-    discovery.map((row) => [
-      row.files.toLocaleString("en"),
+    ["rules", "runs", "start ms", "1st msg ms", "total ms", "floor ms", "total/floor", `≤ ${T1_LIMIT}x`, "async floor ms", "start/async", `≤ ${ISSUE7_LIMIT}x`],
+    startRows.map((row) => [
+      count(row.files),
       String(row.runs),
-      ms(row.loadMs),
-      ms(row.floorMs),
-      `${(row.loadMs / row.floorMs).toFixed(2)}x`,
-      verdict(row.loadMs <= 2 * row.floorMs),
+      ms(row.startMs),
+      ms(row.firstMessageMs),
+      ms(row.totalMs),
       ms(row.syncFloorMs),
-      `${(row.loadMs / row.syncFloorMs).toFixed(1)}x`,
+      ratio(row.totalMs / row.syncFloorMs),
+      verdict(row.totalMs <= T1_LIMIT * row.syncFloorMs) + (row.files === 1000 ? " (T1)" : ""),
+      ms(row.asyncFloorMs),
+      ratio(row.startMs / row.asyncFloorMs),
+      verdict(row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs),
     ]),
   ),
 );
+progress("start + first message, fresh processes");
+const cold = await benchCold(entry, 1000, quick ? 3 : 5);
+out.push(`   Fresh process (median of ${cold.runs}; the plugin imported, nothing else run yet), 1,000 rules: floor ${ms(cold.floorMs)} ms, start ${ms(cold.startMs)} ms,`);
+out.push(`   first message ${ms(cold.firstMessageMs)} ms, total ${ms(cold.startMs + cold.firstMessageMs)} ms = ${ratio((cold.startMs + cold.firstMessageMs) / cold.floorMs)} the floor (${verdict(cold.startMs + cold.firstMessageMs <= T1_LIMIT * cold.floorMs)}); first follow-up message ${ms(cold.followUpMs)} ms.`);
 out.push("");
 
-log("per-event cost");
-const events = await benchEvents();
-out.push(`2. Per-event cost with ${events.rules.toLocaleString("en")} rules (half always-on, half globs + keywords) and a working set of ${events.files.toLocaleString("en")} files`);
-out.push("   Target: under 1 ms per event; no growth with the number of past events (first vs last window of events).");
+// ---------------------------------------------------------------- 2. per-event cost
+
+progress("per-event cost");
+const events = await benchEvents(plugin, quick);
+const fill = summarise(events.fill.samples);
+const tool = summarise(events.tool.samples);
+const chat = summarise(events.chat.samples);
+const reference = summarise(events.reference.samples);
+/** Target 4: last third over first third, divided by the reference work's own (the machine's drift over the session). */
+const drift = reference.lastThird / reference.firstThird;
+const growth = (s: ReturnType<typeof summarise>) => s.lastThird / s.firstThird / drift;
+out.push(`2. Per-event cost, ${count(RULES)} rules (half always-on, half globs + keywords, ~1 KB each), working set of ${count(FILES)} project files`);
+out.push("   Tool call: tool.execute.before + tool.execute.after of one `read`. User message: chat.message of a follow-up naming one existing file.");
+out.push(`   Targets 2, 3: median and p99 < ${EVENT_LIMIT_MS} ms. Target 4: median of the last third of events / first third ≤ ${GROWTH_LIMIT} (≈ 1.0),`);
+out.push(`   divided by the same ratio of a fixed reference work timed each turn (the machine's drift: ${ratio(drift)} in this run; "raw" is undivided).`);
+const eventRow = (name: string, samples: number[], s: ReturnType<typeof summarise>, judged: boolean) => [
+  name,
+  count(samples.length),
+  us(s.median),
+  us(s.p99),
+  ratio(s.median / EVENT_LIMIT_MS),
+  ratio(s.p99 / EVENT_LIMIT_MS),
+  verdict(s.median < EVENT_LIMIT_MS && s.p99 < EVENT_LIMIT_MS) + (judged ? "" : " (info)"),
+  us(s.firstThird),
+  us(s.lastThird),
+  ratio(s.lastThird / s.firstThird),
+  judged ? ratio(growth(s)) : "",
+  judged ? verdict(growth(s) <= GROWTH_LIMIT) : "(info)",
+];
 out.push(
   table(
-    ["hook", "events", "median µs", "p99 µs", "first µs", "last µs", "last/first", "target < 1 ms", "no growth"],
-    [...events.hooks, events.growing].map((hook) => {
-      const s = summary(hook);
-      const growth = s.last / s.first;
-      const growingRow = hook === events.growing;
-      return [hook.name, String(hook.samples.length), us(s.median), us(s.p99), us(s.first), us(s.last), `${growth.toFixed(2)}`, verdict(s.median < 1), growingRow ? "(grows with files)" : verdict(growth < 1.5)];
-    }),
+    ["event", "events", "median µs", "p99 µs", "median/1ms", "p99/1ms", "< 1 ms", "1st third µs", "last third µs", "raw last/first", "last/first", "no growth"],
+    [eventRow(events.tool.name, events.tool.samples, tool, true), eventRow(events.chat.name, events.chat.samples, chat, true), eventRow(events.fill.name, events.fill.samples, fill, false)],
   ),
 );
-out.push(`   first/last: medians of the first and last ${events.hooks[0]!.window} events, working set fixed at 1,000 files.`);
-out.push("   Last row: 100 glob results of 10 new files each; first/last = medians of the first and last 10 (working set ~10 vs ~1,000 files).");
+out.push(`   Fill: each file new to the session (${events.deliveredWithTools} of these tool results carried a newly matched rule); its thirds compare working sets of ~0–333 and ~667–1,000 files.`);
+out.push(`   Steady: ${events.deliveredWithMessages} follow-up messages carried a rule activated by keyword. Client calls: ${events.calls.prompts} prompts, ${events.calls.histories} history reads, ${events.calls.logs.length} log lines.`);
 out.push("");
 
-log("memory");
+// ---------------------------------------------------------------- 3. memory
+
+progress("memory");
 const memoryCounts = [1000, 10_000];
-const memory = await benchMemory(memoryCounts);
-out.push("3. Memory held per 1,000 rules (heapUsed after forced GC, separate process with --expose-gc)");
-out.push(
-  table(
-    ["rules", "loadRules result MB", "per 1,000 rules MB", "started engine MB", "engine per 1,000 MB"],
-    memoryCounts.map((count) => {
-      const m = memory[count]!;
-      return [count.toLocaleString("en"), mb(m.loadRulesBytes), mb((m.loadRulesBytes / count) * 1000), mb(m.engineBytes), mb((m.engineBytes / count) * 1000)];
-    }),
-  ),
-);
+let memoryRows: string[][];
+try {
+  const memory = await benchMemory(entry, memoryCounts);
+  memoryRows = memoryCounts.map((rules) => {
+    const m = memory[rules]!;
+    return [count(rules), mb(m.engineBytes), mb((m.engineBytes / rules) * 1000), mb(m.sessionBytes)];
+  });
+} catch (error) {
+  memoryRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", ""]];
+}
+out.push("3. Memory: heapUsed after forced GC (separate process, --expose-gc): the started plugin, and one session after 1,000 files");
+out.push(table(["rules", "started plugin MB", "per 1,000 rules MB", "session, 1,000 files MB"], memoryRows));
 out.push("");
 
-log("real OpenCode: session.created → rules message stored");
+// ---------------------------------------------------------------- 4. real OpenCode
+
 let realRows: string[][];
-try {
-  const real = await benchRealOpencode(10);
-  if ("skipped" in real) realRows = [["skipped", real.skipped, "", ""]];
-  else
-    realRows = [
-      ["server clock: session created → rules message created", String(real.serverMs.length), ms(median(real.serverMs)), ms(Math.max(...real.serverMs))],
-      ["client view: session.create call → rules message readable", String(real.observedMs.length), ms(median(real.observedMs)), ms(Math.max(...real.observedMs))],
-    ];
-} catch (error) {
-  realRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", ""]];
+if (process.argv.includes("--no-opencode")) realRows = [["skipped", "--no-opencode", "", ""]];
+else {
+  progress("real OpenCode: session.created → rules message stored");
+  try {
+    const real = await benchRealOpencode(entry, quick ? 5 : 10);
+    if ("skipped" in real) realRows = [["skipped", real.skipped, "", ""]];
+    else
+      realRows = [
+        ["server clock: session created → rules message created", String(real.serverMs.length), ms(median(real.serverMs)), ms(Math.max(...real.serverMs))],
+        ["client view: session.create call → rules message readable", String(real.observedMs.length), ms(median(real.observedMs)), ms(Math.max(...real.observedMs))],
+      ];
+  } catch (error) {
+    realRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", ""]];
+  }
 }
-out.push("4. Time from session.created to the rules message being stored, real OpenCode (opencode serve, 1 rule)");
+out.push("4. Time from session.created to the rules message being stored, real OpenCode (opencode serve, 1 rule, no user message: includes the 300 ms grace period)");
 out.push(table(["measure", "sessions", "median ms", "max ms"], realRows));
 out.push("");
 
-const discoveryMet = discovery.every((row) => row.loadMs <= 2 * row.floorMs);
-const eventsMet = events.hooks.every((hook) => summary(hook).median < 1);
-const growthMet = events.hooks.every((hook) => summary(hook).last / summary(hook).first < 1.5);
-out.push("Targets");
+// ---------------------------------------------------------------- targets
+
+const t1 = startRows.find((row) => row.files === 1000)!;
+const coldTotal = cold.startMs + cold.firstMessageMs;
+const within = (s: ReturnType<typeof summarise>) => s.median < EVENT_LIMIT_MS && s.p99 < EVENT_LIMIT_MS;
+out.push(`Targets (issue 12), ${count(RULES)} rules, ${count(FILES)}-file working set`);
 out.push(
   table(
-    ["target", "result"],
+    ["target", "measured", "floor", "ratio", "limit", "result"],
     [
-      ["discovery within 2x the plain-fs floor (all sizes)", `${verdict(discoveryMet)}${discoveryMet ? "" : ` (missed at ${discovery.filter((row) => row.loadMs > 2 * row.floorMs).map((row) => row.files.toLocaleString("en")).join(", ")} files)`}`],
-      ["per-event cost under 1 ms at 1,000 rules (median)", verdict(eventsMet)],
-      ["per-event cost does not grow with past events (fixed working set)", verdict(growthMet)],
+      ["1. start + first message, warm", `${ms(t1.totalMs)} ms`, `${ms(t1.syncFloorMs)} ms sync fs`, ratio(t1.totalMs / t1.syncFloorMs), `≤ ${T1_LIMIT}x`, verdict(t1.totalMs <= T1_LIMIT * t1.syncFloorMs)],
+      ["1. start + first message, fresh process", `${ms(coldTotal)} ms`, `${ms(cold.floorMs)} ms sync fs`, ratio(coldTotal / cold.floorMs), `≤ ${T1_LIMIT}x`, verdict(coldTotal <= T1_LIMIT * cold.floorMs)],
+      ["(info) 1st follow-up message, fresh process", `${ms(cold.followUpMs)} ms`, "1 ms", ratio(cold.followUpMs), "< 1x", verdict(cold.followUpMs < EVENT_LIMIT_MS)],
+      ["2. tool call, median", `${us(tool.median)} µs`, "1 ms", ratio(tool.median), "< 1x", verdict(tool.median < EVENT_LIMIT_MS)],
+      ["2. tool call, p99", `${us(tool.p99)} µs`, "1 ms", ratio(tool.p99), "< 1x", verdict(tool.p99 < EVENT_LIMIT_MS)],
+      ["3. user message, median", `${us(chat.median)} µs`, "1 ms", ratio(chat.median), "< 1x", verdict(chat.median < EVENT_LIMIT_MS)],
+      ["3. user message, p99", `${us(chat.p99)} µs`, "1 ms", ratio(chat.p99), "< 1x", verdict(chat.p99 < EVENT_LIMIT_MS)],
+      ["4. no growth, tool calls", `${us(tool.lastThird)} µs`, `${us(tool.firstThird)} µs, drift ${ratio(drift)}`, ratio(growth(tool)), `≤ ${GROWTH_LIMIT}x`, verdict(growth(tool) <= GROWTH_LIMIT)],
+      ["4. no growth, user messages", `${us(chat.lastThird)} µs`, `${us(chat.firstThird)} µs, drift ${ratio(drift)}`, ratio(growth(chat)), `≤ ${GROWTH_LIMIT}x`, verdict(growth(chat) <= GROWTH_LIMIT)],
+      ["(issue 7) start vs async floor, all sizes", "", "", startRows.map((row) => ratio(row.startMs / row.asyncFloorMs)).join(" "), `≤ ${ISSUE7_LIMIT}x`, verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs))],
+      ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
     ],
   ),
 );
-out.push(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+out.push(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other processes on the machine inflate p99 figures).`);
 console.log(out.join("\n"));

@@ -1,14 +1,16 @@
 /**
- * OpenCode's config files (\`opencode.json(c)\`): where they are, and the
- * options they give this plugin. The command line reads the options as the
- * plugin gets them; the plugin reads the user's own files to know which
+ * OpenCode's config files (\`opencode.json(c)\`: JSON with comments and
+ * trailing commas, read with Microsoft's jsonc-parser): where they are, and
+ * the options they give this plugin. The command line reads the options as
+ * the plugin gets them; the plugin reads the user's own files to know which
  * \`extraDirs\` the user named (a repository's config cannot widen what is read).
  */
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RuleWarning } from "./rule/rule.js";
-import { foldersFromRoot } from "./sources/locations.js";
+import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
+import { foldersFromRoot, openCodeConfigDir } from "./sources/locations.js";
 
 export interface FoundOptions {
   raw: unknown;
@@ -31,7 +33,7 @@ export function configFiles(env: Record<string, string | undefined>, home: strin
 
 /** The user's own config files: the global ones and `$OPENCODE_CONFIG`, which a repository cannot write. */
 function userConfigFiles(env: Record<string, string | undefined>, home: string, directory: string): string[] {
-  const globalDir = env.OPENCODE_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+  const globalDir = openCodeConfigDir(env, home);
   const files = [join(globalDir, "opencode.jsonc"), join(globalDir, "opencode.json"), join(globalDir, "config.json")];
   if (env.OPENCODE_CONFIG) files.push(resolve(directory, env.OPENCODE_CONFIG));
   return files;
@@ -55,11 +57,13 @@ function pluginOptionsIn(files: readonly string[]): FoundOptions {
     } catch {
       continue;
     }
-    let config: unknown;
-    try {
-      config = JSON.parse(stripJsonComments(text));
-    } catch (error) {
-      found.warnings.push({ path: file, message: `cannot be read as JSON (${(error as Error).message}); its plugin options were not used` });
+    const errors: ParseError[] = [];
+    const config: unknown = parse(text, errors, { allowTrailingComma: true });
+    const error = errors[0];
+    if (error) {
+      // `ValueExpected` → "value expected"; the line is counted from the error's offset.
+      const reason = printParseErrorCode(error.error).replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+      found.warnings.push(ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }));
       continue;
     }
     const plugins = (config as { plugin?: unknown } | null)?.plugin;
@@ -90,26 +94,9 @@ export function isRulebookSpec(spec: string): boolean {
   return /(^|\/)opencode-rulebook$/.test(normalised) || /(^|\/)dist\/index\.js$/.test(normalised);
 }
 
-/** JSONC → JSON: drops `//` and `/* *\/` comments and trailing commas, leaving strings alone. */
-export function stripJsonComments(text: string): string {
-  let out = "";
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index] as string;
-    const next = text[index + 1];
-    if (char === '"') {
-      let end = index + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      out += text.slice(index, end + 1);
-      index = end;
-    } else if (char === "/" && next === "/") {
-      while (index < text.length && text[index] !== "\n") index++;
-      out += "\n";
-    } else if (char === "/" && next === "*") {
-      const end = text.indexOf("*/", index + 2);
-      index = end < 0 ? text.length : end + 1;
-    } else if (char === "," && /^\s*[}\]]/.test(text.slice(index + 1, index + 200))) {
-      // A trailing comma: dropped.
-    } else out += char;
-  }
-  return out;
+/** The 1-based line of `offset` in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let index = text.indexOf("\n"); index !== -1 && index < offset; index = text.indexOf("\n", index + 1)) line++;
+  return line;
 }

@@ -6,6 +6,7 @@ import { existsSync, promises as fs } from "node:fs";
 import { dirname, join } from "node:path";
 import matter from "gray-matter";
 import { parseRule } from "../rule/parse.js";
+import { warningText } from "../rule/warnings.js";
 import { globalRulesDir, displayPath, projectRulesDirs } from "../sources/locations.js";
 import { result, shownPath, UsageError, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, type Style } from "./format.js";
@@ -90,7 +91,7 @@ export async function addCommand(project: ProjectContext, text: string, options:
   // The file must read back as the rule meant: parse it as discovery will.
   const parsed = parseRule({ name, scope: options.global ? "global" : "project", source: "native", path, displayPath: shown }, bytes);
   if (!parsed.rule || parsed.warnings.length > 0) {
-    return result("", `The rule would not load as written (${parsed.warnings.map((warning) => warning.message).join("; ") || "no rule"}); nothing was written.\n`, 1);
+    return result("", `The rule would not load as written (${parsed.warnings.map(warningText).join("; ") || "no rule"}); nothing was written.\n`, 1);
   }
   await fs.mkdir(dirname(path), { recursive: true });
   try {

@@ -6,13 +6,16 @@
  * match no file in the project, unknown front matter keys, links to missing
  * files, shadowed or duplicate rules, rules over the message budget.
  */
-import { existsSync, promises as fs } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { composeRulesMessage } from "../render/compose.js";
 import { renderRulesMessage } from "../render/message.js";
-import type { Rule, RuleWarning } from "../rule/rule.js";
+import type { Rule } from "../rule/rule.js";
+import { warningText, type Severity } from "../rule/warnings.js";
 import { matchingGlob } from "../select/globs.js";
+import { nodeRuleFs } from "../sources/fs.js";
 import type { LoadedRules } from "../sources/load.js";
+import { walkBudget, walkProjectTree } from "../sources/walk.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, type Style } from "./format.js";
 
@@ -20,7 +23,7 @@ export interface CheckOptions {
   json?: boolean;
 }
 
-export type Severity = "error" | "warning";
+export type { Severity } from "../rule/warnings.js";
 
 export interface Problem {
   severity: Severity;
@@ -38,47 +41,43 @@ export interface ProjectFiles {
 }
 
 export const PROJECT_FILE_LIMIT = 50_000;
-const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
-/** Walks the project (not following symlinks), skipping node_modules and hidden folders, up to `limit` files. */
+/**
+ * The project's files (hidden ones too), without following symlinks or
+ * entering hidden, dependency or build folders, up to `limit` files.
+ */
 export async function listProjectFiles(root: string, limit = PROJECT_FILE_LIMIT): Promise<ProjectFiles> {
   const files: string[] = [];
-  const queue: string[] = [""];
-  while (queue.length > 0) {
-    const rel = queue.shift() as string;
-    let entries;
-    try {
-      entries = await fs.readdir(join(root, rel), { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith(".")) queue.push(path);
-      } else {
-        files.push(path);
-        if (files.length >= limit) return { files, complete: false };
+  let complete = true;
+  const walk = await walkProjectTree(root, nodeRuleFs, {
+    budget: walkBudget({ folders: limit, entries: Infinity, files: Infinity }),
+    onFolder: (_dir, relPath, entries) => {
+      for (const entry of entries) {
+        if (entry.isDirectory()) continue;
+        files.push(relPath === "" ? entry.name : `${relPath}/${entry.name}`);
+        if (files.length >= limit) {
+          complete = false;
+          return false;
+        }
       }
-    }
-  }
-  return { files, complete: true };
-}
-
-/** A loader warning that means rules were not loaded is an error; one where a default was used is a warning. */
-export function severityOf(warning: RuleWarning): Severity {
-  return /\bskipped\b|were not loaded|was not read|was ignored/.test(warning.message) ? "error" : "warning";
+    },
+  });
+  // A folder past the walk's bounds holds files the list does not have.
+  if (walk.warnings.some((warning) => warning.code === "walk-limit" || warning.code === "folder-too-deep")) complete = false;
+  return { files, complete };
 }
 
 export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles): Problem[] {
   const problems: Problem[] = [];
-  for (const warning of project.configWarnings) problems.push({ severity: "warning", path: warning.path, line: warning.line, message: warning.message });
-  for (const warning of loaded.warnings) problems.push({ severity: severityOf(warning), path: warning.path, line: warning.line, message: warning.message });
+  for (const warning of [...project.configWarnings, ...loaded.warnings]) {
+    problems.push({ severity: warning.severity, path: warning.path, line: warning.line, message: warningText(warning) });
+  }
   const warn = (rule: Rule, message: string) => problems.push({ severity: "warning", path: rule.path, rule: rule.name, message });
 
   for (const rule of loaded.rules) {
     // Unknown keys, unless discovery already warned about them.
-    const unreported = rule.unknownKeys.filter((key) => !loaded.warnings.some((warning) => warning.path === rule.path && warning.message.includes(`"${key}"`)));
+    const reported = (key: string) => loaded.warnings.some((warning) => warning.path === rule.path && warning.code === "unknown-keys" && warning.keys.includes(key));
+    const unreported = rule.unknownKeys.filter((key) => !reported(key));
     if (unreported.length > 0) warn(rule, `front matter ${unreported.length === 1 ? "key" : "keys"} ${unreported.map((key) => `"${key}"`).join(", ")} not understood; ignored`);
     for (const glob of rule.globs) {
       if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || /(^|\/)\.(?!\/|$)/.test(glob.replace(/^\.\//, ""))) continue;

@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { findPluginOptions, userPluginOptions } from "../opencode-config.js";
 import { parseOptions, type RulebookOptions } from "../options.js";
-import type { RuleWarning } from "../rule/rule.js";
+import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { DiscoveryContext } from "../sources/discover.js";
 import { nodeRuleFs, type RuleFs } from "../sources/fs.js";
 import { ALL_SOURCES, loadRules, type LoadedRules } from "../sources/load.js";
@@ -59,7 +59,7 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const found = findPluginOptions(io.env, io.home, directory, worktree);
   const parsed = parseOptions(found.raw, io.env, ALL_SOURCES.map((source) => source.id));
   const configWarnings = [...found.warnings];
-  for (const error of parsed.errors) configWarnings.push({ path: found.path ?? join(root, "opencode.json"), message: `plugin options: ${error}` });
+  for (const problem of parsed.errors) configWarnings.push(ruleWarning(found.path ?? join(root, "opencode.json"), { code: "plugin-options", problem }));
   const { options } = parsed;
   const userExtraDirs = parseOptions(userPluginOptions(io.env, io.home).raw, io.env).options.extraDirs;
   const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };

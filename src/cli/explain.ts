@@ -7,6 +7,7 @@
 import { composeRulesMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply } from "../select/active.js";
+import { reasonText, type ActivationReason } from "../select/reasons.js";
 import type { LoadedRules } from "../sources/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
@@ -76,9 +77,10 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
 }
 
 /**
- * The engine's reason in the command's words: `file X matched G` →
- * `files: X matched G`, `keyword "k" in the prompt` → `keywords: "k" in the prompt`.
+ * The engine's reason in the command's words, which name the condition as
+ * whyRuleDoesNotApply does: `files: X matched G; keywords: "k" in the prompt`.
  */
-export function readableReason(reason: string): string {
-  return reason.replace(/^file /, "files: ").replace(/^keyword "/, 'keywords: "').replace(/ and keyword "([^"]*)" in the prompt$/, '; keywords: "$1" in the prompt');
+function readableReason(reason: ActivationReason): string {
+  if (reason.kind !== "conditions") return reasonText(reason);
+  return reason.met.map((condition) => (condition.kind === "file" ? `files: ${condition.file} matched ${condition.glob}` : `keywords: "${condition.keyword}" in the prompt`)).join("; ");
 }

@@ -1,5 +1,6 @@
 /** `list`: every rule found, grouped by scope and source, with how it activates and its size. */
-import type { Rule, RuleWarning } from "../rule/rule.js";
+import type { Rule } from "../rule/rule.js";
+import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
 import { activationOf } from "../select/active.js";
 import type { LoadedRules } from "../sources/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
@@ -59,7 +60,7 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   }
   if (warnings.length > 0) {
     lines.push(style.bold(style.yellow("Warnings")));
-    for (const warning of warnings) lines.push(`  ${warningLine(project, warning)}`);
+    for (const warning of warnings) lines.push(`  ${warningLine(warning, shownPath(project, warning.path))}`);
     lines.push("");
   }
   const total = loaded.rules.reduce((sum, rule) => sum + byteLength(rule.content), 0);
@@ -90,9 +91,6 @@ export function ruleJson(rule: Rule) {
 }
 
 export function warningJson(project: ProjectContext, warning: RuleWarning) {
-  return { path: warning.path, displayPath: shownPath(project, warning.path), line: warning.line ?? null, message: warning.message };
+  return { path: warning.path, displayPath: shownPath(project, warning.path), line: warning.line ?? null, message: warningText(warning) };
 }
 
-export function warningLine(project: ProjectContext, warning: RuleWarning): string {
-  return `${shownPath(project, warning.path)}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
-}

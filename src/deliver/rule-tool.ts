@@ -7,6 +7,9 @@ import { z } from "zod";
 import type { Rule } from "../rule/rule.js";
 import { renderRulesMessage } from "../render/message.js";
 
+/** The name the tool is registered under. */
+export const RULE_TOOL_NAME = "rule";
+
 export const RULE_TOOL_DESCRIPTION =
   "Read one of this project's rules (opencode-rulebook) by its name. The rules message at the start of the session lists rules to read on request, with what each covers: read the matching rule before doing work it concerns, then follow it.";
 

@@ -1,12 +1,13 @@
 /**
- * Which sessions hold the rules, and the one delivery under way per session.
+ * The one silent delivery under way per session, and its retries. Whether a
+ * session holds the rules is its delivery model's to say (`holdsRules`).
  *
- * - `session.created`: deliver unless the session already has the rules; a
+ * - `session.created`: deliver unless the session already holds the rules; a
  *   second event while the first delivery is in flight joins it (one message).
  * - `session.compacted`: compaction dropped the rules from the model's
- *   context, so forget the session, deliver again, remember it again.
+ *   context: deliver again, after any delivery under way.
  * - A failed delivery is retried a bounded number of times, then left for
- *   the session's next event; the session is not marked delivered.
+ *   the session's next event.
  */
 export type DeliveryTrigger = "session.created" | "session.compacted";
 
@@ -25,26 +26,23 @@ export const DEFAULT_RETRY: RetryPolicy = { tries: 3, backoffMs: [200, 1000] };
 
 export interface SessionTracker {
   deliver(sessionID: string, trigger: DeliveryTrigger): Promise<DeliveryResult>;
-  isDelivered(sessionID: string): boolean;
   /** The delivery under way for this session, if any. */
   inFlight(sessionID: string): Promise<DeliveryResult> | undefined;
-  /** Marks a session as holding the rules by another path (e.g. a part of its first message). */
-  markDelivered(sessionID: string): void;
-  forget(sessionID: string): void;
 }
 
 export interface TrackerDeps {
   /** Sends the rules; throws when they were not stored. */
   send(sessionID: string, trigger: DeliveryTrigger): Promise<void>;
   onFailure(sessionID: string, trigger: DeliveryTrigger, error: unknown, attempt: number, final: boolean): void;
-  /** False for a session that was deleted (or a plugin disposed): no more tries, nothing remembered. */
+  /** False for a session that was deleted (or a plugin disposed): no more tries. */
   alive?: (sessionID: string) => boolean;
+  /** The session's window holds the rules already: a new session's delivery is not due. */
+  holdsRules: (sessionID: string) => boolean;
   retry?: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
 }
 
 export function createSessionTracker(deps: TrackerDeps): SessionTracker {
-  const delivered = new Set<string>();
   const inFlight = new Map<string, Promise<DeliveryResult>>();
   const retry = deps.retry ?? DEFAULT_RETRY;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -56,9 +54,7 @@ export function createSessionTracker(deps: TrackerDeps): SessionTracker {
       if (!alive(sessionID)) return { delivered: false };
       try {
         await deps.send(sessionID, trigger);
-        if (!alive(sessionID)) return { delivered: false };
-        delivered.add(sessionID);
-        return { delivered: true };
+        return { delivered: alive(sessionID) };
       } catch (error) {
         lastError = error;
         deps.onFailure(sessionID, trigger, error, n, n === retry.tries);
@@ -81,16 +77,12 @@ export function createSessionTracker(deps: TrackerDeps): SessionTracker {
       const running = inFlight.get(sessionID);
       if (trigger === "session.created") {
         if (running) return running;
-        if (delivered.has(sessionID)) return Promise.resolve({ delivered: true });
+        if (deps.holdsRules(sessionID)) return Promise.resolve({ delivered: true });
         return start(sessionID, trigger);
       }
       // Compaction: whatever the session had is gone from the model's context.
-      delivered.delete(sessionID);
       return start(sessionID, trigger, running);
     },
-    isDelivered: (sessionID) => delivered.has(sessionID),
     inFlight: (sessionID) => inFlight.get(sessionID),
-    markDelivered: (sessionID) => void delivered.add(sessionID),
-    forget: (sessionID) => void delivered.delete(sessionID),
   };
 }

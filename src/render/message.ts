@@ -1,5 +1,6 @@
 /**
- * The text of a rules message, and its inverse. Pure.
+ * The text of a rules message. Pure. Its inverse, which only tests need, is
+ * test/helpers/rules-message.ts.
  *
  * Structure: a `<rulebook>` block holding one `<rule …>` block per rule.
  * A delimiter is only a delimiter on a line of its own; a line of rule text
@@ -17,7 +18,8 @@ export const MESSAGE_HEADER =
 /** The parts of a rule a message carries. */
 export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> & Partial<Pick<Rule, "source">>;
 
-const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
+/** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/helpers/rules-message.ts takes it off). */
+export const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
 
 export interface RenderExtras {
   /** Rules the model reads on request: named with their description. */
@@ -103,27 +105,6 @@ export function countLabel(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** Reads a message made by `renderRulesMessage` back into its rules. */
-export function parseRulesMessage(text: string): RenderedRule[] {
-  const rules: RenderedRule[] = [];
-  let open: { attributes: Record<string, string>; lines: string[] } | undefined;
-  for (const line of text.split("\n")) {
-    if (!open) {
-      const start = /^<rule((?:\s+[a-z]+="[^"]*")*)>$/.exec(line);
-      if (start) open = { attributes: readAttributes(start[1] ?? ""), lines: [] };
-      continue;
-    }
-    if (line === "</rule>") {
-      const { name = "", scope = "project", file = "", source } = open.attributes;
-      rules.push({ name, scope: scope === "global" ? "global" : "project", displayPath: file, content: open.lines.join("\n"), ...(source ? { source } : {}) });
-      open = undefined;
-      continue;
-    }
-    open.lines.push(unescapeLine(line));
-  }
-  return rules;
-}
-
 function escapeContent(content: string): string {
   return content
     .split("\n")
@@ -131,24 +112,9 @@ function escapeContent(content: string): string {
     .join("\n");
 }
 
-function unescapeLine(line: string): string {
-  return line.replace(TAG_LINE, (_all, slashes: string, tag: string) => slashes.slice(1) + tag);
-}
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;" };
+/** How attribute values are escaped (test/helpers/rules-message.ts reads them back). */
+export const ATTRIBUTE_ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;" };
 
 function attribute(value: string): string {
-  return value.replace(/[&"<>\n\r]/g, (char) => ENTITIES[char] ?? char);
+  return value.replace(/[&"<>\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
 }
-
-function readAttributes(text: string): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const match of text.matchAll(/([a-z]+)="([^"]*)"/g)) {
-    attributes[match[1] as string] = (match[2] as string).replace(/&(amp|quot|lt|gt|#10|#13);/g, (entity) => {
-      const found = Object.entries(ENTITIES).find(([, escaped]) => escaped === entity);
-      return found ? found[0] : entity;
-    });
-  }
-  return attributes;
-}
-

@@ -9,9 +9,18 @@
  */
 import matter from "gray-matter";
 
-export type FrontMatter =
-  | { ok: true; data: Record<string, unknown>; body: string; bodyLine: number }
-  | { ok: false; line?: number; reason: string };
+/** Why a file's front matter cannot be read: the codes of the warnings that skip its rule. */
+export type FrontMatterProblem =
+  | { code: "front-matter-language"; language: string }
+  | { code: "front-matter-unclosed" }
+  | { code: "front-matter-stray-delimiter"; strayLine: number }
+  | { code: "front-matter-too-deep" }
+  | { code: "yaml-invalid"; reason: string }
+  | { code: "front-matter-not-mapping" };
+
+type Failure = { ok: false; line?: number; problem: FrontMatterProblem };
+
+export type FrontMatter = { ok: true; data: Record<string, unknown>; body: string; bodyLine: number } | Failure;
 
 const OPENING = /^---([^\n]*)(\n|$)/;
 /** The only closing line: exactly `---`, with optional trailing spaces or tabs. */
@@ -48,15 +57,15 @@ export function splitFrontMatter(text: string): FrontMatter {
   const language = (opening[1] ?? "").trim();
   if (language.startsWith("-")) return { ok: true, data: {}, body: text, bodyLine: 1 }; // `----` is a Markdown rule, not a delimiter
   if (language !== "" && language !== "yaml" && language !== "yml") {
-    return { ok: false, line: 1, reason: `front matter is marked "${language}"; only YAML front matter is read, and nothing in it was run` };
+    return { ok: false, line: 1, problem: { code: "front-matter-language", language } };
   }
-  const unclosed = { ok: false, line: 1, reason: "front matter opened with --- on line 1 is never closed by a --- line" } as const;
+  const unclosed: Failure = { ok: false, line: 1, problem: { code: "front-matter-unclosed" } };
   if (opening[2] === "") return unclosed;
   const closing = findClosing(text, opening[0].length);
   if (closing.found === "none") return unclosed;
   if (closing.found === "stray") {
     // Another reader could take this line for the end of the front matter; fail closed rather than guess.
-    return { ok: false, line: closing.line, reason: `front matter line ${closing.line} starts with "---" but is not a closing "---" line` };
+    return { ok: false, line: closing.line, problem: { code: "front-matter-stray-delimiter", strayLine: closing.line } };
   }
   // The block ends before the newline that precedes the closing line (an empty block has none).
   const block = text.slice(opening[0].length, Math.max(closing.start - 1, opening[0].length));
@@ -70,21 +79,21 @@ export function splitFrontMatter(text: string): FrontMatter {
 /** A blank line or a `#` comment: a block of only these is read by js-yaml as null, but it is front matter with no keys. */
 const NOTHING = /^[ \t]*(?:#.*)?$/;
 
-function parseBlock(block: string): { ok: true; data: Record<string, unknown> } | { ok: false; line?: number; reason: string } {
+function parseBlock(block: string): { ok: true; data: Record<string, unknown> } | Failure {
   if (block.split("\n").every((line) => NOTHING.test(line))) return { ok: true, data: {} };
   let data: unknown;
   try {
     data = yaml.parse(quoteBareGlobs(block));
   } catch (error) {
-    if (error instanceof RangeError) return { ok: false, reason: "front matter is nested too deeply to read" };
+    if (error instanceof RangeError) return { ok: false, problem: { code: "front-matter-too-deep" } };
     const mark = (error as { mark?: { line?: number } }).mark;
     // The block starts on file line 2, and js-yaml counts lines from 0.
     const line = typeof mark?.line === "number" ? mark.line + 2 : undefined;
     const reason = (error as { reason?: string }).reason ?? (error as Error).message;
-    return { ok: false, line, reason: `front matter is not valid YAML (${reason.split("\n")[0]})` };
+    return { ok: false, line, problem: { code: "yaml-invalid", reason: reason.split("\n")[0] ?? reason } };
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    return { ok: false, line: 2, reason: "front matter is not a list of `key: value` pairs" };
+    return { ok: false, line: 2, problem: { code: "front-matter-not-mapping" } };
   }
   return { ok: true, data: data as Record<string, unknown> };
 }

@@ -8,7 +8,8 @@
 import { globProblem } from "../select/globs.js";
 import { decodeRuleText } from "./decode.js";
 import { splitFrontMatter } from "./front-matter.js";
-import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleWarning, type RuleScope } from "./rule.js";
+import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleScope } from "./rule.js";
+import { foundValue, ruleSkipped, ruleWarning, type CheckedKey, type DefaultedKey, type FactsWithout, type RuleWarning } from "./warnings.js";
 
 /** A rule file a source has found, before it is read. */
 export interface RuleCandidate {
@@ -33,41 +34,42 @@ export type FrontMatterMapper = (data: Record<string, unknown>) => Record<string
 
 /** Keys the common reader understands, with the aliases users bring from other tools. */
 export const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
-const KEYWORD_KEYS = ["keywords", "topics"] as const;
+export const KEYWORD_KEYS = ["keywords", "topics"] as const;
 const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS]);
 
 export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter: FrontMatterMapper = (data) => data): ParsedRule {
-  const skip = (message: string, line?: number): ParsedRule => ({
-    warnings: [{ path: candidate.path, line, message: `${message}; rule "${candidate.name}" skipped` }],
-  });
+  const skip = (facts: FactsWithout<"rule">): ParsedRule => ({ warnings: [ruleSkipped(candidate.path, candidate.name, facts)] });
 
   const decoded = decodeRuleText(bytes);
-  if (!decoded.ok) return skip(decoded.reason);
-  if (decoded.text.trim() === "") return skip("the file is empty");
+  if (!decoded.ok) return skip({ code: "not-text", reason: decoded.reason });
+  if (decoded.text.trim() === "") return skip({ code: "file-empty" });
 
   const front = splitFrontMatter(decoded.text);
-  if (!front.ok) return skip(front.reason, front.line);
+  if (!front.ok) return skip({ ...front.problem, line: front.line });
 
   const content = front.body.trim();
-  if (content === "") return skip("the file has front matter but no rule text", front.bodyLine);
+  if (content === "") return skip({ code: "no-rule-text", line: front.bodyLine });
 
   const data = mapFrontMatter(front.data);
   const warnings: RuleWarning[] = [];
   const lineOf = (key: string) => keyLine(decoded.text, key);
-  const wrongType = (key: string, expected: string) => `front matter key "${key}" should be ${expected}, found ${describe(data[key])}`;
+  /** The rule is skipped: this key's value is of the wrong type. */
+  const invalid = (key: CheckedKey) => skip({ code: "key-invalid", key, found: foundValue(data[key]), line: lineOf(key) });
+  /** The rule loads without this key's value. */
+  const ignored = (key: DefaultedKey) => warnings.push(ruleWarning(candidate.path, { code: "key-ignored", key, found: foundValue(data[key]), line: lineOf(key) }));
 
   const enabled = data.enabled;
-  if (enabled !== undefined && typeof enabled !== "boolean") return skip(wrongType("enabled", "true or false"), lineOf("enabled"));
+  if (enabled !== undefined && typeof enabled !== "boolean") return invalid("enabled");
   if (enabled === false) return { warnings };
 
   const alwaysApply = data.alwaysApply;
-  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return skip(wrongType("alwaysApply", "true or false"), lineOf("alwaysApply"));
+  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return invalid("alwaysApply");
 
   const globs: string[] = [];
   const unusableGlobs: UnusableGlob[] = [];
   for (const key of GLOB_KEYS) {
     const read = readList(data[key]);
-    if (read === undefined) return skip(wrongType(key, "a glob, a comma-separated list of globs, or a YAML list of globs"), lineOf(key));
+    if (read === undefined) return invalid(key);
     for (const glob of read) {
       const problem = globProblem(glob);
       if (problem === undefined) globs.push(glob);
@@ -78,36 +80,36 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
   const keywords: string[] = [];
   for (const key of KEYWORD_KEYS) {
     const read = readList(data[key]);
-    if (read === undefined) return skip(wrongType(key, "a word, a comma-separated list of words, or a YAML list of words"), lineOf(key));
+    if (read === undefined) return invalid(key);
     keywords.push(...read);
   }
 
   let match: MatchMode = "any";
   if (data.match === "all" || data.match === "any") match = data.match;
-  else if (data.match !== undefined) return skip(wrongType("match", '"any" or "all"'), lineOf("match"));
+  else if (data.match !== undefined) return invalid("match");
 
   let priority = DEFAULT_PRIORITY;
   if (data.priority !== undefined) {
     if (typeof data.priority === "number" && Number.isInteger(data.priority) && data.priority >= 1 && data.priority <= 100) priority = data.priority;
-    else warnings.push({ path: candidate.path, line: lineOf("priority"), message: `${wrongType("priority", "a whole number from 1 to 100")}; default ${DEFAULT_PRIORITY} used` });
+    else ignored("priority");
   }
 
   let override = false;
   if (typeof data.override === "boolean") override = data.override;
-  else if (data.override !== undefined) warnings.push({ path: candidate.path, line: lineOf("override"), message: `${wrongType("override", "true or false")}; the rule does not override` });
+  else if (data.override !== undefined) ignored("override");
 
   let description: string | undefined;
   if (typeof data.description === "string" && data.description.trim() !== "") description = data.description.trim();
   else if (data.description !== undefined && data.description !== null && typeof data.description !== "string") {
     // A description only informs; losing it never widens what the rule applies to.
-    warnings.push({ path: candidate.path, line: lineOf("description"), message: `${wrongType("description", "text")}; description ignored` });
+    ignored("description");
   }
 
   // Fail closed: a rule whose every glob is unusable must not turn into an always-on rule.
   const lost = unusableGlobs.length > 0 && globs.length === 0 ? lostFileCondition({ alwaysApply, keywords, match, description }) : undefined;
   unusableGlobs.forEach(({ glob, problem, line }, index) => {
-    const consequence = lost && index === unusableGlobs.length - 1 ? `; no usable glob is left, so the rule ${lost.applies}` : "";
-    warnings.push({ path: candidate.path, line, message: `glob ${JSON.stringify(glob)} cannot be used (${problem}); this glob is ignored${consequence}` });
+    const nowApplies = lost && index === unusableGlobs.length - 1 ? lost.applies : undefined;
+    warnings.push(ruleWarning(candidate.path, { code: "glob-unusable", glob, problem, nowApplies, line }));
   });
   const activation = lost?.activation ?? { alwaysApply, keywords };
 
@@ -134,12 +136,12 @@ interface Activation {
  * `alwaysApply: true` is unaffected; keywords that sufficed alone (`match: any`)
  * still apply; otherwise the rule waits to be asked for, never widening to always.
  */
-function lostFileCondition(rule: Activation & { match: MatchMode; description?: string }): { activation: Activation; applies: string } | undefined {
+function lostFileCondition(rule: Activation & { match: MatchMode; description?: string }): { activation: Activation; applies: "by-keywords" | "on-request" | "when-mentioned" } | undefined {
   if (rule.alwaysApply === true) return undefined;
-  if (rule.keywords.length > 0 && rule.match === "any") return { activation: { alwaysApply: rule.alwaysApply, keywords: rule.keywords }, applies: "applies only by its keywords" };
+  if (rule.keywords.length > 0 && rule.match === "any") return { activation: { alwaysApply: rule.alwaysApply, keywords: rule.keywords }, applies: "by-keywords" };
   return {
     activation: { alwaysApply: false, keywords: [] },
-    applies: rule.description ? "applies only on request" : "applies only when mentioned",
+    applies: rule.description ? "on-request" : "when-mentioned",
   };
 }
 
@@ -177,12 +179,4 @@ function splitList(text: string): string[] {
 function keyLine(text: string, key: string): number | undefined {
   const index = text.split("\n").findIndex((line) => line.startsWith(`${key}:`));
   return index >= 0 ? index + 1 : undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "nothing";
-  if (Array.isArray(value)) return "a list";
-  if (value instanceof Date) return "a date";
-  if (typeof value === "object") return "a mapping";
-  return `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
 }

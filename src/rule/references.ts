@@ -17,9 +17,9 @@
  * Pure: all reading goes through the `read` callback.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { inside } from "../sources/trust.js";
+import { inside, type Trust } from "../sources/trust.js";
 import { splitFrontMatter } from "./front-matter.js";
-import type { RuleWarning } from "./rule.js";
+import { ruleWarning, type FactsWithout, type RuleWarning, type WarningFacts } from "./warnings.js";
 
 export type RealPathResult = { ok: true; realPath: string } | { ok: false; missing: boolean; reason: string };
 export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
@@ -33,8 +33,8 @@ export interface ReferenceOptions {
   allowed: readonly string[];
   /** Folders the referenced file's real path (symlinks resolved) must lie in. */
   allowedReal: readonly string[];
-  /** What those folders are, for warnings: "the repository", "your rules and config folders". */
-  boundaryName: string;
+  /** Whose folders those are, for warnings: the repository's, or the user's rules and config folders. */
+  trust: Trust;
   /** The real path of a file (symlinks resolved); `missing` when it does not exist. */
   realpath: (path: string) => Promise<RealPathResult>;
   /** The decoded text of a file, by its real path; only called for a file inside the allowed folders. */
@@ -118,21 +118,22 @@ async function expand(text: string, file: string, chain: string[], depth: number
 
 /** The referenced file's expanded text, or undefined (with a warning) to leave the reference as written. */
 async function include(ref: string, written: string, file: string, chain: string[], depth: number, state: State): Promise<string | undefined> {
-  const warn = (message: string) => {
-    state.warnings.push({ path: file, message: `reference ${written} ${message}; left as text` });
+  /** Leaves the reference as written, saying why. */
+  const warn = (facts: FactsWithout<"reference">) => {
+    state.warnings.push(ruleWarning(file, { ...facts, reference: written } as WarningFacts));
     return undefined;
   };
-  if (depth >= state.maxDepth) return warn(`is nested more than ${state.maxDepth} levels deep`);
+  if (depth >= state.maxDepth) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
   const target = isAbsolute(ref) ? resolve(ref) : resolve(dirname(file), ref);
-  const where = state.options.boundaryName;
-  if (!inside(target, state.options.allowed)) return warn(`points outside ${where} (${target}); refused`);
+  const trust = state.options.trust;
+  if (!inside(target, state.options.allowed)) return warn({ code: "reference-outside", target, trust });
   const real = await state.options.realpath(target);
-  if (!real.ok) return warn(real.missing ? `names a file that does not exist (${target})` : `cannot be read (${real.reason})`);
+  if (!real.ok) return warn(real.missing ? { code: "reference-missing", target } : { code: "reference-unreadable", reason: real.reason });
   const realPath = real.realPath;
-  if (!inside(realPath, state.options.allowedReal)) return warn(`leads outside ${where} (to ${realPath}); refused`);
-  if (chain.includes(realPath)) return warn(`is a cycle (${[...chain, realPath].join(" → ")})`);
+  if (!inside(realPath, state.options.allowedReal)) return warn({ code: "reference-leads-outside", realPath, trust });
+  if (chain.includes(realPath)) return warn({ code: "reference-cycle", chain: [...chain, realPath] });
   const read = await state.options.read(realPath);
-  if (!read.ok) return warn(`cannot be read (${read.reason})`);
+  if (!read.ok) return warn({ code: "reference-unreadable", reason: read.reason });
   let body = read.text;
   if (/\.(md|mdc|markdown)$/i.test(target)) {
     const front = splitFrontMatter(body);
@@ -141,7 +142,7 @@ async function include(ref: string, written: string, file: string, chain: string
   body = body.trim();
   const size = byteLength(body);
   if (state.options.maxBytes !== undefined && state.bytes + size > state.options.maxBytes) {
-    return warn(`would make the rule larger than ${state.options.maxBytes} bytes`);
+    return warn({ code: "reference-too-large", maxBytes: state.options.maxBytes });
   }
   state.bytes += size;
   if (!state.included.includes(realPath)) state.included.push(realPath);

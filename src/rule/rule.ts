@@ -40,12 +40,5 @@ export interface Rule {
 
 export const DEFAULT_PRIORITY = 50;
 
-/** A problem with one rule file, worded for the person who wrote it. */
-export interface RuleWarning {
-  /** Absolute path of the file concerned (or folder). */
-  path: string;
-  /** 1-based line in the file, when the problem has one. */
-  line?: number;
-  /** What is wrong and what was done about it. */
-  message: string;
-}
+/** A problem with a rule file or folder: a typed value; its text is made where a person reads it (src/rule/warnings.ts). */
+export type { RuleWarning, Severity, WarningCode } from "./warnings.js";

@@ -14,8 +14,10 @@
 import type { Rule } from "../rule/rule.js";
 import { matchingGlob } from "./globs.js";
 import { matchingKeyword } from "./keywords.js";
+import type { ActivationReason, ConditionMet, FileMatch } from "./reasons.js";
+import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";
 
-export type ActivationMode = "always" | "conditional" | "on-request" | "manual";
+export { activationOf, type ActivationMode } from "./rule-set.js";
 
 export interface SessionContext {
   /** Files in the session's context: project-relative POSIX paths (absolute outside the project). */
@@ -25,50 +27,44 @@ export interface SessionContext {
   /** Rules mentioned as `@name`. */
   mentioned?: ReadonlySet<string>;
   /** Rules activated earlier in the session, with the reason: they stay active after compaction. */
-  activated?: ReadonlyMap<string, string>;
+  activated?: ReadonlyMap<string, ActivationReason>;
   /**
-   * Rules whose globs already matched a file of the session, with the reason.
+   * Rules whose globs already matched a file of the session, with the file and the glob.
    * A caller that keeps this up to date as files arrive (`matchNewFiles`) passes
    * only the new files, so an event costs O(rules), not O(rules × files).
    */
-  fileMatches?: ReadonlyMap<string, string>;
+  fileMatches?: ReadonlyMap<string, FileMatch>;
 }
 
 export interface ActiveRule {
   rule: Rule;
-  /** Why it applies, for people: `always`, `file src/app.ts matched src/**\/*.ts`. */
-  reason: string;
-}
-
-export function activationOf(rule: Rule): ActivationMode {
-  if (rule.alwaysApply === true) return "always";
-  if (rule.globs.length > 0 || rule.keywords.length > 0) return "conditional";
-  if (rule.alwaysApply === false) return rule.description ? "on-request" : "manual";
-  return "always";
+  /** Why it applies; `reasonText` (reasons.ts) words it: `always`, `file src/app.ts matched src/**\/*.ts`. */
+  reason: ActivationReason;
 }
 
 /** Why `rule` applies in `context`, or undefined when it does not. */
-export function whyRuleApplies(rule: Rule, context: SessionContext): string | undefined {
-  if (context.mentioned?.has(rule.name)) return `mention: @${rule.name} in the prompt`;
+export function whyRuleApplies(rule: Rule, context: SessionContext): ActivationReason | undefined {
+  if (context.mentioned?.has(rule.name)) return { kind: "mention", rule: rule.name };
   const earlier = context.activated?.get(rule.name);
   if (earlier !== undefined) return earlier;
   const mode = activationOf(rule);
-  if (mode === "always") return "always";
+  if (mode === "always") return { kind: "always" };
   if (mode !== "conditional") return undefined;
-  const reasons: string[] = [];
+  const met: ConditionMet[] = [];
   let failed = false;
   if (rule.globs.length > 0) {
-    const fileReason = context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files);
-    if (fileReason) reasons.push(fileReason);
+    const fileMatch = context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files);
+    if (fileMatch) met.push(fileMatch);
     else failed = true;
   }
   if (rule.keywords.length > 0) {
     const keyword = context.prompt ? matchingKeyword(context.prompt, rule.keywords) : undefined;
-    if (keyword !== undefined) reasons.push(`keyword "${keyword}" in the prompt`);
+    if (keyword !== undefined) met.push({ kind: "keyword", keyword });
     else failed = true;
   }
-  if (reasons.length === 0 || (rule.match === "all" && failed)) return undefined;
-  return reasons.join(" and ");
+  const [first, ...more] = met;
+  if (first === undefined || (rule.match === "all" && failed)) return undefined;
+  return { kind: "conditions", met: [first, ...more] };
 }
 
 /** Why `rule` does not apply, for the command line's `explain`; undefined when it does apply. */
@@ -86,9 +82,31 @@ export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string
 }
 
 export function activeRulesFor(rules: readonly Rule[], context: SessionContext): ActiveRule[] {
+  return activeRulesAmong(rules, context);
+}
+
+/**
+ * `activeRulesFor` of the rules `skip` does not leave out. Only rules that may
+ * apply are looked at: the always-on ones, those mentioned or activated
+ * earlier, and conditional ones with a file match or a keyword in the prompt
+ * (all conditional ones when files come in `context.files`).
+ */
+export function activeRulesAmong(rules: readonly Rule[], context: SessionContext, skip?: (rule: Rule) => boolean): ActiveRule[] {
   const materialised = { ...context, files: [...context.files] };
+  const index = ruleSetIndex(rules);
+  const more: number[] = [];
+  const byName = (name: string) => {
+    for (const place of index.positions.get(name) ?? []) more.push(place);
+  };
+  for (const name of context.mentioned ?? []) byName(name);
+  for (const [name, reason] of context.activated ?? []) if (reason !== undefined) byName(name);
+  if (materialised.files.length > 0) more.push(...index.conditional);
+  else for (const name of context.fileMatches?.keys() ?? []) byName(name);
+  if (context.prompt) more.push(...index.keywords().matching(context.prompt));
   const active: ActiveRule[] = [];
-  for (const rule of rules) {
+  for (const place of mergePlaces(index.always, more.sort((a, b) => a - b))) {
+    const rule = rules[place] as Rule;
+    if (skip?.(rule)) continue;
     const reason = whyRuleApplies(rule, materialised);
     if (reason !== undefined) active.push({ rule, reason });
   }
@@ -96,19 +114,24 @@ export function activeRulesFor(rules: readonly Rule[], context: SessionContext):
 }
 
 /** Records, for each glob rule not matched yet, the first of `newFiles` that matches it. */
-export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[], fileMatches: Map<string, string>): void {
+export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[], fileMatches: Map<string, FileMatch>): void {
   if (newFiles.length === 0) return;
-  for (const rule of rules) {
-    if (rule.globs.length === 0 || fileMatches.has(rule.name)) continue;
+  // Only rules with a glob that may match one of the files: the others would find nothing.
+  const globs = ruleSetIndex(rules).globs();
+  const candidates = new Set<number>();
+  for (const file of newFiles) globs.collect(file, candidates);
+  for (const place of mergePlaces(globs.everywhere, [...candidates].sort((a, b) => a - b))) {
+    const rule = rules[place] as Rule;
+    if (fileMatches.has(rule.name)) continue;
     const reason = matchFiles(rule.globs, newFiles);
     if (reason) fileMatches.set(rule.name, reason);
   }
 }
 
-function matchFiles(globs: readonly string[], files: Iterable<string>): string | undefined {
+function matchFiles(globs: readonly string[], files: Iterable<string>): FileMatch | undefined {
   for (const file of files) {
     const glob = matchingGlob(file, globs);
-    if (glob !== undefined) return `file ${file} matched ${glob}`;
+    if (glob !== undefined) return { kind: "file", file, glob };
   }
   return undefined;
 }

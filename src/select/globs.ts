@@ -8,6 +8,7 @@
  * never matches and never throws.
  */
 import { compileGlob, MAX_GLOB_LENGTH, type StepCounter } from "./glob-match.js";
+import { fixedPart, type FixedPart } from "./glob-pattern.js";
 
 export type { StepCounter } from "./glob-match.js";
 
@@ -16,6 +17,12 @@ export interface RuleGlob {
   problem?: string;
   /** Whether `file` (project-relative, or absolute outside the project) matches. */
   match(file: string, counter?: StepCounter): boolean;
+  /**
+   * What a file it matches has, one part per alternative (`src/app` of
+   * `src/app/**`, `ts` of `*.ts`): a file with none of them never matches;
+   * `any` when some alternative fixes nothing. Empty for a glob that matches nothing.
+   */
+  fixed: readonly FixedPart[] | "any";
 }
 
 /** Compiled globs by text; cleared when it grows past this, so hostile rules cannot grow it without end. */
@@ -49,7 +56,7 @@ export function matchingGlob(file: string, globs: readonly string[]): string | u
 const NEVER = () => false;
 
 function compileRuleGlob(glob: string): RuleGlob {
-  if (glob.length > MAX_GLOB_LENGTH) return { problem: `it is longer than ${MAX_GLOB_LENGTH} characters`, match: NEVER };
+  if (glob.length > MAX_GLOB_LENGTH) return { problem: `it is longer than ${MAX_GLOB_LENGTH} characters`, match: NEVER, fixed: [] };
   // Leading `!`s negate (as micromatch reads them), except `!(…)`, which is an extglob.
   let negated = false;
   let body = glob;
@@ -63,13 +70,16 @@ function compileRuleGlob(glob: string): RuleGlob {
   const hadDotSlash = body.startsWith("./");
   while (body.startsWith("./")) body = body.slice(2);
   const empty = emptyProblem(body, hadDotSlash);
-  if (empty) return { problem: empty, match: NEVER };
+  if (empty) return { problem: empty, match: NEVER, fixed: [] };
   // micromatch reads `*.*` and `**/*.*` as "a name with a dot and something after it" (its fast path).
   if (body === "*.*" || body === "**/*.*") body = `${body.slice(0, -1)}?*`;
   const pattern = compileGlob(body, { anyDepth });
-  if (!pattern.ok) return { problem: pattern.problem, match: NEVER };
+  if (!pattern.ok) return { problem: pattern.problem, match: NEVER, fixed: [] };
+  const fixed = pattern.patterns.map(fixedPart);
   return {
     match: (file, counter) => file.startsWith("/") === absolute && pattern.match(file, counter) !== negated,
+    // A negated glob matches what its pattern does not: it fixes nothing.
+    fixed: negated || fixed.includes(undefined) ? "any" : (fixed as FixedPart[]),
   };
 }
 

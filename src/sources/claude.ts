@@ -9,13 +9,16 @@ import { join } from "node:path";
 import { addFolder, emptyFound, MARKDOWN, projectLevels } from "./common.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 
+const RULES = ".claude/rules";
+
 export const claudeSource: RuleSource = {
   id: "claude",
+  layout: { folders: [RULES], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    await addFolder(found, context, { folder: join(context.home, ".claude", "rules"), scope: "global", source: "claude", accept: MARKDOWN });
+    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "claude", accept: MARKDOWN });
     for (const level of projectLevels(context)) {
-      await addFolder(found, context, { folder: join(level, ".claude", "rules"), scope: "project", source: "claude", accept: MARKDOWN });
+      await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "claude", accept: MARKDOWN });
     }
     return found;
   },

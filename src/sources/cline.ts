@@ -8,12 +8,16 @@ import { basename, join } from "node:path";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels } from "./common.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
+/** A rule file, or a folder of rules. */
+const CLINERULES = ".clinerules";
+
 export const clineSource: RuleSource = {
   id: "cline",
+  layout: { folders: [CLINERULES], files: [CLINERULES] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     for (const level of [...projectLevels(context)].reverse()) {
-      const path = join(level, ".clinerules");
+      const path = join(level, CLINERULES);
       const kind = await addSingleFile(found, context, { path, scope: "project", source: "cline", name: "clinerules" });
       if (kind.kind === "folder") await addFolder(found, context, { folder: path, scope: "project", source: "cline", accept: MARKDOWN, topLevelOnly: true });
       if (kind.kind !== "none") break;
@@ -21,6 +25,6 @@ export const clineSource: RuleSource = {
     return found;
   },
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
-    return basename(file.path) === ".clinerules" ? { ...data, alwaysApply: true } : data;
+    return basename(file.path) === CLINERULES ? { ...data, alwaysApply: true } : data;
   },
 };

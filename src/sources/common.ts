@@ -4,11 +4,12 @@
  */
 import { basename, dirname } from "node:path";
 import type { RuleScope } from "../rule/rule.js";
-import { errorCode, errorReason, NOT_A_REGULAR_FILE } from "./fs.js";
+import { ruleWarning } from "../rule/warnings.js";
+import { errorCode, errorReason } from "./fs.js";
 import { displayPath, foldersFromRoot, projectRoot } from "./locations.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
-import { allowsRealPath, outsideRepositoryMessage, type Boundary, type Trust } from "./trust.js";
-import { walkRuleFolder } from "./walk.js";
+import { allowsRealPath, type Boundary, type Trust } from "./trust.js";
+import { walkFolder } from "./walk.js";
 
 /** The folder globs are relative to: the worktree root when the directory is inside it. */
 export function projectRootOf(context: Pick<SourceContext, "directory" | "worktree">): string {
@@ -61,7 +62,7 @@ export interface FolderSpec {
 export async function addFolder(found: Required<FoundRules>, context: SourceContext, spec: FolderSpec): Promise<void> {
   const trust = trustOf(spec);
   const boundary = trust === "repository" ? await boundaryOf(context, trust) : undefined;
-  const walk = await walkRuleFolder(spec.folder, context.fs, { accept: spec.accept, boundary, budget: context.walkBudget });
+  const walk = await walkFolder(spec.folder, context.fs, { accept: spec.accept, boundary, budget: context.walkBudget });
   found.warnings.push(...walk.warnings);
   // A folder refused by the boundary is neither watched nor a place references may lead.
   if (walk.refused) return;
@@ -93,12 +94,12 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
     stat = await context.fs.stat(path);
   } catch (error) {
     const code = errorCode(error);
-    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push({ path, message: `cannot be read (${errorReason(error)}); skipped` });
+    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(path, { code: "path-unreadable", reason: errorReason(error) }));
     return { kind: "none" };
   }
   if (stat.isFile()) return { kind: "file", size: stat.size };
   if (stat.isDirectory()) return { kind: "folder" };
-  found.warnings.push({ path, message: NOT_A_REGULAR_FILE });
+  found.warnings.push(ruleWarning(path, { code: "not-regular-file" }));
   return { kind: "none" };
 }
 
@@ -114,7 +115,7 @@ export async function addSingleFile(found: Required<FoundRules>, context: Source
     const boundary = await boundaryOf(context, trust);
     const realPath = await context.fs.realpath(spec.path).catch(() => undefined);
     if (realPath === undefined || !allowsRealPath(boundary, realPath)) {
-      found.warnings.push({ path: spec.path, message: realPath === undefined ? "cannot be resolved; skipped" : outsideRepositoryMessage(realPath, boundary.realRoot, "file") });
+      found.warnings.push(ruleWarning(spec.path, realPath === undefined ? { code: "path-unresolvable" } : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" }));
       return { kind: "none" };
     }
   }

@@ -14,16 +14,19 @@ import { addFolder, addSingleFile, emptyFound, projectLevels, without } from "./
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;
+const ALWAYS_FILE = ".github/copilot-instructions.md";
+const FOLDER = ".github/instructions";
 const EVERYTHING = new Set(["**", "**/*", "./**", "./**/*"]);
 
 export const copilotSource: RuleSource = {
   id: "copilot",
+  layout: { folders: [FOLDER], files: [ALWAYS_FILE] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     for (const level of projectLevels(context)) {
-      await addSingleFile(found, context, { path: join(level, ".github", "copilot-instructions.md"), scope: "project", source: "copilot", name: "copilot-instructions" });
+      await addSingleFile(found, context, { path: join(level, ALWAYS_FILE), scope: "project", source: "copilot", name: "copilot-instructions" });
       await addFolder(found, context, {
-        folder: join(level, ".github", "instructions"),
+        folder: join(level, FOLDER),
         scope: "project",
         source: "copilot",
         accept: (name) => INSTRUCTIONS.test(name),

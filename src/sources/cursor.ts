@@ -18,21 +18,25 @@
  */
 import { basename, join, relative, sep } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
-import { errorCode, errorReason } from "./fs.js";
+import { ruleWarning } from "../rule/warnings.js";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN_OR_MDC, projectLevels, projectRootOf, without } from "./common.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
+import { walkBudget, walkProjectTree } from "./walk.js";
 
+const RULES = ".cursor/rules";
+const LEGACY = ".cursorrules";
+/** Entries that show a folder holds Cursor rules of its own: `.cursor`, `.cursorrules`. */
+const MARKERS = new Set([RULES, LEGACY].map((path) => path.split("/")[0] as string));
 
-/** Folders never searched for nested `.cursor/rules`: dependencies and build output. */
-const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "build", "out", "target", "vendor", "coverage", "__pycache__", "venv"]);
 /** Bounds of the search below the directory, so a huge tree cannot stall loading. */
 export const NESTED_SEARCH = { maxDepth: 8, maxFolders: 2000 };
 
 export const cursorSource: RuleSource = {
   id: "cursor",
+  layout: { folders: [RULES], files: [LEGACY] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    await addFolder(found, context, { folder: join(context.home, ".cursor", "rules"), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
+    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
     const root = projectRootOf(context);
     const levels = projectLevels(context);
     const nested = await nestedFolders(context, found);
@@ -40,19 +44,19 @@ export const cursorSource: RuleSource = {
       const prefix = folderPrefix(root, level);
       const named = (name: string) => (prefix ? `${prefix}/${name}` : name);
       await addFolder(found, context, {
-        folder: join(level, ".cursor", "rules"),
+        folder: join(level, RULES),
         scope: "project",
         source: "cursor",
         accept: MARKDOWN_OR_MDC,
         nameOf: (relPath) => named(relPath.replace(/\.(md|mdc)$/i, "")),
       });
-      await addSingleFile(found, context, { path: join(level, ".cursorrules"), scope: "project", source: "cursor", name: named("cursorrules") });
+      await addSingleFile(found, context, { path: join(level, LEGACY), scope: "project", source: "cursor", name: named("cursorrules") });
     }
     return found;
   },
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
     let mapped = data;
-    if (basename(file.path) === ".cursorrules") mapped = { ...data, alwaysApply: true };
+    if (basename(file.path) === LEGACY) mapped = { ...data, alwaysApply: true };
     const prefix = file.scope === "project" ? nestedPrefix(file.displayPath) : "";
     return prefix ? scopeToFolder(mapped, prefix) : mapped;
   },
@@ -60,9 +64,9 @@ export const cursorSource: RuleSource = {
 
 /** `pkg/a` for `pkg/a/.cursor/rules/x.mdc` or `pkg/a/.cursorrules`; "" at the project root. */
 function nestedPrefix(displayPath: string): string {
-  const inRules = displayPath.indexOf("/.cursor/rules/");
+  const inRules = displayPath.indexOf(`/${RULES}/`);
   if (inRules > 0) return displayPath.slice(0, inRules);
-  if (displayPath.endsWith("/.cursorrules")) return displayPath.slice(0, -"/.cursorrules".length);
+  if (displayPath.endsWith(`/${LEGACY}`)) return displayPath.slice(0, -`/${LEGACY}`.length);
   return "";
 }
 
@@ -101,33 +105,22 @@ export function prefixGlob(glob: string, prefix: string): string {
  * symlinks and dependency or build folders are not entered.
  */
 async function nestedFolders(context: SourceContext, found: FoundRules): Promise<string[]> {
+  const root = context.directory;
   const result: string[] = [];
-  let queue: string[] = [context.directory];
-  let visited = 0;
-  for (let depth = 0; depth <= NESTED_SEARCH.maxDepth && queue.length > 0; depth++) {
-    const next: string[] = [];
-    for (const folder of queue) {
-      if (visited >= NESTED_SEARCH.maxFolders) {
-        found.warnings.push({ path: context.directory, message: `more than ${NESTED_SEARCH.maxFolders} folders below the project; nested .cursor/rules folders past them were not searched` });
-        return result;
-      }
-      visited++;
-      let entries;
-      try {
-        entries = await context.fs.readdir(folder);
-      } catch (error) {
-        if (folder !== context.directory && errorCode(error) !== "ENOENT") {
-          found.warnings.push({ path: folder, message: `folder cannot be read (${errorReason(error)}); nested Cursor rules in it were not searched` });
-        }
-        continue;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      if (folder !== context.directory && entries.some((entry) => entry.name === ".cursor" || entry.name === ".cursorrules")) result.push(folder);
-      for (const entry of entries) {
-        if (entry.isDirectory() && !entry.name.startsWith(".") && !SKIPPED_FOLDERS.has(entry.name)) next.push(join(folder, entry.name));
-      }
+  const walk = await walkProjectTree(root, context.fs, {
+    // The directory is level 0: its sub-folders down to level maxDepth are searched.
+    maxDepth: NESTED_SEARCH.maxDepth + 1,
+    budget: walkBudget({ folders: NESTED_SEARCH.maxFolders, entries: Infinity, files: Infinity }),
+    onFolder: (dir, _relPath, entries) => {
+      if (dir !== root && entries.some((entry) => MARKERS.has(entry.name))) result.push(dir);
+    },
+  });
+  // The search's own problems, worded for it; the directory itself is other sources' to report.
+  for (const warning of walk.warnings) {
+    if (warning.code === "walk-limit") found.warnings.push(ruleWarning(root, { code: "nested-search-limit", maxFolders: NESTED_SEARCH.maxFolders }));
+    else if (warning.code === "subfolder-unreadable" && warning.path !== root && warning.reason !== "ENOENT") {
+      found.warnings.push(ruleWarning(warning.path, { code: "nested-folder-unreadable", reason: warning.reason }));
     }
-    queue = next;
   }
   return result;
 }

@@ -3,14 +3,14 @@
  * size and in files open at once) and parse it. One file's problem is a
  * warning; the other rules still load.
  */
-import { dirname } from "node:path";
 import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
 import { expandReferences, mayHaveReferences, type ReadResult, type RealPathResult } from "../rule/references.js";
-import type { Rule, RuleWarning } from "../rule/rule.js";
+import type { Rule } from "../rule/rule.js";
+import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
 import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
-import { globalRulesDir } from "./locations.js";
+import { globalRulesDir, openCodeConfigDir } from "./locations.js";
 import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";
 import { walkBudget } from "./walk.js";
@@ -91,7 +91,7 @@ function oncePerPath<T extends { file: FoundRuleFile }>(found: T[]): T[] {
 interface Reach {
   allowed: string[];
   allowedReal: string[];
-  boundaryName: string;
+  trust: Trust;
 }
 
 /**
@@ -102,11 +102,10 @@ interface Reach {
  */
 async function reachFor(trust: Trust, context: DiscoveryContext & { realRoot: string }, userFolders: readonly string[]): Promise<Reach> {
   if (trust === "repository") {
-    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], boundaryName: "the repository" };
+    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust };
   }
-  const globalRules = globalRulesDir(context.env, context.home);
   const folders = new Set<string>();
-  for (const folder of [globalRules, dirname(globalRules), ...userFolders]) {
+  for (const folder of [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders]) {
     folders.add(folder);
     try {
       folders.add(await context.fs.realpath(folder));
@@ -114,39 +113,32 @@ async function reachFor(trust: Trust, context: DiscoveryContext & { realRoot: st
       // A folder that does not exist holds nothing a reference could reach.
     }
   }
-  return { allowed: [...folders], allowedReal: [...folders], boundaryName: "your rules and OpenCode config folders" };
+  return { allowed: [...folders], allowedReal: [...folders], trust };
 }
 
 type ReadRule = ParsedRule & { references: string[] };
 
 async function readRule(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>): Promise<ReadRule> {
   const { relPath: _relPath, size, trust, ...candidate } = file;
-  const fail = (message: string): ReadRule => ({ warnings: [{ path: file.path, message }], references: [] });
-  if (size > context.maxRuleBytes) {
-    return fail(`the file is ${size} bytes, over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped without being read`);
-  }
+  const fail = (facts: FactsWithout<"rule">): ReadRule => ({ warnings: [ruleSkipped(file.path, file.name, facts)], references: [] });
+  if (size > context.maxRuleBytes) return fail({ code: "rule-too-large", limit: context.maxRuleBytes, size });
   let bytes: Uint8Array;
   try {
     bytes = await context.fs.readFile(file.path, context.maxRuleBytes);
   } catch (error) {
-    return fail(`cannot be read (${errorReason(error)}); rule "${file.name}" skipped`);
+    return fail({ code: "rule-unreadable", reason: errorReason(error) });
   }
   // The file may have grown between the folder walk and the read.
-  if (bytes.byteLength > context.maxRuleBytes) {
-    return fail(`the file is over the ${context.maxRuleBytes}-byte limit per rule; rule "${file.name}" skipped`);
-  }
+  if (bytes.byteLength > context.maxRuleBytes) return fail({ code: "rule-too-large", limit: context.maxRuleBytes });
   const mapperWarnings: RuleWarning[] = [];
   const mapper: FrontMatterMapper | undefined = source.mapFrontMatter
-    ? (data) => (source.mapFrontMatter as NonNullable<RuleSource["mapFrontMatter"]>)(data, file, (message) => mapperWarnings.push({ path: file.path, message }))
+    ? (data) => (source.mapFrontMatter as NonNullable<RuleSource["mapFrontMatter"]>)(data, file, (facts) => mapperWarnings.push(ruleWarning(file.path, facts)))
     : undefined;
   const parsed = parseRule(candidate, bytes, mapper);
   const warnings = [...mapperWarnings, ...parsed.warnings];
   const rule = parsed.rule;
   if (!rule) return { warnings, references: [] };
-  if (rule.unknownKeys.length > 0) {
-    const keys = rule.unknownKeys.map((key) => `"${key}"`).join(", ");
-    warnings.push({ path: file.path, message: `front matter key${rule.unknownKeys.length > 1 ? "s" : ""} ${keys} ${rule.unknownKeys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored` });
-  }
+  if (rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...rule.unknownKeys] }));
   if (!mayHaveReferences(rule.content)) return { rule, warnings, references: [] };
   let realFile = file.path;
   try {

@@ -10,6 +10,7 @@
  * files); it is then the user's.
  */
 import { isAbsolute, join, resolve } from "node:path";
+import { ruleWarning } from "../rule/warnings.js";
 import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "./common.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 import { inside } from "./trust.js";
@@ -35,10 +36,7 @@ export const extraSource: RuleSource = {
       if (inside(folder, [root])) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "repository" });
       else if (users.has(folder)) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "user" });
       else {
-        found.warnings.push({
-          path: folder,
-          message: "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
-        });
+        found.warnings.push(ruleWarning(folder, { code: "extra-dir-outside-repository" }));
       }
     }
     return found;

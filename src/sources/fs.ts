@@ -71,6 +71,3 @@ export function errorCode(error: unknown): string | undefined {
 export function errorReason(error: unknown): string {
   return errorCode(error) ?? String(error);
 }
-
-/** The warning for a path that is a device, FIFO or socket: such a path is never opened. */
-export const NOT_A_REGULAR_FILE = "is not a regular file (a device, FIFO or socket); never opened, skipped";

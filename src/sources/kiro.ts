@@ -12,13 +12,16 @@ import { readList } from "../rule/parse.js";
 import { addFolder, emptyFound, MARKDOWN, projectLevels, without } from "./common.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
+const STEERING = ".kiro/steering";
+
 export const kiroSource: RuleSource = {
   id: "kiro",
+  layout: { folders: [STEERING], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    await addFolder(found, context, { folder: join(context.home, ".kiro", "steering"), scope: "global", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
+    await addFolder(found, context, { folder: join(context.home, STEERING), scope: "global", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
     for (const level of projectLevels(context)) {
-      await addFolder(found, context, { folder: join(level, ".kiro", "steering"), scope: "project", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
+      await addFolder(found, context, { folder: join(level, STEERING), scope: "project", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
     }
     return found;
   },
@@ -35,7 +38,7 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn): R
     case "fileMatch": {
       const patterns = readList(data.fileMatchPattern);
       if (patterns !== undefined && patterns.length === 0 && (readList(data.globs) ?? []).length === 0) {
-        warn('front matter says "inclusion: fileMatch" but gives no fileMatchPattern; the rule applies only when mentioned');
+        warn({ code: "activation-incomplete", key: "inclusion", value: "fileMatch", lacks: "fileMatchPattern" });
         return MANUAL(data);
       }
       return without(data, "inclusion", "alwaysApply");
@@ -46,7 +49,7 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn): R
       // Kiro's `name` repeats the file name; the rule keeps its file's name.
       return { ...without(data, "inclusion", "fileMatchPattern", "globs", "name"), alwaysApply: false };
     default:
-      warn(`front matter key "inclusion" should be always, fileMatch, manual or auto, found ${JSON.stringify(inclusion)}; the rule applies only when mentioned`);
+      warn({ code: "activation-invalid", key: "inclusion", allowed: ["always", "fileMatch", "manual", "auto"], value: JSON.stringify(inclusion) });
       return MANUAL(data);
   }
 }

@@ -5,10 +5,11 @@
  */
 import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
+import { warningLine } from "../rule/warnings.js";
 import type { DiscoveryContext } from "./discover.js";
-import { loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { ALL_SOURCES, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
 import { foldersFromRoot, globalRulesDir } from "./locations.js";
-import { foldersToWatch, watchRuleFolders } from "./watch.js";
+import { foldersToWatch, rulePlaces, watchRuleFolders } from "./watch.js";
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {
@@ -30,7 +31,7 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
     for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
     for (const warning of result.warnings) {
-      const line = `${warning.path}${warning.line ? `:${warning.line}` : ""}: ${warning.message}`;
+      const line = warningLine(warning);
       if (reported.has(line)) continue;
       reported.add(line);
       log.warn(line, { path: warning.path, line: warning.line });
@@ -42,7 +43,9 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
   // Watchers only flag a change; the next hook reloads, so no event rescans the disk.
   const globalDir = globalRulesDir(context.env, context.home);
   const bases = [...foldersFromRoot(context.directory, context.worktree), context.home];
-  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir]);
+  // Where every format keeps rules, its source read or not: a rules folder created there is seen.
+  const places = rulePlaces(ALL_SOURCES.flatMap((source) => (source.layout ? [source.layout] : [])));
+  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir], places);
   const initial = targets();
   const watcher = watchRuleFolders(initial.folders, initial.filters);
 

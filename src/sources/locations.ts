@@ -4,11 +4,22 @@
  */
 import { dirname, isAbsolute, join, parse, relative, sep } from "node:path";
 
-/** `$OPENCODE_CONFIG_DIR/rules`, else `$XDG_CONFIG_HOME/opencode/rules`, else `~/.config/opencode/rules`. */
+/** The project's own rules folder, under every project level. */
+export const NATIVE_RULES = ".opencode/rules";
+
+/**
+ * OpenCode's config folder: `$OPENCODE_CONFIG_DIR`, else
+ * `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. An empty variable
+ * counts as unset.
+ */
+export function openCodeConfigDir(env: Record<string, string | undefined>, home: string): string {
+  if (env.OPENCODE_CONFIG_DIR) return env.OPENCODE_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+}
+
+/** The global rules folder: `rules` in OpenCode's config folder. */
 export function globalRulesDir(env: Record<string, string | undefined>, home: string): string {
-  if (env.OPENCODE_CONFIG_DIR) return join(env.OPENCODE_CONFIG_DIR, "rules");
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, "opencode", "rules");
-  return join(home, ".config", "opencode", "rules");
+  return join(openCodeConfigDir(env, home), "rules");
 }
 
 /**
@@ -36,7 +47,7 @@ export function projectRoot(directory: string, worktree: string): string {
 
 /** `.opencode/rules` of every folder from the worktree root down to `directory`. */
 export function projectRulesDirs(directory: string, worktree: string): string[] {
-  return foldersFromRoot(directory, worktree).map((folder) => join(folder, ".opencode", "rules"));
+  return foldersFromRoot(directory, worktree).map((folder) => join(folder, NATIVE_RULES));
 }
 
 /** How a path is shown to people and the model: `~/…` under home, project-relative inside the project. */

@@ -4,11 +4,12 @@
  * project directory (nearest last).
  */
 import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "./common.js";
-import { globalRulesDir, projectRulesDirs } from "./locations.js";
+import { globalRulesDir, NATIVE_RULES, projectRulesDirs } from "./locations.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 
 export const nativeSource: RuleSource = {
   id: "native",
+  layout: { folders: [NATIVE_RULES], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     await addFolder(found, context, { folder: globalRulesDir(context.env, context.home), scope: "global", source: "native", accept: MARKDOWN_OR_MDC });

@@ -1,6 +1,7 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
 import type { RuleCandidate } from "../rule/parse.js";
 import type { RuleWarning } from "../rule/rule.js";
+import type { WarningFacts } from "../rule/warnings.js";
 import type { RuleFs } from "./fs.js";
 import type { Trust } from "./trust.js";
 import type { WalkBudget } from "./walk.js";
@@ -46,11 +47,23 @@ export interface FoundRules {
   userFolders?: string[];
 }
 
-/** What a source's front matter mapper may report: a problem with a value it reads. */
-export type MapperWarn = (message: string) => void;
+/** What a source's front matter mapper may report: a problem with a value it reads (the file is added by discovery). */
+export type MapperWarn = (facts: Extract<WarningFacts, { code: "activation-invalid" | "activation-incomplete" }>) => void;
+
+/**
+ * Where a format keeps its rules under a project level or the home folder:
+ * rules folders and single rule files, as relative POSIX paths. The watcher
+ * watches these places for every source: a new format declares them here.
+ */
+export interface SourceLayout {
+  folders: readonly string[];
+  files: readonly string[];
+}
 
 export interface RuleSource {
   id: string;
+  /** Absent: the source's folders are not under a project level or home (`extraDirs`), and are watched where found. */
+  layout?: SourceLayout;
   find(context: SourceContext): Promise<FoundRules>;
   /**
    * Turns this format's front matter into the keys the common reader knows

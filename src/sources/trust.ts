@@ -34,8 +34,3 @@ export function inside(path: string, folders: readonly string[]): boolean {
 export function allowsRealPath(boundary: Boundary, realPath: string): boolean {
   return boundary.trust === "user" || inside(realPath, [boundary.realRoot]);
 }
-
-/** The warning for a repository path that a symlink leads outside the repository. */
-export function outsideRepositoryMessage(realPath: string, realRoot: string, what: "file" | "folder"): string {
-  return `leads through a symlink to ${realPath}, outside the repository (${realRoot}); a repository's rule ${what}s are read only from inside it, so this ${what} was skipped`;
-}

@@ -5,7 +5,8 @@
  * so nothing is read while nobody needs it and no event rescans the disk.
  */
 import { statSync, watch, type FSWatcher } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, posix } from "node:path";
+import type { SourceLayout } from "./source.js";
 
 export interface RuleWatcher {
   /** True once a watched folder changed since the last `take()`; resets it. */
@@ -112,25 +113,46 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** Entries of a project (or home) folder under which some source keeps rules. */
-export const RULE_ENTRIES: ReadonlySet<string> = new Set([".opencode", ".cursor", ".cursorrules", ".claude", ".windsurf", ".windsurfrules", ".clinerules", ".github", ".kiro", ".codeium"]);
+/** Where rules can appear under a project (or home) folder, as the sources lay them out. */
+export interface RulePlaces {
+  /** The folder's entries under which some source keeps rules (`.opencode`, `.cursorrules`, …). */
+  entries: ReadonlySet<string>;
+  /** Folders below it where rule files or rules folders appear: each rules folder and those above it, each rule file's folder. */
+  folders: readonly string[];
+}
 
-/** Folders under a project (or home) folder where rule files or rule folders appear. */
-const RULE_FOLDERS = [".opencode", ".opencode/rules", ".cursor", ".cursor/rules", ".claude", ".claude/rules", ".windsurf", ".windsurf/rules", ".clinerules", ".github", ".github/instructions", ".kiro", ".kiro/steering", ".codeium/windsurf/memories"];
+export function rulePlaces(layouts: Iterable<SourceLayout>): RulePlaces {
+  const entries = new Set<string>();
+  const folders = new Set<string>();
+  for (const layout of layouts) {
+    for (const path of [...layout.folders, ...layout.files]) entries.add(path.split("/")[0] as string);
+    for (const folder of layout.folders) {
+      const parts = folder.split("/");
+      for (let depth = 1; depth <= parts.length; depth++) folders.add(parts.slice(0, depth).join("/"));
+    }
+    for (const file of layout.files) if (posix.dirname(file) !== ".") folders.add(posix.dirname(file));
+  }
+  return { entries, folders: [...folders] };
+}
 
 /**
  * What to watch: each folder holding a rule file, the rule folders of every
  * source under the given bases (project levels, home), and the bases
  * themselves filtered to rule entries, so a new rules folder is seen too.
  */
-export function foldersToWatch(ruleFiles: Iterable<string>, bases: Iterable<string>, extraFolders: Iterable<string>): { folders: Set<string>; filters: Map<string, ReadonlySet<string>> } {
+export function foldersToWatch(
+  ruleFiles: Iterable<string>,
+  bases: Iterable<string>,
+  extraFolders: Iterable<string>,
+  places: RulePlaces,
+): { folders: Set<string>; filters: Map<string, ReadonlySet<string>> } {
   const folders = new Set<string>();
   const filters = new Map<string, ReadonlySet<string>>();
   for (const file of ruleFiles) folders.add(file.slice(0, file.lastIndexOf("/")) || "/");
   for (const base of bases) {
     folders.add(base);
-    filters.set(base, RULE_ENTRIES);
-    for (const folder of RULE_FOLDERS) folders.add(`${base}/${folder}`);
+    filters.set(base, places.entries);
+    for (const folder of places.folders) folders.add(`${base}/${folder}`);
   }
   for (const folder of extraFolders) folders.add(folder);
   return { folders, filters };

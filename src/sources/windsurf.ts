@@ -16,25 +16,31 @@ import { readList } from "../rule/parse.js";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels, without } from "./common.js";
 import type { FoundRuleFile, FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
+const RULES = ".windsurf/rules";
+const LEGACY = ".windsurfrules";
+/** Under the home folder. */
+const GLOBAL_RULES = ".codeium/windsurf/memories/global_rules.md";
+
 export const windsurfSource: RuleSource = {
   id: "windsurf",
+  layout: { folders: [RULES], files: [LEGACY, GLOBAL_RULES] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     await addSingleFile(found, context, { path: globalRulesFile(context.home), scope: "global", source: "windsurf", name: "global_rules" });
     for (const level of projectLevels(context)) {
-      await addFolder(found, context, { folder: join(level, ".windsurf", "rules"), scope: "project", source: "windsurf", accept: MARKDOWN, topLevelOnly: true });
-      await addSingleFile(found, context, { path: join(level, ".windsurfrules"), scope: "project", source: "windsurf", name: "windsurfrules" });
+      await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "windsurf", accept: MARKDOWN, topLevelOnly: true });
+      await addSingleFile(found, context, { path: join(level, LEGACY), scope: "project", source: "windsurf", name: "windsurfrules" });
     }
     return found;
   },
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn): Record<string, unknown> {
-    if (basename(file.path) === ".windsurfrules" || (file.scope === "global" && file.name === "global_rules")) return { ...data, alwaysApply: true };
+    if (basename(file.path) === LEGACY || (file.scope === "global" && file.name === "global_rules")) return { ...data, alwaysApply: true };
     return mapTrigger(data, warn);
   },
 };
 
 export function globalRulesFile(home: string): string {
-  return join(home, ".codeium", "windsurf", "memories", "global_rules.md");
+  return join(home, GLOBAL_RULES);
 }
 
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "trigger", "description", "globs"), alwaysApply: false });
@@ -48,20 +54,20 @@ export function mapTrigger(data: Record<string, unknown>, warn: MapperWarn): Rec
     case "glob": {
       const globs = readList(data.globs);
       if (globs !== undefined && globs.length === 0) {
-        warn('front matter says "trigger: glob" but gives no globs; the rule applies only when mentioned');
+        warn({ code: "activation-incomplete", key: "trigger", value: "glob", lacks: "globs" });
         return MANUAL(data);
       }
       return without(data, "trigger", "alwaysApply");
     }
     case "model_decision":
       if (typeof data.description !== "string" || data.description.trim() === "") {
-        warn('front matter says "trigger: model_decision" but has no description; the rule applies only when mentioned');
+        warn({ code: "activation-incomplete", key: "trigger", value: "model_decision", lacks: "description" });
       }
       return { ...without(data, "trigger", "globs"), alwaysApply: false };
     case "manual":
       return MANUAL(data);
     default:
-      warn(`front matter key "trigger" should be always_on, glob, model_decision or manual, found ${JSON.stringify(trigger)}; the rule applies only when mentioned`);
+      warn({ code: "activation-invalid", key: "trigger", allowed: ["always_on", "glob", "model_decision", "manual"], value: JSON.stringify(trigger) });
       return MANUAL(data);
   }
 }

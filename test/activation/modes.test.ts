@@ -4,9 +4,11 @@ import { describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { composeRulesMessage } from "../../src/render/compose.js";
-import { parseRulesMessage } from "../../src/render/message.js";
 import { activationOf, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import type { ActivationReason } from "../../src/select/reasons.js";
 import { answerRuleRequest, MAX_NAMES_LISTED } from "../../src/deliver/rule-tool.js";
+import { whyText } from "../helpers/activation.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 
 function rule(name: string, text: string): Rule {
   const parsed = parseRule({ name, scope: "project", source: "native", path: `/p/.opencode/rules/${name}.md`, displayPath: `.opencode/rules/${name}.md` }, new TextEncoder().encode(text));
@@ -30,26 +32,26 @@ describe("activation modes", () => {
   test("always: no conditions, or alwaysApply: true even with globs", () => {
     expect(activationOf(always)).toBe("always");
     expect(activationOf(rule("a", "---\nalwaysApply: true\nglobs: x/**\n---\nA."))).toBe("always");
-    expect(whyRuleApplies(always, { files: [] })).toBe("always");
+    expect(whyText(always, { files: [] })).toBe("always");
   });
 
   test("files: globs and the aliases paths, applyTo, fileMatchPattern", () => {
-    expect(whyRuleApplies(typescript, { files: ["src/app.ts"] })).toBe("file src/app.ts matched src/**/*.ts");
+    expect(whyText(typescript, { files: ["src/app.ts"] })).toBe("file src/app.ts matched src/**/*.ts");
     expect(whyRuleApplies(typescript, { files: ["README.md"] })).toBeUndefined();
-    expect(whyRuleApplies(database, { files: ["src/db/user.ts"] })).toBe("file src/db/user.ts matched src/db/**");
-    expect(whyRuleApplies(copilot, { files: ["tools/x.py"] })).toBe("file tools/x.py matched **/*.py");
-    expect(whyRuleApplies(kiro, { files: ["docs/a.md"] })).toBe("file docs/a.md matched docs/**");
+    expect(whyText(database, { files: ["src/db/user.ts"] })).toBe("file src/db/user.ts matched src/db/**");
+    expect(whyText(copilot, { files: ["tools/x.py"] })).toBe("file tools/x.py matched **/*.py");
+    expect(whyText(kiro, { files: ["docs/a.md"] })).toBe("file docs/a.md matched docs/**");
   });
 
   test("keywords (alias topics): whole words of the prompt", () => {
-    expect(whyRuleApplies(migrations, { files: [], prompt: "add a schema change" })).toBe('keyword "schema" in the prompt');
+    expect(whyText(migrations, { files: [], prompt: "add a schema change" })).toBe('keyword "schema" in the prompt');
     expect(whyRuleApplies(migrations, { files: [], prompt: "schemas are fun" })).toBeUndefined();
-    expect(whyRuleApplies(topics, { files: [], prompt: "which Customer table?" })).toBe('keyword "customer" in the prompt');
+    expect(whyText(topics, { files: [], prompt: "which Customer table?" })).toBe('keyword "customer" in the prompt');
   });
 
   test("mention: @name activates any rule, whatever its conditions", () => {
     for (const target of [manual, onRequest, typescript, migrations]) {
-      expect(whyRuleApplies(target, { files: [], mentioned: new Set([target.name]) })).toBe(`mention: @${target.name} in the prompt`);
+      expect(whyText(target, { files: [], mentioned: new Set([target.name]) })).toBe(`mention: @${target.name} in the prompt`);
     }
   });
 
@@ -62,13 +64,15 @@ describe("activation modes", () => {
 
   test("match: all needs every condition, any needs one", () => {
     expect(whyRuleApplies(both, { files: ["src/db/a.ts"], prompt: "hello" })).toBeUndefined();
-    expect(whyRuleApplies(both, { files: ["src/db/a.ts"], prompt: "a migration" })).toBe('file src/db/a.ts matched src/db/** and keyword "migration" in the prompt');
-    expect(whyRuleApplies(either, { files: [], prompt: "a migration" })).toBe('keyword "migration" in the prompt');
+    expect(whyText(both, { files: ["src/db/a.ts"], prompt: "a migration" })).toBe('file src/db/a.ts matched src/db/** and keyword "migration" in the prompt');
+    expect(whyText(either, { files: [], prompt: "a migration" })).toBe('keyword "migration" in the prompt');
     expect(whyRuleDoesNotApply(both, { files: [], prompt: "x" })).toBe("all conditions needed; files: no file matched src/db/**; keywords: none of migration in the prompt");
   });
 
   test("a rule activated earlier keeps its reason", () => {
-    expect(whyRuleApplies(typescript, { files: [], activated: new Map([["typescript", "file src/a.ts matched src/**/*.ts"]]) })).toBe("file src/a.ts matched src/**/*.ts");
+    const earlier: ActivationReason = { kind: "conditions", met: [{ kind: "file", file: "src/a.ts", glob: "src/**/*.ts" }] };
+    expect(whyRuleApplies(typescript, { files: [], activated: new Map([["typescript", earlier]]) })).toBe(earlier);
+    expect(whyText(typescript, { files: [], activated: new Map([["typescript", earlier]]) })).toBe("file src/a.ts matched src/**/*.ts");
   });
 
   test("property: a glob rule applies iff micromatch (reference) matches one of the files", () => {
@@ -136,9 +140,9 @@ describe("files outside the project", () => {
     const etc = rule("etc", '---\nglobs: "/etc/**"\n---\nSystem files.');
     expect(whyRuleApplies(anyTs, { files: ["/etc/x.ts"] })).toBeUndefined();
     expect(whyRuleApplies(bare, { files: ["/etc/x.ts"] })).toBeUndefined();
-    expect(whyRuleApplies(etc, { files: ["/etc/x.ts"] })).toBe("file /etc/x.ts matched /etc/**");
+    expect(whyText(etc, { files: ["/etc/x.ts"] })).toBe("file /etc/x.ts matched /etc/**");
     expect(whyRuleApplies(etc, { files: ["etc/x.ts"] })).toBeUndefined();
-    expect(whyRuleApplies(anyTs, { files: ["src/x.ts"] })).toBe("file src/x.ts matched **/*.ts");
+    expect(whyText(anyTs, { files: ["src/x.ts"] })).toBe("file src/x.ts matched **/*.ts");
   });
 });
 

@@ -11,11 +11,11 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { startRulebook, type EngineDeps, type Rulebook } from "../../src/engine.js";
 import { RulebookPlugin } from "../../src/index.js";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
+import { startEngineWithClient, type TestEngine, type TestEngineDeps } from "./engine.js";
 
 export const BASE_URL = "http://127.0.0.1:4999";
 
@@ -184,9 +184,9 @@ export function useFakeOpencode(): { server: FakeOpencode; project: TempProject 
  * server, its log lines collected in `logged`: for tests that set the
  * engine's bounds and timings.
  */
-export function startTestEngine(project: TempProject, logged: string[], overrides: Partial<EngineDeps> & { rawOptions?: Record<string, unknown> } = {}): Promise<Rulebook> {
+export function startTestEngine(project: TempProject, logged: string[], overrides: Partial<TestEngineDeps> & { rawOptions?: Record<string, unknown> } = {}): Promise<TestEngine> {
   const { rawOptions, ...deps } = overrides;
-  return startRulebook({
+  return startEngineWithClient({
     client: createOpencodeClient({ baseUrl: BASE_URL }) as never,
     directory: project.projectDir,
     worktree: project.projectDir,

@@ -6,10 +6,9 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/prompt.js";
-import { parseRulesMessage } from "../../src/render/message.js";
-import { sessionReport } from "../../src/session/reports.js";
-import { sessionCompacted, sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { MARKER_KEY } from "../../src/hosts/opencode-1/parts.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
+import { sessionCompacted, sessionCreated, startPlugin, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -133,13 +132,17 @@ test("after compaction the re-delivery carries every rule active in the session,
 });
 
 test("the session's state is visible: working set, active rules with reasons, delivered rules", async () => {
-  await toolCall("read", { filePath: join(project.projectDir, "src", "app.ts") });
-  expect(sessionReport("ses_1")).toEqual({
-    sessionID: "ses_1",
+  const engine = await startTestEngine(project, []);
+  await engine.onEvent(sessionCreated("ses_r").event as never);
+  const args = { filePath: join(project.projectDir, "src", "app.ts") };
+  await engine.onToolAfter({ tool: "read", sessionID: "ses_r", callID: "c", args }, { title: "read", output: "done", metadata: {} });
+  expect(engine.report("ses_r")).toEqual({
+    sessionID: "ses_r",
     files: ["src/app.ts"],
     active: [{ name: "typescript", reason: "file src/app.ts matched src/**/*.ts" }],
     delivered: ["style", "typescript"],
   });
+  engine.dispose();
 });
 
 test("debug log names each activation and its reason", async () => {

@@ -4,8 +4,8 @@
  */
 import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
-import { MARKER_KEY } from "../../src/deliver/prompt.js";
-import { CREATION_GRACE_MS } from "../../src/engine.js";
+import { MARKER_KEY } from "../../src/hosts/opencode-1/parts.js";
+import { CREATION_GRACE_MS } from "../../src/engine/silent-delivery.js";
 import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();

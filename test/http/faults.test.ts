@@ -5,7 +5,7 @@
  * rule may be lost or sent twice.
  */
 import { beforeEach, expect, test } from "vitest";
-import type { Rulebook } from "../../src/engine.js";
+import type { TestEngine as Rulebook } from "../helpers/engine.js";
 import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
 import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 

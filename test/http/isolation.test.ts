@@ -10,11 +10,11 @@ import { http } from "msw";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/prompt.js";
-import type { HookLimits, Rulebook } from "../../src/engine.js";
+import { MARKER_KEY } from "../../src/hosts/opencode-1/parts.js";
+import type { HookLimits } from "../../src/engine/rulebook.js";
+import type { TestEngine as Rulebook } from "../helpers/engine.js";
 import { RulebookPlugin } from "../../src/index.js";
-import { parseRulesMessage } from "../../src/render/message.js";
-import { registeredReports, sessionReport } from "../../src/session/reports.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 import { BASE_URL, fakeServer, sessionCompacted, sessionCreated, startPlugin, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
@@ -117,14 +117,7 @@ describe("sessions that end", () => {
     expect(server.prompts).toHaveLength(1);
   });
 
-  test("dispose: a pending delivery is not sent, and 50 start/dispose cycles leave nothing registered", async () => {
-    const before = registeredReports();
-    for (let i = 0; i < 50; i++) {
-      const hooks = await startPlugin(project);
-      await hooks.dispose?.();
-    }
-    expect(registeredReports()).toBe(before);
-
+  test("dispose: a pending delivery is not sent, and the session's state is freed", async () => {
     const rulebook = await engine({}, { creationGraceMs: 100 });
     const created = rulebook.onEvent(sessionCreated("ses_x").event as never);
     rulebook.dispose();
@@ -133,12 +126,18 @@ describe("sessions that end", () => {
     expect(rulebook.report("ses_x")).toBeUndefined();
   });
 
-  test("the entry's reports are released on dispose", async () => {
+  test("the entry's hooks do nothing once disposed, after 50 start/dispose cycles", async () => {
+    for (let i = 0; i < 50; i++) {
+      const cycled = await startPlugin(project);
+      await cycled.dispose?.();
+    }
     const hooks = await RulebookPlugin({ client: createOpencodeClient({ baseUrl: BASE_URL }), directory: project.projectDir, worktree: project.projectDir } as never, {});
-    await hooks.event?.(sessionCreated("ses_r") as never);
-    expect(sessionReport("ses_r")).toBeDefined();
     await hooks.dispose?.();
-    expect(sessionReport("ses_r")).toBeUndefined();
+    await hooks.event?.(sessionCreated("ses_r") as never);
+    const output = { title: "read", output: "done", metadata: {} };
+    await hooks["tool.execute.after"]?.({ tool: "read", sessionID: "ses_r", callID: "c", args: { filePath: join(project.projectDir, "src", "app.ts") } }, output);
+    expect(server.prompts).toEqual([]);
+    expect(output.output).toBe("done");
   });
 });
 

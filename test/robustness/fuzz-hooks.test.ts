@@ -16,10 +16,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { startRulebook, type Rulebook } from "../../src/engine.js";
+import { startEngineWithClient as startRulebook, type TestEngine as Rulebook } from "../helpers/engine.js";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
-import { parseRulesMessage } from "../../src/render/message.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
 
 type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "slow";

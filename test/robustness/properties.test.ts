@@ -14,7 +14,9 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answerRuleRequest } from "../../src/deliver/rule-tool.js";
-import { parseRulesMessage, renderRulesMessage, type RenderedRule, type RenderExtras } from "../../src/render/message.js";
+import { renderRulesMessage, type RenderedRule, type RenderExtras } from "../../src/render/message.js";
+import { warningText } from "../../src/rule/warnings.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 import { splitFrontMatter } from "../../src/rule/front-matter.js";
 import { decodeRuleText } from "../../src/rule/decode.js";
 import type { Rule } from "../../src/rule/rule.js";
@@ -52,12 +54,12 @@ async function loadsOrWarns(file: string, bytes: Uint8Array): Promise<void> {
     if (own.length === 0) {
       if (warnings.length === 0) expect(disabled(bytes), "a rule that is neither loaded nor warned about must be disabled").toBe(true);
       // A skipped rule says so, naming itself.
-      else for (const warning of warnings) expect(warning.message).toMatch(/; rule ".*" skipped( without being read)?$/s);
+      else for (const warning of warnings) expect(warningText(warning)).toMatch(/; rule ".*" skipped( without being read)?$/s);
     } else {
       const rule = own[0] as Rule;
       expect(rule.name).toBe(file.replace(/\.(md|mdc)$/i, ""));
       // Warnings about a rule that still loads say what was done instead.
-      for (const warning of warnings) expect(warning.message).toMatch(/; (default \d+ used|the rule does not override|description ignored|kept and ignored|left as text)$/);
+      for (const warning of warnings) expect(warningText(warning)).toMatch(/; (default \d+ used|the rule does not override|description ignored|kept and ignored|left as text)$/);
       expect(rule.content).not.toBe("");
       expect(rule.content).toBe(rule.content.trim());
       expect(rule.content).not.toMatch(/\r/);

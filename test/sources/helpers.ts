@@ -7,8 +7,11 @@ import { cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach } from "vitest";
 import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/sources/discover.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
+import type { Rule } from "../../src/rule/rule.js";
+import { activationOf } from "../../src/select/active.js";
 import { loadRules, type LoadOptions } from "../../src/sources/load.js";
 
 export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "all-formats");
@@ -61,4 +64,21 @@ export async function makeBox(fixture = false): Promise<Box> {
     },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/** The rules one source loads from the box, with a summary of each: name, activation, globs, description. */
+export async function loadSource(box: Box, source: string, overrides: Partial<DiscoveryContext> = {}) {
+  const loaded = await box.load({ sources: [source] }, overrides);
+  const summary = (rule: Rule) => ({ name: rule.name, mode: activationOf(rule), globs: rule.globs, description: rule.description });
+  return { ...loaded, summaries: loaded.rules.map(summary) };
+}
+
+/** A fresh empty box for each test of the calling file, handed to `use`; removed after the test. */
+export function useBox(use: (box: Box) => void): void {
+  let current: Box | undefined;
+  beforeEach(async () => {
+    current = await makeBox();
+    use(current);
+  });
+  afterEach(() => current?.cleanup());
 }

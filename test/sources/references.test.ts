@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { expandReferences, mayHaveReferences, type ReferenceOptions } from "../../src/rule/references.js";
 import { inside } from "../../src/sources/trust.js";
 import { type Box, makeBox } from "./helpers.js";
+import { shown } from "./shown-warnings.js";
 
 /** An in-memory tree: path → text; `links` maps a path to its real path. */
 function memory(files: Record<string, string>, links: Record<string, string> = {}): Pick<ReferenceOptions, "realpath" | "read"> & { reads: string[] } {
@@ -26,7 +27,7 @@ function memory(files: Record<string, string>, links: Record<string, string> = {
 }
 
 const expand = (text: string, files: Record<string, string>, extra: Partial<ReferenceOptions> = {}) =>
-  expandReferences(text, { file: "/p/rules/main.md", realFile: "/p/rules/main.md", allowed: ["/p"], allowedReal: ["/p"], boundaryName: "the repository", ...memory(files), ...extra });
+  expandReferences(text, { file: "/p/rules/main.md", realFile: "/p/rules/main.md", allowed: ["/p"], allowedReal: ["/p"], trust: "repository", ...memory(files), ...extra });
 
 describe("expandReferences (pure)", () => {
   test("an @path line is replaced by the file's text, relative to the rule file; front matter of a Markdown file is dropped", async () => {
@@ -51,26 +52,26 @@ describe("expandReferences (pure)", () => {
     for (let i = 1; i <= 7; i++) files[`/p/rules/${i}.md`] = i < 7 ? `L${i}\n@${i + 1}.md` : "L7";
     const out = await expand("@1.md", files);
     expect(out.text).toBe("L1\nL2\nL3\nL4\nL5\n@6.md");
-    expect(out.warnings).toEqual([{ path: "/p/rules/5.md", message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
+    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/5.md", message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
   });
 
   test("a cycle is reported and left as text", async () => {
     const out = await expand("Main\n@a.md", { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B\n@main.md", "/p/rules/main.md": "Main\n@a.md" });
     expect(out.text).toBe("Main\nA\nB\n@main.md");
-    expect(out.warnings).toEqual([{ path: "/p/rules/b.md", message: "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text" }]);
+    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/b.md", message: "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text" }]);
   });
 
   test("a file referencing itself is a cycle", async () => {
     const out = await expand("#[[file:main.md]]", { "/p/rules/main.md": "x" });
     expect(out.text).toBe("#[[file:main.md]]");
-    expect(out.warnings[0]?.message).toContain("is a cycle");
+    expect(shown(out.warnings)[0]?.message).toContain("is a cycle");
   });
 
   test("outside the allowed folders through `..` or an absolute path: refused without being read", async () => {
     const mem = memory({ "/etc/passwd": "root:x:0:0" });
     const out = await expand("@../../../etc/passwd.md\n#[[file:/etc/passwd]]", {}, mem);
     expect(out.text).toBe("@../../../etc/passwd.md\n#[[file:/etc/passwd]]");
-    expect(out.warnings.map((w) => w.message)).toEqual([
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
       "reference @../../../etc/passwd.md points outside the repository (/etc/passwd.md); refused; left as text",
       "reference #[[file:/etc/passwd]] points outside the repository (/etc/passwd); refused; left as text",
     ]);
@@ -81,14 +82,14 @@ describe("expandReferences (pure)", () => {
     const mem = memory({ "/secret/key.md": "SECRET" }, { "/p/rules/link.md": "/secret/key.md" });
     const out = await expand("@link.md", {}, mem);
     expect(out.text).toBe("@link.md");
-    expect(out.warnings.map((w) => w.message)).toEqual(["reference @link.md leads outside the repository (to /secret/key.md); refused; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @link.md leads outside the repository (to /secret/key.md); refused; left as text"]);
     expect(mem.reads).toEqual([]);
   });
 
   test("a missing file: a warning, the line stays", async () => {
     const out = await expand("@docs/missing.md", {});
     expect(out.text).toBe("@docs/missing.md");
-    expect(out.warnings).toEqual([{ path: "/p/rules/main.md", message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text" }]);
+    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/main.md", message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text" }]);
   });
 
   test("not references: @mentions of rules, @ inside a sentence, e-mail addresses, code fences", async () => {
@@ -100,7 +101,7 @@ describe("expandReferences (pure)", () => {
   test("a size limit: past it, references stay as text", async () => {
     const out = await expand("@a.md\n@b.md", { "/p/rules/a.md": "x".repeat(50), "/p/rules/b.md": "y".repeat(50) }, { maxBytes: 80 });
     expect(out.text).toBe(`${"x".repeat(50)}\n@b.md`);
-    expect(out.warnings.map((w) => w.message)).toEqual(["reference @b.md would make the rule larger than 80 bytes; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @b.md would make the rule larger than 80 bytes; left as text"]);
   });
 
   test("mayHaveReferences and inside", () => {
@@ -138,7 +139,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "a.md": "A\n@b.md", "b.md": "B\n@a.md" });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => rule.content)).toEqual(["A\nB\n@a.md", "B\nA\n@b.md"]);
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference @a.md is a cycle (${join(rulesDir(), "a.md")} → ${join(rulesDir(), "b.md")} → ${join(rulesDir(), "a.md")}); left as text`,
       `reference @b.md is a cycle (${join(rulesDir(), "b.md")} → ${join(rulesDir(), "a.md")} → ${join(rulesDir(), "b.md")}); left as text`,
     ]);
@@ -151,7 +152,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "deep.md": "@../../parts/1.md" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("P1\nP2\nP3\nP4\nP5\n@6.md");
-    expect(loaded.warnings).toEqual([{ path: join(box.project, "parts/5.md"), message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, "parts/5.md"), message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
   });
 
   test("outside the project through `..`: refused and left as text", async () => {
@@ -159,7 +160,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "escape.md": "Start\n@../../../outside.md\n#[[file:../../../outside.md]]" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Start\n@../../../outside.md\n#[[file:../../../outside.md]]");
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference @../../../outside.md points outside the repository (${join(box.root, "outside.md")}); refused; left as text`,
       `reference #[[file:../../../outside.md]] points outside the repository (${join(box.root, "outside.md")}); refused; left as text`,
     ]);
@@ -173,7 +174,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "sneaky.md": "@../../docs/linked/key.md\n@../../docs/key.md" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("@../../docs/linked/key.md\n@../../docs/key.md");
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference @../../docs/linked/key.md leads outside the repository (to ${join(box.root, "secret/key.md")}); refused; left as text`,
       `reference @../../docs/key.md leads outside the repository (to ${join(box.root, "secret/key.md")}); refused; left as text`,
     ]);
@@ -191,7 +192,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "gap.md": "Text\n@missing/part.md" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Text\n@missing/part.md");
-    expect(loaded.warnings).toEqual([{ path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` }]);
   });
 
   test("a user's rule may reach the config folder and the user-level rules folders, not the rest of home; a repository rule reaches none of them", async () => {
@@ -206,7 +207,7 @@ describe("references through loadRules, on real folders", () => {
       ["shared", "Shared Cursor text."],
       ["p", `#[[file:${join(box.home, ".cursor/rules/shared.md")}]]`],
     ]);
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference @../../../private.md points outside your rules and OpenCode config folders (${join(box.home, "private.md")}); refused; left as text`,
       `reference #[[file:${join(box.home, ".cursor/rules/shared.md")}]] points outside the repository (${join(box.home, ".cursor/rules/shared.md")}); refused; left as text`,
     ]);
@@ -229,7 +230,7 @@ describe("references through loadRules, on real folders", () => {
       ["p", `@${join(box.root, "team/rules/inc/part.md")}`],
       ["t", "Part.\n@../snippets/s.md"],
     ]);
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference @${join(box.root, "team/rules/inc/part.md")} points outside the repository (${join(box.root, "team/rules/inc/part.md")}); refused; left as text`,
       `reference @../snippets/s.md points outside your rules and OpenCode config folders (${join(box.root, "team/snippets/s.md")}); refused; left as text`,
     ]);
@@ -240,7 +241,7 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "r.md": "@../../docs/big.md\n@../../docs/bin.md" });
     const loaded = await box.load({}, { maxRuleBytes: 200 });
     expect(loaded.rules[0]?.content).toBe("@../../docs/big.md\n@../../docs/bin.md");
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       "reference @../../docs/big.md cannot be read (it is over the 200-byte limit); left as text",
       "reference @../../docs/bin.md cannot be read (it is a binary file (contains NUL bytes)); left as text",
     ]);

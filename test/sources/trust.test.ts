@@ -10,6 +10,7 @@ import type { RuleFs } from "../../src/sources/fs.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
 import { MAX_WALK_WARNINGS, WALK_LIMITS } from "../../src/sources/walk.js";
 import { type Box, makeBox } from "./helpers.js";
+import { shown } from "./shown-warnings.js";
 
 let box: Box;
 beforeEach(async () => {
@@ -34,7 +35,7 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.write(box.project, { ".opencode/rules/ok.md": "Use tabs." });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => rule.name)).toEqual(["ok"]);
-    expect(loaded.warnings).toEqual([{ path: join(box.project, ".opencode/rules/x.md"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".opencode/rules/x.md"), message: outside(credentials, "file") }]);
     expect(JSON.stringify(loaded.rules)).not.toContain(SECRET);
   });
 
@@ -43,7 +44,7 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.link(credentials, join(box.project, ".cursorrules"));
     const loaded = await box.load();
     expect(loaded.rules).toEqual([]);
-    expect(loaded.warnings).toEqual([{ path: join(box.project, ".cursorrules"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".cursorrules"), message: outside(credentials, "file") }]);
   });
 
   test("rules folders that are symlinks outside (.cursor/rules, .claude/rules, a parent .cursor) are not walked, not watched, and widen nothing", async () => {
@@ -64,7 +65,8 @@ describe("a repository's rule files are read only from inside it", () => {
       [join(box.project, ".kiro/steering"), outside(join(box.root, "etc/steering"), "folder")],
     ];
     // Sources search at once: the order of their warnings is not the point here.
-    expect(loaded.warnings.map((w) => [w.path, w.message])).toEqual(expect.arrayContaining(expected));
+    expect(shown(loaded.warnings).map((w) => [w.path, w.message])).toEqual(expect.arrayContaining(expected));
+    expect(loaded.warnings.map((w) => w.code).sort()).toEqual(["outside-repository", "outside-repository", "outside-repository", "reference-outside", "reference-outside"]);
     expect(loaded.warnings).toHaveLength(expected.length);
     expect(loaded.folders).not.toContain(join(box.project, ".cursor/rules"));
     expect(loaded.folders).not.toContain(join(box.project, ".claude/rules"));
@@ -77,7 +79,7 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.write(box.project, { ".opencode/rules/steal.md": `#[[file:${rel}]]\n@${rel}` });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe(`#[[file:${rel}]]\n@${rel}`);
-    expect(loaded.warnings.map((w) => w.message)).toEqual([
+    expect(shown(loaded.warnings).map((w) => w.message)).toEqual([
       `reference #[[file:${rel}]] points outside the repository (${join(box.home, ".config/opencode/opencode.json")}); refused; left as text`,
       `reference @${rel} points outside the repository (${join(box.home, ".config/opencode/opencode.json")}); refused; left as text`,
     ]);
@@ -89,7 +91,7 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.write(box.project, { ".opencode/rules/ok.md": "OK." });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => rule.name)).toEqual(["ok"]);
-    expect(loaded.warnings).toEqual([{ path: join(box.project, ".opencode/rules/root"), message: outside("/", "folder") }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".opencode/rules/root"), message: outside("/", "folder") }]);
   });
 
   test("symlinks that stay inside the repository are followed", async () => {
@@ -122,7 +124,7 @@ describe("the user's own folders are the user's", () => {
     const team = join(box.root, "team/rules");
     const refused = await box.load({ extraDirs: [team] });
     expect(refused.rules).toEqual([]);
-    expect(refused.warnings).toEqual([
+    expect(shown(refused.warnings)).toEqual([
       {
         path: team,
         message: "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
@@ -138,7 +140,7 @@ describe("the user's own folders are the user's", () => {
     await box.link(credentials, join(box.project, ".agents/rules/leak.md"));
     const loaded = await box.load({ extraDirs: [".agents/rules"] });
     expect(loaded.rules).toEqual([]);
-    expect(loaded.warnings).toEqual([{ path: join(box.project, ".agents/rules/leak.md"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".agents/rules/leak.md"), message: outside(credentials, "file") }]);
   });
 });
 
@@ -156,7 +158,8 @@ describe("every walk is bounded", () => {
     const loaded = await box.load();
     // Each rule file once per distinct real folder reached first by name order; nothing exponential.
     expect(loaded.files.length).toBeLessThanOrEqual(depth * depth);
-    expect(loaded.warnings.every((w) => /already read through another path/.test(w.message))).toBe(true);
+    expect(loaded.warnings.every((w) => w.code === "folder-already-read")).toBe(true);
+    expect(shown(loaded.warnings).every((w) => /already read through another path/.test(w.message))).toBe(true);
     expect(loaded.warnings.length).toBeLessThanOrEqual(depth * depth);
     expect(new Set(loaded.rules.map((rule) => rule.content)).size).toBe(depth);
   });
@@ -164,8 +167,8 @@ describe("every walk is bounded", () => {
   test("an endless tree stops at the folder limit with one warning, and the source's other folders are not walked past it", async () => {
     const fs = endlessTree(join(box.project, ".opencode/rules"));
     const loaded = await box.load({ sources: ["native"] }, { fs });
-    const stops = loaded.warnings.filter((w) => /the walk stopped here and the rest was not read$/.test(w.message));
-    expect(stops.map((w) => w.message)).toEqual([`more than ${WALK_LIMITS.folders} folders in this source's rule folders; the walk stopped here and the rest was not read`]);
+    const stops = loaded.warnings.filter((w) => w.code === "walk-limit");
+    expect(shown(stops).map((w) => w.message)).toEqual([`more than ${WALK_LIMITS.folders} folders in this source's rule folders; the walk stopped here and the rest was not read`]);
     // The depth limit is hit on the way, once per deep branch: reported up to a bound, then summed up.
     expect(loaded.warnings.length).toBeLessThanOrEqual(MAX_WALK_WARNINGS + 2);
     expect(fs.readdirCalls()).toBeLessThanOrEqual(WALK_LIMITS.folders);
@@ -173,7 +176,7 @@ describe("every walk is bounded", () => {
 
   test('extraDirs: ["/"] from the user\'s own config: discovery finishes, stopped by its limits', async () => {
     const loaded = await box.load({ extraDirs: ["/"], sources: ["extra"] }, { userExtraDirs: ["/"] });
-    expect(loaded.warnings.some((w) => /the walk stopped here and the rest was not read$/.test(w.message))).toBe(true);
+    expect(loaded.warnings.some((w) => w.code === "walk-limit")).toBe(true);
   }, 60_000);
 });
 

@@ -7,7 +7,7 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
 import { activeRulesFor } from "../../src/select/active.js";
-import { parseRulesMessage } from "../../src/render/message.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 import { sessionCompacted, sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const COMPONENT_RULE = `---

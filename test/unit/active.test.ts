@@ -3,6 +3,8 @@ import micromatch from "micromatch";
 import { describe, expect, test } from "vitest";
 import { activationOf, activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
 import { ruleGlob } from "../../src/select/globs.js";
+import { reasonText, type ActivationReason } from "../../src/select/reasons.js";
+import { whyText } from "../helpers/activation.js";
 import { makeRule } from "./helpers.js";
 
 const withFiles = (...files: string[]) => ({ files });
@@ -10,19 +12,19 @@ const componentRule = makeRule({ name: "my-rule", globs: ["src/components/**/*.t
 
 describe("the spec's selection scenarios", () => {
   test("Loading a markdown with metadata rule: applies when src/components/button.ts is in context", () => {
-    expect(whyRuleApplies(componentRule, withFiles("src/components/button.ts"))).toBe("file src/components/button.ts matched src/components/**/*.ts");
+    expect(whyText(componentRule, withFiles("src/components/button.ts"))).toBe("file src/components/button.ts matched src/components/**/*.ts");
     expect(activeRulesFor([componentRule], withFiles("src/components/button.ts")).map((a) => a.rule.name)).toEqual(["my-rule"]);
   });
 
   test("Loading a markdown with metadata rule that does not apply: src/utils/helpers.js", () => {
-    expect(whyRuleApplies(componentRule, withFiles("src/utils/helpers.js"))).toBeUndefined();
+    expect(whyText(componentRule, withFiles("src/utils/helpers.js"))).toBeUndefined();
     expect(activeRulesFor([componentRule], withFiles("src/utils/helpers.js"))).toEqual([]);
   });
 
   test("Loading a rule with no metadata: applies unconditionally, even with no files", () => {
     const rule = makeRule({ name: "another-rule" });
-    expect(whyRuleApplies(rule, withFiles())).toBe("always");
-    expect(activeRulesFor([rule], withFiles())).toEqual([{ rule, reason: "always" }]);
+    expect(whyText(rule, withFiles())).toBe("always");
+    expect(activeRulesFor([rule], withFiles())).toEqual([{ rule, reason: { kind: "always" } }]);
   });
 });
 
@@ -30,35 +32,35 @@ describe("activation modes", () => {
   test("alwaysApply: true with globs always applies", () => {
     const rule = makeRule({ alwaysApply: true, globs: ["src/**/*.ts"] });
     expect(activationOf(rule)).toBe("always");
-    expect(whyRuleApplies(rule, withFiles())).toBe("always");
-    expect(whyRuleApplies(rule, withFiles("README.md"))).toBe("always");
+    expect(whyText(rule, withFiles())).toBe("always");
+    expect(whyText(rule, withFiles("README.md"))).toBe("always");
   });
 
   test("alwaysApply: false without globs does not apply by default", () => {
     const manual = makeRule({ name: "manual", alwaysApply: false });
     expect(activationOf(manual)).toBe("manual");
-    expect(whyRuleApplies(manual, withFiles("src/app.ts"))).toBeUndefined();
+    expect(whyText(manual, withFiles("src/app.ts"))).toBeUndefined();
     expect(whyRuleDoesNotApply(manual, withFiles())).toBe("manual: applies only when the prompt mentions @manual");
   });
 
   test("alwaysApply: false with a description is on request, not delivered", () => {
     const rule = makeRule({ alwaysApply: false, description: "How to write migrations" });
     expect(activationOf(rule)).toBe("on-request");
-    expect(whyRuleApplies(rule, withFiles("a.ts"))).toBeUndefined();
+    expect(whyText(rule, withFiles("a.ts"))).toBeUndefined();
   });
 
   test("alwaysApply: false with globs applies when a file matches", () => {
     const rule = makeRule({ alwaysApply: false, globs: ["*.ts"] });
-    expect(whyRuleApplies(rule, withFiles("x/y.ts"))).toBe("file x/y.ts matched *.ts");
+    expect(whyText(rule, withFiles("x/y.ts"))).toBe("file x/y.ts matched *.ts");
   });
 
   test("a glob rule does not apply when no file is in context (session creation)", () => {
-    expect(whyRuleApplies(makeRule({ globs: ["**/*"] }), withFiles())).toBeUndefined();
+    expect(whyText(makeRule({ globs: ["**/*"] }), withFiles())).toBeUndefined();
   });
 
   test("reason names the file and the glob that matched", () => {
     const rule = makeRule({ globs: ["lib/**", "src/**/*.ts"] });
-    expect(whyRuleApplies(rule, withFiles("README.md", "src/app.ts"))).toBe("file src/app.ts matched src/**/*.ts");
+    expect(whyText(rule, withFiles("README.md", "src/app.ts"))).toBe("file src/app.ts matched src/**/*.ts");
     expect(whyRuleDoesNotApply(rule, withFiles("README.md"))).toBe("files: no file matched lib/**, src/**/*.ts");
     expect(whyRuleDoesNotApply(rule, withFiles("src/app.ts"))).toBeUndefined();
   });
@@ -68,7 +70,7 @@ describe("activation modes", () => {
     const b = makeRule({ name: "b" });
     const c = makeRule({ name: "c", globs: ["*.ts"] });
     const active = activeRulesFor([c, b, a], { files: new Set(["docs/x.md", "y.ts"]) });
-    expect(active.map((x) => [x.rule.name, x.reason])).toEqual([
+    expect(active.map((x) => [x.rule.name, reasonText(x.reason)])).toEqual([
       ["c", "file y.ts matched *.ts"],
       ["b", "always"],
       ["a", "file docs/x.md matched *.md"],
@@ -77,16 +79,49 @@ describe("activation modes", () => {
 
   test("a mention activates any rule", () => {
     const rule = makeRule({ name: "manual", alwaysApply: false });
-    expect(whyRuleApplies(rule, { files: [], mentioned: new Set(["manual"]) })).toBe("mention: @manual in the prompt");
+    expect(whyText(rule, { files: [], mentioned: new Set(["manual"]) })).toBe("mention: @manual in the prompt");
   });
 
   test("keywords: whole words of the prompt; match: all needs every condition", () => {
     const any = makeRule({ globs: ["*.sql"], keywords: ["migration"] });
-    expect(whyRuleApplies(any, { files: [], prompt: "Write a migration" })).toBe('keyword "migration" in the prompt');
-    expect(whyRuleApplies(any, { files: [], prompt: "migrations" })).toBeUndefined();
+    expect(whyText(any, { files: [], prompt: "Write a migration" })).toBe('keyword "migration" in the prompt');
+    expect(whyText(any, { files: [], prompt: "migrations" })).toBeUndefined();
     const all = makeRule({ globs: ["*.sql"], keywords: ["migration"], match: "all" });
-    expect(whyRuleApplies(all, { files: [], prompt: "a migration" })).toBeUndefined();
-    expect(whyRuleApplies(all, { files: ["db/1.sql"], prompt: "a migration" })).toBe('file db/1.sql matched *.sql and keyword "migration" in the prompt');
+    expect(whyText(all, { files: [], prompt: "a migration" })).toBeUndefined();
+    expect(whyText(all, { files: ["db/1.sql"], prompt: "a migration" })).toBe('file db/1.sql matched *.sql and keyword "migration" in the prompt');
+    expect(whyRuleApplies(all, { files: ["db/1.sql"], prompt: "a migration" })).toEqual({
+      kind: "conditions",
+      met: [
+        { kind: "file", file: "db/1.sql", glob: "*.sql" },
+        { kind: "keyword", keyword: "migration" },
+      ],
+    });
+  });
+});
+
+describe("reasons", () => {
+  test("are values; reasonText words each kind as the debug log and the session report print it", () => {
+    const file = { kind: "file", file: "src/a.ts", glob: "src/**" } as const;
+    const keyword = { kind: "keyword", keyword: "deploy" } as const;
+    const cases: Array<[ActivationReason, string]> = [
+      [{ kind: "always" }, "always"],
+      [{ kind: "mention", rule: "release" }, "mention: @release in the prompt"],
+      [{ kind: "conditions", met: [file] }, "file src/a.ts matched src/**"],
+      [{ kind: "conditions", met: [keyword] }, 'keyword "deploy" in the prompt'],
+      [{ kind: "conditions", met: [file, keyword] }, 'file src/a.ts matched src/** and keyword "deploy" in the prompt'],
+      [{ kind: "rule-tool" }, "read with the rule tool"],
+    ];
+    for (const [reason, text] of cases) expect(reasonText(reason)).toBe(text);
+  });
+
+  test("a rule activated earlier keeps its reason, whatever the context says now", () => {
+    const rule = makeRule({ name: "ts", globs: ["*.ts"] });
+    const earlier: ActivationReason = { kind: "rule-tool" };
+    expect(whyRuleApplies(rule, { files: ["a.ts"], activated: new Map([["ts", earlier]]) })).toBe(earlier);
+    expect(whyRuleApplies(rule, { files: [], fileMatches: new Map([["ts", { kind: "file", file: "b.ts", glob: "*.ts" }]]) })).toEqual({
+      kind: "conditions",
+      met: [{ kind: "file", file: "b.ts", glob: "*.ts" }],
+    });
   });
 });
 
@@ -179,7 +214,7 @@ describe("glob matching", () => {
 });
 
 describe("globs from untrusted rule files", () => {
-  const applies = (globs: string[], ...files: string[]) => whyRuleApplies(makeRule({ globs }), withFiles(...files));
+  const applies = (globs: string[], ...files: string[]) => whyText(makeRule({ globs }), withFiles(...files));
 
   test("an unusable glob never matches and never throws; the rule's other globs still match", () => {
     expect(applies(["./", "+(a|b)", "src/**/*.ts"], "a", "src/a.ts")).toBe("file src/a.ts matched src/**/*.ts");

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, test, vi } from "vitest";
 import { composeRulesMessage, DEFAULT_MAX_MESSAGE_BYTES, type ComposedMessage } from "../../src/render/compose.js";
-import { MESSAGE_HEADER, parseRulesMessage, renderRuleSection, renderRulesMessage } from "../../src/render/message.js";
+import { MESSAGE_HEADER, renderRuleSection, renderRulesMessage } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 import { makeRule } from "./helpers.js";
 
 // Counts how many rule blocks the composer renders: once per rule, whatever the budget.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { splitFrontMatter } from "../../src/rule/front-matter.js";
 import { parseRule } from "../../src/rule/parse.js";
 import { candidate, utf8 } from "./helpers.js";
+import { shown } from "../sources/shown-warnings.js";
 
 const g = globalThis as Record<string, unknown>;
 afterEach(() => {
@@ -52,7 +53,7 @@ describe("splitFrontMatter", () => {
     expect(result).toEqual({
       ok: false,
       line: 1,
-      reason: `front matter is marked "${language}"; only YAML front matter is read, and nothing in it was run`,
+      problem: { code: "front-matter-language", language },
     });
     expect(g.pwned).toBeUndefined();
   });
@@ -73,14 +74,14 @@ describe("splitFrontMatter", () => {
     expect(splitFrontMatter("---\nglobs: a\nbody without closing")).toEqual({
       ok: false,
       line: 1,
-      reason: "front matter opened with --- on line 1 is never closed by a --- line",
+      problem: { code: "front-matter-unclosed" },
     });
     expect(splitFrontMatter("---")).toMatchObject({ ok: false, line: 1 });
   });
 
   test("broken YAML names the line of the error in the file", () => {
     const result = splitFrontMatter("---\ndescription: ok\nglobs: a\n  bad: x\n---\nbody");
-    expect(result).toEqual({ ok: false, line: 4, reason: "front matter is not valid YAML (bad indentation of a mapping entry)" });
+    expect(result).toEqual({ ok: false, line: 4, problem: { code: "yaml-invalid", reason: "bad indentation of a mapping entry" } });
   });
 
   test("a YAML error further down still names its own line", () => {
@@ -92,12 +93,12 @@ describe("splitFrontMatter", () => {
     expect(splitFrontMatter("---\nalwaysApply: false\nalwaysApply: true\n---\nbody")).toEqual({
       ok: false,
       line: 3,
-      reason: "front matter is not valid YAML (duplicated mapping key)",
+      problem: { code: "yaml-invalid", reason: "duplicated mapping key" },
     });
   });
 
   test("front matter that is a list, not key/value pairs, is refused", () => {
-    expect(splitFrontMatter("---\n- a\n- b\n---\nbody")).toEqual({ ok: false, line: 2, reason: "front matter is not a list of `key: value` pairs" });
+    expect(splitFrontMatter("---\n- a\n- b\n---\nbody")).toEqual({ ok: false, line: 2, problem: { code: "front-matter-not-mapping" } });
   });
 
   test("front matter that is a plain scalar is refused", () => {
@@ -127,13 +128,13 @@ describe("splitFrontMatter: one closing rule, one YAML parse", () => {
   const STRAY = "---\ndescription: DB rules\n---x: 1\nglobs: src/db/**\nalwaysApply: false\n---\nOnly for database code.\n";
 
   test("a `---x: 1` line inside front matter fails closed, naming its line", () => {
-    expect(splitFrontMatter(STRAY)).toEqual({ ok: false, line: 3, reason: 'front matter line 3 starts with "---" but is not a closing "---" line' });
+    expect(splitFrontMatter(STRAY)).toEqual({ ok: false, line: 3, problem: { code: "front-matter-stray-delimiter", strayLine: 3 } });
   });
 
   test("such a rule is skipped with a warning naming file and line, never delivered as always-on", () => {
     const { rule, warnings } = parse(STRAY);
     expect(rule).toBeUndefined();
-    expect(warnings).toEqual([{ path: PATH, line: 3, message: 'front matter line 3 starts with "---" but is not a closing "---" line; rule "scoped" skipped' }]);
+    expect(shown(warnings)).toEqual([{ path: PATH, line: 3, message: 'front matter line 3 starts with "---" but is not a closing "---" line; rule "scoped" skipped' }]);
   });
 
   test.each([
@@ -142,7 +143,7 @@ describe("splitFrontMatter: one closing rule, one YAML parse", () => {
     ["---\na: 1\nb: 2\n---b: 3", 4],
     ["---yaml\n---x\n---\nbody", 2],
   ])("%j: a stray `---` line is refused on line %i", (text, line) => {
-    expect(splitFrontMatter(text)).toEqual({ ok: false, line, reason: `front matter line ${line} starts with "---" but is not a closing "---" line` });
+    expect(splitFrontMatter(text)).toEqual({ ok: false, line, problem: { code: "front-matter-stray-delimiter", strayLine: line } });
   });
 
   test("a closing line with trailing spaces or tabs closes", () => {
@@ -194,7 +195,7 @@ describe("splitFrontMatter: YAML alias and merge bombs stay bounded", () => {
   test("billion laughs under a rule key is refused by its shape; the rule is skipped", () => {
     const { rule, warnings } = parseRule(candidate("lol", "/p/lol.md"), utf8(`---\n${laughs.join("\n")}\nkeywords: *i\n---\nbody\n`));
     expect(rule).toBeUndefined();
-    expect(warnings).toEqual([
+    expect(shown(warnings)).toEqual([
       { path: "/p/lol.md", line: 11, message: 'front matter key "keywords" should be a word, a comma-separated list of words, or a YAML list of words, found a list; rule "lol" skipped' },
     ]);
   });
@@ -206,6 +207,6 @@ describe("splitFrontMatter: YAML alias and merge bombs stay bounded", () => {
     const result = splitFrontMatter(`---\n${lines.join("\n")}\n---\nbody`);
     expect(performance.now() - started).toBeLessThan(1000);
     // m5 merges the fifth copy of m0's 2000 keys, past js-yaml's 10,000; it is on file line 7.
-    expect(result).toEqual({ ok: false, line: 7, reason: "front matter is not valid YAML (merge keys exceeded maxTotalMergeKeys (10000))" });
+    expect(result).toEqual({ ok: false, line: 7, problem: { code: "yaml-invalid", reason: "merge keys exceeded maxTotalMergeKeys (10000)" } });
   });
 });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { displayPath, foldersFromRoot, globalRulesDir, projectRulesDirs } from "../../src/sources/locations.js";
+import { displayPath, foldersFromRoot, globalRulesDir, openCodeConfigDir, projectRulesDirs } from "../../src/sources/locations.js";
 
 describe("globalRulesDir", () => {
   const home = "/home/ada";
@@ -30,6 +30,28 @@ describe("globalRulesDir", () => {
     } finally {
       if (saved === undefined) delete process.env.OPENCODE_CONFIG_DIR;
       else process.env.OPENCODE_CONFIG_DIR = saved;
+    }
+  });
+});
+
+describe("openCodeConfigDir: one answer for the rules folder and the config files", () => {
+  const home = "/home/ada";
+
+  test("OPENCODE_CONFIG_DIR, else XDG_CONFIG_HOME/opencode, else ~/.config/opencode", () => {
+    expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "/cfg/oc", XDG_CONFIG_HOME: "/xdg" }, home)).toBe("/cfg/oc");
+    expect(openCodeConfigDir({ XDG_CONFIG_HOME: "/xdg" }, home)).toBe(join("/xdg", "opencode"));
+    expect(openCodeConfigDir({}, home)).toBe(join(home, ".config", "opencode"));
+  });
+
+  test("an empty variable counts as unset", () => {
+    expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "" }, home)).toBe(join(home, ".config", "opencode"));
+    expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(join("/xdg", "opencode"));
+    expect(openCodeConfigDir({ XDG_CONFIG_HOME: "" }, home)).toBe(join(home, ".config", "opencode"));
+  });
+
+  test("the global rules folder is its `rules`", () => {
+    for (const env of [{}, { OPENCODE_CONFIG_DIR: "/cfg/oc" }, { XDG_CONFIG_HOME: "/xdg" }, { OPENCODE_CONFIG_DIR: "" }]) {
+      expect(globalRulesDir(env, home)).toBe(join(openCodeConfigDir(env, home), "rules"));
     }
   });
 });

@@ -4,7 +4,6 @@ import {
   assembleRulesMessage,
   countLabel,
   MESSAGE_HEADER,
-  parseRulesMessage,
   renderLeftOutSection,
   renderOnRequestEntry,
   renderOnRequestSection,
@@ -13,6 +12,7 @@ import {
   rulesMessageHeader,
   type RenderedRule,
 } from "../../src/render/message.js";
+import { parseRulesMessage } from "../helpers/rules-message.js";
 
 const rule = (name: string, content: string, scope: "global" | "project" = "project", displayPath = `.opencode/rules/${name}.md`): RenderedRule => ({
   name,

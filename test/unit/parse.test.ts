@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { parseRule, readList } from "../../src/rule/parse.js";
-import { activationOf } from "../../src/select/active.js";
-import { candidate, utf8 } from "./helpers.js";
-
-const PATH = "/project/.opencode/rules/my-rule.md";
-const parse = (text: string | Uint8Array, name = "my-rule") => parseRule(candidate(name, PATH), typeof text === "string" ? utf8(text) : text);
+import { readList } from "../../src/rule/parse.js";
+import { utf8 } from "./helpers.js";
+import { parse, PATH } from "./parse-helpers.js";
 
 const g = globalThis as Record<string, unknown>;
 afterEach(() => {
@@ -239,69 +236,5 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
     expect(warnings).toEqual([
       { path: PATH, line: 2, message: 'front matter key "priority" should be a whole number from 1 to 100, found number 500; default 50 used' },
     ]);
-  });
-});
-
-
-describe("parseRule: globs that cannot be used are dropped, and the rule fails closed", () => {
-  const dropped = (glob: string, reason: string, line: number, consequence = "") => ({
-    path: PATH,
-    line,
-    message: `glob ${JSON.stringify(glob)} cannot be used (${reason}); this glob is ignored${consequence}`,
-  });
-  const DOT_SLASH = 'nothing is left once "./" is removed';
-
-  test("`globs: ./` alone: the rule is not always-on but manual, and the warning says so", () => {
-    const { rule, warnings } = parse("---\nglobs: ./\n---\nBody");
-    expect(warnings).toEqual([dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only when mentioned")]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: false, content: "Body" });
-    expect(activationOf(rule!)).toBe("manual");
-  });
-
-  test("with a description, it is on request", () => {
-    const { rule, warnings } = parse("---\ndescription: Release steps\nglobs: ['./', '+(a|b)']\n---\nBody");
-    expect(warnings).toEqual([
-      dropped("./", DOT_SLASH, 3),
-      dropped("+(a|b)", 'the extglob "+(…)" is not supported; use {a,b} or @(a|b)', 3, "; no usable glob is left, so the rule applies only on request"),
-    ]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: false, description: "Release steps" });
-    expect(activationOf(rule!)).toBe("on-request");
-  });
-
-  test("the rule's other globs keep working; nothing else changes", () => {
-    const { rule, warnings } = parse("---\nglobs:\n  - src/**/*.ts\n  - '[z-a]'\n---\nBody");
-    expect(warnings).toEqual([dropped("[z-a]", "the character range z-a is reversed", 2)]);
-    expect(rule).toMatchObject({ globs: ["src/**/*.ts"], alwaysApply: undefined });
-    expect(activationOf(rule!)).toBe("conditional");
-  });
-
-  test("the warning names the line of the key the glob came from", () => {
-    const { rule, warnings } = parse("---\ndescription: d\nglobs: src/**\npaths: /\n---\nBody");
-    expect(warnings).toEqual([dropped("/", "it is only slashes and names no file", 4)]);
-    expect(rule?.globs).toEqual(["src/**"]);
-  });
-
-  test("keywords that suffice alone (match: any) still apply; with match: all they are dropped too", () => {
-    const any = parse("---\nglobs: ./\nkeywords: migration\n---\nBody");
-    expect(any.warnings).toEqual([dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only by its keywords")]);
-    expect(any.rule).toMatchObject({ globs: [], keywords: ["migration"], alwaysApply: undefined });
-    expect(activationOf(any.rule!)).toBe("conditional");
-
-    const all = parse("---\nglobs: ./\nkeywords: migration\nmatch: all\n---\nBody");
-    expect(all.warnings).toEqual([dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only when mentioned")]);
-    expect(all.rule).toMatchObject({ globs: [], keywords: [], alwaysApply: false });
-    expect(activationOf(all.rule!)).toBe("manual");
-  });
-
-  test("alwaysApply: true stays always-on; the glob is still reported", () => {
-    const { rule, warnings } = parse("---\nalwaysApply: true\nglobs: ./\n---\nBody");
-    expect(warnings).toEqual([dropped("./", DOT_SLASH, 3)]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: true });
-  });
-
-  test("a glob too long or with too many alternatives is dropped with its reason", () => {
-    const long = `src/${"a".repeat(1100)}`;
-    expect(parse(`---\nglobs: ${long}\n---\nBody`).warnings[0]?.message).toMatch(/^glob "src\/a+" cannot be used \(it is longer than 1024 characters\)/);
-    expect(parse(`---\nglobs: "${"{a,b}".repeat(9)}"\n---\nBody`).warnings[0]?.message).toContain("its braces expand to more than 256 alternatives");
   });
 });

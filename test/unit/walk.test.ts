@@ -1,29 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, test, vi } from "vitest";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
-import { walkRuleFolder } from "../../src/sources/walk.js";
-import { tempDirs, writeTree } from "./helpers.js";
+import { describe, expect, test } from "vitest";
+import { nodeRuleFs } from "../../src/sources/fs.js";
+import { walkFolder } from "../../src/sources/walk.js";
+import { shown } from "../sources/shown-warnings.js";
+import { writeTree } from "./helpers.js";
+import { eacces, makeRoot, spyFs } from "./walk-helpers.js";
 
-const dirs = tempDirs();
-afterEach(() => dirs.cleanup());
-
-/** A real temporary folder, resolved (so paths in warnings compare equal). */
-const makeRoot = async () => realpath(await dirs.make());
-
-const eacces = (path: string) => Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: "EACCES" });
-
-/** The node file system, with readFile forbidden: walking never opens a file. */
-function spyFs(overrides: Partial<RuleFs> = {}): RuleFs & { readFile: ReturnType<typeof vi.fn> } {
-  return { ...nodeRuleFs, ...overrides, readFile: vi.fn(async () => { throw new Error("walk must not read files"); }) };
-}
-
-describe("walkRuleFolder", () => {
+describe("walkFolder", () => {
   test("finds .md and .mdc files, in name order, with sizes and POSIX relative paths", async () => {
     const root = await makeRoot();
     await writeTree(root, { "b.mdc": "bb", "a.md": "a", "c/d.md": "ddd", "c/e/f.mdc": "f", "z.md": "zz" });
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.warnings).toEqual([]);
     expect(walk.files).toEqual([
       { path: join(root, "a.md"), relPath: "a.md", size: 1 },
@@ -37,13 +26,13 @@ describe("walkRuleFolder", () => {
   test("upper-case extensions count as rule files", async () => {
     const root = await makeRoot();
     await writeTree(root, { "README.MD": "x", "x.MDC": "y" });
-    expect((await walkRuleFolder(root, spyFs())).files.map((f) => f.relPath)).toEqual(["README.MD", "x.MDC"]);
+    expect((await walkFolder(root, spyFs())).files.map((f) => f.relPath)).toEqual(["README.MD", "x.MDC"]);
   });
 
   test("other extensions are ignored silently", async () => {
     const root = await makeRoot();
     await writeTree(root, { "notes.txt": "x", "rule.md.bak": "x", "rule.markdown": "x", "md": "x", "rule.md": "ok" });
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["rule.md"]);
     expect(walk.warnings).toEqual([]);
   });
@@ -51,39 +40,39 @@ describe("walkRuleFolder", () => {
   test("hidden files and folders are skipped at every depth", async () => {
     const root = await makeRoot();
     await writeTree(root, { ".hidden.md": "x", ".git/x.md": "x", "sub/.secret/y.md": "y", "sub/.z.mdc": "z", "sub/ok.md": "ok" });
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["sub/ok.md"]);
     expect(walk.warnings).toEqual([]);
   });
 
   test("a missing rules folder is no rules and no warning", async () => {
     const root = await makeRoot();
-    expect(await walkRuleFolder(join(root, "nope"), spyFs())).toEqual({ files: [], warnings: [] });
+    expect(await walkFolder(join(root, "nope"), spyFs())).toEqual({ files: [], warnings: [] });
   });
 
   test("a rules folder that is a file gives a warning", async () => {
     const root = await makeRoot();
     const file = join(root, "rules");
     await writeFile(file, "I am a file");
-    expect(await walkRuleFolder(file, spyFs())).toEqual({
-      files: [],
-      warnings: [{ path: file, message: "rules folder is not a folder; it was ignored" }],
-    });
+    const walk = await walkFolder(file, spyFs());
+    expect(walk.files).toEqual([]);
+    expect(shown(walk.warnings)).toEqual([{ path: file, message: "rules folder is not a folder; it was ignored" }]);
+    expect(walk.warnings).toMatchObject([{ code: "folder-not-a-folder", severity: "error" }]);
   });
 
   test("a rules folder under a file (ENOTDIR) is silently absent", async () => {
     const root = await makeRoot();
     await writeFile(join(root, "f"), "x");
-    expect(await walkRuleFolder(join(root, "f", "rules"), spyFs())).toEqual({ files: [], warnings: [] });
+    expect(await walkFolder(join(root, "f", "rules"), spyFs())).toEqual({ files: [], warnings: [] });
   });
 
   test("a rules folder that cannot be read gives a warning", async () => {
     const root = await makeRoot();
     const fs = spyFs({ stat: async (path) => { throw eacces(path); } });
-    expect(await walkRuleFolder(root, fs)).toEqual({
-      files: [],
-      warnings: [{ path: root, message: "rules folder cannot be read (EACCES); its rules were not loaded" }],
-    });
+    const walk = await walkFolder(root, fs);
+    expect(walk.files).toEqual([]);
+    expect(shown(walk.warnings)).toEqual([{ path: root, message: "rules folder cannot be read (EACCES); its rules were not loaded" }]);
+    expect(walk.warnings).toEqual([{ code: "folder-unreadable", severity: "error", path: root, reason: "EACCES" }]);
   });
 
   test("permission denied on a sub-folder: a warning, and the other rules still load", async () => {
@@ -91,9 +80,9 @@ describe("walkRuleFolder", () => {
     await writeTree(root, { "a.md": "a", "locked/x.md": "x", "z.md": "z" });
     const locked = join(root, "locked");
     const fs = spyFs({ readdir: async (path) => (path === locked ? Promise.reject(eacces(path)) : nodeRuleFs.readdir(path)) });
-    const walk = await walkRuleFolder(root, fs);
+    const walk = await walkFolder(root, fs);
     expect(walk.files.map((f) => f.relPath)).toEqual(["a.md", "z.md"]);
-    expect(walk.warnings).toEqual([{ path: locked, message: "folder cannot be read (EACCES); its rules were not loaded" }]);
+    expect(shown(walk.warnings)).toEqual([{ path: locked, message: "folder cannot be read (EACCES); its rules were not loaded" }]);
   });
 
   test("a symlinked file is followed, named after the link", async () => {
@@ -101,7 +90,7 @@ describe("walkRuleFolder", () => {
     const other = await makeRoot();
     await writeTree(other, { "real.md": "12345" });
     await symlink(join(other, "real.md"), join(root, "linked.md"));
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk).toEqual({ files: [{ path: join(root, "linked.md"), relPath: "linked.md", size: 5 }], warnings: [] });
   });
 
@@ -110,7 +99,7 @@ describe("walkRuleFolder", () => {
     const shared = await makeRoot();
     await writeTree(shared, { "team.md": "t", "deep/er.mdc": "e" });
     await symlink(shared, join(root, "shared"));
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.warnings).toEqual([]);
     expect(walk.files.map((f) => [f.relPath, f.path])).toEqual([
       ["shared/deep/er.mdc", join(root, "shared", "deep", "er.mdc")],
@@ -124,8 +113,8 @@ describe("walkRuleFolder", () => {
     await writeTree(shared, { "s.md": "s" });
     await symlink(shared, join(root, "one"));
     await symlink(shared, join(root, "two"));
-    const walk = await walkRuleFolder(root, spyFs());
-    expect(walk.warnings).toEqual([{ path: join(root, "two"), message: `this folder is ${await realpath(shared)}, already read through another path; not read again` }]);
+    const walk = await walkFolder(root, spyFs());
+    expect(shown(walk.warnings)).toEqual([{ path: join(root, "two"), message: `this folder is ${await realpath(shared)}, already read through another path; not read again` }]);
     expect(walk.files.map((f) => f.relPath)).toEqual(["one/s.md"]);
   });
 
@@ -133,7 +122,7 @@ describe("walkRuleFolder", () => {
     const root = await makeRoot();
     await writeTree(root, { "data.json": "{}" });
     await symlink(join(root, "data.json"), join(root, "data-link.txt"));
-    expect(await walkRuleFolder(root, spyFs())).toEqual({ files: [], warnings: [] });
+    expect(await walkFolder(root, spyFs())).toEqual({ files: [], warnings: [] });
   });
 
   test("a symlink loop ends that branch with a warning and does not hang", async () => {
@@ -141,34 +130,34 @@ describe("walkRuleFolder", () => {
     await writeTree(root, { "a.md": "a", "sub/b.md": "b" });
     const loop = join(root, "sub", "back-to-root");
     await symlink(root, loop);
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["a.md", "sub/b.md"]);
-    expect(walk.warnings).toEqual([{ path: loop, message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
+    expect(shown(walk.warnings)).toEqual([{ path: loop, message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
   }, 5000);
 
   test("a folder linking to itself ends with a warning", async () => {
     const root = await makeRoot();
     await writeTree(root, { "ok.md": "ok" });
     await symlink(".", join(root, "self"));
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["ok.md"]);
-    expect(walk.warnings).toEqual([{ path: join(root, "self"), message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
+    expect(shown(walk.warnings)).toEqual([{ path: join(root, "self"), message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
   }, 5000);
 
   test("a link that links to itself (ELOOP) is reported and skipped", async () => {
     const root = await makeRoot();
     await writeTree(root, { "ok.md": "ok" });
     await symlink("me.md", join(root, "me.md"));
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["ok.md"]);
-    expect(walk.warnings).toEqual([{ path: join(root, "me.md"), message: "cannot be read (ELOOP); skipped" }]);
+    expect(shown(walk.warnings)).toEqual([{ path: join(root, "me.md"), message: "cannot be read (ELOOP); skipped" }]);
   }, 5000);
 
   test("a dangling symlink named like a rule is reported; one with another name is not", async () => {
     const root = await makeRoot();
     await symlink(join(root, "gone.md"), join(root, "dangling.md"));
     await symlink(join(root, "gone.txt"), join(root, "dangling.txt"));
-    expect((await walkRuleFolder(root, spyFs())).warnings).toEqual([{ path: join(root, "dangling.md"), message: "cannot be read (ENOENT); skipped" }]);
+    expect(shown((await walkFolder(root, spyFs())).warnings)).toEqual([{ path: join(root, "dangling.md"), message: "cannot be read (ENOENT); skipped" }]);
   });
 
   test("a symlink to a FIFO is never opened and is reported; a FIFO named .md too", async () => {
@@ -180,10 +169,10 @@ describe("walkRuleFolder", () => {
     await symlink(fifo, join(root, "pipe.md"));
     await writeTree(root, { "real.md": "real" });
     const fs = spyFs();
-    const walk = await walkRuleFolder(root, fs);
+    const walk = await walkFolder(root, fs);
     expect(walk.files.map((f) => f.relPath)).toEqual(["real.md"]);
     const message = "is not a regular file (a device, FIFO or socket); never opened, skipped";
-    expect(walk.warnings).toEqual([
+    expect(shown(walk.warnings)).toEqual([
       { path: join(root, "direct.md"), message },
       { path: join(root, "pipe.md"), message },
     ]);
@@ -193,7 +182,7 @@ describe("walkRuleFolder", () => {
   test("a custom accept function decides which files are rules", async () => {
     const root = await makeRoot();
     await writeTree(root, { "a.md": "a", "AGENTS.txt": "x" });
-    const walk = await walkRuleFolder(root, spyFs(), { accept: (name) => name.endsWith(".txt") });
+    const walk = await walkFolder(root, spyFs(), { accept: (name) => name.endsWith(".txt") });
     expect(walk.files.map((f) => f.relPath)).toEqual(["AGENTS.txt"]);
   });
 
@@ -202,9 +191,10 @@ describe("walkRuleFolder", () => {
     const segments = Array.from({ length: 70 }, (_, i) => `d${i}`);
     await mkdir(join(root, ...segments), { recursive: true });
     await writeTree(root, { [`${segments.slice(0, 3).join("/")}/shallow.md`]: "s", [`${segments.join("/")}/deep.md`]: "d" });
-    const walk = await walkRuleFolder(root, spyFs());
+    const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual([`${segments.slice(0, 3).join("/")}/shallow.md`]);
     expect(walk.warnings).toHaveLength(1);
-    expect(walk.warnings[0]?.message).toBe("folders nested deeper than 64 levels; this branch was not read");
+    expect(shown(walk.warnings)[0]?.message).toBe("folders nested deeper than 64 levels; this branch was not read");
+    expect(walk.warnings[0]).toMatchObject({ code: "folder-too-deep", severity: "error", maxDepth: 64 });
   });
 });

@@ -6,7 +6,7 @@
  *
  * A rules message starts with `<rulebook>` and holds one `<rule name="…" …>`
  * block per rule (src/render/message.ts); the plugin marks its parts with
- * `metadata["opencode-rulebook"]` (src/deliver/prompt.ts).
+ * `metadata["opencode-rulebook"]` (src/hosts/opencode-1/parts.ts).
  */
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk";
 import { contentText, isMainRequest, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";

@@ -1,9 +1,11 @@
 /**
- * Reading a session's history back: does the model's current context window
- * already hold the plugin's rules (a fork copies them, a restarted OpenCode
- * finds them), and which agent and model did the user last use? Pure.
+ * Reading an OpenCode 1 session's history back: does the model's current
+ * context window already hold the plugin's rules (a fork copies them, a
+ * restarted OpenCode finds them), and which agent and model did the user last
+ * use? Pure.
  */
-import { markerOf, type RulesMarker } from "./prompt.js";
+import type { RulesMarker } from "../../deliver/marker.js";
+import { markerOf } from "./parts.js";
 
 export interface HistoryMessage {
   info: { role: string; agent?: string; model?: { providerID: string; modelID: string }; time?: { created: number } };
@@ -27,16 +29,16 @@ export function sinceCompaction<T extends HistoryMessage>(messages: readonly T[]
   return window[0]?.parts.some((part) => part.type === "compaction") ? window : [];
 }
 
-/** The rules markers in these messages (a window: `currentWindow`, `sinceCompaction`), oldest first; hidden (ignored) parts left out. */
-export function rulesMarkersIn(window: readonly HistoryMessage[]): RulesMarker[] {
-  const markers: RulesMarker[] = [];
+/** The plugin's rules messages in these messages (a window), oldest first, with when each was stored; hidden (ignored) parts left out. */
+export function rulesIn(window: readonly HistoryMessage[]): Array<{ marker: RulesMarker; created?: number }> {
+  const found: Array<{ marker: RulesMarker; created?: number }> = [];
   for (const message of window) {
     for (const part of message.parts) {
       const marker = part.ignored ? undefined : markerOf(part);
-      if (marker) markers.push(marker);
+      if (marker) found.push({ marker, created: message.info.time?.created });
     }
   }
-  return markers;
+  return found;
 }
 
 /** The agent and model of the last user message that is not the plugin's. */
@@ -47,20 +49,6 @@ export function lastUserChoice(messages: readonly HistoryMessage[]): { agent?: s
     return { agent: message.info.agent, model: message.info.model };
   }
   return {};
-}
-
-/**
- * The stored message, in `window` (the current one), holding the rules part of
- * one of these delivery attempts: which attempt, and when it was stored.
- */
-export function storedDelivery(window: readonly HistoryMessage[], deliveries: { has(id: string): boolean }): { delivery: string; created?: number } | undefined {
-  for (const message of window) {
-    for (const part of message.parts) {
-      const delivery = markerOf(part)?.delivery;
-      if (delivery !== undefined && deliveries.has(delivery)) return { delivery, created: message.info.time?.created };
-    }
-  }
-  return undefined;
 }
 
 /**

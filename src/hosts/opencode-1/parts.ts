@@ -1,4 +1,18 @@
 /**
+ * The plugin's parts in OpenCode 1 messages: the marker in a part's metadata
+ * that makes it the plugin's, and ids for parts it adds.
+ */
+import { asMarker, type RulesMarker } from "../../deliver/marker.js";
+
+/** Key of the marker in a part's metadata. */
+export const MARKER_KEY = "opencode-rulebook";
+
+/** The plugin's marker on a part, if the part is one of the plugin's. */
+export function markerOf(part: { metadata?: Record<string, unknown> } | undefined): RulesMarker | undefined {
+  return asMarker(part?.metadata?.[MARKER_KEY]);
+}
+
+/**
  * Ids for parts the plugin adds to a user message. OpenCode orders a
  * message's parts by id (`prt_` + 12 hex digits of time + random), and the
  * model should read the rules before the user's words, so the new id must

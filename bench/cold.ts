@@ -1,0 +1,71 @@
+/**
+ * Target 1 as a user meets it: the plugin's first start in a fresh process
+ * (OpenCode starts it once), where nothing is compiled or cached yet, with its
+ * first message and first follow-up message. Each run is a child process:
+ * `node --import tsx bench/cold.ts <entry> <project JSON>` imports the plugin
+ * (not timed: OpenCode does that before calling it), reads the floor once,
+ * then starts the plugin; it prints one JSON line.
+ */
+import { execFile } from "node:child_process";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { benchProject, isolateEnv, writeRules, type BenchProject } from "./fixtures.js";
+import { BenchSession, carriesRules, fakeClient, loadPlugin, REPO, startPlugin, stopPlugin } from "./plugin.js";
+import { syncFloor } from "./start.js";
+import { median } from "./stats.js";
+
+export interface ColdRun {
+  floorMs: number;
+  startMs: number;
+  firstMessageMs: number;
+  followUpMs: number;
+}
+
+/** Medians of `runs` fresh processes, each starting the plugin once on `files` rules. */
+export async function benchCold(entry: string, files: number, runs: number): Promise<ColdRun & { runs: number }> {
+  const bench = await benchProject("rulebook-bench-cold-");
+  try {
+    await writeRules(bench.rulesDir, files);
+    const results: ColdRun[] = [];
+    for (let i = 0; i < runs; i++) {
+      const args = ["--import", "tsx", join(REPO, "bench", "cold.ts"), entry, JSON.stringify(bench)];
+      const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REPO, maxBuffer: 1 << 20 });
+      results.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+    }
+    const of = (key: keyof ColdRun) => median(results.map((run) => run[key]));
+    return { runs, floorMs: of("floorMs"), startMs: of("startMs"), firstMessageMs: of("firstMessageMs"), followUpMs: of("followUpMs") };
+  } finally {
+    await rm(bench.root, { recursive: true, force: true });
+  }
+}
+
+async function coldRun(entry: string, bench: BenchProject): Promise<ColdRun> {
+  isolateEnv(bench.home);
+  const plugin = await loadPlugin(entry);
+  let t = performance.now();
+  syncFloor(bench.rulesDir);
+  const floorMs = performance.now() - t;
+  const { client } = fakeClient();
+  t = performance.now();
+  const hooks = await startPlugin(plugin, bench, client);
+  const startMs = performance.now() - t;
+  const session = new BenchSession(hooks, "ses_cold");
+  const created = session.created();
+  t = performance.now();
+  const first = await session.userMessage("Hello! Please give me an overview of this project before we start.");
+  const firstMessageMs = performance.now() - t;
+  t = performance.now();
+  await session.userMessage("Thanks. Now look at the tests and tell me which ones are slow.");
+  const followUpMs = performance.now() - t;
+  await stopPlugin(hooks);
+  await created;
+  if (!carriesRules(first)) throw new Error("the first message carried no rules");
+  return { floorMs, startMs, firstMessageMs, followUpMs };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [entry, project] = process.argv.slice(2);
+  console.log(JSON.stringify(await coldRun(entry!, JSON.parse(project!))));
+}

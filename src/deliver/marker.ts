@@ -1,0 +1,26 @@
+/**
+ * The plugin's mark on a rules message it adds to a session: the rules it
+ * carries and, for a silent prompt, the delivery attempt it was. A host
+ * stores it with the message (OpenCode 1: in the part's metadata) so the
+ * plugin can recognise its own messages, as they are stored and in a
+ * session's history.
+ */
+import type { ComposedMessage } from "../render/compose.js";
+
+export interface RulesMarker {
+  kind: "rules";
+  /** Names of the rules the message carries. */
+  rules: string[];
+  trigger: string;
+  /** One id per delivery attempt: after a timeout, the history shows whether the attempt was stored after all. */
+  delivery?: string;
+}
+
+export function markerFor(composed: ComposedMessage, trigger: string, delivery?: string): RulesMarker {
+  return { kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger, ...(delivery === undefined ? {} : { delivery }) };
+}
+
+/** The marker in a stored value, if it is the plugin's (anything else, whatever its shape, is not). */
+export function asMarker(value: unknown): RulesMarker | undefined {
+  return value && typeof value === "object" && (value as RulesMarker).kind === "rules" && Array.isArray((value as RulesMarker).rules) ? (value as RulesMarker) : undefined;
+}

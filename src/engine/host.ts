@@ -1,0 +1,98 @@
+/**
+ * What the engine needs from a host (an OpenCode plugin API) and what it
+ * offers it. The host's adapter turns its hooks into these calls and these
+ * answers into its own shapes; the engine knows no host's shapes.
+ */
+import type { RulesMarker } from "../deliver/marker.js";
+import type { ModelRef } from "../session/state.js";
+
+/** A silent rules message for a session: stored without starting a model turn. */
+export interface RulesPrompt {
+  sessionID: string;
+  text: string;
+  marker: RulesMarker;
+  /** The session's own agent and model: a prompt without them can switch the session's agent. */
+  agent?: string;
+  model?: ModelRef;
+}
+
+/** What a session's current context window holds, as its history shows it. */
+export interface WindowView {
+  /** The plugin's rules messages in the window (hidden ones left out), oldest first, with when each was stored. */
+  rules: Array<{ marker: RulesMarker; created?: number }>;
+  /** The agent and model of the user's last message. */
+  choice: { agent?: string; model?: ModelRef };
+  /** When the last compaction's summary was written, if the history has one. */
+  summaryTime?: number;
+}
+
+/** The session operations a host gives the engine; each call honours `signal` (its timeout, or the plugin stopping). */
+export interface SessionPort {
+  /** Stores the rules message; throws when it was not stored. */
+  sendRules(prompt: RulesPrompt, signal: AbortSignal): Promise<{ created: number }>;
+  /**
+   * Reads the window: `current` is what the model sees now; `since-compaction`
+   * is the window after the last compaction, or none while the history does
+   * not show one yet (right after a compaction it may not be up to date).
+   */
+  readWindow(sessionID: string, scope: "current" | "since-compaction", signal: AbortSignal): Promise<WindowView>;
+}
+
+/** A session the host announced. */
+export interface NewSession {
+  id: string;
+  /** Set for a subagent's session. */
+  parentID?: string;
+  agent?: string;
+  model?: ModelRef;
+  /** A copy of another session, whose history (rules included) the host copies in after announcing it. */
+  fork: boolean;
+}
+
+/** A user's message about to be stored. */
+export interface UserMessage {
+  sessionID: string;
+  /** The user's words (the host's own synthetic text left out). */
+  texts: string[];
+  /** Files attached to it: paths or `file://` URLs. */
+  files: string[];
+  agent?: string;
+  model?: ModelRef;
+  /** When the host dates it. */
+  created: number;
+}
+
+/** What to do with a user's message: put the rules before the user's words, and date it after the rules message. */
+export interface UserMessageAnswer {
+  rules?: { text: string; marker: RulesMarker };
+  /** A later date for the message, so it sorts after the window's rules message. */
+  created?: number;
+}
+
+/** What to do with the plugin's own rules prompt as the host stores it. */
+export interface OwnPromptAnswer {
+  /** A late copy of rules that went another way: keep it out of the model's sight. */
+  hide: boolean;
+  /** The date it must have (just after a compaction's summary), if not its own. */
+  created?: number;
+}
+
+/** The engine as a host sees it. Every call catches its own errors: nothing here may break the user's session. */
+export interface Rulebook {
+  sessionCreated(session: NewSession): Promise<void>;
+  /** A compaction is about to let the model continue (OpenCode 1: autocontinue): its window starts now, empty. */
+  compactionEnding(sessionID: string, choice: { agent?: string; model?: ModelRef }): Promise<void>;
+  /** A compaction finished. */
+  sessionCompacted(sessionID: string): Promise<void>;
+  sessionDeleted(sessionID: string): void;
+  /** A file was edited, in no session in particular. */
+  fileEdited(path: string): Promise<void>;
+  userMessage(message: UserMessage): Promise<UserMessageAnswer>;
+  ownPromptStored(sessionID: string, marker: RulesMarker, created: number): Promise<OwnPromptAnswer>;
+  /** A tool is about to run: the files it will touch count already. */
+  toolCalled(sessionID: string, args: unknown): Promise<void>;
+  /** A tool ran: the rules text to add to its result, if it activated any. */
+  toolFinished(sessionID: string, tool: string, args: unknown, output: string): Promise<string | undefined>;
+  /** The `rule` tool's answer. */
+  readRule(sessionID: string, name: string): string;
+}

@@ -1,0 +1,125 @@
+/**
+ * The OpenCode 1 adapter (`@opencode-ai/plugin`): OpenCode's hooks, turned
+ * into the engine's calls (`engine/host.ts`), and the engine's answers put
+ * back into OpenCode's shapes. OpenCode 1's shapes live in this folder only.
+ */
+import type { Hooks, Plugin } from "@opencode-ai/plugin";
+import type { Part } from "@opencode-ai/sdk";
+import { homedir } from "node:os";
+import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, ruleToolArgs } from "../../deliver/rule-tool.js";
+import { startRulebook, type RunningRulebook } from "../../engine/rulebook.js";
+import { guard } from "../../engine/timing.js";
+import { createLogger, openCodeLogSink, type Logger } from "../../log.js";
+import { userPluginOptions } from "../../opencode-config.js";
+import { parseOptions } from "../../options.js";
+import type { ModelRef } from "../../session/state.js";
+import { nodeRuleFs } from "../../sources/fs.js";
+import { ALL_SOURCES } from "../../sources/load.js";
+import { markerOf, partIdBefore, MARKER_KEY } from "./parts.js";
+import { sessionPort } from "./session-port.js";
+
+/** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
+const FORK_TITLE = /\(fork #\d+\)$/;
+
+export const RulebookPlugin: Plugin = async (input, rawOptions) => {
+  const { options, errors } = parseOptions(rawOptions, process.env, ALL_SOURCES.map((source) => source.id));
+  const log = createLogger(openCodeLogSink(input.client), options.debug);
+  for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
+  try {
+    // Only the user's own config may name rule folders outside the repository (README, "Security").
+    const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
+    const rulebook = await startRulebook({
+      port: sessionPort(input.client),
+      directory: input.directory,
+      worktree: input.worktree,
+      env: process.env,
+      home: homedir(),
+      fs: nodeRuleFs,
+      options,
+      log,
+      userExtraDirs,
+    });
+    return hooksFor(rulebook, log);
+  } catch (error) {
+    // Without its rules the plugin has nothing to do; the session goes on as if it were absent.
+    log.error(`opencode-rulebook could not start: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
+};
+
+/** OpenCode 1's hooks over a running engine. Each catches its own errors: an odd shape from OpenCode breaks nothing. */
+export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
+  return {
+    dispose: async () => rulebook.dispose(),
+    event: ({ event }) =>
+      guard(log, event?.type, undefined, undefined, async () => {
+      if (event.type === "session.created") {
+        const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
+        await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), fork: FORK_TITLE.test(info.title ?? "") });
+      } else if (event.type === "session.compacted") await rulebook.sessionCompacted(event.properties.sessionID);
+      else if (event.type === "session.deleted") rulebook.sessionDeleted(event.properties.info.id);
+      else if (event.type === "file.edited") await rulebook.fileEdited(event.properties.file);
+      }),
+    "chat.message": (input, output) =>
+      guard(log, "chat.message", input.sessionID, undefined, async () => {
+      const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
+      const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
+      if (own && marker) {
+        // The plugin's own silent prompt, being stored.
+        const answer = await rulebook.ownPromptStored(input.sessionID, marker, output.message.time.created);
+        if (answer.hide) (own as { ignored?: boolean }).ignored = true;
+        if (answer.created !== undefined) output.message.time.created = answer.created;
+        return;
+      }
+      const answer = await rulebook.userMessage({
+        sessionID: input.sessionID,
+        texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
+        files: output.parts.flatMap(attachedFile),
+        agent: output.message.agent ?? input.agent,
+        model: output.message.model ?? input.model,
+        created: output.message.time.created,
+      });
+      if (answer.created !== undefined) output.message.time.created = answer.created;
+      if (!answer.rules) return;
+      // Before the user's words: OpenCode orders a message's parts by id.
+      output.parts.unshift({
+        id: partIdBefore(output.parts.map((existing) => existing.id)),
+        sessionID: input.sessionID,
+        messageID: output.message.id,
+        type: "text",
+        text: answer.rules.text,
+        synthetic: true,
+        metadata: { [MARKER_KEY]: answer.rules.marker },
+      });
+      }),
+    "experimental.compaction.autocontinue": async (input) => rulebook.compactionEnding(input.sessionID, { agent: input.agent, model: modelRef(input.model) }),
+    "tool.execute.before": async (input, output) => rulebook.toolCalled(input.sessionID, output.args),
+    "tool.execute.after": (input, output) =>
+      guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
+        const result = typeof output.output === "string" ? output.output : "";
+        const rules = await rulebook.toolFinished(input.sessionID, input.tool, (input as { args?: unknown }).args, result);
+        if (rules !== undefined) output.output = result === "" ? rules : `${result}\n\n${rules}`;
+      }),
+    tool: {
+      [RULE_TOOL_NAME]: {
+        description: RULE_TOOL_DESCRIPTION,
+        args: ruleToolArgs,
+        execute: async (args, context) => rulebook.readRule(context.sessionID, String((args as { name?: unknown }).name ?? "")),
+      },
+    },
+  };
+}
+
+/** A file part's path (or its `file://` URL); parts of any other shape name none. */
+function attachedFile(part: Part): string[] {
+  if (part.type !== "file") return [];
+  const source = (part as { source?: { path?: unknown } }).source;
+  if (typeof source?.path === "string") return [source.path];
+  return typeof part.url === "string" && part.url.startsWith("file://") ? [part.url] : [];
+}
+
+/** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */
+function modelRef(model: { providerID: string; id?: string; modelID?: string } | undefined): ModelRef | undefined {
+  const modelID = model?.modelID ?? model?.id;
+  return model && modelID ? { providerID: model.providerID, modelID } : undefined;
+}

@@ -1,0 +1,234 @@
+/**
+ * Warnings as typed values: what went wrong (`code`), how bad it is
+ * (`severity`: an error means something was not loaded), the file or folder
+ * concerned, the line when there is one, and the details the text needs.
+ *
+ * The English text is written here and nowhere else, by `warningText`, and
+ * only where a person reads it: the log, `check`, `list`. (A detail may be a
+ * reason another module words: an OS error code, the YAML parser's message,
+ * why a glob cannot be used.) Code that decides anything looks at the code
+ * and the details, never at the text.
+ */
+import type { Trust } from "../sources/trust.js";
+import type { GLOB_KEYS, KEYWORD_KEYS } from "./parse.js";
+import { DEFAULT_PRIORITY } from "./rule.js";
+
+export type Severity = "error" | "warning";
+
+/** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
+export type FoundValue = "nothing" | "list" | "date" | "mapping" | { type: string; json: string };
+
+/** Front matter keys the common reader checks the type of. */
+export type CheckedKey = "enabled" | "alwaysApply" | "match" | (typeof GLOB_KEYS)[number] | (typeof KEYWORD_KEYS)[number];
+/** Keys whose bad value is dropped for a default: the rule still loads. */
+export type DefaultedKey = "priority" | "override" | "description";
+
+type Empty = Record<never, never>;
+type Skips = { rule: string };
+type Reference = { reference: string };
+
+/** Every code, with the details its text needs. */
+interface Details {
+  // A rules folder, or something in one.
+  "folder-unreadable": { reason: string };
+  "folder-unresolvable": { reason: string };
+  "folder-not-a-folder": Empty;
+  "subfolder-unreadable": { reason: string };
+  "symlink-loop": { realPath: string };
+  "folder-already-read": { realPath: string };
+  "folder-too-deep": { maxDepth: number };
+  "walk-limit": { limit: number; what: "folders" | "entries" | "files" };
+  "too-many-warnings": { limit: number };
+  "nested-search-limit": { maxFolders: number };
+  "nested-folder-unreadable": { reason: string };
+  "path-unreadable": { reason: string };
+  "path-unresolvable": Empty;
+  "not-regular-file": Empty;
+  "outside-repository": { realPath: string; realRoot: string; what: "file" | "folder" };
+  "extra-dir-outside-repository": Empty;
+  // A rule file that was skipped.
+  "rule-too-large": Skips & { limit: number; size?: number };
+  "rule-unreadable": Skips & { reason: string };
+  "not-text": Skips & { reason: string };
+  "file-empty": Skips;
+  "front-matter-language": Skips & { language: string };
+  "front-matter-unclosed": Skips;
+  "front-matter-stray-delimiter": Skips & { strayLine: number };
+  "front-matter-too-deep": Skips;
+  "yaml-invalid": Skips & { reason: string };
+  "front-matter-not-mapping": Skips;
+  "no-rule-text": Skips;
+  "key-invalid": Skips & { key: CheckedKey; found: FoundValue };
+  // A rule that loads, with something of it ignored.
+  "key-ignored": { key: DefaultedKey; found: FoundValue };
+  "glob-unusable": { glob: string; problem: string; nowApplies?: "by-keywords" | "on-request" | "when-mentioned" };
+  "unknown-keys": { keys: string[] };
+  "activation-invalid": { key: string; allowed: string[]; value: string };
+  "activation-incomplete": { key: string; value: string; lacks: "fileMatchPattern" | "globs" | "description" };
+  "reference-too-deep": Reference & { maxDepth: number };
+  "reference-outside": Reference & { target: string; trust: Trust };
+  "reference-missing": Reference & { target: string };
+  "reference-unreadable": Reference & { reason: string };
+  "reference-leads-outside": Reference & { realPath: string; trust: Trust };
+  "reference-cycle": Reference & { chain: string[] };
+  "reference-too-large": Reference & { maxBytes: number };
+  // OpenCode's config files.
+  "config-invalid": { reason: string };
+  "plugin-options": { problem: string };
+}
+
+export type WarningCode = keyof Details;
+
+/** What a warning says, before it is tied to a file: its code, details and line. */
+export type WarningFacts = { [C in WarningCode]: { code: C; line?: number } & Details[C] }[WarningCode];
+
+/** The facts of the codes that have detail `K`, without it: a caller adds `K` to them (the rule's name, the reference). */
+export type FactsWithout<K extends string> = WarningFacts extends infer F ? (F extends Record<K, unknown> ? Omit<F, K> : never) : never;
+
+export type RuleWarning = WarningFacts & {
+  severity: Severity;
+  /** Absolute path of the file (or folder) concerned. */
+  path: string;
+};
+
+export type WarningOf<C extends WarningCode> = Extract<RuleWarning, { code: C }>;
+
+/** The severity of a warning with this code. */
+export function severityOf(code: WarningCode): Severity {
+  return TEXTS[code].severity;
+}
+
+/** The warning `facts` state about `path`, with its severity. */
+export function ruleWarning(path: string, facts: WarningFacts): RuleWarning {
+  return { ...facts, severity: severityOf(facts.code), path } as RuleWarning;
+}
+
+/** The warning that rule `rule`, of the file at `path`, was skipped, and why. */
+export function ruleSkipped(path: string, rule: string, facts: FactsWithout<"rule">): RuleWarning {
+  return ruleWarning(path, { ...facts, rule } as WarningFacts);
+}
+
+/** The value `found` where another was expected, as a warning keeps it (never the value itself: it may be huge). */
+export function foundValue(value: unknown): FoundValue {
+  if (value === null) return "nothing";
+  if (Array.isArray(value)) return "list";
+  if (value instanceof Date) return "date";
+  if (typeof value === "object") return "mapping";
+  return { type: typeof value, json: String(JSON.stringify(value)).slice(0, 60) };
+}
+
+const BOOLEAN = "true or false";
+const GLOBS = "a glob, a comma-separated list of globs, or a YAML list of globs";
+const WORDS = "a word, a comma-separated list of words, or a YAML list of words";
+
+/** What each key's value should be. */
+const EXPECTED: Record<CheckedKey | DefaultedKey, string> = {
+  enabled: BOOLEAN,
+  alwaysApply: BOOLEAN,
+  override: BOOLEAN,
+  globs: GLOBS,
+  paths: GLOBS,
+  applyTo: GLOBS,
+  fileMatchPattern: GLOBS,
+  keywords: WORDS,
+  topics: WORDS,
+  match: '"any" or "all"',
+  priority: "a whole number from 1 to 100",
+  description: "text",
+};
+
+/** What is done instead when a defaulted key's value is wrong. */
+const INSTEAD: Record<DefaultedKey, string> = { priority: `default ${DEFAULT_PRIORITY} used`, override: "the rule does not override", description: "description ignored" };
+
+const NOW_APPLIES = { "by-keywords": "applies only by its keywords", "on-request": "applies only on request", "when-mentioned": "applies only when mentioned" };
+
+const WALKED = { folders: "folders", entries: "folder entries", files: "rule files" };
+
+const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "your rules and OpenCode config folders" };
+
+const MENTIONED_ONLY = "the rule applies only when mentioned";
+
+function shown(found: FoundValue): string {
+  return typeof found === "string" ? (found === "nothing" ? found : `a ${found}`) : `${found.type} ${found.json}`.slice(0, 60);
+}
+
+const wrongType = (w: { key: CheckedKey | DefaultedKey; found: FoundValue }) => `front matter key "${w.key}" should be ${EXPECTED[w.key]}, found ${shown(w.found)}`;
+
+const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : (items[0] ?? ""));
+
+type Entry<W> = { severity: Severity; text: (warning: W) => string };
+
+/** Something was not loaded (a rule, a folder, a file). */
+const error = <W>(text: (warning: W) => string): Entry<W> => ({ severity: "error", text });
+/** A default was used instead, or nothing was lost. */
+const warning = <W>(text: (warning: W) => string): Entry<W> => ({ severity: "warning", text });
+/** A rule file that was skipped: an error, saying which rule. */
+const skip = <W extends Skips>(text: (warning: W) => string): Entry<W> => error((w: W) => `${text(w)}; rule "${w.rule}" skipped`);
+
+/** Per code: its severity and its text. */
+const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
+  "folder-unreadable": error((w) => `rules folder cannot be read (${w.reason}); its rules were not loaded`),
+  "folder-unresolvable": error((w) => `rules folder cannot be resolved (${w.reason}); its rules were not loaded`),
+  "folder-not-a-folder": error(() => "rules folder is not a folder; it was ignored"),
+  "subfolder-unreadable": error((w) => `folder cannot be read (${w.reason}); its rules were not loaded`),
+  "symlink-loop": warning((w) => `symlink loop: this folder leads back to ${w.realPath}; the walk of this branch stopped here`),
+  "folder-already-read": warning((w) => `this folder is ${w.realPath}, already read through another path; not read again`),
+  "folder-too-deep": error((w) => `folders nested deeper than ${w.maxDepth} levels; this branch was not read`),
+  "walk-limit": error((w) => `more than ${w.limit} ${WALKED[w.what]} in this source's rule folders; the walk stopped here and the rest was not read`),
+  "too-many-warnings": warning((w) => `more than ${w.limit} problems in this source's rule folders; the others are not reported one by one`),
+  "nested-search-limit": warning((w) => `more than ${w.maxFolders} folders below the project; nested .cursor/rules folders past them were not searched`),
+  "nested-folder-unreadable": warning((w) => `folder cannot be read (${w.reason}); nested Cursor rules in it were not searched`),
+  "path-unreadable": error((w) => `cannot be read (${w.reason}); skipped`),
+  "path-unresolvable": error(() => "cannot be resolved; skipped"),
+  "not-regular-file": error(() => "is not a regular file (a device, FIFO or socket); never opened, skipped"),
+  "outside-repository": error(
+    (w) => `leads through a symlink to ${w.realPath}, outside the repository (${w.realRoot}); a repository's rule ${w.what}s are read only from inside it, so this ${w.what} was skipped`,
+  ),
+  "extra-dir-outside-repository": error(
+    () => "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
+  ),
+  "rule-too-large": error((w) =>
+    w.size === undefined
+      ? `the file is over the ${w.limit}-byte limit per rule; rule "${w.rule}" skipped`
+      : `the file is ${w.size} bytes, over the ${w.limit}-byte limit per rule; rule "${w.rule}" skipped without being read`,
+  ),
+  "rule-unreadable": skip((w) => `cannot be read (${w.reason})`),
+  "not-text": skip((w) => w.reason),
+  "file-empty": skip(() => "the file is empty"),
+  "front-matter-language": skip((w) => `front matter is marked "${w.language}"; only YAML front matter is read, and nothing in it was run`),
+  "front-matter-unclosed": skip(() => "front matter opened with --- on line 1 is never closed by a --- line"),
+  "front-matter-stray-delimiter": skip((w) => `front matter line ${w.strayLine} starts with "---" but is not a closing "---" line`),
+  "front-matter-too-deep": skip(() => "front matter is nested too deeply to read"),
+  "yaml-invalid": skip((w) => `front matter is not valid YAML (${w.reason})`),
+  "front-matter-not-mapping": skip(() => "front matter is not a list of `key: value` pairs"),
+  "no-rule-text": skip(() => "the file has front matter but no rule text"),
+  "key-invalid": skip((w) => wrongType(w)),
+  "key-ignored": warning((w) => `${wrongType(w)}; ${INSTEAD[w.key]}`),
+  "glob-unusable": warning(
+    (w) => `glob ${JSON.stringify(w.glob)} cannot be used (${w.problem}); this glob is ignored${w.nowApplies ? `; no usable glob is left, so the rule ${NOW_APPLIES[w.nowApplies]}` : ""}`,
+  ),
+  "unknown-keys": warning(
+    (w) => `front matter key${w.keys.length > 1 ? "s" : ""} ${w.keys.map((key) => `"${key}"`).join(", ")} ${w.keys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored`,
+  ),
+  "activation-invalid": warning((w) => `front matter key "${w.key}" should be ${orList(w.allowed)}, found ${w.value}; ${MENTIONED_ONLY}`),
+  "activation-incomplete": warning((w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`),
+  "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
+  "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),
+  "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${w.target}); left as text`),
+  "reference-unreadable": warning((w) => `reference ${w.reference} cannot be read (${w.reason}); left as text`),
+  "reference-leads-outside": warning((w) => `reference ${w.reference} leads outside ${BOUNDARY[w.trust]} (to ${w.realPath}); refused; left as text`),
+  "reference-cycle": warning((w) => `reference ${w.reference} is a cycle (${w.chain.join(" → ")}); left as text`),
+  "reference-too-large": warning((w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`),
+  "config-invalid": warning((w) => `cannot be read as JSON (${w.reason}); its plugin options were not used`),
+  "plugin-options": warning((w) => `plugin options: ${w.problem}`),
+};
+
+/** The warning in words, for a person: what is wrong and what was done about it. */
+export function warningText(warning: RuleWarning): string {
+  return (TEXTS[warning.code].text as (w: RuleWarning) => string)(warning);
+}
+
+/** `path:line: text`, as the log and `list` show a warning (`path` as the caller shows it). */
+export function warningLine(warning: RuleWarning, path: string = warning.path): string {
+  return `${path}${warning.line ? `:${warning.line}` : ""}: ${warningText(warning)}`;
+}

@@ -1,0 +1,237 @@
+/**
+ * A plain glob (braces already expanded) compiled for glob-match.ts: split
+ * into `/` segments, a whole `**` segment matching zero or more path
+ * segments and any other segment exactly one, and matched at both levels by
+ * the greedy wildcard algorithm that remembers only the last star.
+ */
+import { classEnd, classMatches, escaped, parseClass, type CharClass } from "./glob-class.js";
+import type { StepCounter } from "./glob-match.js";
+
+// ---------------------------------------------------------------- one path segment
+
+/** Token codes within a segment: a character's code (≥ 0), or one of these; classes are CLASS_BASE - index. */
+const ANY_CHAR = -1;
+const STAR = -2;
+const CLASS_BASE = -3;
+
+type SegmentPattern =
+  | { kind: "literal"; text: string }
+  /** `*`: any one segment that is not empty. */
+  | { kind: "star" }
+  | {
+      kind: "wildcard";
+      /** Literal characters before the first wildcard and after the last: checked with startsWith/endsWith. */
+      prefix: string;
+      suffix: string;
+      /** The tokens between prefix and suffix. */
+      tokens: number[];
+      classes: CharClass[];
+      /** Characters the segment needs at least: every token but stars. */
+      minLength: number;
+      /** The middle is a single `*`: prefix and suffix decide. */
+      starOnly: boolean;
+    }
+  | { kind: "globstar" };
+
+const GLOBSTAR: SegmentPattern = { kind: "globstar" };
+const STAR_SEGMENT: SegmentPattern = { kind: "star" };
+
+function compileSegment(text: string): SegmentPattern | string {
+  if (text === "**") return GLOBSTAR;
+  const tokens: number[] = [];
+  const classes: CharClass[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    const end = char === "[" ? classEnd(text, i) : -1;
+    if (char === "\\" && i + 1 < text.length) tokens.push(text.charCodeAt(++i));
+    else if (char === "*") {
+      // A star that is not a whole segment, `**` included, stays within the segment.
+      if (tokens[tokens.length - 1] !== STAR) tokens.push(STAR);
+    } else if (char === "?") tokens.push(ANY_CHAR);
+    else if (end > 0) {
+      const charClass = parseClass(text, i, end);
+      if (typeof charClass === "string") return charClass;
+      tokens.push(CLASS_BASE - classes.length);
+      classes.push(charClass);
+      i = end - 1;
+    } else tokens.push(text.charCodeAt(i));
+  }
+  if (tokens.every((token) => token >= 0)) return { kind: "literal", text: String.fromCharCode(...tokens) };
+  if (tokens.length === 1 && tokens[0] === STAR) return STAR_SEGMENT;
+  let start = 0;
+  while (start < tokens.length && tokens[start]! >= 0) start++;
+  let end = tokens.length;
+  while (end > start && tokens[end - 1]! >= 0) end--;
+  const middle = tokens.slice(start, end);
+  return {
+    kind: "wildcard",
+    prefix: String.fromCharCode(...tokens.slice(0, start)),
+    suffix: String.fromCharCode(...tokens.slice(end)),
+    tokens: middle,
+    classes,
+    minLength: tokens.filter((token) => token !== STAR).length,
+    starOnly: middle.length === 1 && middle[0] === STAR,
+  };
+}
+
+function matchSegment(pattern: SegmentPattern, segment: string, counter: StepCounter | undefined): boolean {
+  if (counter) counter.steps++;
+  switch (pattern.kind) {
+    case "literal":
+      if (counter) counter.steps += pattern.text.length;
+      return segment === pattern.text;
+    case "star":
+      return segment.length > 0;
+    case "globstar":
+      return true;
+    case "wildcard": {
+      if (segment.length < pattern.minLength) return false;
+      if (counter) counter.steps += pattern.prefix.length + pattern.suffix.length;
+      if (!segment.startsWith(pattern.prefix) || !segment.endsWith(pattern.suffix)) return false;
+      return pattern.starOnly || matchTokens(pattern, segment, pattern.prefix.length, segment.length - pattern.suffix.length, counter);
+    }
+  }
+}
+
+/** Characters of a segment against its tokens: `*` is the star. */
+function matchTokens(pattern: { tokens: number[]; classes: CharClass[] }, text: string, from: number, to: number, counter: StepCounter | undefined): boolean {
+  const { tokens, classes } = pattern;
+  return greedyMatch(tokens.length, from, to, (t) => tokens[t] === STAR, (t, s) => tokenMatches(tokens[t]!, text.charCodeAt(s), classes, counter), counter);
+}
+
+/**
+ * The greedy wildcard algorithm, at both levels: on a mismatch, go back to
+ * just after the last star and let it take one more item. Earlier stars never
+ * need to take more, so each (item, pattern element) pair is tried at most
+ * once: O(n × m), without recursion.
+ */
+function greedyMatch(length: number, from: number, to: number, isStar: (p: number) => boolean, matches: (p: number, s: number) => boolean, counter: StepCounter | undefined): boolean {
+  let p = 0;
+  let s = from;
+  let starAt = -1;
+  let starFrom = from;
+  while (s < to) {
+    if (counter) counter.steps++;
+    if (p < length && isStar(p)) {
+      starAt = p++;
+      starFrom = s;
+    } else if (p < length && matches(p, s)) {
+      p++;
+      s++;
+    } else if (starAt >= 0) {
+      p = starAt + 1;
+      s = ++starFrom;
+    } else return false;
+  }
+  while (p < length && isStar(p)) p++;
+  return p === length;
+}
+
+function tokenMatches(token: number, code: number, classes: CharClass[], counter: StepCounter | undefined): boolean {
+  if (token >= 0) return token === code;
+  if (token === ANY_CHAR) return true;
+  return classMatches(classes[CLASS_BASE - token]!, code, counter);
+}
+
+// ---------------------------------------------------------------- a whole path
+
+export interface PathPattern {
+  /** Segments before the first `**`, each matching one path segment in order. */
+  head: SegmentPattern[];
+  /** Segments after the last `**`; empty `middle` means there is no `**`. */
+  tail: SegmentPattern[];
+  /** From the first `**` to the last, inclusive. */
+  middle: SegmentPattern[];
+  /** Path segments the pattern needs at least. */
+  minSegments: number;
+}
+
+/**
+ * micromatch lets a trailing `/**` match nothing (`x/**` matches `x`) unless
+ * the glob's text right before it is a star: `*\/**` and `a*\/**` need one
+ * more segment. Decided on the glob as written, before braces are expanded,
+ * as micromatch does (`{a,*}/**` matches `b`).
+ */
+export function starBeforeTrailingGlobstar(glob: string): boolean {
+  let end = glob.length;
+  while (end >= 3 && glob.startsWith("/**", end - 3)) end -= 3;
+  return end < glob.length && end > 0 && glob[end - 1] === "*" && !escaped(glob, end - 1);
+}
+
+export function compilePathPattern(glob: string, anyDepth: boolean, folderNeedsChild: boolean): PathPattern | string {
+  const segments: SegmentPattern[] = anyDepth ? [GLOBSTAR] : [];
+  for (const text of splitSegments(glob)) {
+    const segment = compileSegment(text);
+    if (typeof segment === "string") return segment;
+    // `a/**/**/b` is `a/**/b`.
+    if (segment === GLOBSTAR && segments[segments.length - 1] === GLOBSTAR) continue;
+    segments.push(segment);
+  }
+  const last = segments.length - 1;
+  if (folderNeedsChild && last >= 1 && segments[last] === GLOBSTAR) segments.splice(last, 0, STAR_SEGMENT);
+  const first = segments.indexOf(GLOBSTAR);
+  const lastGlobstar = segments.lastIndexOf(GLOBSTAR);
+  const middle = first < 0 ? [] : segments.slice(first, lastGlobstar + 1);
+  return {
+    head: first < 0 ? segments : segments.slice(0, first),
+    tail: first < 0 ? [] : segments.slice(lastGlobstar + 1),
+    middle,
+    minSegments: segments.filter((segment) => segment !== GLOBSTAR).length,
+  };
+}
+
+/**
+ * What every path the pattern matches has, for an index of globs: its first
+ * segments when the pattern starts with literal ones (`src/app` of
+ * `src/app/**`), else its last segment (`name`) or that segment's extension
+ * (`ts` of `**\/*.ts`); undefined when the pattern fixes neither.
+ */
+export type FixedPart = { kind: "prefix" | "name" | "extension"; key: string };
+
+export function fixedPart(pattern: PathPattern): FixedPart | undefined {
+  const { head, tail, middle } = pattern;
+  const prefix: string[] = [];
+  for (const segment of head) {
+    if (segment.kind !== "literal") break;
+    prefix.push(segment.text);
+  }
+  if (prefix.length > 0) return { kind: "prefix", key: prefix.join("/") };
+  // Without a `**`, the head is the whole path; with one, the tail ends it.
+  const last = middle.length === 0 ? head[head.length - 1] : tail[tail.length - 1];
+  if (last?.kind === "literal") return { kind: "name", key: last.text };
+  if (last?.kind === "wildcard" && last.suffix.includes(".")) return { kind: "extension", key: last.suffix.slice(last.suffix.lastIndexOf(".") + 1) };
+  return undefined;
+}
+
+/** Splits at `/`, an escaped `\/` included (no segment can hold a slash); classes never hold one. */
+function splitSegments(glob: string): string[] {
+  const segments: string[] = [];
+  let current = "";
+  for (let i = 0; i < glob.length; i++) {
+    const char = glob[i];
+    if (char === "/" || (char === "\\" && glob[i + 1] === "/")) {
+      segments.push(current);
+      current = "";
+      if (char === "\\") i++;
+    } else if (char === "\\") {
+      current += glob.slice(i, i + 2);
+      i++;
+    } else current += char;
+  }
+  segments.push(current);
+  return segments;
+}
+
+export function matchPathPattern(pattern: PathPattern, segments: string[], counter: StepCounter | undefined): boolean {
+  const { head, tail, middle } = pattern;
+  if (middle.length === 0 ? segments.length !== head.length : segments.length < pattern.minSegments) return false;
+  for (let i = 0; i < head.length; i++) if (!matchSegment(head[i]!, segments[i]!, counter)) return false;
+  const tailStart = segments.length - tail.length;
+  for (let i = 0; i < tail.length; i++) if (!matchSegment(tail[i]!, segments[tailStart + i]!, counter)) return false;
+  return middle.length <= 1 || matchMiddle(middle, segments, head.length, tailStart, counter);
+}
+
+/** The greedy algorithm one level up: `**` is the star, a path segment the item. */
+function matchMiddle(middle: SegmentPattern[], segments: string[], from: number, to: number, counter: StepCounter | undefined): boolean {
+  return greedyMatch(middle.length, from, to, (p) => middle[p] === GLOBSTAR, (p, s) => matchSegment(middle[p]!, segments[s]!, counter), counter);
+}

@@ -1,0 +1,46 @@
+/**
+ * Why a rule applies, as a value. `whyRuleApplies` (active.ts) makes it, the
+ * engine records it for the session, and `reasonText` is its one wording for
+ * the debug log and the session report; `explain` words it its own way.
+ */
+
+/** A file of the session that one of the rule's globs matched. */
+export interface FileMatch {
+  kind: "file";
+  /** Project-relative POSIX path (absolute outside the project). */
+  file: string;
+  glob: string;
+}
+
+/** One of the rule's keywords, a whole word of the user's prompt. */
+export interface KeywordMatch {
+  kind: "keyword";
+  keyword: string;
+}
+
+/** A condition of a conditional rule (`globs`, `keywords`) that holds. */
+export type ConditionMet = FileMatch | KeywordMatch;
+
+export type ActivationReason =
+  /** No condition, or `alwaysApply: true`. */
+  | { kind: "always" }
+  /** `@name` in the prompt; `rule` is the name. */
+  | { kind: "mention"; rule: string }
+  /** The rule's conditions that hold, in order: the file match, then the keyword. Never empty. */
+  | { kind: "conditions"; met: readonly [ConditionMet, ...ConditionMet[]] }
+  /** The model read the rule with the `rule` tool. */
+  | { kind: "rule-tool" };
+
+/** The reason in words: `always`, `file src/app.ts matched src/**\/*.ts and keyword "deploy" in the prompt`. */
+export function reasonText(reason: ActivationReason): string {
+  switch (reason.kind) {
+    case "always":
+      return "always";
+    case "mention":
+      return `mention: @${reason.rule} in the prompt`;
+    case "conditions":
+      return reason.met.map((condition) => (condition.kind === "file" ? `file ${condition.file} matched ${condition.glob}` : `keyword "${condition.keyword}" in the prompt`)).join(" and ");
+    case "rule-tool":
+      return "read with the rule tool";
+  }
+}

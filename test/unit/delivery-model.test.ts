@@ -1,0 +1,148 @@
+/**
+ * The session's delivery model (src/session/delivery.ts), without OpenCode:
+ * a table of transitions (stage before, event, stage after, and what the
+ * window then holds), then the sequences that decide a user-visible outcome:
+ * rules never sent twice, never lost, a late copy hidden.
+ */
+import { describe, expect, test } from "vitest";
+import type { ComposedMessage } from "../../src/render/compose.js";
+import type { Rule } from "../../src/rule/rule.js";
+import {
+  advance,
+  holdsRules,
+  isSuperseded,
+  mustReadWindow,
+  NEW_SESSION,
+  pendingDeliveries,
+  promptDate,
+  userMessageDate,
+  type DeliveryEvent,
+  type SessionDelivery,
+  type Stage,
+} from "../../src/session/delivery.js";
+import { makeRule } from "./helpers.js";
+
+const style = makeRule({ name: "style", content: "Small functions." });
+const security = makeRule({ name: "security", content: "No secrets." });
+const current: ReadonlyMap<string, Rule> = new Map([style, security].map((rule) => [rule.name, rule]));
+const composed = (...rules: Rule[]): ComposedMessage => ({
+  text: rules.map((rule) => rule.content).join("\n"),
+  included: rules.map((rule) => ({ rule, reason: { kind: "always" } })),
+  onRequest: [],
+  leftOut: [],
+  removed: [],
+});
+const at = (stage: Stage, extra: Partial<SessionDelivery> = {}): SessionDelivery => ({ ...NEW_SESSION, stage, ...extra });
+const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduce(advance, state);
+const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({ type: "prompt-sent", delivery, composed: composed(...rules) });
+const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({ type: "prompt-stored", delivery, created, composed: composed(style), window, current });
+const held = (state: SessionDelivery) => [...state.delivered.keys()];
+
+describe("transitions", () => {
+  const table: Array<[string, Stage, DeliveryEvent, Stage, string[]]> = [
+    ["a new session is empty", "unread", { type: "created", ignored: false, fork: false }, "empty", []],
+    ["a fork stays unread: its history is copied in later", "unread", { type: "created", ignored: false, fork: true }, "unread", []],
+    ["a subagent session, subagents off, is ignored", "unread", { type: "created", ignored: true, fork: false }, "ignored", []],
+    ["a late creation event does not empty a window that holds rules", "held", { type: "created", ignored: false, fork: false }, "held", []],
+    ["nothing to send: the window holds what it needs", "empty", { type: "nothing-to-send" }, "held", []],
+    ["an ignored session stays ignored", "ignored", { type: "nothing-to-send" }, "ignored", []],
+    ["a stored prompt: the window holds its rules", "empty", stored("d1", 10), "held", ["style"]],
+    ["a user message carries the rules", "empty", { type: "user-message", composed: composed(style), current }, "held", ["style"]],
+    ["a user message with nothing to add still settles the window", "unread", { type: "user-message", composed: undefined, current }, "held", []],
+    ["the history shows rules: settled", "unread", { type: "window-read", found: [{ rules: ["style"] }], settles: true, current }, "held", ["style"]],
+    ["the history shows none: still to deliver", "unread", { type: "window-read", found: [], settles: true, current }, "unread", []],
+    ["rules found after a compaction are recorded, the delivery goes on", "empty", { type: "window-read", found: [{ rules: ["style"] }], settles: false, current }, "empty", ["style"]],
+    ["a compaction empties the window", "held", { type: "compacted" }, "empty", []],
+    ["a compaction leaves an ignored session ignored", "ignored", { type: "compacted" }, "ignored", []],
+    ["a tool result adds its rules", "held", { type: "tool-result", composed: composed(security), current }, "held", ["security"]],
+    ["the rule tool adds the rule it read", "held", { type: "rule-read", rule: security }, "held", ["security"]],
+  ];
+  test.each(table)("%s", (_name, stage, event, after, holding) => {
+    const next = advance(at(stage), event);
+    expect(next.stage).toBe(after);
+    expect(held(next)).toEqual(holding);
+  });
+
+  test("a compaction counts a new window and forgets the on-request list", () => {
+    const next = advance(at("held", { listedOnRequest: true, delivered: new Map([["style", style]]) }), { type: "compacted" });
+    expect(next).toMatchObject({ window: 1, listedOnRequest: false });
+  });
+
+  test("a refused prompt is forgotten; one that timed out stays pending", () => {
+    const afterSend = run(at("empty"), sent("d1", style));
+    expect(pendingDeliveries(afterSend)).toEqual(new Set(["d1"]));
+    expect(pendingDeliveries(advance(afterSend, { type: "prompt-refused", delivery: "d1" }))).toEqual(new Set());
+  });
+
+  test("at most 16 attempts are remembered, the oldest forgotten first", () => {
+    const events = Array.from({ length: 20 }, (_, i) => sent(`d${i}`, style));
+    const state = run(at("empty"), ...events);
+    expect(state.attempts.size).toBe(16);
+    expect(state.attempts.has("d0")).toBe(false);
+    expect(state.attempts.has("d19")).toBe(true);
+  });
+});
+
+describe("sequences", () => {
+  test("a prompt that timed out: the window must be read before a user message adds rules", () => {
+    const state = run(at("empty"), sent("d1", style));
+    expect(mustReadWindow(state)).toBe(true);
+    expect(mustReadWindow(at("empty"))).toBe(false);
+    expect(mustReadWindow(at("unread"))).toBe(true);
+    expect(mustReadWindow(run(state, stored("d1", 5)))).toBe(false);
+  });
+
+  test("a user message carries the rules while a prompt is on its way: the prompt, landing late, is hidden", () => {
+    const state = run(at("empty"), sent("d1", style), { type: "user-message", composed: composed(style), current });
+    expect(isSuperseded(state, "d1")).toBe(true);
+    // Its answer arrives: nothing changes, the window holds the rules once.
+    const after = advance(state, stored("d1", 20));
+    expect(after.rulesCreated).toBeUndefined();
+    expect(held(after)).toEqual(["style"]);
+  });
+
+  test("a retry finds the first attempt stored: the first is the delivery, the retry's copy would be superseded", () => {
+    const state = run(at("empty"), sent("d1", style), sent("d2", style), stored("d1", 7));
+    expect(state.stage).toBe("held");
+    expect(state.rulesCreated).toBe(7);
+    expect(isSuperseded(state, "d2")).toBe(true);
+  });
+
+  test("a prompt composed before a compaction does not count for the new window", () => {
+    const state = run(at("empty"), sent("d1", style), { type: "compacted" }, stored("d1", 9));
+    expect(state.stage).toBe("empty");
+    expect(held(state)).toEqual([]);
+  });
+
+  test("the plugin sees its own prompt being stored: held at once, dated after a compaction's summary", () => {
+    const dated = run(at("empty"), { type: "summary-dated", at: 100 }, sent("d1", style));
+    expect(promptDate(dated, 500)).toBe(101);
+    const seen = advance(dated, { type: "prompt-seen", delivery: "d1", created: 101, current });
+    expect(seen).toMatchObject({ stage: "held", rulesCreated: 101, dateRulesAt: undefined });
+    expect(promptDate(seen, 500)).toBe(500);
+  });
+
+  test("a user message sorts after the window's rules message", () => {
+    const state = run(at("empty"), sent("d1", style), stored("d1", 50));
+    expect(userMessageDate(state, 50)).toBe(51);
+    expect(userMessageDate(state, 60)).toBeUndefined();
+    expect(userMessageDate(at("empty", { rulesCreated: 50 }), 40)).toBeUndefined();
+  });
+
+  test("a reload records unchanged rules as their new objects, and keeps an edited rule's old version so it goes again", () => {
+    const state = run(at("held"), { type: "user-message", composed: composed(style, security), current });
+    const restyled = makeRule({ name: "style", content: "Tiny functions." });
+    const sameSecurity = { ...security };
+    const next = advance(state, { type: "reloaded", current: new Map([["style", restyled], ["security", sameSecurity]]) });
+    expect(next.delivered.get("style")).toBe(style);
+    expect(next.delivered.get("security")).toBe(sameSecurity);
+  });
+
+  test("a history entry of the plugin's own timed-out attempt records what that attempt carried", () => {
+    const state = run(at("unread"), sent("d1", security), { type: "window-read", found: [{ rules: ["style"], delivery: "d1" }], settles: true, current });
+    expect(held(state)).toEqual(["security"]);
+    expect(state.listedOnRequest).toBe(true);
+    expect(holdsRules(state)).toBe(true);
+    expect(pendingDeliveries(state)).toEqual(new Set());
+  });
+});
