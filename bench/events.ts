@@ -98,7 +98,7 @@ export async function benchEvents(plugin: Plugin, quick: boolean): Promise<Event
       if (carriesRules(parts)) deliveredWithMessages++;
       reference.push(await timed(async () => referenceWork()));
       for (let call = 0; call < CALLS_PER_TURN; call++) {
-        const file = files[(turn * CALLS_PER_TURN + call) * 13 % FILES]!;
+        const file = files[((turn * CALLS_PER_TURN + call) * 13) % FILES]!;
         tool.push(await timed(() => session.read(file)));
       }
     }

@@ -45,11 +45,17 @@ function sourceState(): string {
   }
 }
 
-const load = () => os.loadavg().map((value) => value.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 const cpus = os.cpus();
 const out: string[] = [];
 out.push(`opencode-rulebook benchmark${quick ? " (--quick)" : ""}`);
-out.push(`Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, nproc ${os.availableParallelism()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}; load average ${load()}`);
+out.push(
+  `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, nproc ${os.availableParallelism()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}; load average ${load()}`,
+);
 const shown = relative(REPO, entry).startsWith("..") ? entry : relative(REPO, entry);
 out.push(`Plugin: ${shown} (public entry RulebookPlugin), ${sourceState()}`);
 out.push("");
@@ -88,7 +94,9 @@ out.push(
 progress("start + first message, fresh processes");
 const cold = await benchCold(entry, 1000, quick ? 3 : 5);
 out.push(`   Fresh process (median of ${cold.runs}; the plugin imported, nothing else run yet), 1,000 rules: floor ${ms(cold.floorMs)} ms, start ${ms(cold.startMs)} ms,`);
-out.push(`   first message ${ms(cold.firstMessageMs)} ms, total ${ms(cold.startMs + cold.firstMessageMs)} ms = ${ratio((cold.startMs + cold.firstMessageMs) / cold.floorMs)} the floor (${verdict(cold.startMs + cold.firstMessageMs <= T1_LIMIT * cold.floorMs)}); first follow-up message ${ms(cold.followUpMs)} ms.`);
+out.push(
+  `   first message ${ms(cold.firstMessageMs)} ms, total ${ms(cold.startMs + cold.firstMessageMs)} ms = ${ratio((cold.startMs + cold.firstMessageMs) / cold.floorMs)} the floor (${verdict(cold.startMs + cold.firstMessageMs <= T1_LIMIT * cold.floorMs)}); first follow-up message ${ms(cold.followUpMs)} ms.`,
+);
 out.push("");
 
 // ---------------------------------------------------------------- 2. per-event cost
@@ -123,11 +131,19 @@ const eventRow = (name: string, samples: number[], s: ReturnType<typeof summaris
 out.push(
   table(
     ["event", "events", "median µs", "p99 µs", "median/1ms", "p99/1ms", "< 1 ms", "1st third µs", "last third µs", "raw last/first", "last/first", "no growth"],
-    [eventRow(events.tool.name, events.tool.samples, tool, true), eventRow(events.chat.name, events.chat.samples, chat, true), eventRow(events.fill.name, events.fill.samples, fill, false)],
+    [
+      eventRow(events.tool.name, events.tool.samples, tool, true),
+      eventRow(events.chat.name, events.chat.samples, chat, true),
+      eventRow(events.fill.name, events.fill.samples, fill, false),
+    ],
   ),
 );
-out.push(`   Fill: each file new to the session (${events.deliveredWithTools} of these tool results carried a newly matched rule); its thirds compare working sets of ~0–333 and ~667–1,000 files.`);
-out.push(`   Steady: ${events.deliveredWithMessages} follow-up messages carried a rule activated by keyword. Client calls: ${events.calls.prompts} prompts, ${events.calls.histories} history reads, ${events.calls.logs.length} log lines.`);
+out.push(
+  `   Fill: each file new to the session (${events.deliveredWithTools} of these tool results carried a newly matched rule); its thirds compare working sets of ~0–333 and ~667–1,000 files.`,
+);
+out.push(
+  `   Steady: ${events.deliveredWithMessages} follow-up messages carried a rule activated by keyword. Client calls: ${events.calls.prompts} prompts, ${events.calls.histories} history reads, ${events.calls.logs.length} log lines.`,
+);
 out.push("");
 
 // ---------------------------------------------------------------- 3. memory
@@ -180,16 +196,51 @@ out.push(
   table(
     ["target", "measured", "floor", "ratio", "limit", "result"],
     [
-      ["1. start + first message, warm", `${ms(t1.totalMs)} ms`, `${ms(t1.syncFloorMs)} ms sync fs`, ratio(t1.totalMs / t1.syncFloorMs), `≤ ${T1_LIMIT}x`, verdict(t1.totalMs <= T1_LIMIT * t1.syncFloorMs)],
-      ["1. start + first message, fresh process", `${ms(coldTotal)} ms`, `${ms(cold.floorMs)} ms sync fs`, ratio(coldTotal / cold.floorMs), `≤ ${T1_LIMIT}x`, verdict(coldTotal <= T1_LIMIT * cold.floorMs)],
+      [
+        "1. start + first message, warm",
+        `${ms(t1.totalMs)} ms`,
+        `${ms(t1.syncFloorMs)} ms sync fs`,
+        ratio(t1.totalMs / t1.syncFloorMs),
+        `≤ ${T1_LIMIT}x`,
+        verdict(t1.totalMs <= T1_LIMIT * t1.syncFloorMs),
+      ],
+      [
+        "1. start + first message, fresh process",
+        `${ms(coldTotal)} ms`,
+        `${ms(cold.floorMs)} ms sync fs`,
+        ratio(coldTotal / cold.floorMs),
+        `≤ ${T1_LIMIT}x`,
+        verdict(coldTotal <= T1_LIMIT * cold.floorMs),
+      ],
       ["(info) 1st follow-up message, fresh process", `${ms(cold.followUpMs)} ms`, "1 ms", ratio(cold.followUpMs), "< 1x", verdict(cold.followUpMs < EVENT_LIMIT_MS)],
       ["2. tool call, median", `${us(tool.median)} µs`, "1 ms", ratio(tool.median), "< 1x", verdict(tool.median < EVENT_LIMIT_MS)],
       ["2. tool call, p99", `${us(tool.p99)} µs`, "1 ms", ratio(tool.p99), "< 1x", verdict(tool.p99 < EVENT_LIMIT_MS)],
       ["3. user message, median", `${us(chat.median)} µs`, "1 ms", ratio(chat.median), "< 1x", verdict(chat.median < EVENT_LIMIT_MS)],
       ["3. user message, p99", `${us(chat.p99)} µs`, "1 ms", ratio(chat.p99), "< 1x", verdict(chat.p99 < EVENT_LIMIT_MS)],
-      ["4. no growth, tool calls", `${us(tool.lastThird)} µs`, `${us(tool.firstThird)} µs, drift ${ratio(drift)}`, ratio(growth(tool)), `≤ ${GROWTH_LIMIT}x`, verdict(growth(tool) <= GROWTH_LIMIT)],
-      ["4. no growth, user messages", `${us(chat.lastThird)} µs`, `${us(chat.firstThird)} µs, drift ${ratio(drift)}`, ratio(growth(chat)), `≤ ${GROWTH_LIMIT}x`, verdict(growth(chat) <= GROWTH_LIMIT)],
-      ["(issue 7) start vs async floor, all sizes", "", "", startRows.map((row) => ratio(row.startMs / row.asyncFloorMs)).join(" "), `≤ ${ISSUE7_LIMIT}x`, verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs))],
+      [
+        "4. no growth, tool calls",
+        `${us(tool.lastThird)} µs`,
+        `${us(tool.firstThird)} µs, drift ${ratio(drift)}`,
+        ratio(growth(tool)),
+        `≤ ${GROWTH_LIMIT}x`,
+        verdict(growth(tool) <= GROWTH_LIMIT),
+      ],
+      [
+        "4. no growth, user messages",
+        `${us(chat.lastThird)} µs`,
+        `${us(chat.firstThird)} µs, drift ${ratio(drift)}`,
+        ratio(growth(chat)),
+        `≤ ${GROWTH_LIMIT}x`,
+        verdict(growth(chat) <= GROWTH_LIMIT),
+      ],
+      [
+        "(issue 7) start vs async floor, all sizes",
+        "",
+        "",
+        startRows.map((row) => ratio(row.startMs / row.asyncFloorMs)).join(" "),
+        `≤ ${ISSUE7_LIMIT}x`,
+        verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs)),
+      ],
       ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
     ],
   ),

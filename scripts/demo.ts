@@ -17,14 +17,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  contentText,
-  isMainRequest,
-  isSummaryRequest,
-  isTitleRequest,
-  type ChatMessage,
-  type RecordedRequest,
-} from "../test/e2e/harness/fake-model.js";
+import { contentText, isMainRequest, isSummaryRequest, isTitleRequest, type ChatMessage, type RecordedRequest } from "../test/e2e/harness/fake-model.js";
 import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
 import { createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle, type SessionMessage } from "../test/e2e/harness/wait.js";
 
@@ -35,7 +28,7 @@ const DEMO_TIMEOUT_MS = 60_000;
 
 const t0 = Date.now();
 const since = (t: number) => `+${((t - t0) / 1000).toFixed(2).padStart(5)}s`;
-const out = (line = "") => process.stdout.write(line + "\n");
+const out = (line = "") => process.stdout.write(`${line}\n`);
 const at = (t: number, line: string) => out(`[${since(t)}] ${line}`);
 const now = (line: string) => at(Date.now(), line);
 const detail = (line: string) => out(`            ${line}`);
@@ -73,7 +66,7 @@ function ruleNames(text: string): string[] {
 const list = (names: string[]) => (names.length ? names.join(", ") : "(none)");
 const quote = (text: string, max = 60) => {
   const one = text.replace(/\s+/g, " ").trim();
-  return JSON.stringify(one.length > max ? one.slice(0, max - 1) + "…" : one);
+  return JSON.stringify(one.length > max ? `${one.slice(0, max - 1)}…` : one);
 };
 const kb = (text: string) => `${(Buffer.byteLength(text, "utf8") / 1024).toFixed(1)} KiB`;
 
@@ -108,9 +101,7 @@ function describeRequest(r: RecordedRequest): string[] {
 function printRequest(r: RecordedRequest, why: string): void {
   at(r.time, `model request #${r.seq} (${why}), ${r.body.messages.length} messages:`);
   for (const line of describeRequest(r)) detail(line);
-  const answer = r.reply?.toolCalls?.length
-    ? `calls ${r.reply.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(", ")}`
-    : quote(r.reply?.text ?? "");
+  const answer = r.reply?.toolCalls?.length ? `calls ${r.reply.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(", ")}` : quote(r.reply?.text ?? "");
   detail(`→ fake model answers: ${answer}`);
 }
 
@@ -163,7 +154,8 @@ async function main(): Promise<void> {
       globalRules,
       projectFiles: {
         "README.md": "# shop\n\nA tiny demo project.\n",
-        "src/app.ts": 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a TypeScript file the demo writes, template literal included
+        "src/app.ts": "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n",
       },
       fakeModelOptions: { titleReply: "Demo session", summaryReply: "Summary: we looked at src/app.ts and planned a users-table migration." },
     });
@@ -186,7 +178,11 @@ async function main(): Promise<void> {
     const onRequestList = first.part.text.match(/Rules to read on request[^\n]*\n((?:- .*\n?)*)/)?.[1]?.trim();
     if (onRequestList) detail(`listed by name and description, for the model to read on request: ${onRequestList.replace(/^- /gm, "").replace(/\n/g, "; ")}`);
     check(first.part.synthetic === true, "the part is synthetic: hidden in the terminal UI, not counted as a user turn");
-    check(first.marker.rules.includes("style-guide") && first.marker.rules.includes("demo-global"), "always-on rules of both scopes are in it (project style-guide, global demo-global)", list(first.marker.rules));
+    check(
+      first.marker.rules.includes("style-guide") && first.marker.rules.includes("demo-global"),
+      "always-on rules of both scopes are in it (project style-guide, global demo-global)",
+      list(first.marker.rules),
+    );
     check(!first.marker.rules.includes("typescript") && !first.marker.rules.includes("database/migrations"), "conditional rules (typescript, database/migrations) are not, yet");
     await sleep(300);
     const roles = (await getMessages(client, session.id)).map((m) => m.info.role);
@@ -236,7 +232,10 @@ async function main(): Promise<void> {
     check(!ruleCounts(r1).has("database/migrations"), "it was in no request before that prompt");
     printRequest(b!, "after the read tool call");
     const readResult = pieces(b!.body.messages.at(-1)!).join("\n");
-    check(b!.body.messages.at(-1)!.role === "tool" && ruleNames(readResult).includes("typescript"), "typescript rule (globs src/**/*.ts) appended to the read result of src/app.ts");
+    check(
+      b!.body.messages.at(-1)!.role === "tool" && ruleNames(readResult).includes("typescript"),
+      "typescript rule (globs src/**/*.ts) appended to the read result of src/app.ts",
+    );
     check(!ruleCounts(a!).has("typescript"), "typescript was in no request before the read");
     printRequest(c!, "after the rule tool call");
     const ruleResult = pieces(c!.body.messages.at(-1)!).join("\n");
@@ -323,7 +322,9 @@ main().then(
   () => process.exit(0),
   (error: unknown) => {
     const failedCheck = error instanceof DemoFailure;
-    process.stderr.write(`\nDemo failed: ${failedCheck ? "" : "error: "}${error instanceof Error ? (failedCheck ? error.message : error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `\nDemo failed: ${failedCheck ? "" : "error: "}${error instanceof Error ? (failedCheck ? error.message : (error.stack ?? error.message)) : String(error)}\n`,
+    );
     process.exit(1);
   },
 );

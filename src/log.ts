@@ -1,9 +1,9 @@
 /**
- * Logging through OpenCode's own log (`client.app.log`, service
- * `opencode-rulebook`), so the terminal UI stays clean. Debug lines only when
- * debug is on; warnings and errors always. Logging never throws.
+ * Logging into the host's own log (a sink each host adapter gives; OpenCode 1:
+ * `client.app.log`, service `opencode-rulebook`), so the terminal UI stays
+ * clean. Debug lines only when debug is on; warnings and errors always.
+ * Logging never throws.
  */
-import type { PluginInput } from "@opencode-ai/plugin";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogExtra = Record<string, unknown>;
@@ -20,7 +20,7 @@ export interface Logger {
 
 export const SERVICE = "opencode-rulebook";
 
-type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<unknown>;
+export type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<unknown>;
 
 export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {
   const pending = new Set<Promise<unknown>>();
@@ -44,9 +44,4 @@ export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {
       await Promise.all([...pending]);
     },
   };
-}
-
-/** The sink that writes to OpenCode's log through the plugin's client. */
-export function openCodeLogSink(client: PluginInput["client"]): LogSink {
-  return (level, message, extra) => client.app.log({ body: { service: SERVICE, level, message, ...(extra ? { extra } : {}) } });
 }

@@ -62,7 +62,9 @@ function pluginOptionsIn(files: readonly string[]): FoundOptions {
     const error = errors[0];
     if (error) {
       // `ValueExpected` → "value expected"; the line is counted from the error's offset.
-      const reason = printParseErrorCode(error.error).replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+      const reason = printParseErrorCode(error.error)
+        .replace(/(?<=[a-z])(?=[A-Z])/g, " ")
+        .toLowerCase();
       found.warnings.push(ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }));
       continue;
     }

@@ -99,7 +99,8 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
             break;
           }
           const unknown = knownSources ? value.filter((id) => !knownSources.includes(id)) : [];
-          if (unknown.length > 0) errors.push(`option "sources" names unknown sources ${unknown.map((id) => `"${id}"`).join(", ")} (known: ${knownSources?.join(", ")}); they were ignored`);
+          if (unknown.length > 0)
+            errors.push(`option "sources" names unknown sources ${unknown.map((id) => `"${id}"`).join(", ")} (known: ${knownSources?.join(", ")}); they were ignored`);
           options.sources = value.filter((id) => !unknown.includes(id));
           break;
         }

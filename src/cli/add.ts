@@ -78,7 +78,11 @@ export async function addCommand(project: ProjectContext, text: string, options:
   const shown = options.global ? displayPath(path, "", project.home) : shownPath(project, path);
   for (const existing of [path, join(folder, `${name}.mdc`)]) {
     if (existsSync(existing)) {
-      return result("", `A rule named "${name}" already exists: ${options.global ? displayPath(existing, "", project.home) : shownPath(project, existing)}. Choose another --name, or remove it first.\n`, 1);
+      return result(
+        "",
+        `A rule named "${name}" already exists: ${options.global ? displayPath(existing, "", project.home) : shownPath(project, existing)}. Choose another --name, or remove it first.\n`,
+        1,
+      );
     }
   }
   const fileText = ruleFileText(text, options);
@@ -86,7 +90,11 @@ export async function addCommand(project: ProjectContext, text: string, options:
   // Discovery skips a file over the limit, so writing one would only leave a rule that never loads.
   const limit = project.options.maxRuleBytes;
   if (bytes.byteLength > limit) {
-    return result("", `The rule file would be ${bytes.byteLength} bytes, over the ${limit}-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`, 1);
+    return result(
+      "",
+      `The rule file would be ${bytes.byteLength} bytes, over the ${limit}-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`,
+      1,
+    );
   }
   // The file must read back as the rule meant: parse it as discovery will.
   const parsed = parseRule({ name, scope: options.global ? "global" : "project", source: "native", path, displayPath: shown }, bytes);

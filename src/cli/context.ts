@@ -57,7 +57,11 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const worktree = gitRoot(directory) ?? directory;
   const root = projectRoot(directory, worktree);
   const found = findPluginOptions(io.env, io.home, directory, worktree);
-  const parsed = parseOptions(found.raw, io.env, ALL_SOURCES.map((source) => source.id));
+  const parsed = parseOptions(
+    found.raw,
+    io.env,
+    ALL_SOURCES.map((source) => source.id),
+  );
   const configWarnings = [...found.warnings];
   for (const problem of parsed.errors) configWarnings.push(ruleWarning(found.path ?? join(root, "opencode.json"), { code: "plugin-options", problem }));
   const { options } = parsed;

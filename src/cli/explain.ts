@@ -82,5 +82,7 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
  */
 function readableReason(reason: ActivationReason): string {
   if (reason.kind !== "conditions") return reasonText(reason);
-  return reason.met.map((condition) => (condition.kind === "file" ? `files: ${condition.file} matched ${condition.glob}` : `keywords: "${condition.keyword}" in the prompt`)).join("; ");
+  return reason.met
+    .map((condition) => (condition.kind === "file" ? `files: ${condition.file} matched ${condition.glob}` : `keywords: "${condition.keyword}" in the prompt`))
+    .join("; ");
 }

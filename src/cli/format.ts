@@ -57,12 +57,19 @@ export function activationLabel(rule: Rule): string {
 /** Rows of cells as aligned columns (the last column is not padded); `width` ignores colour codes. */
 export function columns(rows: string[][], indent = "  "): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, visibleLength(cell))));
-  return rows.map((row) => indent + row.map((cell, index) => (index === row.length - 1 ? cell : cell + " ".repeat((widths[index] ?? 0) - visibleLength(cell)))).join("  ").trimEnd());
+  for (const row of rows) for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, visibleLength(cell));
+  return rows.map(
+    (row) =>
+      indent +
+      row
+        .map((cell, index) => (index === row.length - 1 ? cell : cell + " ".repeat((widths[index] ?? 0) - visibleLength(cell))))
+        .join("  ")
+        .trimEnd(),
+  );
 }
 
 function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matches ANSI colour codes, which begin with ESC
   return [...text.replace(/\x1b\[\d+m/g, "")].length;
 }
 

@@ -24,7 +24,10 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
       projectRoot: project.projectRoot,
       configPath: project.configPath ?? null,
       rules: loaded.rules.map((rule) => ruleJson(rule)),
-      shadowed: loaded.shadowed.map(({ rule, by }) => ({ ...ruleJson(rule), shadowedBy: { name: by.name, scope: by.scope, source: by.source, path: by.path, displayPath: by.displayPath } })),
+      shadowed: loaded.shadowed.map(({ rule, by }) => ({
+        ...ruleJson(rule),
+        shadowedBy: { name: by.name, scope: by.scope, source: by.source, path: by.path, displayPath: by.displayPath },
+      })),
       disabled: disabled.map((file) => ({ name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath })),
       warnings: warnings.map((warning) => warningJson(project, warning)),
     };
@@ -93,4 +96,3 @@ export function ruleJson(rule: Rule) {
 export function warningJson(project: ProjectContext, warning: RuleWarning) {
   return { path: warning.path, displayPath: shownPath(project, warning.path), line: warning.line ?? null, message: warningText(warning) };
 }
-

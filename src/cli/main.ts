@@ -92,9 +92,11 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
     .option("-d, --description <text>", "what the rule is about")
     .option("--on-request", "list the rule by its description; the model reads it when relevant (needs --description)")
     .option("-n, --name <name>", "the rule's name, i.e. its file name without .md (default: a slug of the text)")
-    .action(async (text: string[], options: { cwd?: string; global?: boolean; files?: string[]; keywords?: string[]; description?: string; name?: string; onRequest?: boolean }) => {
-      outcome = await addCommand(project(options), text.join(" "), options, style);
-    });
+    .action(
+      async (text: string[], options: { cwd?: string; global?: boolean; files?: string[]; keywords?: string[]; description?: string; name?: string; onRequest?: boolean }) => {
+        outcome = await addCommand(project(options), text.join(" "), options, style);
+      },
+    );
 
   command("remove", "delete a rule's file (asks on a terminal; needs --yes otherwise)")
     .argument("<name>", "the rule's name, as `list` shows it")

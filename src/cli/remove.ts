@@ -16,15 +16,29 @@ export interface RemoveOptions {
 export function findRuleFile(loaded: LoadedRules, name: string, global?: boolean): { file?: FoundRuleFile; ambiguous: FoundRuleFile[] } {
   const bare = name.replace(/\.(md|mdc)$/i, "");
   const named = loaded.files.filter((file) => file.name === bare);
-  const scoped = global ? named.filter((file) => file.scope === "global") : named.some((file) => file.scope === "project") ? named.filter((file) => file.scope === "project") : named;
+  const scoped = global
+    ? named.filter((file) => file.scope === "global")
+    : named.some((file) => file.scope === "project")
+      ? named.filter((file) => file.scope === "project")
+      : named;
   return scoped.length === 1 ? { file: scoped[0], ambiguous: [] } : { ambiguous: scoped };
 }
 
-export async function removeCommand(project: ProjectContext, loaded: LoadedRules, name: string, options: RemoveOptions, io: Pick<CliIo, "stdinIsTTY" | "confirm">): Promise<CommandResult> {
+export async function removeCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  name: string,
+  options: RemoveOptions,
+  io: Pick<CliIo, "stdinIsTTY" | "confirm">,
+): Promise<CommandResult> {
   const { file, ambiguous } = findRuleFile(loaded, name, options.global);
   if (!file) {
     if (ambiguous.length > 1) {
-      return result("", `Several rule files are named "${name}":\n${ambiguous.map((found) => `  ${shownPath(project, found.path)}`).join("\n")}\nDelete the one you mean by hand.\n`, 1);
+      return result(
+        "",
+        `Several rule files are named "${name}":\n${ambiguous.map((found) => `  ${shownPath(project, found.path)}`).join("\n")}\nDelete the one you mean by hand.\n`,
+        1,
+      );
     }
     const names = [...new Set(loaded.files.map((found) => found.name))].sort();
     return result("", `No ${options.global ? "global " : ""}rule named "${name}".${names.length > 0 ? ` Rules: ${names.join(", ")}` : ""}\n`, 1);

@@ -23,13 +23,19 @@ export interface RuleToolAnswer {
 export const MAX_NAMES_LISTED = 500;
 
 export function answerRuleRequest(rules: readonly Rule[], requested: string): RuleToolAnswer {
-  const name = requested.trim().replace(/^@/, "").replace(/^rule:\/\//, "");
+  const name = requested
+    .trim()
+    .replace(/^@/, "")
+    .replace(/^rule:\/\//, "");
   const rule = rules.find((candidate) => candidate.name === name);
   if (!rule) {
     // The beginning of a name narrows the list; past the bound, the rest are counted.
     const beginning = name === "" ? [] : rules.filter((candidate) => candidate.name.startsWith(name));
     const pool = beginning.length > 0 ? beginning : rules;
-    const names = pool.slice(0, MAX_NAMES_LISTED).map((known) => known.name).join(", ");
+    const names = pool
+      .slice(0, MAX_NAMES_LISTED)
+      .map((known) => known.name)
+      .join(", ");
     const more = pool.length > MAX_NAMES_LISTED ? `, and ${pool.length - MAX_NAMES_LISTED} more (give the beginning of a name to list only those)` : "";
     const label = beginning.length > 0 ? `Rules whose names begin with "${name}"` : "Known rules";
     return { output: `There is no rule named "${name}". ${label}: ${names || "none"}${more}.` };

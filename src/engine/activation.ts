@@ -31,7 +31,14 @@ export function composeFor(engine: Engine, sessionID: string, state: SessionStat
     activation.unmatched = [];
   }
   // The model's state is immutable and the activation sets only grow (a reload replaces `list`): equal counts, equal answer.
-  const seen = { rules: list, delivered: state.delivery.delivered, files: activation.fileMatches.size, mentioned: activation.mentioned.size, activated: activation.activated.size, listed: state.delivery.listedOnRequest };
+  const seen = {
+    rules: list,
+    delivered: state.delivery.delivered,
+    files: activation.fileMatches.size,
+    mentioned: activation.mentioned.size,
+    activated: activation.activated.size,
+    listed: state.delivery.listedOnRequest,
+  };
   const last = quiet.get(state);
   const unchanged = last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
   if (unchanged && !prompt) return undefined;
@@ -69,7 +76,17 @@ export async function takeInPrompt(engine: Engine, sessionID: string, state: Ses
   // Paths already in the working set need no check.
   const named = pathsNamedInPrompt(prompt, names, { directory: deps.directory, projectRoot: root, home: deps.home }).filter(({ path }) => !state.activation.files.has(path));
   // A slow disk (a hung network mount) must not hold the message: paths not checked in time are left out.
-  const exists = await withTimeout(Promise.all(named.map(({ absolute }) => deps.fs.stat(absolute).then(() => true, () => false))), engine.limits.pathCheckMs);
+  const exists = await withTimeout(
+    Promise.all(
+      named.map(({ absolute }) =>
+        deps.fs.stat(absolute).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    ),
+    engine.limits.pathCheckMs,
+  );
   for (const [index, { path }] of named.entries()) if (exists?.[index]) addFile(state.activation, path);
   return prompt;
 }

@@ -145,7 +145,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     },
     within: boundedCalls(stopped.signal),
     stopped: stopped.signal,
-    update: (state, event) => void (state.delivery = advance(state.delivery, event)),
+    update: (state, event) => {
+      state.delivery = advance(state.delivery, event);
+    },
   };
   const delivery = silentDelivery(engine);
   const turns = sessionTurns(engine, delivery);

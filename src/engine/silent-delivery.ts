@@ -85,12 +85,15 @@ export function silentDelivery(engine: Engine) {
     },
     send,
     onFailure(sessionID, trigger, error, attempt, final) {
-      log.error(`Rules delivery to session ${sessionID} on ${trigger} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`, {
-        sessionID,
-        event: trigger,
-        attempt,
-        error: errorText(error),
-      });
+      log.error(
+        `Rules delivery to session ${sessionID} on ${trigger} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`,
+        {
+          sessionID,
+          event: trigger,
+          attempt,
+          error: errorText(error),
+        },
+      );
     },
   });
 

@@ -53,7 +53,13 @@ export function outcomeUnknown(error: unknown): boolean {
 }
 
 /** Runs a host's call; a failure is logged with its context and the call answers `fallback`: nothing may break the user's session. */
-export async function guard<T>(log: { error(message: string, extra?: Record<string, unknown>): void }, what: string, sessionID: string | undefined, fallback: T, work: () => Promise<T> | T): Promise<T> {
+export async function guard<T>(
+  log: { error(message: string, extra?: Record<string, unknown>): void },
+  what: string,
+  sessionID: string | undefined,
+  fallback: T,
+  work: () => Promise<T> | T,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -46,11 +46,15 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? FIRST_MESSAGE_WAIT_MS);
         // A fork, a session from before a restart, or one whose rules prompt timed out: the history tells what the window holds.
         if (mustReadWindow(state.delivery)) {
-          const view = await engine.within(engine.limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, "current", signal)).catch((error) => {
-            // Unreadable history: deliver anyway; a rule read twice costs less than a rule missing.
-            log.warn(`Could not read the history of session ${sessionID} (${errorText(error)}); delivering the rules with this message, though an earlier copy may be there`, { sessionID });
-            return undefined;
-          });
+          const view = await engine
+            .within(engine.limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, "current", signal))
+            .catch((error) => {
+              // Unreadable history: deliver anyway; a rule read twice costs less than a rule missing.
+              log.warn(`Could not read the history of session ${sessionID} (${errorText(error)}); delivering the rules with this message, though an earlier copy may be there`, {
+                sessionID,
+              });
+              return undefined;
+            });
           engine.update(state, { type: "window-read", found: view?.rules.map(({ marker }) => marker) ?? [], settles: true, current: engine.rules().byName });
         }
         // Messages are ordered by creation time: the user's must come after the rules.
@@ -67,14 +71,14 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
 
     ownPromptStored: (sessionID, marker, created) =>
       guard(log, "chat.message", sessionID, { hide: false }, () => {
-      const state = sessions.get(sessionID);
-      if (!state) return { hide: false };
-      // If the rules already went another way, this late copy stays out of the model's sight.
-      if (isSuperseded(state.delivery, marker.delivery)) return { hide: true };
-      const date = promptDate(state.delivery, created);
-      // The host is storing it now: what it carries is in the window from this moment, whether or not its answer reaches the plugin in time.
-      engine.update(state, { type: "prompt-seen", delivery: marker.delivery, created: date, current: engine.rules().byName });
-      return { hide: false, ...(date === created ? {} : { created: date }) };
+        const state = sessions.get(sessionID);
+        if (!state) return { hide: false };
+        // If the rules already went another way, this late copy stays out of the model's sight.
+        if (isSuperseded(state.delivery, marker.delivery)) return { hide: true };
+        const date = promptDate(state.delivery, created);
+        // The host is storing it now: what it carries is in the window from this moment, whether or not its answer reaches the plugin in time.
+        engine.update(state, { type: "prompt-seen", delivery: marker.delivery, created: date, current: engine.rules().byName });
+        return { hide: false, ...(date === created ? {} : { created: date }) };
       }),
 
     toolCalled: (sessionID, args) =>
@@ -120,6 +124,8 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
   };
   return {
     calls,
-    close: () => void (lastActiveSession = undefined),
+    close: () => {
+      lastActiveSession = undefined;
+    },
   };
 }

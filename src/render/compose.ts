@@ -3,26 +3,32 @@
  * delivered, within the byte budget, plus the list of on-request rules.
  * Pure; the engine and the command line's `render` share it.
  *
- * The budget is worked out in one pass: each rule's block is rendered once
- * and the message is the join of blocks, so its size is a sum. Repositories
+ * The budget is worked out in one pass: the message is the join of blocks,
+ * so its size is a sum; each rule's block is sized without being rendered,
+ * and only the blocks kept are rendered. The rule set's own lists (by mode,
+ * by name) are worked out once per set (select/rule-set.ts). Repositories
  * are untrusted and may hold thousands of rules: every part of the message
  * that grows with their number (rules, the on-request list, the names of
  * rules left out or deleted) is counted against the budget or bounded.
  */
 import type { Rule } from "../rule/rule.js";
-import { activationOf, activeRulesFor, type ActiveRule, type SessionContext } from "../select/active.js";
+import { activeRulesAmong, type ActiveRule, type SessionContext } from "../select/active.js";
+import { ruleSetIndex } from "../select/rule-set.js";
 import {
   ALL_NAMES_HINT,
   assembleRulesMessage,
   countLabel,
+  leftOutFrame,
+  leftOutName,
   oneLine,
-  renderLeftOutSection,
   renderOnRequestEntry,
   renderOnRequestSection,
   renderRuleSection,
+  ruleSectionBytes,
   rulesMessageHeader,
-  type LeftOutEntry,
+  type FrameOf,
 } from "./message.js";
+import { byteLength, longestPrefix, nameList, type NameList } from "./name-list.js";
 
 export interface ComposeOptions {
   /**
@@ -63,21 +69,20 @@ const SEPARATOR = 2;
 export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
   const delivered: ReadonlyMap<string, Rule> = options.delivered ?? new Map();
   const held = (rule: Rule) => delivered.get(rule.name) === rule;
-  const active = activeRulesFor(rules.filter((rule) => !held(rule)), context);
-  const onRequest = options.listOnRequest ? rules.filter((rule) => activationOf(rule) === "on-request" && !held(rule)) : [];
-  const known = new Set(rules.map((rule) => rule.name));
-  const removed = [...delivered.keys()].filter((name) => !known.has(name));
+  const index = ruleSetIndex(rules);
+  const active = activeRulesAmong(rules, context, held);
+  const onRequest = options.listOnRequest ? index.onRequest.filter((rule) => !held(rule)) : [];
+  const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
   if (active.length === 0 && onRequest.length === 0 && removed.length === 0) return undefined;
 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const allowance = Math.min(NAMED_LIST_MAX_BYTES, Math.floor(maxBytes / 8));
   const changed = active.map(({ rule }) => delivered.has(rule.name));
-  const removedText = removed.length > 0 ? fitNames(removed, removedSentence, listReserve(removed, removedSentence, allowance)) : undefined;
+  const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), removedFrame);
+  const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
 
-  // Each rule's block, rendered once. A changed rule also costs its name in the notice.
-  const sections = active.map(({ rule }) => renderRuleSection(rule));
-  const sectionBytes = sections.map(byteLength);
-  const costs = active.map(({ rule }, i) => (sectionBytes[i] as number) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0));
+  // Each rule's block, sized without rendering it: only the blocks kept are rendered. A changed rule also costs its name in the notice.
+  const costs = active.map(({ rule }, i) => sectionBytes(rule) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0));
   const entries = onRequest.map(renderOnRequestEntry);
   const entryBytes = entries.map(byteLength);
 
@@ -89,20 +94,19 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const onRequestFull = entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length) + SEPARATOR : 0;
   const share = Math.min(onRequestFull, Math.floor(maxBytes / 4));
   const allCost = sum(costs);
-  const leftOutReserve = active.length > 0 && allCost + share > room ? listReserve(leftOutEntries(active, changed, active.map(() => false)), renderLeftOutSection, allowance) + SEPARATOR : 0;
+  const leftOutReserve = active.length > 0 && allCost + share > room ? leftOutNames(active, changed, undefined).reserve(allowance) + SEPARATOR : 0;
   const keep = chooseByPriority(active, costs, room - share - leftOutReserve);
 
   const keptCost = sum(costs.filter((_, i) => keep[i]));
-  const leftOutList = leftOutEntries(active, changed, keep);
+  const leftOutList = leftOutNames(active, changed, keep);
   // A reservation the rules could not leave (a tiny budget) is taken from the list's share: the notice matters more.
-  const leftOutText =
-    leftOutList.length > 0 ? fitNames(leftOutList, renderLeftOutSection, Math.min(leftOutReserve, room - keptCost) - SEPARATOR) : undefined;
+  const leftOutText = leftOutList.count > 0 ? leftOutList.fit(Math.min(leftOutReserve, room - keptCost) - SEPARATOR, NAMED_LIST_MAX_NAMES) : undefined;
   const notice = changeNotice(
     active.filter((_, i) => keep[i] && changed[i]).map(({ rule }) => rule.name),
     removedText,
   );
   const header = rulesMessageHeader(undefined, notice);
-  const body = [...sections.filter((_, i) => keep[i]), ...(leftOutText !== undefined ? [leftOutText] : [])];
+  const body = [...active.filter((_, i) => keep[i]).map(({ rule }) => renderRuleSection(rule)), ...(leftOutText !== undefined ? [leftOutText] : [])];
 
   // The on-request list gets whatever is left, cut at whole entries.
   const used = byteLength(assembleRulesMessage([], header)) + sum(body.map(byteLength)) + SEPARATOR * Math.max(0, body.length - 1);
@@ -116,6 +120,18 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
     leftOut: active.filter((_, i) => !keep[i]).map(({ rule }) => rule),
     removed,
   };
+}
+
+/** Block sizes by rule: a rule is never changed once loaded (a changed file is a new object). */
+const sectionSizes = new WeakMap<Rule, number>();
+
+function sectionBytes(rule: Rule): number {
+  let size = sectionSizes.get(rule);
+  if (size === undefined) {
+    size = ruleSectionBytes(rule);
+    sectionSizes.set(rule, size);
+  }
+  return size;
 }
 
 /**
@@ -137,10 +153,11 @@ function chooseByPriority(active: readonly ActiveRule[], costs: readonly number[
   return keep;
 }
 
-/** The rules left out, as the notice names them: changed ones first (the session holds a stale version), then message order. */
-function leftOutEntries(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[]): LeftOutEntry[] {
-  const entries = active.map(({ rule }, i) => ({ name: rule.name, changed: changed[i] === true, kept: keep[i] === true })).filter((entry) => !entry.kept);
-  return [...entries.filter((entry) => entry.changed), ...entries.filter((entry) => !entry.changed)].map(({ name, changed }) => (changed ? { name, changed } : { name }));
+/** The rules left out (all of them without `keep`), as the notice names them: changed ones first (the session holds a stale version), then message order. */
+function leftOutNames(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[] | undefined): NameList {
+  const order: number[] = [];
+  for (const wanted of [true, false]) for (const i of active.keys()) if (changed[i] === wanted && keep?.[i] !== true) order.push(i);
+  return nameList(order.length, (j) => leftOutName({ name: (active[order[j] as number] as ActiveRule).rule.name, changed: changed[order[j] as number] === true }), leftOutFrame);
 }
 
 /** How many on-request entries fit in `limit` bytes, with the line counting the rest. */
@@ -158,34 +175,6 @@ function onRequestBytes(entryBytes: readonly number[], listedBytes: number, k: n
   return byteLength(renderOnRequestSection([], more)) + listedBytes + (more > 0 ? k : k - 1);
 }
 
-type NameListRenderer<T> = (named: readonly T[], more: number) => string;
-
-/** The most a bounded list of names takes: all of them, or the wording with none plus `allowance` bytes of names. */
-function listReserve<T>(items: readonly T[], render: NameListRenderer<T>, allowance: number): number {
-  return Math.min(byteLength(render(items, 0)), byteLength(render([], items.length)) + allowance);
-}
-
-/**
- * The list rendered within `limit` bytes: every name if they fit, else the
- * first names that fit and a count of the rest. At worst (a budget too small
- * for any name) the count alone.
- */
-function fitNames<T>(items: readonly T[], render: NameListRenderer<T>, limit: number): string {
-  const all = render(items, 0);
-  if (byteLength(all) <= limit) return all;
-  // Each try renders a short sentence; the name cap bounds the tries.
-  const named = longestPrefix(Math.min(items.length - 1, NAMED_LIST_MAX_NAMES), (k) => byteLength(render(items.slice(0, k), items.length - k)) <= limit);
-  return render(items.slice(0, named), items.length - named);
-}
-
-/** The largest `k` ≤ `n` with `fits(k)`, trying `n` first and then counting up from 0 until one does not fit (0 if none does). */
-function longestPrefix(n: number, fits: (k: number) => boolean): number {
-  if (fits(n)) return n;
-  let k = 0;
-  while (k + 1 < n && fits(k + 1)) k++;
-  return k;
-}
-
 /** What changed in rules the session already had, said before the rules themselves. */
 function changeNotice(replaced: readonly string[], removedText: string | undefined): string | undefined {
   const sentences = [...(replaced.length > 0 ? [replacedSentence(replaced)] : []), ...(removedText ? [removedText] : [])];
@@ -197,12 +186,15 @@ function replacedSentence(names: readonly string[]): string {
   return `The rule file of ${names.map(oneLine).join(", ")} changed: the version below replaces the one you were given earlier.`;
 }
 
-function removedSentence(names: readonly string[], more: number): string {
-  const listed = names.map(oneLine).join(", ");
-  if (more === 0) return `The rule file of ${listed} was deleted: that rule no longer applies.`;
-  const which = names.length > 0 ? `${listed} and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
-  return `The rule files of ${which} you were given earlier were deleted and those rules no longer apply: any rule you were given that the \`rule\` tool no longer knows is one of them (${ALL_NAMES_HINT}).`;
-}
+/** The sentence on deleted rule files, around their names (on one line). */
+const removedFrame: FrameOf = (named, more) => {
+  if (more === 0) return { before: "The rule file of ", after: " was deleted: that rule no longer applies." };
+  const counted = named > 0 ? ` and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
+  return {
+    before: "The rule files of ",
+    after: `${counted} you were given earlier were deleted and those rules no longer apply: any rule you were given that the \`rule\` tool no longer knows is one of them (${ALL_NAMES_HINT}).`,
+  };
+};
 
 /** The notice's size at most: a blank line after the header, then its sentences joined by spaces. */
 function noticeBytes(sentences: readonly string[]): number {
@@ -213,8 +205,4 @@ function sum(values: readonly number[]): number {
   let total = 0;
   for (const value of values) total += value;
   return total;
-}
-
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
 }

@@ -58,20 +58,56 @@ export function renderRulesMessage(rules: readonly RenderedRule[], extras: Rende
 
 /** One rule's block. */
 export function renderRuleSection(rule: RenderedRule): string {
-  return (
-    `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n` +
-    `${escapeContent(rule.content)}\n</rule>`
-  );
+  return `${openingTag(rule)}${escapeContent(rule.content)}${CLOSING_TAG}`;
 }
+
+/** The size of `renderRuleSection(rule)` in UTF-8 bytes, without copying the rule's text (unless a line of it must be escaped). */
+export function ruleSectionBytes(rule: RenderedRule): number {
+  return Buffer.byteLength(openingTag(rule), "utf8") + Buffer.byteLength(escapeContent(rule.content), "utf8") + CLOSING_TAG.length;
+}
+
+function openingTag(rule: RenderedRule): string {
+  return `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n`;
+}
+
+const CLOSING_TAG = "\n</rule>";
 
 /** The paragraph naming rules left out for the budget, and counting those it does not name. */
 export function renderLeftOutSection(rules: ReadonlyArray<LeftOutEntry>, more = 0): string {
-  const names = rules.map((rule) => oneLine(rule.name) + (rule.changed ? " (its file changed since you were given it: the version you have no longer applies)" : ""));
-  const read = "Read each with the `rule` tool (argument: the rule's name) before work it may concern";
-  if (more === 0) return `Also in force, left out of this message to keep it short: ${names.join(", ")}. ${read}.`;
-  const listed = names.length > 0 ? `${names.join(", ")} and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
-  return `Also in force, left out of this message to keep it short: ${listed}. ${read}; ${ALL_NAMES_HINT}.`;
+  return framedList(leftOutFrame(rules.length, more), rules.map(leftOutName));
 }
+
+/** A left-out rule as the paragraph names it. */
+export function leftOutName(rule: LeftOutEntry): string {
+  return oneLine(rule.name) + (rule.changed ? " (its file changed since you were given it: the version you have no longer applies)" : "");
+}
+
+/**
+ * The text around a list of names, which stand between `before` and `after`
+ * joined by `NAME_SEPARATOR`: the composer sizes a list from its names' sizes.
+ */
+export interface ListFrame {
+  before: string;
+  after: string;
+}
+
+/** The frame of a list naming `named` names and counting `more` others. */
+export type FrameOf = (named: number, more: number) => ListFrame;
+
+export const NAME_SEPARATOR = ", ";
+
+export function framedList(frame: ListFrame, names: readonly string[]): string {
+  return frame.before + names.join(NAME_SEPARATOR) + frame.after;
+}
+
+const LEFT_OUT_READ = "Read each with the `rule` tool (argument: the rule's name) before work it may concern";
+
+export const leftOutFrame: FrameOf = (named, more) => {
+  const before = "Also in force, left out of this message to keep it short: ";
+  if (more === 0) return { before, after: `. ${LEFT_OUT_READ}.` };
+  const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
+  return { before, after: `${counted}. ${LEFT_OUT_READ}; ${ALL_NAMES_HINT}.` };
+};
 
 /** One line of the on-request list. */
 export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): string {
@@ -81,7 +117,7 @@ export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): 
 /** The on-request list from its lines (`renderOnRequestEntry`), and a last line counting those not listed. */
 export function renderOnRequestSection(entries: readonly string[], more = 0): string {
   const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more rules to read on request, not listed here to keep this message short; ${ALL_NAMES_HINT}.`] : entries;
-  return "Rules to read on request: when your work concerns one of these, read it with the `rule` tool (argument: the rule's name) and follow it.\n" + lines.join("\n");
+  return `Rules to read on request: when your work concerns one of these, read it with the \`rule\` tool (argument: the rule's name) and follow it.\n${lines.join("\n")}`;
 }
 
 /** The header, and the notice after it. A header may carry a rule's name: kept on one line, it can never open or close a block. */
@@ -95,8 +131,12 @@ export function assembleRulesMessage(sections: readonly string[], header: string
   return `<rulebook>\n${header}\n\n${sections.join("\n\n")}\n</rulebook>`;
 }
 
+const NOT_ONE_LINE = /[\s<]/;
+
 /** Names and descriptions outside rule blocks stay on one line and cannot open a block. */
 export function oneLine(text: string): string {
+  // Most names have neither white space nor `<`: nothing to replace.
+  if (!NOT_ONE_LINE.test(text)) return text;
   return text.replace(/\s+/g, " ").replace(/</g, "‹");
 }
 
@@ -105,7 +145,13 @@ export function countLabel(count: number): string {
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** A line needs escaping only where the text holds `<rule` or `</rule`. */
+function mayHoldTagLine(content: string): boolean {
+  return content.includes("<rule") || content.includes("</rule");
+}
+
 function escapeContent(content: string): string {
+  if (!mayHoldTagLine(content)) return content;
   return content
     .split("\n")
     .map((line) => line.replace(TAG_LINE, "\\$1$2"))
@@ -115,6 +161,9 @@ function escapeContent(content: string): string {
 /** How attribute values are escaped (test/helpers/rules-message.ts reads them back). */
 export const ATTRIBUTE_ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;" };
 
+const ATTRIBUTE_SPECIAL = /[&"<>\n\r]/;
+
 function attribute(value: string): string {
+  if (!ATTRIBUTE_SPECIAL.test(value)) return value;
   return value.replace(/[&"<>\n\r]/g, (char) => ATTRIBUTE_ENTITIES[char] ?? char);
 }

@@ -17,5 +17,5 @@ export function decodeRuleText(bytes: Uint8Array): DecodedText {
     return { ok: false, reason: "it is not valid UTF-8 text" };
   }
   // CRLF (Windows) and lone CR (old Mac) both become LF, so line numbers and delimiters agree.
-  return { ok: true, text: text.replace(/\r\n?/g, "\n") };
+  return { ok: true, text: text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text };
 }

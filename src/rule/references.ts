@@ -60,7 +60,7 @@ const FENCE = /^\s*(```|~~~)/;
 
 /** Cheap test: could `text` hold a reference at all? */
 export function mayHaveReferences(text: string): boolean {
-  return text.includes("#[[file:") || /^\s*@\S+\.\w+\s*$/m.test(text);
+  return text.includes("#[[file:") || (text.includes("@") && /^\s*@\S+\.\w+\s*$/m.test(text));
 }
 
 export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {

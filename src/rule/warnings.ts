@@ -182,10 +182,12 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "path-unresolvable": error(() => "cannot be resolved; skipped"),
   "not-regular-file": error(() => "is not a regular file (a device, FIFO or socket); never opened, skipped"),
   "outside-repository": error(
-    (w) => `leads through a symlink to ${w.realPath}, outside the repository (${w.realRoot}); a repository's rule ${w.what}s are read only from inside it, so this ${w.what} was skipped`,
+    (w) =>
+      `leads through a symlink to ${w.realPath}, outside the repository (${w.realRoot}); a repository's rule ${w.what}s are read only from inside it, so this ${w.what} was skipped`,
   ),
   "extra-dir-outside-repository": error(
-    () => "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
+    () =>
+      "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
   ),
   "rule-too-large": error((w) =>
     w.size === undefined
@@ -205,13 +207,17 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "key-invalid": skip((w) => wrongType(w)),
   "key-ignored": warning((w) => `${wrongType(w)}; ${INSTEAD[w.key]}`),
   "glob-unusable": warning(
-    (w) => `glob ${JSON.stringify(w.glob)} cannot be used (${w.problem}); this glob is ignored${w.nowApplies ? `; no usable glob is left, so the rule ${NOW_APPLIES[w.nowApplies]}` : ""}`,
+    (w) =>
+      `glob ${JSON.stringify(w.glob)} cannot be used (${w.problem}); this glob is ignored${w.nowApplies ? `; no usable glob is left, so the rule ${NOW_APPLIES[w.nowApplies]}` : ""}`,
   ),
   "unknown-keys": warning(
-    (w) => `front matter key${w.keys.length > 1 ? "s" : ""} ${w.keys.map((key) => `"${key}"`).join(", ")} ${w.keys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored`,
+    (w) =>
+      `front matter key${w.keys.length > 1 ? "s" : ""} ${w.keys.map((key) => `"${key}"`).join(", ")} ${w.keys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored`,
   ),
   "activation-invalid": warning((w) => `front matter key "${w.key}" should be ${orList(w.allowed)}, found ${w.value}; ${MENTIONED_ONLY}`),
-  "activation-incomplete": warning((w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`),
+  "activation-incomplete": warning(
+    (w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`,
+  ),
   "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
   "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),
   "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${w.target}); left as text`),

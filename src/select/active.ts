@@ -31,7 +31,7 @@ export interface SessionContext {
   /**
    * Rules whose globs already matched a file of the session, with the file and the glob.
    * A caller that keeps this up to date as files arrive (`matchNewFiles`) passes
-   * only the new files, so an event costs O(rules), not O(rules × files).
+   * only the new files, so an event's cost does not grow with the working set.
    */
   fileMatches?: ReadonlyMap<string, FileMatch>;
 }
@@ -100,11 +100,14 @@ export function activeRulesAmong(rules: readonly Rule[], context: SessionContext
   };
   for (const name of context.mentioned ?? []) byName(name);
   for (const [name, reason] of context.activated ?? []) if (reason !== undefined) byName(name);
-  if (materialised.files.length > 0) more.push(...index.conditional);
+  if (materialised.files.length > 0) for (const place of index.conditional) more.push(place);
   else for (const name of context.fileMatches?.keys() ?? []) byName(name);
-  if (context.prompt) more.push(...index.keywords().matching(context.prompt));
+  if (context.prompt) for (const place of index.keywords().matching(context.prompt)) more.push(place);
   const active: ActiveRule[] = [];
-  for (const place of mergePlaces(index.always, more.sort((a, b) => a - b))) {
+  for (const place of mergePlaces(
+    index.always,
+    more.sort((a, b) => a - b),
+  )) {
     const rule = rules[place] as Rule;
     if (skip?.(rule)) continue;
     const reason = whyRuleApplies(rule, materialised);
@@ -120,7 +123,10 @@ export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[
   const globs = ruleSetIndex(rules).globs();
   const candidates = new Set<number>();
   for (const file of newFiles) globs.collect(file, candidates);
-  for (const place of mergePlaces(globs.everywhere, [...candidates].sort((a, b) => a - b))) {
+  for (const place of mergePlaces(
+    globs.everywhere,
+    [...candidates].sort((a, b) => a - b),
+  )) {
     const rule = rules[place] as Rule;
     if (fileMatches.has(rule.name)) continue;
     const reason = matchFiles(rule.globs, newFiles);

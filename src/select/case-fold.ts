@@ -51,11 +51,16 @@ function computeFold(code: number): number {
   return code;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
+
+export function isAscii(text: string): boolean {
+  return ASCII.test(text);
+}
 
 /** `text` with every code point folded: the same length, index for index. */
 export function foldText(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (isAscii(text)) return text.toLowerCase();
   const parts: string[] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.codePointAt(i) as number;

@@ -5,6 +5,7 @@
  * own folders, name and extension, and those that fix nothing: the answer is
  * the plain loop's, at a cost that follows the file, not the number of rules.
  */
+import type { FixedPart } from "./glob-pattern.js";
 import { ruleGlob } from "./globs.js";
 
 export class GlobIndex<T> {
@@ -18,13 +19,17 @@ export class GlobIndex<T> {
 
   /** Files `value` under its globs; a value whose globs all match nothing is left out. */
   add(globs: readonly string[], value: T): void {
-    const parts = globs.map((glob) => ruleGlob(glob).fixed);
-    if (parts.includes("any")) {
-      this.everywhere.push(value);
-      return;
+    const parts: FixedPart[] = [];
+    for (const glob of globs) {
+      const fixed = ruleGlob(glob).fixed;
+      if (fixed === "any") {
+        this.everywhere.push(value);
+        return;
+      }
+      parts.push(...fixed);
     }
     const maps = { prefix: this.byPrefix, name: this.byName, extension: this.byExtension };
-    for (const { kind, key } of (parts as Array<Exclude<(typeof parts)[number], "any">>).flat()) {
+    for (const { kind, key } of parts) {
       const values = maps[kind].get(key) ?? [];
       if (values.length === 0) maps[kind].set(key, values);
       // Values are added one after another: a second glob under the same part adds nothing.

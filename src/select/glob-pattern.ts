@@ -96,7 +96,14 @@ function matchSegment(pattern: SegmentPattern, segment: string, counter: StepCou
 /** Characters of a segment against its tokens: `*` is the star. */
 function matchTokens(pattern: { tokens: number[]; classes: CharClass[] }, text: string, from: number, to: number, counter: StepCounter | undefined): boolean {
   const { tokens, classes } = pattern;
-  return greedyMatch(tokens.length, from, to, (t) => tokens[t] === STAR, (t, s) => tokenMatches(tokens[t]!, text.charCodeAt(s), classes, counter), counter);
+  return greedyMatch(
+    tokens.length,
+    from,
+    to,
+    (t) => tokens[t] === STAR,
+    (t, s) => tokenMatches(tokens[t]!, text.charCodeAt(s), classes, counter),
+    counter,
+  );
 }
 
 /**
@@ -105,7 +112,14 @@ function matchTokens(pattern: { tokens: number[]; classes: CharClass[] }, text: 
  * need to take more, so each (item, pattern element) pair is tried at most
  * once: O(n × m), without recursion.
  */
-function greedyMatch(length: number, from: number, to: number, isStar: (p: number) => boolean, matches: (p: number, s: number) => boolean, counter: StepCounter | undefined): boolean {
+function greedyMatch(
+  length: number,
+  from: number,
+  to: number,
+  isStar: (p: number) => boolean,
+  matches: (p: number, s: number) => boolean,
+  counter: StepCounter | undefined,
+): boolean {
   let p = 0;
   let s = from;
   let starAt = -1;
@@ -233,5 +247,12 @@ export function matchPathPattern(pattern: PathPattern, segments: string[], count
 
 /** The greedy algorithm one level up: `**` is the star, a path segment the item. */
 function matchMiddle(middle: SegmentPattern[], segments: string[], from: number, to: number, counter: StepCounter | undefined): boolean {
-  return greedyMatch(middle.length, from, to, (p) => middle[p] === GLOBSTAR, (p, s) => matchSegment(middle[p]!, segments[s]!, counter), counter);
+  return greedyMatch(
+    middle.length,
+    from,
+    to,
+    (p) => middle[p] === GLOBSTAR,
+    (p, s) => matchSegment(middle[p]!, segments[s]!, counter),
+    counter,
+  );
 }

@@ -75,11 +75,17 @@ function compileRuleGlob(glob: string): RuleGlob {
   if (body === "*.*" || body === "**/*.*") body = `${body.slice(0, -1)}?*`;
   const pattern = compileGlob(body, { anyDepth });
   if (!pattern.ok) return { problem: pattern.problem, match: NEVER, fixed: [] };
-  const fixed = pattern.patterns.map(fixedPart);
+  let fixed: RuleGlob["fixed"] | undefined;
   return {
     match: (file, counter) => file.startsWith("/") === absolute && pattern.match(file, counter) !== negated,
-    // A negated glob matches what its pattern does not: it fixes nothing.
-    fixed: negated || fixed.includes(undefined) ? "any" : (fixed as FixedPart[]),
+    // Worked out when first asked for (by an index of globs), not for every glob parsed. A negated glob fixes nothing.
+    get fixed() {
+      if (fixed === undefined) {
+        const parts = pattern.patterns.map(fixedPart);
+        fixed = negated || parts.includes(undefined) ? "any" : (parts as FixedPart[]);
+      }
+      return fixed;
+    },
   };
 }
 

@@ -11,7 +11,7 @@
  * `KeywordIndex` finds, for one prompt, the keywords of a whole rule set that
  * match, at a cost that follows the prompt, not the number of keywords.
  */
-import { foldText, isHighSurrogate, isLowSurrogate, wordCharAt, wordCharBefore } from "./case-fold.js";
+import { foldText, isAscii, isHighSurrogate, isLowSurrogate, wordCharAt, wordCharBefore } from "./case-fold.js";
 
 const NO_WORD_BOUNDARIES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHARS = /^[\p{L}\p{N}\p{M}_]+$/u;
@@ -42,8 +42,16 @@ function needleFor(keyword: string): Needle {
   return needle;
 }
 
+const ASCII_WORD = /^[a-z0-9_]+$/;
+const ASCII_LEAD = /^[a-z0-9_]*/;
+
 function makeNeedle(text: string): Needle {
   if (text === "") return { kind: "never" };
+  if (isAscii(text)) {
+    // Lowercase ASCII folds to itself, no script without word boundaries is in it, and its word characters are `[a-z0-9_]`.
+    if (ASCII_WORD.test(text)) return { kind: "word", word: text };
+    return { kind: "phrase", folded: text, lead: (ASCII_LEAD.exec(text) as RegExpExecArray)[0] };
+  }
   if (NO_WORD_BOUNDARIES.test(text)) return { kind: "substring", text };
   if (WORD_CHARS.test(text)) return { kind: "word", word: text };
   const folded = foldText(text);

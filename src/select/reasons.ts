@@ -39,7 +39,9 @@ export function reasonText(reason: ActivationReason): string {
     case "mention":
       return `mention: @${reason.rule} in the prompt`;
     case "conditions":
-      return reason.met.map((condition) => (condition.kind === "file" ? `file ${condition.file} matched ${condition.glob}` : `keyword "${condition.keyword}" in the prompt`)).join(" and ");
+      return reason.met
+        .map((condition) => (condition.kind === "file" ? `file ${condition.file} matched ${condition.glob}` : `keyword "${condition.keyword}" in the prompt`))
+        .join(" and ");
     case "rule-tool":
       return "read with the rule tool";
   }

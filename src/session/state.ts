@@ -51,7 +51,10 @@ export function sessionStore() {
     get(id: string): SessionState | undefined {
       if (closed || deleted.has(id)) return undefined;
       let state = sessions.get(id);
-      if (!state) sessions.set(id, (state = newSessionState()));
+      if (!state) {
+        state = newSessionState();
+        sessions.set(id, state);
+      }
       return state;
     },
     peek: (id: string) => sessions.get(id),

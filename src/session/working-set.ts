@@ -22,7 +22,8 @@ export function pathsFromToolArgs(args: unknown): string[] {
   const record = args as Record<string, unknown>;
   const paths = pathsUnderKeys(record);
   // multiedit: { filePath, edits: [{ filePath?, … }] }; one level only, whatever the model sends.
-  if (Array.isArray(record.edits)) for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL)) if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
+  if (Array.isArray(record.edits))
+    for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL)) if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
   // patch / apply_patch: the files named in the patch text.
   for (const key of ["patchText", "patch", "input"]) {
     if (typeof record[key] === "string") paths.push(...pathsFromPatch(record[key] as string));
@@ -69,7 +70,9 @@ export function pathsFromToolOutput(tool: string, output: string, projectRoot: s
 export function pathCandidatesInPrompt(text: string): string[] {
   const candidates = new Set<string>(atTokens(text));
   for (const match of text.matchAll(/`([^`\n]{1,300})`/g)) candidates.add((match[1] ?? "").trim());
-  for (const match of text.matchAll(/(?:^|[\s("'])((?:\.{0,2}\/|~\/)?[\p{L}\p{N}_\-.]+(?:\/[\p{L}\p{N}_\-.]+)*\.[\p{L}\p{N}]{1,10}|[\p{L}\p{N}_\-.]+(?:\/[\p{L}\p{N}_\-.]+)+\/?)(?=$|[\s)"',;:!?])/gmu)) {
+  for (const match of text.matchAll(
+    /(?:^|[\s("'])((?:\.{0,2}\/|~\/)?[\p{L}\p{N}_\-.]+(?:\/[\p{L}\p{N}_\-.]+)*\.[\p{L}\p{N}]{1,10}|[\p{L}\p{N}_\-.]+(?:\/[\p{L}\p{N}_\-.]+)+\/?)(?=$|[\s)"',;:!?])/gmu,
+  )) {
     candidates.add((match[1] ?? "").replace(/[.,;:!?]+$/, ""));
   }
   return [...candidates].filter((candidate) => candidate !== "" && !/^[a-z]+:\/\//i.test(candidate)).slice(0, 100);

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { addFolder, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 
 const RULES = ".claude/rules";
@@ -16,8 +17,13 @@ export const claudeSource: RuleSource = {
   layout: { folders: [RULES], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
+    const levels = projectLevels(context);
+    prefetch(
+      context.fs,
+      [context.home, ...levels].map((base) => join(base, RULES)),
+    );
     await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "claude", accept: MARKDOWN });
-    for (const level of projectLevels(context)) {
+    for (const level of levels) {
       await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "claude", accept: MARKDOWN });
     }
     return found;

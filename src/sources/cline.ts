@@ -6,6 +6,7 @@
  */
 import { basename, join } from "node:path";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
 /** A rule file, or a folder of rules. */
@@ -16,7 +17,12 @@ export const clineSource: RuleSource = {
   layout: { folders: [CLINERULES], files: [CLINERULES] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    for (const level of [...projectLevels(context)].reverse()) {
+    const levels = [...projectLevels(context)].reverse();
+    prefetch(
+      context.fs,
+      levels.map((level) => join(level, CLINERULES)),
+    );
+    for (const level of levels) {
       const path = join(level, CLINERULES);
       const kind = await addSingleFile(found, context, { path, scope: "project", source: "cline", name: "clinerules" });
       if (kind.kind === "folder") await addFolder(found, context, { folder: path, scope: "project", source: "cline", accept: MARKDOWN, topLevelOnly: true });

@@ -107,7 +107,11 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
  * Adds one fixed rule file (`.cursorrules`, `copilot-instructions.md`, …)
  * under a fixed name when it exists. Returns what was at the path.
  */
-export async function addSingleFile(found: Required<FoundRules>, context: SourceContext, spec: { path: string; scope: RuleScope; source: string; name: string; trust?: Trust }): Promise<PathKind> {
+export async function addSingleFile(
+  found: Required<FoundRules>,
+  context: SourceContext,
+  spec: { path: string; scope: RuleScope; source: string; name: string; trust?: Trust },
+): Promise<PathKind> {
   const kind = await kindOf(spec.path, context, found);
   if (kind.kind !== "file") return kind;
   const trust = trustOf(spec);
@@ -115,7 +119,9 @@ export async function addSingleFile(found: Required<FoundRules>, context: Source
     const boundary = await boundaryOf(context, trust);
     const realPath = await context.fs.realpath(spec.path).catch(() => undefined);
     if (realPath === undefined || !allowsRealPath(boundary, realPath)) {
-      found.warnings.push(ruleWarning(spec.path, realPath === undefined ? { code: "path-unresolvable" } : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" }));
+      found.warnings.push(
+        ruleWarning(spec.path, realPath === undefined ? { code: "path-unresolvable" } : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" }),
+      );
       return { kind: "none" };
     }
   }

@@ -11,6 +11,7 @@
 import { join } from "node:path";
 import { readList } from "../rule/parse.js";
 import { addFolder, addSingleFile, emptyFound, projectLevels, without } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;
@@ -23,7 +24,12 @@ export const copilotSource: RuleSource = {
   layout: { folders: [FOLDER], files: [ALWAYS_FILE] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    for (const level of projectLevels(context)) {
+    const levels = projectLevels(context);
+    prefetch(
+      context.fs,
+      levels.flatMap((level) => [join(level, ALWAYS_FILE), join(level, FOLDER)]),
+    );
+    for (const level of levels) {
       await addSingleFile(found, context, { path: join(level, ALWAYS_FILE), scope: "project", source: "copilot", name: "copilot-instructions" });
       await addFolder(found, context, {
         folder: join(level, FOLDER),

@@ -20,6 +20,7 @@ import { basename, join, relative, sep } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN_OR_MDC, projectLevels, projectRootOf, without } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 import { walkBudget, walkProjectTree } from "./walk.js";
 
@@ -36,10 +37,13 @@ export const cursorSource: RuleSource = {
   layout: { folders: [RULES], files: [LEGACY] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
     const root = projectRootOf(context);
     const levels = projectLevels(context);
+    const places = (folders: string[]) => folders.flatMap((level) => [join(level, RULES), join(level, LEGACY)]);
+    prefetch(context.fs, [join(context.home, RULES), context.directory, ...places(levels)]);
+    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
     const nested = await nestedFolders(context, found);
+    prefetch(context.fs, places(nested));
     for (const level of [...levels, ...nested]) {
       const prefix = folderPrefix(root, level);
       const named = (name: string) => (prefix ? `${prefix}/${name}` : name);

@@ -11,6 +11,8 @@ import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from ".
 import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, openCodeConfigDir } from "./locations.js";
+import { readAndSettle, type Settled } from "./pipeline.js";
+import { probingFs } from "./probe.js";
 import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";
 import { walkBudget } from "./walk.js";
@@ -29,17 +31,23 @@ export interface Discovery {
   folders: string[];
   /** Real paths of the files rules include through references (`@file.md`, `#[[file:…]]`). */
   references: string[];
+  /** The rules folders and rule files the sources probed: true for a folder (what the watcher would stat again). */
+  probed: ReadonlyMap<string, boolean>;
 }
 
 export const DEFAULT_MAX_RULE_BYTES = 64 * 1024;
 const FILES_OPEN_AT_ONCE = 32;
 
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
-  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [] };
+  const fs = probingFs(context.fs);
+  const probing: DiscoveryContext = { ...context, fs };
+  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
-  const realRoot = await realRootOf(context);
+  // The repository's real root is resolved once (the file system keeps it for the load), while the sources start.
+  const resolving = realRootOf(probing);
   // Sources look in different folders: they search at once, each within its own walk budget, and their results are taken in precedence order.
-  const results = await Promise.all(sources.map((source) => source.find({ ...context, realRoot, walkBudget: walkBudget() })));
+  const results = await Promise.all(sources.map((source) => source.find({ ...probing, walkBudget: walkBudget() })));
+  const realRoot = await resolving;
   const userFolders: string[] = [];
   for (const [index, source] of sources.entries()) {
     const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
@@ -53,11 +61,18 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
   // Resolved once per trust, and only when some rule holds a reference.
   const reach = new Map<Trust, Promise<Reach>>();
   const reachOf = (trust: Trust) => {
-    let once = reach.get(trust);
-    if (!once) reach.set(trust, (once = reachFor(trust, { ...context, realRoot }, userFolders)));
+    const known = reach.get(trust);
+    if (known) return known;
+    const once = reachFor(trust, { ...probing, realRoot }, userFolders);
+    reach.set(trust, once);
     return once;
   };
-  const parsed = await mapLimited(unique, FILES_OPEN_AT_ONCE, ({ file, source }) => readRule(file, source, context, reachOf));
+  const parsed = await readAndSettle(
+    unique,
+    FILES_OPEN_AT_ONCE,
+    ({ file }) => readBytes(file, probing),
+    ({ file, source }, got) => parseRead(file, source, probing, reachOf, got),
+  );
   for (const result of parsed) {
     discovery.warnings.push(...result.warnings);
     if (result.rule) discovery.rules.push(result.rule);
@@ -118,28 +133,45 @@ async function reachFor(trust: Trust, context: DiscoveryContext & { realRoot: st
 
 type ReadRule = ParsedRule & { references: string[] };
 
-async function readRule(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>): Promise<ReadRule> {
-  const { relPath: _relPath, size, trust, ...candidate } = file;
-  const fail = (facts: FactsWithout<"rule">): ReadRule => ({ warnings: [ruleSkipped(file.path, file.name, facts)], references: [] });
-  if (size > context.maxRuleBytes) return fail({ code: "rule-too-large", limit: context.maxRuleBytes, size });
+/** A rule file's bytes, or why its rule is skipped: bounded in size before and after the read. */
+async function readBytes(file: FoundRuleFile, context: DiscoveryContext): Promise<Read> {
+  const { size } = file;
+  if (size > context.maxRuleBytes) return skipped(file, { code: "rule-too-large", limit: context.maxRuleBytes, size });
   let bytes: Uint8Array;
   try {
-    bytes = await context.fs.readFile(file.path, context.maxRuleBytes);
+    bytes = await context.fs.readFile(file.path, context.maxRuleBytes, size);
   } catch (error) {
-    return fail({ code: "rule-unreadable", reason: errorReason(error) });
+    return skipped(file, { code: "rule-unreadable", reason: errorReason(error) });
   }
   // The file may have grown between the folder walk and the read.
-  if (bytes.byteLength > context.maxRuleBytes) return fail({ code: "rule-too-large", limit: context.maxRuleBytes });
+  if (bytes.byteLength > context.maxRuleBytes) return skipped(file, { code: "rule-too-large", limit: context.maxRuleBytes });
+  return { bytes };
+}
+
+type Read = { bytes: Uint8Array } | { skipped: ReadRule };
+
+function skipped(file: FoundRuleFile, facts: FactsWithout<"rule">): Read {
+  return { skipped: { warnings: [ruleSkipped(file.path, file.name, facts)], references: [] } };
+}
+
+/** The rule from its file's bytes; a rule that may hold references has them read later. */
+function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>, read: Read): Settled<ReadRule> {
+  if ("skipped" in read) return { value: read.skipped };
+  const candidate = { name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath };
   const mapperWarnings: RuleWarning[] = [];
   const mapper: FrontMatterMapper | undefined = source.mapFrontMatter
     ? (data) => (source.mapFrontMatter as NonNullable<RuleSource["mapFrontMatter"]>)(data, file, (facts) => mapperWarnings.push(ruleWarning(file.path, facts)))
     : undefined;
-  const parsed = parseRule(candidate, bytes, mapper);
+  const parsed = parseRule(candidate, read.bytes, mapper);
   const warnings = [...mapperWarnings, ...parsed.warnings];
   const rule = parsed.rule;
-  if (!rule) return { warnings, references: [] };
+  if (!rule) return { value: { warnings, references: [] } };
   if (rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...rule.unknownKeys] }));
-  if (!mayHaveReferences(rule.content)) return { rule, warnings, references: [] };
+  if (!mayHaveReferences(rule.content)) return { value: { rule, warnings, references: [] } };
+  return { later: () => withReferences(file, rule, warnings, context, reachOf) };
+}
+
+async function withReferences(file: FoundRuleFile, rule: Rule, warnings: RuleWarning[], context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>): Promise<ReadRule> {
   let realFile = file.path;
   try {
     realFile = await context.fs.realpath(file.path);
@@ -149,7 +181,7 @@ async function readRule(file: FoundRuleFile, source: RuleSource, context: Discov
   const expanded = await expandReferences(rule.content, {
     file: file.path,
     realFile,
-    ...(await reachOf(trust)),
+    ...(await reachOf(file.trust)),
     realpath: (path) => realpathOf(path, context),
     read: (path) => readReference(path, context),
     maxBytes: context.maxRuleBytes,
@@ -171,7 +203,7 @@ async function readReference(realPath: string, context: DiscoveryContext): Promi
   try {
     const stat = await context.fs.stat(realPath);
     if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
-    const bytes = await context.fs.readFile(realPath, context.maxRuleBytes);
+    const bytes = await context.fs.readFile(realPath, context.maxRuleBytes, stat.size);
     if (bytes.byteLength > context.maxRuleBytes) return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
     const decoded = decodeRuleText(bytes);
     if (!decoded.ok) return { ok: false, reason: decoded.reason };
@@ -179,18 +211,4 @@ async function readReference(realPath: string, context: DiscoveryContext): Promi
   } catch (error) {
     return { ok: false, reason: errorCode(error) ?? String(error) };
   }
-}
-
-/** `Promise.all(items.map(work))` with at most `limit` pieces of work under way, results in input order. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

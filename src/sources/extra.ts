@@ -12,6 +12,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { ruleWarning } from "../rule/warnings.js";
 import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 import { inside } from "./trust.js";
 
@@ -32,7 +33,12 @@ export const extraSource: RuleSource = {
     const found = emptyFound();
     const root = projectRootOf(context);
     const users = new Set(resolveExtraDirs(context.userExtraDirs ?? [], context));
-    for (const folder of resolveExtraDirs(context.extraDirs ?? [], context)) {
+    const folders = resolveExtraDirs(context.extraDirs ?? [], context);
+    prefetch(
+      context.fs,
+      folders.filter((folder) => inside(folder, [root]) || users.has(folder)),
+    );
+    for (const folder of folders) {
       if (inside(folder, [root])) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "repository" });
       else if (users.has(folder)) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "user" });
       else {

@@ -1,62 +1,113 @@
 /**
  * The file system calls discovery makes, in one object, so tests can replace
  * any of them (a permission error, a file that changes while read).
+ *
+ * Every call is asynchronous (a repository on a hung network mount must not
+ * block OpenCode's process), through Node's callback API: each call is one
+ * trip to the thread pool, without the promise API's extra layers.
  */
-import callbackFs, { promises as fs, type Dirent, type Stats } from "node:fs";
-import { promisify } from "node:util";
+import callbackFs, { type Dirent, type Stats } from "node:fs";
 
 export interface RuleFs {
   readdir(path: string): Promise<Dirent[]>;
   /** Follows symlinks: the type and size of what a link points at. */
   stat(path: string): Promise<Stats>;
   realpath(path: string): Promise<string>;
-  /** At most `maxBytes + 1` bytes, so a file that grew past the limit is seen as too large without being read whole. */
-  readFile(path: string, maxBytes: number): Promise<Uint8Array>;
+  /**
+   * At most `maxBytes + 1` bytes, so a file that grew past the limit is seen
+   * as too large without being read whole. `size`, when the caller has just
+   * seen it (a stat), sizes the first read; without it the file is measured.
+   */
+  readFile(path: string, maxBytes: number, size?: number): Promise<Uint8Array>;
 }
 
 export const nodeRuleFs: RuleFs = {
-  readdir: (path) => fs.readdir(path, { withFileTypes: true }),
-  stat: (path) => fs.stat(path),
-  realpath: (path) => fs.realpath(path),
+  readdir: (path) => new Promise((resolve, reject) => callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)))),
+  stat: (path) => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
+  // The native realpath(3), as `fs.promises.realpath` uses: one call, not a walk of the path's parts.
+  realpath: (path) => new Promise((resolve, reject) => callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real)))),
   readFile: readAtMost,
 };
 
-const openFile = promisify(callbackFs.open);
-const fstatFile = promisify(callbackFs.fstat);
-const readInto = promisify(callbackFs.read);
-const closeFile = promisify(callbackFs.close);
-
 /**
  * Reads at most `maxBytes + 1` bytes of a file, allocating no more than its
- * size (as fstat gives it) plus one byte: a large limit must not cost memory
- * for small files, and nothing is kept between reads.
+ * size (as `size` or fstat gives it) plus one byte: a large limit must not
+ * cost memory for small files, and nothing is kept between reads.
+ *
+ * The byte past the size (or the limit) shows a file that grew since it was
+ * measured, or is too large, without reading it whole. A read that fills
+ * less than it asked for has reached the end of the file; only a read that
+ * filled the buffer is followed by another.
  */
-export async function readAtMost(path: string, maxBytes: number): Promise<Uint8Array> {
-  const fd = await openFile(path, "r");
-  try {
-    const { size } = await fstatFile(fd);
-    // The byte past the size (or the limit) shows a file that grew since fstat, or is too large, without reading it whole.
-    let buffer: Buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
-    let filled = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        if (filled > maxBytes) break;
-        // The file grew past its fstat size but may still fit the limit: keep reading, in a larger buffer.
-        buffer = grown(buffer, Math.min(buffer.length * 2, maxBytes + 1));
+export function readAtMost(path: string, maxBytes: number, size?: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    callbackFs.open(path, "r", (error, fd) => {
+      if (error) reject(error);
+      else new BoundedRead(fd, maxBytes, resolve, reject).start(size);
+    });
+  });
+}
+
+/** One open file's read, to its close: callbacks on one object, not closures made for each file. */
+class BoundedRead {
+  private buffer = EMPTY;
+  private filled = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly maxBytes: number,
+    private readonly resolve: (bytes: Uint8Array) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  start(size: number | undefined): void {
+    if (size !== undefined) this.readFrom(size);
+    else callbackFs.fstat(this.fd, (error, stats) => (error ? this.end(error) : this.readFrom(stats.size)));
+  }
+
+  private readFrom(size: number): void {
+    this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 0), this.maxBytes) + 1);
+    this.next();
+  }
+
+  private next(): void {
+    if (this.filled === this.buffer.length) {
+      if (this.filled > this.maxBytes) {
+        this.end(null);
+        return;
       }
-      const { bytesRead } = await readInto(fd, buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
+      // The file grew past its measured size but may still fit the limit: keep reading, in a larger buffer.
+      this.buffer = grown(this.buffer, Math.min(this.buffer.length * 2, this.maxBytes + 1));
     }
-    // A file that shrank since fstat is copied out, so a large buffer is not kept alive for a few bytes.
-    return filled * 2 < buffer.length ? Buffer.from(buffer.subarray(0, filled)) : buffer.subarray(0, filled);
-  } finally {
-    await closeFile(fd);
+    const asked = this.buffer.length - this.filled;
+    callbackFs.read(this.fd, this.buffer, this.filled, asked, this.filled, (error, bytesRead) => {
+      if (error) {
+        this.end(error);
+        return;
+      }
+      this.filled += bytesRead;
+      // Short of what was asked: the end of the file.
+      if (bytesRead < asked) this.end(null);
+      else this.next();
+    });
+  }
+
+  private end(error: Error | null): void {
+    const { buffer, filled } = this;
+    // A file that shrank since it was measured is copied out, so a large buffer is not kept alive for a few bytes.
+    const bytes = filled * 2 < buffer.length ? Buffer.from(buffer.subarray(0, filled)) : buffer.subarray(0, filled);
+    callbackFs.close(this.fd, (closeError) => {
+      // As a `finally` would: a failed close is the error reported.
+      if (closeError || error) this.reject(closeError ?? error);
+      else this.resolve(bytes);
+    });
   }
 }
 
+const EMPTY: Buffer = Buffer.alloc(0);
+
 function grown(buffer: Buffer, length: number): Buffer {
-  const bigger = Buffer.alloc(length);
+  const bigger = Buffer.allocUnsafe(length);
   buffer.copy(bigger);
   return bigger;
 }

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { readList } from "../rule/parse.js";
 import { addFolder, emptyFound, MARKDOWN, projectLevels, without } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
 const STEERING = ".kiro/steering";
@@ -19,8 +20,13 @@ export const kiroSource: RuleSource = {
   layout: { folders: [STEERING], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
+    const levels = projectLevels(context);
+    prefetch(
+      context.fs,
+      [context.home, ...levels].map((base) => join(base, STEERING)),
+    );
     await addFolder(found, context, { folder: join(context.home, STEERING), scope: "global", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
-    for (const level of projectLevels(context)) {
+    for (const level of levels) {
       await addFolder(found, context, { folder: join(level, STEERING), scope: "project", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
     }
     return found;

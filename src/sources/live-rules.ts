@@ -47,7 +47,7 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
   const places = rulePlaces(ALL_SOURCES.flatMap((source) => (source.layout ? [source.layout] : [])));
   const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir], places);
   const initial = targets();
-  const watcher = watchRuleFolders(initial.folders, initial.filters);
+  const watcher = watchRuleFolders(initial.folders, initial.filters, loaded.probed);
 
   return {
     current: () => loaded,
@@ -56,7 +56,7 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
       const previous = new Map(loaded.rules.map((rule) => [rule.name, rule]));
       loaded = await load();
       const next = targets();
-      watcher.update(next.folders, next.filters);
+      watcher.update(next.folders, next.filters, loaded.probed);
       const current = new Map(loaded.rules.map((rule) => [rule.name, rule]));
       const changes = {
         changed: loaded.rules.filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule)).map((rule) => rule.name),

@@ -34,6 +34,8 @@ export interface LoadedRules {
   folders: string[];
   /** Real paths of files included through references: a change there changes a rule too. */
   references: string[];
+  /** Rules folders and rule files the sources probed: true for a folder (the watcher need not stat them again). */
+  probed?: ReadonlyMap<string, boolean>;
 }
 
 /**
@@ -54,7 +56,8 @@ export async function loadRules(context: DiscoveryContext, options: LoadOptions 
   const sources = ALL_SOURCES.filter((source) => !options.sources || options.sources.includes(source.id));
   const discovery = await discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources);
   const { rules, shadowed } = resolvePrecedence(discovery.rules, foldersFromRoot(context.directory, context.worktree));
-  return { rules: inMessageOrder(rules), shadowed, warnings: discovery.warnings, files: discovery.files, folders: discovery.folders, references: discovery.references };
+  const { warnings, files, folders, references, probed } = discovery;
+  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed };
 }
 
 /**
@@ -73,8 +76,8 @@ export function resolvePrecedence(rules: readonly Rule[], levels: readonly strin
     return 0;
   };
   const ranked = rules
-    .map((rule, index) => ({ rule, index, level: levelOf(rule) }))
-    .sort((a, b) => compareRank(a.rule, b.rule) || b.level - a.level || a.index - b.index);
+    .map((rule, index) => ({ rule, index, scope: rule.scope === "project" ? 0 : 1, source: sourceRank(rule.source), level: levelOf(rule) }))
+    .sort((a, b) => a.scope - b.scope || a.source - b.source || b.level - a.level || a.index - b.index);
   const byName = new Map<string, Rule[]>();
   for (const { rule } of ranked) {
     const same = byName.get(rule.name);
@@ -91,13 +94,10 @@ export function resolvePrecedence(rules: readonly Rule[], levels: readonly strin
   return { rules: winners, shadowed };
 }
 
-function compareRank(a: Rule, b: Rule): number {
-  const scope = (rule: Rule) => (rule.scope === "project" ? 0 : 1);
-  const source = (rule: Rule) => {
-    const index = ALL_SOURCES.findIndex((s) => s.id === rule.source);
-    return index < 0 ? ALL_SOURCES.length : index;
-  };
-  return scope(a) - scope(b) || source(a) - source(b);
+/** A source's place in ALL_SOURCES; after them all when unknown. */
+function sourceRank(id: string): number {
+  const index = ALL_SOURCES.findIndex((source) => source.id === id);
+  return index < 0 ? ALL_SOURCES.length : index;
 }
 
 /** Global before project, then priority (high first), then name: the same order every time. */

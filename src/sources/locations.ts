@@ -52,9 +52,43 @@ export function projectRulesDirs(directory: string, worktree: string): string[] 
 
 /** How a path is shown to people and the model: `~/…` under home, project-relative inside the project. */
 export function displayPath(path: string, projectRoot: string, home: string): string {
-  const inProject = relative(projectRoot, path);
+  const inProject = relativePath(projectRoot, path);
   if (projectRoot && !inProject.startsWith("..") && !isAbsolute(inProject)) return inProject.split(sep).join("/");
-  const inHome = relative(home, path);
+  const inHome = relativePath(home, path);
   if (home && !inHome.startsWith("..") && !isAbsolute(inHome)) return `~/${inHome.split(sep).join("/")}`;
   return path;
+}
+
+/** A part `.` or `..`, a doubled separator, or a trailing one: a path `relative` would normalise first. */
+const UNNORMAL = /\/\.{1,2}(?:\/|$)|\/\/|.\/$/;
+
+/** An absolute POSIX path already in normal form: string arithmetic on it agrees with `node:path`. */
+export function isNormalPath(path: string): boolean {
+  return sep === "/" && path.startsWith("/") && !UNNORMAL.test(path);
+}
+
+/**
+ * `path.relative(from, to)`, by string arithmetic when `to` lies in `from`
+ * (or is it) and both are normal absolute POSIX paths; `node:path` otherwise.
+ */
+export function relativePath(from: string, to: string): string {
+  if (to.startsWith(from) && isNormalPath(from) && isNormalPath(to)) {
+    if (to.length === from.length) return "";
+    if (from === "/") return to.slice(1);
+    if (to.charCodeAt(from.length) === SLASH) return to.slice(from.length + 1);
+  }
+  return relative(from, to);
+}
+
+const SLASH = 0x2f;
+
+/**
+ * The paths of a folder's entries, as `join(dir, name)` gives them. A name
+ * from `readdir` is never empty, `.` or `..`, and holds no separator: under
+ * a folder in normal form, `join` would only add the separator.
+ */
+export function childPaths(dir: string): (name: string) => string {
+  if (!isNormalPath(dir)) return (name) => join(dir, name);
+  const prefix = dir === "/" ? dir : `${dir}/`;
+  return (name) => prefix + name;
 }

@@ -5,6 +5,7 @@
  */
 import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "./common.js";
 import { globalRulesDir, NATIVE_RULES, projectRulesDirs } from "./locations.js";
+import { prefetch } from "./probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 
 export const nativeSource: RuleSource = {
@@ -12,8 +13,11 @@ export const nativeSource: RuleSource = {
   layout: { folders: [NATIVE_RULES], files: [] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
-    await addFolder(found, context, { folder: globalRulesDir(context.env, context.home), scope: "global", source: "native", accept: MARKDOWN_OR_MDC });
-    for (const folder of projectRulesDirs(context.directory, context.worktree)) {
+    const global = globalRulesDir(context.env, context.home);
+    const project = projectRulesDirs(context.directory, context.worktree);
+    prefetch(context.fs, [global, ...project]);
+    await addFolder(found, context, { folder: global, scope: "global", source: "native", accept: MARKDOWN_OR_MDC });
+    for (const folder of project) {
       await addFolder(found, context, { folder, scope: "project", source: "native", accept: MARKDOWN_OR_MDC });
     }
     return found;

@@ -10,7 +10,8 @@
  * are followed, and their references may reach the user's rules and config
  * folders.
  */
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, sep } from "node:path";
+import { relativePath } from "./locations.js";
 
 /** Whose a rule file is: the repository's (untrusted) or the user's. */
 export type Trust = "repository" | "user";
@@ -24,10 +25,12 @@ export interface Boundary {
 
 /** Is `path` one of `folders` or inside one? Pure path arithmetic, no file system. */
 export function inside(path: string, folders: readonly string[]): boolean {
-  return folders.some((folder) => {
-    const rel = relative(folder, path);
-    return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-  });
+  return folders.some((folder) => insideOne(path, folder));
+}
+
+function insideOne(path: string, folder: string): boolean {
+  const rel = relativePath(folder, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 /** May a file or folder whose real path is `realPath` be read under this boundary? */

@@ -13,9 +13,9 @@
  * repository; a walk of the project's tree follows none.
  */
 import type { Dirent } from "node:fs";
-import { join } from "node:path";
 import { ruleWarning, type RuleWarning, type WarningFacts } from "../rule/warnings.js";
 import { errorCode, errorReason, type RuleFs } from "./fs.js";
+import { childPaths } from "./locations.js";
 import { allowsRealPath, type Boundary } from "./trust.js";
 
 export interface WalkedFile {
@@ -71,7 +71,7 @@ export interface WalkOptions {
   /** Depth first (the default: in name order, a sub-folder's files where it stands) or breadth first (shallow folders first). */
   order?: "depth" | "breadth";
   /** Sees each folder read (`relPath` from the root, POSIX), with all its entries (hidden ones too) in name order; returning false ends the walk. */
-  onFolder?: (dir: string, relPath: string, entries: readonly Dirent[]) => boolean | void;
+  onFolder?: (dir: string, relPath: string, entries: readonly Dirent[]) => unknown;
 }
 
 const RULE_FILE = /\.(md|mdc)$/i;
@@ -85,7 +85,9 @@ type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "followL
   };
 
 /** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it. */
-type Step = { folder: true; path: string; relPath: string; real: string; chain: string[] } | { folder: false; dir: string; relPath: string; name: string; looked: Looked; chain: string[] };
+type Step =
+  | { folder: true; path: string; relPath: string; real: string; chain: string[] }
+  | { folder: false; path: string; dir: string; relPath: string; name: string; looked: Looked; chain: string[] };
 
 export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions = {}): Promise<Walk> {
   const walk: Walk = { files: [], warnings: [] };
@@ -173,9 +175,13 @@ async function readFolder({ path: dir, relPath: rel, real, chain }: Extract<Step
   const visible = entries.filter(
     (entry) => !entry.name.startsWith(".") && (entry.isDirectory() ? state.enter(entry.name) : entry.isSymbolicLink() ? state.followLinks : state.accept(entry.name)),
   );
-  const looked = await Promise.all(visible.map((entry) => lookAt(join(dir, entry.name), entry, real, state)));
+  const inDir = childPaths(dir);
+  const inReal = childPaths(real);
+  const paths = visible.map((entry) => inDir(entry.name));
+  const looked = await Promise.all(visible.map((entry, index) => lookAt(paths[index] as string, entry, inReal(entry.name), state)));
   return visible.map((entry, index) => ({
     folder: false,
+    path: paths[index] as string,
     dir,
     relPath: rel === "" ? entry.name : `${rel}/${entry.name}`,
     name: entry.name,
@@ -185,13 +191,13 @@ async function readFolder({ path: dir, relPath: rel, real, chain }: Extract<Step
 }
 
 /** What an entry of a folder read becomes: a folder to read, a file of the walk, a warning, or nothing. */
-function takeEntry({ dir, relPath, name, looked: found, chain }: Extract<Step, { folder: false }>, state: Visit): Step[] {
+function takeEntry({ path, dir, relPath, name, looked: found, chain }: Extract<Step, { folder: false }>, state: Visit): Step[] {
   const isFolder = found.kind === "folder" || ((found.kind === "error" || found.kind === "outside") && found.folder);
   if (!(isFolder ? state.enter(name) : state.accept(name))) return [];
-  const path = join(dir, name);
   if (found.kind === "folder") return [{ folder: true, path, relPath, real: found.realPath, chain }];
   if (found.kind === "error") report(state, ruleWarning(path, { code: "path-unreadable", reason: errorReason(found.error) }));
-  else if (found.kind === "outside") report(state, ruleWarning(path, { code: "outside-repository", realPath: found.realPath, realRoot: state.boundary?.realRoot ?? "", what: found.folder ? "folder" : "file" }));
+  else if (found.kind === "outside")
+    report(state, ruleWarning(path, { code: "outside-repository", realPath: found.realPath, realRoot: state.boundary?.realRoot ?? "", what: found.folder ? "folder" : "file" }));
   else if (found.kind === "other") report(state, ruleWarning(path, { code: "not-regular-file" }));
   else if (spend(state.budget, "files", 1, dir, state.walk)) state.walk.files.push({ path, relPath, size: found.size });
   return [];
@@ -204,15 +210,16 @@ type Looked =
   | { kind: "outside"; realPath: string; folder: boolean }
   | { kind: "error"; error: unknown; folder: boolean };
 
-async function lookAt(path: string, entry: { name: string; isDirectory(): boolean; isSymbolicLink(): boolean }, folderReal: string, state: Visit): Promise<Looked> {
-  if (entry.isDirectory()) return { kind: "folder", realPath: join(folderReal, entry.name) };
+/** `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
+async function lookAt(path: string, entry: { isDirectory(): boolean; isSymbolicLink(): boolean }, plainReal: string, state: Visit): Promise<Looked> {
+  if (entry.isDirectory()) return { kind: "folder", realPath: plainReal };
   let stat;
   try {
     stat = await state.fs.stat(path);
   } catch (error) {
     return { kind: "error", error, folder: false };
   }
-  let realPath = join(folderReal, entry.name);
+  let realPath = plainReal;
   try {
     if (entry.isSymbolicLink()) realPath = await state.fs.realpath(path);
   } catch (error) {

@@ -11,23 +11,24 @@ import type { SourceLayout } from "./source.js";
 export interface RuleWatcher {
   /** True once a watched folder changed since the last `take()`; resets it. */
   take(): boolean;
-  /** Watch this set of folders instead (after a reload found new ones). */
-  update(folders: Iterable<string>, entryFilter?: Map<string, ReadonlySet<string>>): void;
+  /** Watch this set of folders instead (after a reload found new ones). `known`: as for `watchRuleFolders`. */
+  update(folders: Iterable<string>, entryFilter?: Map<string, ReadonlySet<string>>, known?: ReadonlyMap<string, boolean>): void;
   close(): void;
 }
 
 /**
  * `entryFilter` limits a folder's watcher to some entry names (the project
  * root: only `.opencode`, `.cursor`, … matter there, not every source file).
+ * `known`: paths the load just probed (true for a folder), not stat'ed again.
  */
-export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Map<string, ReadonlySet<string>>()): RuleWatcher {
+export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Map<string, ReadonlySet<string>>(), known?: ReadonlyMap<string, boolean>): RuleWatcher {
   let changed = false;
   const watchers = new Map<string, FSWatcher>();
   /** Per watched folder, the entry names that matter; absent: every entry. */
   let filters = new Map<string, ReadonlySet<string>>();
 
-  const update = (next: Iterable<string>, nextFilter = entryFilter) => {
-    const plan = watchPlan(next, nextFilter);
+  const update = (next: Iterable<string>, nextFilter = entryFilter, nextKnown?: ReadonlyMap<string, boolean>) => {
+    const plan = watchPlan(next, nextFilter, nextKnown);
     filters = plan.filters;
     for (const [folder, watcher] of watchers) {
       if (!plan.folders.has(folder)) {
@@ -55,7 +56,7 @@ export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Ma
     }
   };
 
-  update(folders);
+  update(folders, entryFilter, known);
   return {
     take() {
       const was = changed;
@@ -75,7 +76,8 @@ export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Ma
  * ancestor, for the one entry that leads to it: creating `.opencode/rules`
  * is seen as `.opencode` appearing in the project folder.
  */
-function watchPlan(wanted: Iterable<string>, given: Map<string, ReadonlySet<string>>) {
+function watchPlan(wanted: Iterable<string>, given: Map<string, ReadonlySet<string>>, known?: ReadonlyMap<string, boolean>) {
+  const isFolder = (path: string) => known?.get(path) ?? isFolderNow(path);
   const folders = new Set<string>();
   const filters = new Map<string, Set<string>>();
   const unfiltered = new Set<string>();
@@ -105,7 +107,7 @@ function watchPlan(wanted: Iterable<string>, given: Map<string, ReadonlySet<stri
   return { folders, filters: filters as Map<string, ReadonlySet<string>> };
 }
 
-function isFolder(path: string): boolean {
+function isFolderNow(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -14,6 +14,7 @@
 import { basename, join } from "node:path";
 import { readList } from "../rule/parse.js";
 import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels, without } from "./common.js";
+import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
 const RULES = ".windsurf/rules";
@@ -26,8 +27,10 @@ export const windsurfSource: RuleSource = {
   layout: { folders: [RULES], files: [LEGACY, GLOBAL_RULES] },
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
+    const levels = projectLevels(context);
+    prefetch(context.fs, [globalRulesFile(context.home), ...levels.flatMap((level) => [join(level, RULES), join(level, LEGACY)])]);
     await addSingleFile(found, context, { path: globalRulesFile(context.home), scope: "global", source: "windsurf", name: "global_rules" });
-    for (const level of projectLevels(context)) {
+    for (const level of levels) {
       await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "windsurf", accept: MARKDOWN, topLevelOnly: true });
       await addSingleFile(found, context, { path: join(level, LEGACY), scope: "project", source: "windsurf", name: "windsurfrules" });
     }

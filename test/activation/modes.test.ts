@@ -11,7 +11,10 @@ import { whyText } from "../helpers/activation.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 
 function rule(name: string, text: string): Rule {
-  const parsed = parseRule({ name, scope: "project", source: "native", path: `/p/.opencode/rules/${name}.md`, displayPath: `.opencode/rules/${name}.md` }, new TextEncoder().encode(text));
+  const parsed = parseRule(
+    { name, scope: "project", source: "native", path: `/p/.opencode/rules/${name}.md`, displayPath: `.opencode/rules/${name}.md` },
+    new TextEncoder().encode(text),
+  );
   if (!parsed.rule) throw new Error(JSON.stringify(parsed.warnings));
   return parsed.rule;
 }
@@ -153,6 +156,8 @@ describe("the rule tool's answer to an unknown name is bounded", () => {
     const all = answerRuleRequest(many, "nope").output;
     expect(all.match(/r\d{4}/g)).toHaveLength(MAX_NAMES_LISTED);
     expect(all).toMatch(/, and 700 more \(give the beginning of a name to list only those\)\.$/);
-    expect(answerRuleRequest(many, "r001").output).toBe(`There is no rule named "r001". Rules whose names begin with "r001": ${Array.from({ length: 10 }, (_, i) => `r001${i}`).join(", ")}.`);
+    expect(answerRuleRequest(many, "r001").output).toBe(
+      `There is no rule named "r001". Rules whose names begin with "r001": ${Array.from({ length: 10 }, (_, i) => `r001${i}`).join(", ")}.`,
+    );
   });
 });

@@ -76,10 +76,13 @@ test("off a terminal, or with NO_COLOR, output has no colour codes; FORCE_COLOR 
   }
 });
 
-
 test.skipIf(!hasScript)("on a terminal, colours unless NO_COLOR is set", () => {
   const onTerminal = (env: Record<string, string | undefined> = {}) =>
-    execFileSync("script", ["-qec", `"${process.execPath}" "${CLI}" list --cwd "${box.project}"`, "/dev/null"], { input: "", env: cleanEnv(box.home, box.xdg, { TERM: "xterm", ...env }), encoding: "utf8" });
+    execFileSync("script", ["-qec", `"${process.execPath}" "${CLI}" list --cwd "${box.project}"`, "/dev/null"], {
+      input: "",
+      env: cleanEnv(box.home, box.xdg, { TERM: "xterm", ...env }),
+      encoding: "utf8",
+    });
   const coloured = onTerminal();
   expect(coloured).toMatch(ANSI);
   expect(coloured).toContain("files: src/db/**");

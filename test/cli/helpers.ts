@@ -127,7 +127,7 @@ export async function sandbox(): Promise<Sandbox> {
   return box;
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matches ANSI colour codes, which begin with ESC
 export const ANSI = /\x1b\[[0-9;]*m/;
 
 /**

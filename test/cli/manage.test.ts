@@ -30,7 +30,22 @@ describe("add", () => {
 
   test("--files, --keywords (comma-separated or repeated) and --description become safe YAML front matter", () => {
     const description = 'SQL: "customer" data # not a comment';
-    const { stdout, code } = box.run(["add", "--files", "src/**/*.ts,*.sql", "--files", "{db,api}/**", "--keywords", "sql,yes", "-k", "null", "--description", description, "--name", "sql", "Parameterise every query."]);
+    const { stdout, code } = box.run([
+      "add",
+      "--files",
+      "src/**/*.ts,*.sql",
+      "--files",
+      "{db,api}/**",
+      "--keywords",
+      "sql,yes",
+      "-k",
+      "null",
+      "--description",
+      description,
+      "--name",
+      "sql",
+      "Parameterise every query.",
+    ]);
     expect(code).toBe(0);
     expect(stdout).toBe('Created .opencode/rules/sql.md (rule "sql", project): files: src/**/*.ts, *.sql, {db,api}/** or keywords: sql, yes, null\n');
     const parsed = parsedFile(join(box.projectRules, "sql.md"));
@@ -127,10 +142,13 @@ describe("remove", () => {
     expect(existsSync(join(box.projectRules, "style.md"))).toBe(true);
   });
 
-
   test.skipIf(!hasScript)("on a terminal it asks, and deletes only on yes", () => {
     const onTerminal = (answer: string) =>
-      execFileSync("script", ["-qec", `"${process.execPath}" "${CLI}" remove style --cwd "${box.project}"`, "/dev/null"], { input: answer, env: cleanEnv(box.home, box.xdg), encoding: "utf8" });
+      execFileSync("script", ["-qec", `"${process.execPath}" "${CLI}" remove style --cwd "${box.project}"`, "/dev/null"], {
+        input: answer,
+        env: cleanEnv(box.home, box.xdg),
+        encoding: "utf8",
+      });
     let refused: { status?: number; stdout?: string } | undefined;
     try {
       onTerminal("n\n");
@@ -138,7 +156,7 @@ describe("remove", () => {
       refused = error as { status?: number; stdout?: string };
     }
     expect(refused?.status).toBe(1);
-    expect(refused?.stdout).toContain("Delete .opencode/rules/style.md (rule \"style\")? [y/N]");
+    expect(refused?.stdout).toContain('Delete .opencode/rules/style.md (rule "style")? [y/N]');
     expect(existsSync(join(box.projectRules, "style.md"))).toBe(true);
     expect(onTerminal("y\n")).toContain("Deleted .opencode/rules/style.md");
     expect(existsSync(join(box.projectRules, "style.md"))).toBe(false);
@@ -187,7 +205,9 @@ describe("add: the size limit per rule", () => {
     const { stdout, stderr, code } = box.run(["add", "--name", "huge", text]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toBe(`The rule file would be ${size} bytes, over the 65536-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`);
+    expect(stderr).toBe(
+      `The rule file would be ${size} bytes, over the 65536-byte limit per rule (option "maxRuleBytes"); nothing was written. Shorten the rule or split it into several.\n`,
+    );
     expect(existsSync(join(box.projectRules, "huge.md"))).toBe(false);
     expect(listed().rules).toEqual([]);
   });

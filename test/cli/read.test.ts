@@ -50,7 +50,14 @@ describe("list", () => {
     expect(json.projectRoot).toBe(box.project);
     expect(json.rules.map((rule: { name: string }) => rule.name)).toEqual(["style", "db", "migrations", "release", "secret", "testing"]);
     const byName = Object.fromEntries(json.rules.map((rule: { name: string }) => [rule.name, rule]));
-    expect(byName.db).toMatchObject({ scope: "project", source: "native", activation: "conditional", globs: ["src/db/**"], description: "Database access", displayPath: ".opencode/rules/db.md" });
+    expect(byName.db).toMatchObject({
+      scope: "project",
+      source: "native",
+      activation: "conditional",
+      globs: ["src/db/**"],
+      description: "Database access",
+      displayPath: ".opencode/rules/db.md",
+    });
     expect(byName.db.bytes).toBe(Buffer.byteLength("Use the query builder, never string-built SQL."));
     expect(byName.db.tokens).toBe(Math.ceil(byName.db.bytes / 4));
     expect(byName.release.activation).toBe("on-request");
@@ -130,7 +137,10 @@ describe("explain", () => {
   });
 
   test("a rule left out for the budget says so", async () => {
-    await box.write({ "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { maxMessageBytes: 1000 }]] }), ".opencode/rules/big.md": `---\npriority: 1\n---\n${"long text ".repeat(60)}\n` });
+    await box.write({
+      "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { maxMessageBytes: 1000 }]] }),
+      ".opencode/rules/big.md": `---\npriority: 1\n---\n${"long text ".repeat(60)}\n`,
+    });
     const json = JSON.parse(box.run(["explain", "--json"]).stdout);
     expect(json.leftOut).toEqual(["big"]);
     expect(json.notDelivered).toContainEqual(expect.objectContaining({ name: "big", reason: expect.stringMatching(/^budget: applies, but left out of the 1000-byte message/) }));
@@ -145,7 +155,9 @@ describe("render", () => {
     const expected = composeRulesMessage(loaded.rules, { files: [] }, { listOnRequest: true, maxBytes: 48 * 1024 })?.text;
     expect(expected).toBeDefined();
     expect(stdout).toBe(`${expected}\n`);
-    expect(stderr).toBe(`${Buffer.byteLength(expected as string)} B ≈ ${Math.ceil(Buffer.byteLength(expected as string) / 4)} tokens (budget 49152 B): 2 rules delivered, 1 listed on request, 0 left out\n`);
+    expect(stderr).toBe(
+      `${Buffer.byteLength(expected as string)} B ≈ ${Math.ceil(Buffer.byteLength(expected as string) / 4)} tokens (budget 49152 B): 2 rules delivered, 1 listed on request, 0 left out\n`,
+    );
   });
 
   test("--files (comma-separated and repeated) and --prompt compose the message for that session", async () => {

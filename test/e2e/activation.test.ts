@@ -162,11 +162,7 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
 
   test("the rule tool returns an on-request rule; the first message only lists it", async () => {
     const id = await newSession();
-    oc.fakeModel.enqueue(
-      { toolCalls: [{ name: "rule", arguments: { name: "secrets" } }] },
-      { toolCalls: [{ name: "rule", arguments: { name: "no-such-rule" } }] },
-      "Understood.",
-    );
+    oc.fakeModel.enqueue({ toolCalls: [{ name: "rule", arguments: { name: "secrets" } }] }, { toolCalls: [{ name: "rule", arguments: { name: "no-such-rule" } }] }, "Understood.");
     const t = await turn(id, "Rotate the API credentials.");
     expect(t).toHaveLength(3);
 

@@ -25,7 +25,10 @@ function rulesAfterLastCompaction(messages: SessionMessage[]): number {
     if (m.parts.some((p) => p.type === "compaction")) at = i;
   });
   if (at < 0) return -1;
-  return messages.slice(at).flatMap((m) => m.parts).filter((p) => isRulesPart(p) && !(p as { ignored?: boolean }).ignored).length;
+  return messages
+    .slice(at)
+    .flatMap((m) => m.parts)
+    .filter((p) => isRulesPart(p) && !(p as { ignored?: boolean }).ignored).length;
 }
 
 describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
@@ -116,7 +119,10 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   test("compaction after a context-overflow error (OpenCode replays the prompt itself): no extra turn, the rules once in every later request", async () => {
     const id = await sessionWithOneTurn();
     // The provider refuses the prompt as too long: OpenCode compacts, then replays the user's prompt without the autocontinue hook.
-    oc.fakeModel.enqueue({ error: { status: 400, message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 200000 tokens." } }, "ANSWER-AFTER-OVERFLOW");
+    oc.fakeModel.enqueue(
+      { error: { status: 400, message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 200000 tokens." } },
+      "ANSWER-AFTER-OVERFLOW",
+    );
     await prompt(oc.client, id, "TURN-2: a prompt too long for the model");
     const [summary] = await oc.fakeModel.waitForRequests(1, { filter: (r) => isSummaryRequest(r) && r.sessionID === id, timeoutMs: 15_000 });
     await waitForIdle(oc.client, id);

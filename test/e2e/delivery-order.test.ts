@@ -53,7 +53,9 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
     if (rulesParts.length !== 1) problems.push(`${label}: ${rulesParts.length} visible rules parts stored (want 1)`);
     if (userAt < 0) problems.push(`${label}: user text not stored`);
     else if (rulesParts.length > 0 && flatIndex(rulesParts[0]!.part) > userAt) {
-      problems.push(`${label}: rules stored after the user's message (order: ${messages.map((m) => `${m.info.role}:${m.parts.map((p) => (p.type === "text" ? p.text.slice(0, 12) : p.type)).join("+")}`).join(" | ")})`);
+      problems.push(
+        `${label}: rules stored after the user's message (order: ${messages.map((m) => `${m.info.role}:${m.parts.map((p) => (p.type === "text" ? p.text.slice(0, 12) : p.type)).join("+")}`).join(" | ")})`,
+      );
     }
     const main = oc.fakeModel.mainRequests(sessionID);
     if (main.length !== 1) problems.push(`${label}: ${main.length} model requests (want 1)`);
@@ -76,7 +78,10 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
       // No waiting between create and prompt, as the terminal UI does.
       const session = unwrap(await oc.client.session.create({ body: {} }), "session.create");
       const reply = unwrap(await oc.client.session.prompt({ path: { id: session.id }, body: { parts: [{ type: "text", text }] } }), "session.prompt");
-      const answer = reply.parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("");
+      const answer = reply.parts
+        .filter((p) => p.type === "text")
+        .map((p) => (p as { text: string }).text)
+        .join("");
       if (answer !== `ANSWER-${i}`) problems.push(`run ${i}: the model answered ${JSON.stringify(answer)} (it was not asked the user's question)`);
       await waitForIdle(oc.client, session.id);
       problems.push(...(await checkFirst(session.id, text, `run ${i}`)));
@@ -112,7 +117,11 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
       const output = task?.state.status === "completed" ? task.state.output : `<${task?.state.status}>`;
       if (!output.includes(childAnswer(i))) problems.push(`run ${i}: task result ${JSON.stringify(output.slice(0, 200))}`);
       const parentMain = oc.fakeModel.mainRequests(session.id);
-      const resultSeen = parentMain.at(-1) ? toolResults(parentMain.at(-1)!).map((t) => t.text).join("\n") : "";
+      const resultSeen = parentMain.at(-1)
+        ? toolResults(parentMain.at(-1)!)
+            .map((t) => t.text)
+            .join("\n")
+        : "";
       if (!resultSeen.includes(childAnswer(i))) problems.push(`run ${i}: the parent model saw task result ${JSON.stringify(resultSeen.slice(0, 200))}`);
       if (messageText(assistantMessages(parentMessages).at(-1)!) !== "PARENT-DONE") problems.push(`run ${i}: parent did not finish with its own answer`);
       // The parent itself got the rules first too.

@@ -28,7 +28,8 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
     await oc?.stop();
   });
 
-  const sessionInfo = async (id: string) => unwrap(await oc.client.session.get({ path: { id } }), "session.get") as { title: string; agent?: string; model?: { id?: string; providerID?: string } };
+  const sessionInfo = async (id: string) =>
+    unwrap(await oc.client.session.get({ path: { id } }), "session.get") as { title: string; agent?: string; model?: { id?: string; providerID?: string } };
 
   test("a session that holds the rules but got no prompt: no model request, no assistant message, a synthetic marked part", async () => {
     const before = oc.fakeModel.requests.length;
@@ -98,7 +99,10 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
 
     const messages = await getMessages(oc.client, id);
     const firstReal = messages.findIndex((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.text.includes("PLAN-TURN-1")));
-    const agents = messages.slice(firstReal).filter((m) => m.info.role === "user").map((m) => `${(m.info as { agent?: string }).agent}${m.parts.some(isRulesPart) ? " (rules)" : ""}`);
+    const agents = messages
+      .slice(firstReal)
+      .filter((m) => m.info.role === "user")
+      .map((m) => `${(m.info as { agent?: string }).agent}${m.parts.some(isRulesPart) ? " (rules)" : ""}`);
     expect(agents.every((a) => a.startsWith("plan"))).toBe(true);
     expect(agents.some((a) => a.endsWith("(rules)"))).toBe(true);
     expect((await sessionInfo(id)).agent).toBe("plan");

@@ -67,7 +67,11 @@ describe("subagents (real OpenCode)", { timeout: 60_000 }, () => {
     expect(ruleCounts(first!)).toEqual(EACH_ONCE);
     expect(lastMessage(first!).text.trimEnd().endsWith(childPrompt(1))).toBe(true);
     expect(taskOutput).toContain(childAnswer(1));
-    expect(toolResults(on.fakeModel.mainRequests(parent).at(-1)!).map((t) => t.text).join("\n")).toContain(childAnswer(1));
+    expect(
+      toolResults(on.fakeModel.mainRequests(parent).at(-1)!)
+        .map((t) => t.text)
+        .join("\n"),
+    ).toContain(childAnswer(1));
   });
 
   test("subagents: false: the child gets no rules; the parent still does; the task result is the child's answer", async () => {

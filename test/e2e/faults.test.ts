@@ -40,7 +40,9 @@ describe("a throwing dependency inside every hook (real OpenCode)", { timeout: 9
     const main = oc.fakeModel.mainRequests(id);
     expect(main.length).toBe(2);
     expect(requestText(main[0]!)).toContain("MARK-FAULT-RULE");
-    const readResult = toolResults(main[1]!).map((result) => result.text).join("\n");
+    const readResult = toolResults(main[1]!)
+      .map((result) => result.text)
+      .join("\n");
     expect(readResult).toContain("export const app = 1;");
     // The glob rule still activates on the read, appended to its result.
     expect(readResult).toContain("MARK-FAULT-TS");

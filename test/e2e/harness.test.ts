@@ -12,19 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { isMainRequest, isSummaryRequest, isTitleRequest, lastUserText, startFakeModel, toolResults } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import { probePluginSource, readProbe } from "./harness/probe.js";
-import {
-  assistantMessages,
-  createSession,
-  getMessages,
-  messageText,
-  prompt,
-  sleep,
-  toolParts,
-  unwrap,
-  userMessages,
-  waitFor,
-  waitForIdle,
-} from "./harness/wait.js";
+import { assistantMessages, createSession, getMessages, messageText, prompt, sleep, toolParts, unwrap, userMessages, waitFor, waitForIdle } from "./harness/wait.js";
 
 describe("e2e harness", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
@@ -101,11 +89,17 @@ describe("e2e harness", { timeout: 60_000 }, () => {
     const msgs = await waitForIdle(oc.client, session.id);
     const [read] = toolParts(msgs, "read");
     expect(read?.state.status).toBe("completed");
-    expect(assistantMessages(msgs).map((m) => messageText(m)).join("|")).toContain("I read it");
-    expect(oc.probe().filter((r) => r.hook.startsWith("tool.execute") && r.tool === "read").map((r) => r.hook)).toEqual([
-      "tool.execute.before",
-      "tool.execute.after",
-    ]);
+    expect(
+      assistantMessages(msgs)
+        .map((m) => messageText(m))
+        .join("|"),
+    ).toContain("I read it");
+    expect(
+      oc
+        .probe()
+        .filter((r) => r.hook.startsWith("tool.execute") && r.tool === "read")
+        .map((r) => r.hook),
+    ).toEqual(["tool.execute.before", "tool.execute.after"]);
   });
 
   test("noReply: true stores the message without calling the model", async () => {
@@ -154,7 +148,11 @@ describe("e2e harness", { timeout: 60_000 }, () => {
     expect(parent).toHaveLength(2);
     expect(toolResults(parent[1]!)[0]!.text).toContain("sub done");
     const msgs = await waitForIdle(oc.client, session.id);
-    expect(assistantMessages(msgs).map((m) => messageText(m)).at(-1)).toBe("parent done");
+    expect(
+      assistantMessages(msgs)
+        .map((m) => messageText(m))
+        .at(-1),
+    ).toBe("parent done");
   });
 });
 
@@ -163,10 +161,9 @@ describe("fake model", () => {
     const fm = await startFakeModel();
     try {
       fm.enqueue({ toolCalls: [{ name: "read", arguments: { filePath: "/x" }, id: "call_1" }], usage: { prompt_tokens: 7 } });
-      const post = (body: unknown) =>
-        fetch(`${fm.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(
-          (r) => r.json() as Promise<any>,
-        );
+      type Reply = { choices: unknown[]; usage: { prompt_tokens: number } };
+      const post = async (body: unknown) =>
+        (await fetch(`${fm.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<Reply>;
       const a = await post({ model: "fake-model", messages: [{ role: "user", content: "hi" }], stream: false });
       expect(a.choices[0]).toMatchObject({
         finish_reason: "tool_calls",

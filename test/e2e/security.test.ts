@@ -152,7 +152,9 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
   test("an ordinary glob rule still arrives with the long file's read result", () => {
     const request = afterRead();
     expect(request, `a model request carries the read's result${notFinished()}`).toBeDefined();
-    const result = toolResults(request!).map((t) => t.text).join("\n");
+    const result = toolResults(request!)
+      .map((t) => t.text)
+      .join("\n");
     expect(result, `the read result holds the **/*.txt rule ${MARK_GLOB_TXT}`).toContain(MARK_GLOB_TXT);
   });
 });

@@ -62,7 +62,14 @@ export function recordRequests(): FakeOpencode {
       if (answer === "network-error") return HttpResponse.error();
       if (answer.status !== 200) return HttpResponse.json({ name: "UnknownError", data: { message: `status ${answer.status}` } }, { status: answer.status });
       clock += 10;
-      const info = { id: `msg_${state.prompts.length}`, sessionID: params.id, role: "user", time: { created: clock }, agent: body.agent ?? "build", model: body.model ?? { providerID: "p", modelID: "m" } };
+      const info = {
+        id: `msg_${state.prompts.length}`,
+        sessionID: params.id,
+        role: "user",
+        time: { created: clock },
+        agent: body.agent ?? "build",
+        model: body.model ?? { providerID: "p", modelID: "m" },
+      };
       // Stored before the answer: a slow answer may arrive after the client gave up, yet the message exists.
       const messages = state.history.get(String(params.id)) ?? [];
       messages.push({ info, parts: body.parts.map((part) => ({ ...part })) });
@@ -97,7 +104,12 @@ export async function tempProject(): Promise<TempProject> {
   const projectDir = join(root, "project");
   const configHome = join(home, ".config");
   await mkdir(projectDir, { recursive: true });
-  const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR, OPENCODE_RULEBOOK_DEBUG: process.env.OPENCODE_RULEBOOK_DEBUG };
+  const saved = {
+    HOME: process.env.HOME,
+    XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME,
+    OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR,
+    OPENCODE_RULEBOOK_DEBUG: process.env.OPENCODE_RULEBOOK_DEBUG,
+  };
   process.env.HOME = home;
   process.env.XDG_CONFIG_HOME = configHome;
   delete process.env.OPENCODE_CONFIG_DIR;

@@ -88,7 +88,9 @@ describe("rules activated by the user's prompt go into that message as a synthet
   });
 
   test("an attached file part", async () => {
-    const output = userMessage("what does this do?", [{ id: "prt_z", sessionID: "ses_1", messageID: "m", type: "file", mime: "text/plain", url: `file://${project.projectDir}/src/app.ts`, filename: "app.ts" }]);
+    const output = userMessage("what does this do?", [
+      { id: "prt_z", sessionID: "ses_1", messageID: "m", type: "file", mime: "text/plain", url: `file://${project.projectDir}/src/app.ts`, filename: "app.ts" },
+    ]);
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["typescript"]);
   });
@@ -125,7 +127,11 @@ test("after compaction the re-delivery carries every rule active in the session,
   await hooks["chat.message"]?.({ sessionID: "ses_1" }, userMessage("a migration please"));
   await hooks.event?.(sessionCompacted("ses_1") as never);
   const redelivered = server.prompts.at(-1)!.body.parts[0]!.text;
-  expect(parseRulesMessage(redelivered).map((rule) => rule.name).sort()).toEqual(["migrations", "style", "typescript"]);
+  expect(
+    parseRulesMessage(redelivered)
+      .map((rule) => rule.name)
+      .sort(),
+  ).toEqual(["migrations", "style", "typescript"]);
   expect(redelivered).toContain("- security: Handling secrets");
   // The working set survived: nothing is appended again in this window.
   expect(await toolCall("read", { filePath: join(project.projectDir, "src", "app.ts") })).toBe("done");

@@ -105,9 +105,7 @@ test("OPENCODE_RULEBOOK_DEBUG=1 turns the discovery log on", async () => {
   process.env.OPENCODE_RULEBOOK_DEBUG = "1";
   await startPlugin(project);
   await settle();
-  expect(server.logs.map((log) => log.message)).toEqual(
-    expect.arrayContaining(["Discovered global rule: style.md", "Discovered project rule: testing.md"]),
-  );
+  expect(server.logs.map((log) => log.message)).toEqual(expect.arrayContaining(["Discovered global rule: style.md", "Discovered project rule: testing.md"]));
 });
 
 test("an invalid option is reported and the plugin still delivers", async () => {
@@ -121,11 +119,22 @@ test("an invalid option is reported and the plugin still delivers", async () => 
 test("chat.message recognises the plugin's own rules prompt and does not wait on it", async () => {
   const hooks = await startPlugin(project);
   const started = Date.now();
-  const ownPart = { id: "prt_1", sessionID: "ses_1", messageID: "msg_1", type: "text", text: "x", synthetic: true, metadata: { [MARKER_KEY]: { kind: "rules", rules: [], trigger: "session.created" } } };
+  const ownPart = {
+    id: "prt_1",
+    sessionID: "ses_1",
+    messageID: "msg_1",
+    type: "text",
+    text: "x",
+    synthetic: true,
+    metadata: { [MARKER_KEY]: { kind: "rules", rules: [], trigger: "session.created" } },
+  };
   // A delivery that never finishes: were the hook to wait on it, this would take the full wait.
   server.answers.push("network-error");
   const delivery = hooks.event?.(sessionCreated("ses_1") as never);
-  await hooks["chat.message"]?.({ sessionID: "ses_1" }, { message: { id: "msg_1", sessionID: "ses_1", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } }, parts: [ownPart as never] });
+  await hooks["chat.message"]?.(
+    { sessionID: "ses_1" },
+    { message: { id: "msg_1", sessionID: "ses_1", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } }, parts: [ownPart as never] },
+  );
   expect(Date.now() - started).toBeLessThan(500);
   await delivery;
 });

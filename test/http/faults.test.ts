@@ -97,7 +97,14 @@ test("a rule file that changes while it is read: the rules that could be read st
 });
 
 test("a dependency that throws inside every hook never reaches OpenCode", async () => {
-  const throwing = new Proxy({}, { get: () => { throw new Error("client exploded"); } });
+  const throwing = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error("client exploded");
+      },
+    },
+  );
   const rulebook = await engine({ client: throwing });
   const message = { id: "msg_u", sessionID: "ses_t", role: "user" as const, time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } };
   await expect(rulebook.onEvent(sessionCreated("ses_t").event as never)).resolves.toBeUndefined();
@@ -111,7 +118,15 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
   const parts: never[] = [];
   await rulebook.onChatMessage({ sessionID: "ses_t2" }, { message: { ...message, sessionID: "ses_t2" }, parts });
   expect(JSON.stringify(parts)).toContain("Write small functions.");
-  const brokenFs: RuleFs = { ...nodeRuleFs, readdir: async () => { throw new Error("disk on fire"); }, stat: async () => { throw new Error("disk on fire"); } };
+  const brokenFs: RuleFs = {
+    ...nodeRuleFs,
+    readdir: async () => {
+      throw new Error("disk on fire");
+    },
+    stat: async () => {
+      throw new Error("disk on fire");
+    },
+  };
   await expect(engine({ fs: brokenFs })).resolves.toBeDefined();
 });
 
@@ -126,7 +141,10 @@ test("a compaction re-delivery is dated just after the summary, so a loop alread
   await rulebook.onEvent(sessionCompacted("ses_c").event as never);
   expect(server.prompts).toHaveLength(1);
   // OpenCode runs chat.message for the plugin's own prompt: there it is dated after the summary, before the replayed prompt.
-  const own = { message: { id: "msg_r", sessionID: "ses_c", role: "user" as const, time: { created: 9_999 }, agent: "plan", model: { providerID: "p", modelID: "m" } }, parts: server.prompts[0]!.body.parts as never[] };
+  const own = {
+    message: { id: "msg_r", sessionID: "ses_c", role: "user" as const, time: { created: 9_999 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
+    parts: server.prompts[0]!.body.parts as never[],
+  };
   await rulebook.onChatMessage({ sessionID: "ses_c" }, own);
   expect(own.message.time.created).toBe(401);
   expect(server.prompts[0]?.body.agent).toBe("plan");

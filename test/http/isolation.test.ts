@@ -15,7 +15,17 @@ import type { HookLimits } from "../../src/engine/rulebook.js";
 import type { TestEngine as Rulebook } from "../helpers/engine.js";
 import { RulebookPlugin } from "../../src/index.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
-import { BASE_URL, fakeServer, sessionCompacted, sessionCreated, startPlugin, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import {
+  BASE_URL,
+  fakeServer,
+  sessionCompacted,
+  sessionCreated,
+  startPlugin,
+  startTestEngine,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

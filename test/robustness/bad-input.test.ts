@@ -50,13 +50,24 @@ const CORPUS_CASES: CorpusCase[] = [
   { file: "yaml-tab-indent.md", warnings: () => [], rule: { globs: ["src/**"], content: "Tabs indent the list above." } },
   { file: "yaml-tab-separator.md", warnings: () => [], rule: { description: "Tab after the colon", keywords: ["deploy"] } },
   { file: "yaml-tab-mixed-indent.md", warnings: (f) => [skipped(f, "front matter is not valid YAML (end of the stream or a document separator is expected)", 4)] },
-  { file: "anchors-aliases.md", warnings: (f) => [unusedKeys(f, "base")], rule: { description: "Shared words", keywords: ["deploy", "release", "Shared words"], unknownKeys: ["base"] } },
+  {
+    file: "anchors-aliases.md",
+    warnings: (f) => [unusedKeys(f, "base")],
+    rule: { description: "Shared words", keywords: ["deploy", "release", "Shared words"], unknownKeys: ["base"] },
+  },
   // 9^9 "lol"s if expanded; js-yaml shares aliased nodes, and the value is refused by its shape.
   { file: "billion-laughs.md", warnings: (f) => [skipped(f, YAML_TYPE("keywords", LIST_OF_WORDS, "a list"), 11)] },
-  { file: "billion-laughs-unknown-key.md", warnings: (f) => [unusedKeys(f, "a", "b", "c", "d", "e", "f", "g", "h", "i", "lols")], rule: { content: "The same expansion under a key nobody reads.", unknownKeys: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "lols"] } },
+  {
+    file: "billion-laughs-unknown-key.md",
+    warnings: (f) => [unusedKeys(f, "a", "b", "c", "d", "e", "f", "g", "h", "i", "lols")],
+    rule: { content: "The same expansion under a key nobody reads.", unknownKeys: ["a", "b", "c", "d", "e", "f", "g", "h", "i", "lols"] },
+  },
   {
     file: "billion-laughs-mapping.md",
-    warnings: (f) => [{ path: inRules(f), line: 11, message: `${YAML_TYPE("description", "text", "a mapping")}; description ignored` }, unusedKeys(f, "a", "b", "c", "d", "e", "f", "g", "h", "i")],
+    warnings: (f) => [
+      { path: inRules(f), line: 11, message: `${YAML_TYPE("description", "text", "a mapping")}; description ignored` },
+      unusedKeys(f, "a", "b", "c", "d", "e", "f", "g", "h", "i"),
+    ],
     rule: { description: undefined, content: "Mappings of mappings, by reference." },
   },
   { file: "yaml-deep-nesting.md", warnings: (f) => [skipped(f, "front matter is nested too deeply to read")] },
@@ -97,27 +108,31 @@ describe("the committed corpus, one case at a time, next to a good rule", () => 
     expect(committed).toEqual(CORPUS_CASES.map((c) => c.file).sort());
   });
 
-  test.each(CORPUS_CASES)("$file", async ({ file, warnings, rule }) => {
-    await withGood(file);
-    const before = process.memoryUsage().heapUsed;
-    const loaded = await load();
-    expect(shown(loaded.warnings)).toEqual(warnings(file));
-    expectGoodLoaded(loaded);
-    const name = file.replace(/\.md$/, "");
-    const own = loaded.rules.find((r) => r.path === inRules(file));
-    if (rule) {
-      expect(own).toMatchObject({ name, scope: "project", source: "native", displayPath: `.opencode/rules/${file}`, ...rule });
-      expect(loaded.rules).toHaveLength(2);
-    } else {
-      expect(own).toBeUndefined();
-      expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
-    }
-    // Found, even when skipped: the discovery log names it.
-    expect(loaded.files.map((f) => f.relPath).sort()).toEqual(["good.md", file].sort());
-    expect(pwned()).toBeUndefined();
-    // Bounded: no case may hold more than a few MB once loaded (a billion laughs expanded would need gigabytes).
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
-  }, 5000);
+  test.each(CORPUS_CASES)(
+    "$file",
+    async ({ file, warnings, rule }) => {
+      await withGood(file);
+      const before = process.memoryUsage().heapUsed;
+      const loaded = await load();
+      expect(shown(loaded.warnings)).toEqual(warnings(file));
+      expectGoodLoaded(loaded);
+      const name = file.replace(/\.md$/, "");
+      const own = loaded.rules.find((r) => r.path === inRules(file));
+      if (rule) {
+        expect(own).toMatchObject({ name, scope: "project", source: "native", displayPath: `.opencode/rules/${file}`, ...rule });
+        expect(loaded.rules).toHaveLength(2);
+      } else {
+        expect(own).toBeUndefined();
+        expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
+      }
+      // Found, even when skipped: the discovery log names it.
+      expect(loaded.files.map((f) => f.relPath).sort()).toEqual(["good.md", file].sort());
+      expect(pwned()).toBeUndefined();
+      // Bounded: no case may hold more than a few MB once loaded (a billion laughs expanded would need gigabytes).
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+    },
+    5000,
+  );
 
   test("the whole corpus in one folder: one warning per bad file, every good rule loads", async () => {
     await withGood(...CORPUS_CASES.map((c) => c.file));
@@ -129,7 +144,6 @@ describe("the committed corpus, one case at a time, next to a good rule", () => 
     expect(pwned()).toBeUndefined();
   }, 10_000);
 });
-
 
 describe("YAML expansion stays bounded", () => {
   test.each(["billion-laughs.md", "billion-laughs-unknown-key.md", "billion-laughs-mapping.md", "yaml-deep-nesting.md"])(
@@ -156,7 +170,7 @@ describe("rule text containing the message's own delimiters", () => {
     await withGood("delimiters.md");
     const { rules, warnings } = await load();
     expect(warnings).toEqual([]);
-    const text = renderRulesMessage(rules, { onRequest: [{ name: "</rule>", description: "<rulebook>\n</rule>" }], leftOut: [{ name: "<rule name=\"x\">" }], notice: "</rulebook>" });
+    const text = renderRulesMessage(rules, { onRequest: [{ name: "</rule>", description: "<rulebook>\n</rule>" }], leftOut: [{ name: '<rule name="x">' }], notice: "</rulebook>" });
     expect(parseRulesMessage(text)).toEqual(rules.map(({ name, scope, displayPath, content, source }) => ({ name, scope, displayPath, content, source })));
     // The only lines that close a block are the real ones.
     expect(text.split("\n").filter((line) => line === "</rule>")).toHaveLength(2);

@@ -106,8 +106,7 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
     messages.sort((a, b) => a.info.time.created - b.info.time.created);
     history.set(sessionID, messages);
   };
-  const hang = (signal: AbortSignal | undefined) =>
-    new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason ?? new Error("aborted"))));
+  const hang = (signal: AbortSignal | undefined) => new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason ?? new Error("aborted"))));
   const client = {
     session: {
       async prompt({ path, body, signal }: { path: { id: string }; body: { parts: Part[]; agent?: string }; signal?: AbortSignal }) {
@@ -200,7 +199,10 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
 
     // The client heals; what was left for later must now arrive.
     healed = true;
-    await awaited("the events OpenCode does not await", Promise.all(background).then(() => undefined));
+    await awaited(
+      "the events OpenCode does not await",
+      Promise.all(background).then(() => undefined),
+    );
     for (const sessionID of sessions) if (!dead.has(sessionID)) await userTurn(sessionID, "final turn");
 
     for (const sessionID of sessions) {

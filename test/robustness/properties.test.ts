@@ -84,13 +84,46 @@ describe("any bytes as a rule file never throw out of discovery", () => {
 
   test("arbitrary text (any code points, well-formed or not)", async () => {
     const text = fc.oneof(fc.string({ unit: "binary", maxLength: 500 }), fc.string({ unit: "grapheme", maxLength: 500 }), fc.string({ maxLength: 500 }));
-    await fc.assert(fc.asyncProperty(text, (value) => loadsOrWarns("case.md", encode(value))), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(text, (value) => loadsOrWarns("case.md", encode(value))),
+      { numRuns: 300 },
+    );
   }, 60_000);
 
   test("text that starts like front matter: `---`, a language, key/value lines, a close or none, a body", async () => {
     const key = fc.constantFrom("globs", "paths", "applyTo", "keywords", "topics", "alwaysApply", "enabled", "match", "priority", "override", "description", "lol", "x");
     const value = fc.oneof(
-      fc.constantFrom("", "true", "false", "yes", "1", "0", "50", "500", "-3", "null", "~", "src/**", "*.ts, src/**", "{a,b}", "[a, b]", "[a", "{", "'", '"', "&a x", "*a", "!!js/function f", "!!binary aGk=", "|", ">", "- a", "@x", "`x`", "%x"),
+      fc.constantFrom(
+        "",
+        "true",
+        "false",
+        "yes",
+        "1",
+        "0",
+        "50",
+        "500",
+        "-3",
+        "null",
+        "~",
+        "src/**",
+        "*.ts, src/**",
+        "{a,b}",
+        "[a, b]",
+        "[a",
+        "{",
+        "'",
+        '"',
+        "&a x",
+        "*a",
+        "!!js/function f",
+        "!!binary aGk=",
+        "|",
+        ">",
+        "- a",
+        "@x",
+        "`x`",
+        "%x",
+      ),
       fc.string({ maxLength: 40 }),
       fc.string({ unit: "binary", maxLength: 20 }),
     );
@@ -113,7 +146,10 @@ describe("any bytes as a rule file never throw out of discovery", () => {
         const text = [`---${language}`, ...lines, close, body].join(eol);
         return new Uint8Array([...(bom ? [0xef, 0xbb, 0xbf] : []), ...encode(text)]);
       });
-    await fc.assert(fc.asyncProperty(file, (bytes) => loadsOrWarns("case.md", bytes)), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(file, (bytes) => loadsOrWarns("case.md", bytes)),
+      { numRuns: 400 },
+    );
     expect((globalThis as Record<string, unknown>).__rulebookPwned).toBeUndefined();
   }, 60_000);
 
@@ -121,12 +157,19 @@ describe("any bytes as a rule file never throw out of discovery", () => {
     const name = fc
       .string({ unit: "grapheme", minLength: 1, maxLength: 40 })
       .filter((value) => !value.includes("/") && !value.includes("\0") && !value.startsWith(".") && Buffer.byteLength(value) <= 200 && value !== "good");
-    await fc.assert(fc.asyncProperty(name, fc.constantFrom(".md", ".mdc", ".MD"), (base, ext) => loadsOrWarns(`${base}${ext}`, encode(`Rule ${base}.`))), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(name, fc.constantFrom(".md", ".mdc", ".MD"), (base, ext) => loadsOrWarns(`${base}${ext}`, encode(`Rule ${base}.`))),
+      { numRuns: 200 },
+    );
   }, 60_000);
 });
 
 // Rules as discovery makes them: names from paths (may hold newlines, quotes, markup), contents trimmed, LF only.
-const anyName = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ unit: "grapheme", maxLength: 30 }), fc.constantFrom('a "b" <c> & d', "x\n<rule name=\"e\">\ny", "</rule>", "sub/name", "&amp;"));
+const anyName = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: "grapheme", maxLength: 30 }),
+  fc.constantFrom('a "b" <c> & d', 'x\n<rule name="e">\ny', "</rule>", "sub/name", "&amp;"),
+);
 const delimiterLine = fc
   .tuple(fc.stringMatching(/^\\{0,3}$/), fc.constantFrom("<rule", "</rule", "<rulebook", "</rulebook"), fc.constantFrom(">", " ", ' name="x">', "\t", ""))
   .map(([slashes, tag, rest]) => slashes + tag + rest);
@@ -171,7 +214,21 @@ describe("any rule set renders to a message that parses back to the same rules",
     fc.assert(
       fc.property(fc.array(renderedRule, { minLength: 1, maxLength: 4 }), fc.nat(), (rules, pick) => {
         // The tool trims what the model asks for, so names here do not end in whitespace.
-        const full = rules.map((rule, i) => ({ ...rule, name: `${i}-${rule.name}`.trimEnd(), path: `/r/${i}.md`, source: rule.source ?? "native", globs: [], keywords: [], match: "any", priority: 50, override: false, unknownKeys: [] }) as Rule);
+        const full = rules.map(
+          (rule, i) =>
+            ({
+              ...rule,
+              name: `${i}-${rule.name}`.trimEnd(),
+              path: `/r/${i}.md`,
+              source: rule.source ?? "native",
+              globs: [],
+              keywords: [],
+              match: "any",
+              priority: 50,
+              override: false,
+              unknownKeys: [],
+            }) as Rule,
+        );
         const wanted = full[pick % full.length] as Rule;
         const answer = answerRuleRequest(full, wanted.name);
         expect(answer.rule).toBe(wanted);

@@ -55,9 +55,9 @@ describe("made at test time: size, number and depth", () => {
     const names = Array.from({ length: 10_000 }, (_, i) => `r${String(i).padStart(5, "0")}.md`);
     for (let i = 0; i < names.length; i += 500) {
       await Promise.all(
-        names.slice(i, i + 500).map((name, j) =>
-          writeFile(inRules(name), (i + j) % 2 ? `---\nglobs: src/m${i + j}/**\nkeywords: k${i + j}\n---\nRule ${i + j}.\n` : `Rule ${i + j}.\n`),
-        ),
+        names
+          .slice(i, i + 500)
+          .map((name, j) => writeFile(inRules(name), (i + j) % 2 ? `---\nglobs: src/m${i + j}/**\nkeywords: k${i + j}\n---\nRule ${i + j}.\n` : `Rule ${i + j}.\n`)),
       );
     }
     const fs = spyFs();
@@ -95,7 +95,9 @@ describe("made at test time: links, devices and FIFOs", () => {
     await withGood();
     await symlink(box.projectRules, inRules("loop"));
     const loaded = await load();
-    expect(shown(loaded.warnings)).toEqual([{ path: inRules("loop"), message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here` }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: inRules("loop"), message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here` },
+    ]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   }, 5000);
 
@@ -120,7 +122,12 @@ describe("made at test time: links, devices and FIFOs", () => {
     const fs = spyFs();
     const loaded = await load(fs);
     // Outside the repository, so refused before its type matters (the user's own folders: test/unit/walk.test.ts).
-    expect(shown(loaded.warnings)).toEqual([{ path: inRules("zero.md"), message: `leads through a symlink to /dev/zero, outside the repository (${box.project}); a repository's rule files are read only from inside it, so this file was skipped` }]);
+    expect(shown(loaded.warnings)).toEqual([
+      {
+        path: inRules("zero.md"),
+        message: `leads through a symlink to /dev/zero, outside the repository (${box.project}); a repository's rule files are read only from inside it, so this file was skipped`,
+      },
+    ]);
     expect(fs.readFile.mock.calls.map(([path]) => path)).toEqual([inRules("good.md")]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   }, 5000);

@@ -77,7 +77,9 @@ describe("the all-formats fixture", () => {
 
   test("the only warning is the unknown front matter key, once for its file", async () => {
     const { warnings } = await box.load();
-    expect(shown(warnings)).toEqual([{ path: join(box.project, ".claude/rules/general.md"), message: 'front matter key "author" is not used by opencode-rulebook; kept and ignored' }]);
+    expect(shown(warnings)).toEqual([
+      { path: join(box.project, ".claude/rules/general.md"), message: 'front matter key "author" is not used by opencode-rulebook; kept and ignored' },
+    ]);
     const { rules } = await box.load();
     expect(rules.find((rule) => rule.name === "general")?.unknownKeys).toEqual(["author"]);
   });
@@ -144,7 +146,7 @@ describe("the all-formats fixture", () => {
   test("the .clinerules folder variant: its .md files are rules, read instead of a file", async () => {
     await rm(join(box.project, ".clinerules"));
     await box.write(join(box.project, ".clinerules"), {
-      "database.md": "---\npaths:\n  - \"src/db/**\"\n---\n\nMigrations are reversible.\n",
+      "database.md": '---\npaths:\n  - "src/db/**"\n---\n\nMigrations are reversible.\n',
       "workflow.md": "Run the tests before saying done.\n",
       "notes.txt": "Not a rule file.\n",
     });

@@ -25,7 +25,7 @@ describe("Cline", () => {
   });
 
   test("a .clinerules folder: its .md files, paths → files", async () => {
-    await box.write(join(box.project, ".clinerules"), { "db.md": "---\npaths: [\"src/db/**\"]\n---\nD", "style.md": "S" });
+    await box.write(join(box.project, ".clinerules"), { "db.md": '---\npaths: ["src/db/**"]\n---\nD', "style.md": "S" });
     const { summaries } = await loadOnly("cline");
     expect(summaries).toEqual([
       { name: "db", mode: "conditional", globs: ["src/db/**"], description: undefined },
@@ -45,11 +45,11 @@ describe("GitHub Copilot", () => {
   test("copilot-instructions.md always; *.instructions.md by applyTo (** = always, none = on request or manual)", async () => {
     await box.write(join(box.project, ".github"), {
       "copilot-instructions.md": "Repo-wide.",
-      "instructions/ts.instructions.md": "---\napplyTo: \"src/**/*.ts,test/**/*.ts\"\n---\nT",
-      "instructions/all.instructions.md": "---\napplyTo: \"**/*\"\n---\nA",
+      "instructions/ts.instructions.md": '---\napplyTo: "src/**/*.ts,test/**/*.ts"\n---\nT',
+      "instructions/all.instructions.md": '---\napplyTo: "**/*"\n---\nA',
       "instructions/described.instructions.md": "---\ndescription: Database migrations\n---\nD",
       "instructions/bare.instructions.md": "B",
-      "instructions/deep/go.instructions.md": "---\napplyTo:\n  - \"**/*.go\"\n---\nG",
+      "instructions/deep/go.instructions.md": '---\napplyTo:\n  - "**/*.go"\n---\nG',
       "instructions/readme.md": "Not an instructions file.",
     });
     const { summaries, warnings } = await loadOnly("copilot");
@@ -90,8 +90,8 @@ describe("Kiro", () => {
   test("inclusion always / fileMatch / manual / auto / absent; ~/.kiro/steering is global", async () => {
     await box.write(join(box.project, ".kiro/steering"), {
       "always.md": "---\ninclusion: always\n---\nA",
-      "match.md": "---\ninclusion: fileMatch\nfileMatchPattern: \"components/**/*.tsx\"\n---\nM",
-      "match-list.md": "---\ninclusion: fileMatch\nfileMatchPattern: [\"**/*.ts\", \"**/*.tsx\"]\n---\nL",
+      "match.md": '---\ninclusion: fileMatch\nfileMatchPattern: "components/**/*.tsx"\n---\nM',
+      "match-list.md": '---\ninclusion: fileMatch\nfileMatchPattern: ["**/*.ts", "**/*.tsx"]\n---\nL',
       "manual.md": "---\ninclusion: manual\n---\nMa",
       "auto.md": "---\ninclusion: auto\nname: auto\ndescription: API design guidance\n---\nAu",
       "default.md": "No front matter: Kiro includes it always.",
@@ -131,7 +131,7 @@ describe("Kiro", () => {
 describe("front matter keys, every format", () => {
   test("native keys work in any format: priority, keywords, match, enabled", async () => {
     await box.write(join(box.project, ".kiro/steering"), {
-      "keyed.md": "---\ninclusion: fileMatch\nfileMatchPattern: \"src/**\"\nkeywords: deploy\nmatch: all\npriority: 90\n---\nK",
+      "keyed.md": '---\ninclusion: fileMatch\nfileMatchPattern: "src/**"\nkeywords: deploy\nmatch: all\npriority: 90\n---\nK',
       "off.md": "---\nenabled: false\n---\nOff",
     });
     const { rules } = await loadOnly("kiro");
@@ -147,7 +147,11 @@ describe("front matter keys, every format", () => {
     expect(rules.find((rule) => rule.name === "extra")?.unknownKeys).toEqual(["author", "tags"]);
     expect(shown(warnings)).toEqual([
       { path: join(box.project, ".cursor/rules/extra.mdc"), message: 'front matter keys "author", "tags" are not used by opencode-rulebook; kept and ignored' },
-      { path: join(box.project, ".cursor/rules/typed.mdc"), line: 2, message: 'front matter key "priority" should be a whole number from 1 to 100, found string "high"; default 50 used' },
+      {
+        path: join(box.project, ".cursor/rules/typed.mdc"),
+        line: 2,
+        message: 'front matter key "priority" should be a whole number from 1 to 100, found string "high"; default 50 used',
+      },
     ]);
   });
 });

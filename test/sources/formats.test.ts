@@ -66,7 +66,12 @@ describe("Cursor", () => {
     expect(summaries).toEqual([
       { name: "packages/web/asked", mode: "conditional", globs: ["packages/web/**"], description: "Ask" },
       { name: "packages/web/by-hand", mode: "manual", globs: [], description: undefined },
-      { name: "packages/web/components", mode: "conditional", globs: ["packages/web/**/*.tsx", "packages/web/src/main.ts", "packages/web/index.ts", "!packages/web/**/*.test.tsx"], description: undefined },
+      {
+        name: "packages/web/components",
+        mode: "conditional",
+        globs: ["packages/web/**/*.tsx", "packages/web/src/main.ts", "packages/web/index.ts", "!packages/web/**/*.test.tsx"],
+        description: undefined,
+      },
       { name: "packages/web/cursorrules", mode: "conditional", globs: ["packages/web/**"], description: undefined },
       { name: "packages/web/everywhere", mode: "conditional", globs: ["packages/web/**"], description: undefined },
     ]);
@@ -88,10 +93,10 @@ describe("Cursor", () => {
 describe("Claude Code", () => {
   test("paths → files; without paths → always; ~/.claude/rules is global; CLAUDE.md is not read", async () => {
     await box.write(join(box.project, ".claude/rules"), {
-      "api.md": "---\npaths:\n  - \"src/api/**/*.ts\"\n---\nA",
+      "api.md": '---\npaths:\n  - "src/api/**/*.ts"\n---\nA',
       "one-path.md": "---\npaths: src/**/*.tsx\n---\nO",
       "always.md": "Always.",
-      "frontend/react.md": "---\npaths: [\"**/*.tsx\"]\n---\nR",
+      "frontend/react.md": '---\npaths: ["**/*.tsx"]\n---\nR',
       "ignored.mdc": "Claude Code reads .md only.",
     });
     await box.write(box.project, { "CLAUDE.md": "Not a rule." });
@@ -145,7 +150,10 @@ describe("Windsurf", () => {
     ]);
     expect(shown(warnings)).toEqual([
       { path: join(box.project, ".windsurf/rules/empty-glob.md"), message: 'front matter says "trigger: glob" but gives no globs; the rule applies only when mentioned' },
-      { path: join(box.project, ".windsurf/rules/odd.md"), message: 'front matter key "trigger" should be always_on, glob, model_decision or manual, found "sometimes"; the rule applies only when mentioned' },
+      {
+        path: join(box.project, ".windsurf/rules/odd.md"),
+        message: 'front matter key "trigger" should be always_on, glob, model_decision or manual, found "sometimes"; the rule applies only when mentioned',
+      },
     ]);
   });
 

@@ -76,7 +76,10 @@ describe("the sources find rules only in the places they declare", () => {
     for (const file of loaded.files) {
       const base = file.path.startsWith(box.project + sep) ? box.project : box.home;
       const rel = relative(base, file.path).split(sep).join("/");
-      expect(placesOf(file.source).some((place) => rel === place || rel.startsWith(`${place}/`)), `${file.source}: ${rel}`).toBe(true);
+      expect(
+        placesOf(file.source).some((place) => rel === place || rel.startsWith(`${place}/`)),
+        `${file.source}: ${rel}`,
+      ).toBe(true);
     }
     expect(loaded.files.map((file) => file.source === "native" && file.scope === "project" && file.path)).toContain(join(box.project, ".opencode/rules/n.md"));
   });

@@ -53,7 +53,10 @@ describe("options.extraDirs", () => {
     await box.write(box.root, { "shared/team.md": "T" });
     await box.write(box.home, { "my-rules/mine.md": "M" });
     // Folders outside the repository are read because the user's own config names them (see test/sources/trust.test.ts).
-    const loaded = await box.load({ extraDirs: [".agents/rules", join(box.root, "shared"), "~/my-rules", "missing/folder"] }, { userExtraDirs: [join(box.root, "shared"), "~/my-rules"] });
+    const loaded = await box.load(
+      { extraDirs: [".agents/rules", join(box.root, "shared"), "~/my-rules", "missing/folder"] },
+      { userExtraDirs: [join(box.root, "shared"), "~/my-rules"] },
+    );
     expect(loaded.warnings).toEqual([]);
     expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.name, rule.globs, rule.displayPath])).toEqual([
       ["project", "extra", "agents", ["src/**"], ".agents/rules/agents.md"],
@@ -96,7 +99,13 @@ describe("options.extraDirs", () => {
 
   test("resolveExtraDirs", () => {
     const context = { home: "/home/me", directory: "/repo/pkg", worktree: "/repo" };
-    expect(resolveExtraDirs([".agents/rules", "/abs/rules", "~/r", "~", "../up", ".agents/rules"], context)).toEqual(["/repo/.agents/rules", "/abs/rules", "/home/me/r", "/home/me", "/up"]);
+    expect(resolveExtraDirs([".agents/rules", "/abs/rules", "~/r", "~", "../up", ".agents/rules"], context)).toEqual([
+      "/repo/.agents/rules",
+      "/abs/rules",
+      "/home/me/r",
+      "/home/me",
+      "/up",
+    ]);
   });
 });
 
@@ -116,7 +125,7 @@ describe("precedence", () => {
   test("within a scope: native > cursor > claude > windsurf > cline > copilot > kiro", async () => {
     await box.write(box.project, {
       ".kiro/steering/x.md": "kiro",
-      ".github/instructions/x.instructions.md": "---\napplyTo: \"**\"\n---\ncopilot",
+      ".github/instructions/x.instructions.md": '---\napplyTo: "**"\n---\ncopilot',
       ".clinerules/x.md": "cline",
       ".windsurf/rules/x.md": "windsurf",
       ".claude/rules/x.md": "claude",

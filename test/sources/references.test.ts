@@ -58,7 +58,9 @@ describe("expandReferences (pure)", () => {
   test("a cycle is reported and left as text", async () => {
     const out = await expand("Main\n@a.md", { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B\n@main.md", "/p/rules/main.md": "Main\n@a.md" });
     expect(out.text).toBe("Main\nA\nB\n@main.md");
-    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/b.md", message: "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text" }]);
+    expect(shown(out.warnings)).toEqual([
+      { path: "/p/rules/b.md", message: "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text" },
+    ]);
   });
 
   test("a file referencing itself is a cycle", async () => {
@@ -89,7 +91,9 @@ describe("expandReferences (pure)", () => {
   test("a missing file: a warning, the line stays", async () => {
     const out = await expand("@docs/missing.md", {});
     expect(out.text).toBe("@docs/missing.md");
-    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/main.md", message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text" }]);
+    expect(shown(out.warnings)).toEqual([
+      { path: "/p/rules/main.md", message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text" },
+    ]);
   });
 
   test("not references: @mentions of rules, @ inside a sentence, e-mail addresses, code fences", async () => {
@@ -192,7 +196,9 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "gap.md": "Text\n@missing/part.md" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Text\n@missing/part.md");
-    expect(shown(loaded.warnings)).toEqual([{ path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` },
+    ]);
   });
 
   test("a user's rule may reach the config folder and the user-level rules folders, not the rest of home; a repository rule reaches none of them", async () => {

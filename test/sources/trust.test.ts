@@ -60,7 +60,10 @@ describe("a repository's rule files are read only from inside it", () => {
     const expected = [
       [join(box.project, ".cursor/rules"), outside(join(box.root, "etc"), "folder")],
       [join(box.project, ".claude/rules"), outside(folder, "folder")],
-      [join(box.project, ".opencode/rules/ref.md"), `reference #[[file:${join(box.root, "etc/passwd.md")}]] points outside the repository (${join(box.root, "etc/passwd.md")}); refused; left as text`],
+      [
+        join(box.project, ".opencode/rules/ref.md"),
+        `reference #[[file:${join(box.root, "etc/passwd.md")}]] points outside the repository (${join(box.root, "etc/passwd.md")}); refused; left as text`,
+      ],
       [join(box.project, ".opencode/rules/ref.md"), `reference @${join(folder, "token.md")} points outside the repository (${join(folder, "token.md")}); refused; left as text`],
       [join(box.project, ".kiro/steering"), outside(join(box.root, "etc/steering"), "folder")],
     ];
@@ -127,7 +130,8 @@ describe("the user's own folders are the user's", () => {
     expect(shown(refused.warnings)).toEqual([
       {
         path: team,
-        message: "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
+        message:
+          "extraDirs names this folder outside the repository, and your own OpenCode config does not: a folder outside the repository is read only when your global opencode.json names it; skipped",
       },
     ]);
     const named = await box.load({ extraDirs: [team] }, { userExtraDirs: [team] });

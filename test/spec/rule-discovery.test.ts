@@ -45,7 +45,10 @@ describe("Requirement: Rule File Formats", () => {
 
   test("Scenario: Loading a markdown with metadata rule", async () => {
     const path = await project.writeRule("project", "my-rule.mdc", COMPONENT_RULE);
-    const { rule, warnings } = parseRule({ name: "my-rule", scope: "project", source: "native", path, displayPath: ".opencode/rules/my-rule.mdc" }, new TextEncoder().encode(COMPONENT_RULE));
+    const { rule, warnings } = parseRule(
+      { name: "my-rule", scope: "project", source: "native", path, displayPath: ".opencode/rules/my-rule.mdc" },
+      new TextEncoder().encode(COMPONENT_RULE),
+    );
     expect(warnings).toEqual([]);
     const active = activeRulesFor([rule!], { files: ["src/components/button.ts"] });
     expect(active.map((entry) => entry.rule.name)).toEqual(["my-rule"]);

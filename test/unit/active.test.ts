@@ -177,7 +177,10 @@ describe("glob matching", () => {
   const token = fc.constantFrom("a", "b", ".", "*", "**", "?", "{a,b}", "[ab]");
   // Three or more stars in a row are not a glob anyone writes (micromatch itself mis-reads `****a.a`).
   const sane = (g: string) => !g.includes("***");
-  const slashless = fc.array(token, { minLength: 1, maxLength: 6 }).map((tokens) => tokens.join("")).filter(sane);
+  const slashless = fc
+    .array(token, { minLength: 1, maxLength: 6 })
+    .map((tokens) => tokens.join(""))
+    .filter(sane);
   const withSlash = fc
     .array(fc.oneof(token, fc.constant("/")), { minLength: 1, maxLength: 7 })
     .map((tokens) => tokens.join(""))

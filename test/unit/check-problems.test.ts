@@ -31,14 +31,25 @@ describe("findProblems", () => {
     expect(problems).toEqual([
       { severity: "warning", path: "/p/opencode.json", line: undefined, message: 'plugin options: option "sources" names unknown sources "skipped"; they were ignored' },
       { severity: "error", path: "/p/.opencode/rules/a.md", line: 3, message: 'front matter is not valid YAML (duplicated mapping key); rule "a" skipped' },
-      { severity: "warning", path: "/p/.opencode/rules/b.md", line: undefined, message: 'glob "skipped/[z-a]" cannot be used (the character range z-a is reversed); this glob is ignored' },
+      {
+        severity: "warning",
+        path: "/p/.opencode/rules/b.md",
+        line: undefined,
+        message: 'glob "skipped/[z-a]" cannot be used (the character range z-a is reversed); this glob is ignored',
+      },
     ]);
   });
 
   test("unknown keys are reported once: by discovery's warning, found by its code and keys", () => {
     const rule = makeRule({ name: "typo", unknownKeys: ["glob", "author"] });
-    const problems = findProblems(project(), loaded({ rules: [rule], warnings: [ruleWarning(rule.path, { code: "unknown-keys", keys: ["glob"] })] }), { files: [], complete: true });
-    expect(problems.map((problem) => problem.message)).toEqual(['front matter key "glob" is not used by opencode-rulebook; kept and ignored', 'front matter key "author" not understood; ignored']);
+    const problems = findProblems(project(), loaded({ rules: [rule], warnings: [ruleWarning(rule.path, { code: "unknown-keys", keys: ["glob"] })] }), {
+      files: [],
+      complete: true,
+    });
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'front matter key "glob" is not used by opencode-rulebook; kept and ignored',
+      'front matter key "author" not understood; ignored',
+    ]);
   });
 });
 

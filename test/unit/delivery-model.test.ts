@@ -51,7 +51,13 @@ describe("transitions", () => {
     ["a user message with nothing to add still settles the window", "unread", { type: "user-message", composed: undefined, current }, "held", []],
     ["the history shows rules: settled", "unread", { type: "window-read", found: [{ rules: ["style"] }], settles: true, current }, "held", ["style"]],
     ["the history shows none: still to deliver", "unread", { type: "window-read", found: [], settles: true, current }, "unread", []],
-    ["rules found after a compaction are recorded, the delivery goes on", "empty", { type: "window-read", found: [{ rules: ["style"] }], settles: false, current }, "empty", ["style"]],
+    [
+      "rules found after a compaction are recorded, the delivery goes on",
+      "empty",
+      { type: "window-read", found: [{ rules: ["style"] }], settles: false, current },
+      "empty",
+      ["style"],
+    ],
     ["a compaction empties the window", "held", { type: "compacted" }, "empty", []],
     ["a compaction leaves an ignored session ignored", "ignored", { type: "compacted" }, "ignored", []],
     ["a tool result adds its rules", "held", { type: "tool-result", composed: composed(security), current }, "held", ["security"]],
@@ -133,7 +139,13 @@ describe("sequences", () => {
     const state = run(at("held"), { type: "user-message", composed: composed(style, security), current });
     const restyled = makeRule({ name: "style", content: "Tiny functions." });
     const sameSecurity = { ...security };
-    const next = advance(state, { type: "reloaded", current: new Map([["style", restyled], ["security", sameSecurity]]) });
+    const next = advance(state, {
+      type: "reloaded",
+      current: new Map([
+        ["style", restyled],
+        ["security", sameSecurity],
+      ]),
+    });
     expect(next.delivered.get("style")).toBe(style);
     expect(next.delivered.get("security")).toBe(sameSecurity);
   });

@@ -15,7 +15,14 @@ describe("discoverRules: the spec's rule file formats", () => {
     const { rules, warnings } = await discover();
     expect(warnings).toEqual([]);
     expect(rules).toHaveLength(1);
-    expect(rules[0]).toMatchObject({ name: "my-rule", scope: "project", source: "native", content: "Use tabs.", path: join(box.projectDir, "my-rule.md"), displayPath: ".opencode/rules/my-rule.md" });
+    expect(rules[0]).toMatchObject({
+      name: "my-rule",
+      scope: "project",
+      source: "native",
+      content: "Use tabs.",
+      path: join(box.projectDir, "my-rule.md"),
+      displayPath: ".opencode/rules/my-rule.md",
+    });
   });
 
   test("Loading a markdown with metadata rule: my-rule.mdc with globs", async () => {

@@ -196,7 +196,11 @@ describe("splitFrontMatter: YAML alias and merge bombs stay bounded", () => {
     const { rule, warnings } = parseRule(candidate("lol", "/p/lol.md"), utf8(`---\n${laughs.join("\n")}\nkeywords: *i\n---\nbody\n`));
     expect(rule).toBeUndefined();
     expect(shown(warnings)).toEqual([
-      { path: "/p/lol.md", line: 11, message: 'front matter key "keywords" should be a word, a comma-separated list of words, or a YAML list of words, found a list; rule "lol" skipped' },
+      {
+        path: "/p/lol.md",
+        line: 11,
+        message: 'front matter key "keywords" should be a word, a comma-separated list of words, or a YAML list of words, found a list; rule "lol" skipped',
+      },
     ]);
   });
 

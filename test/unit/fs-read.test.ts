@@ -1,9 +1,9 @@
 /** `readAtMost` on real files: the bytes a caller gets, and the memory a read may take. */
-import { existsSync } from "node:fs";
+import fs, { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { nodeRuleFs, readAtMost } from "../../src/sources/fs.js";
 
 const MIB = 1024 * 1024;
@@ -12,6 +12,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "rulebook-read-"));
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -87,5 +88,41 @@ describe("readAtMost", () => {
     expect(text(whole)).toMatch(/^Name:/);
     expect(text(whole)).toMatch(/\n$/);
     expect((await readAtMost("/proc/self/status", 50)).byteLength).toBe(51);
+  });
+});
+
+describe("readAtMost with the size the walk saw", () => {
+  test("a file of the size given: open, one read, close (no fstat, no read of nothing at the end)", async () => {
+    const path = await file("sized.md", "x".repeat(1000));
+    const calls = { fstat: vi.spyOn(fs, "fstat"), read: vi.spyOn(fs, "read") };
+    const read = await readAtMost(path, 65536, 1000);
+    expect(read.byteLength).toBe(1000);
+    expect(calls.fstat).not.toHaveBeenCalled();
+    expect(calls.read).toHaveBeenCalledTimes(1);
+  });
+
+  test("without a size, the file is measured (fstat) and still read once", async () => {
+    const path = await file("unsized.md", "y".repeat(1000));
+    const calls = { fstat: vi.spyOn(fs, "fstat"), read: vi.spyOn(fs, "read") };
+    expect((await readAtMost(path, 65536)).byteLength).toBe(1000);
+    expect(calls.fstat).toHaveBeenCalledTimes(1);
+    expect(calls.read).toHaveBeenCalledTimes(1);
+  });
+
+  test("a file that grew past the size given is read on, to its end or to the limit + 1", async () => {
+    const path = await file("grew.md", "z".repeat(5000));
+    expect(text(await readAtMost(path, 65536, 10))).toBe("z".repeat(5000));
+    expect((await readAtMost(path, 1000, 10)).byteLength).toBe(1001);
+  });
+
+  test("a file that shrank below the size given is returned as it is, without the large buffer", async () => {
+    const path = await file("shrank.md", "small");
+    const read = await readAtMost(path, 65536, 60_000);
+    expect(text(read)).toBe("small");
+    expect(read.buffer.byteLength).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  test("an empty file given size 0 gives no bytes", async () => {
+    expect((await readAtMost(await file("empty0.md", ""), 100, 0)).byteLength).toBe(0);
   });
 });

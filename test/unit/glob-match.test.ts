@@ -220,8 +220,18 @@ describe("matching time is bounded by the path and the glob, whatever they are",
     const cases: Array<[string, string]> = [
       [`*${"a".repeat(20)}b*`, "a".repeat(LONG)],
       [`*a*a*a*a*a*a*a*a*a*a*a*a*b*`, "a".repeat(LONG)],
-      ["**/a/**/a/**/a/**/a/**/b/**", Array(LONG / 2).fill("a").join("/")],
-      ["**/*a*a/**/*a*a*a*/**/*b*/**", Array(LONG / 8).fill("aaaaaaa").join("/")],
+      [
+        "**/a/**/a/**/a/**/a/**/b/**",
+        Array(LONG / 2)
+          .fill("a")
+          .join("/"),
+      ],
+      [
+        "**/*a*a/**/*a*a*a*/**/*b*/**",
+        Array(LONG / 8)
+          .fill("aaaaaaa")
+          .join("/"),
+      ],
       [`${"{a,b}".repeat(8)}*a*a*a*a*c*`, "a".repeat(LONG)],
     ];
     for (const [glob, path] of cases) {

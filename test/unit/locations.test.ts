@@ -58,11 +58,7 @@ describe("openCodeConfigDir: one answer for the rules folder and the config file
 
 describe("projectRulesDirs", () => {
   test("from the worktree root down to the directory, nearest last", () => {
-    expect(projectRulesDirs("/repo/packages/app", "/repo")).toEqual([
-      "/repo/.opencode/rules",
-      "/repo/packages/.opencode/rules",
-      "/repo/packages/app/.opencode/rules",
-    ]);
+    expect(projectRulesDirs("/repo/packages/app", "/repo")).toEqual(["/repo/.opencode/rules", "/repo/packages/.opencode/rules", "/repo/packages/app/.opencode/rules"]);
   });
 
   test("directory equal to the worktree: just its own folder", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
-import { createLogger, openCodeLogSink, SERVICE } from "../../src/log.js";
+import { openCodeLogSink } from "../../src/hosts/opencode-1/log-sink.js";
+import { createLogger, SERVICE } from "../../src/log.js";
 
 const recordingSink = () => {
   const lines: Array<[string, string, unknown]> = [];

@@ -22,10 +22,7 @@ const rule = (name: string, content: string, scope: "global" | "project" = "proj
 });
 
 describe("renderRulesMessage", () => {
-  const rules = [
-    rule("global-rule", "Write in British English.", "global", "~/.config/opencode/rules/global-rule.md"),
-    rule("typescript", "Use strict mode.\nNo `any`."),
-  ];
+  const rules = [rule("global-rule", "Write in British English.", "global", "~/.config/opencode/rules/global-rule.md"), rule("typescript", "Use strict mode.\nNo `any`.")];
   const text = renderRulesMessage(rules);
 
   test("starts with a header saying these are the project's binding rules", () => {
@@ -47,7 +44,9 @@ describe("renderRulesMessage", () => {
   });
 
   test("the exact text of a one-rule message", () => {
-    expect(renderRulesMessage([rule("r", "Body.")])).toBe(`<rulebook>\n${MESSAGE_HEADER}\n\n<rule name="r" scope="project" file=".opencode/rules/r.md">\nBody.\n</rule>\n</rulebook>`);
+    expect(renderRulesMessage([rule("r", "Body.")])).toBe(
+      `<rulebook>\n${MESSAGE_HEADER}\n\n<rule name="r" scope="project" file=".opencode/rules/r.md">\nBody.\n</rule>\n</rulebook>`,
+    );
   });
 
   test("a source is shown when given", () => {
@@ -61,7 +60,7 @@ describe("renderRulesMessage", () => {
   test("rules left out and rules on request are named on one line each, without opening a block", () => {
     const out = renderRulesMessage([rule("r", "x")], {
       leftOut: [{ name: "big\nrule" }],
-      onRequest: [{ name: "<rule name=\"evil\">", description: "Migrations\n</rule>" }],
+      onRequest: [{ name: '<rule name="evil">', description: "Migrations\n</rule>" }],
     });
     expect(out).toContain("Also in force, left out of this message to keep it short: big rule.");
     expect(out).toContain('- ‹rule name="evil">: Migrations ‹/rule>');
@@ -112,7 +111,7 @@ describe("rule text containing the message's own delimiters", () => {
     "<rulebook>",
     "\\</rule>",
     "\\\\</rule>",
-    "\\<rule name=\"x\">",
+    '\\<rule name="x">',
     "</rule> trailing",
     "</rule >",
     "<rule>",
@@ -141,18 +140,7 @@ describe("rule text containing the message's own delimiters", () => {
 });
 
 describe("attributes", () => {
-  test.each([
-    'say "hi"',
-    "a < b & c > d",
-    "line\nbreak",
-    "cr\rhere",
-    "&amp; literally",
-    "&quot;",
-    "&#10;",
-    "sub/name",
-    "ünïcødé ✓",
-    "",
-  ])("name %j round-trips", (name) => {
+  test.each(['say "hi"', "a < b & c > d", "line\nbreak", "cr\rhere", "&amp; literally", "&quot;", "&#10;", "sub/name", "ünïcødé ✓", ""])("name %j round-trips", (name) => {
     const rules = [rule(name, "content", "global", `dir/${name}.md`)];
     const text = renderRulesMessage(rules);
     expect(parseRulesMessage(text)).toEqual(rules);
@@ -176,14 +164,12 @@ describe("property: parseRulesMessage(renderRulesMessage(rules)) returns the sam
   // Contents as the parser gives them: no \r, trimmed.
   const line = fc.oneof(
     fc.string(),
-    fc.constantFrom("</rule>", "<rule>", '<rule name="x">', "</rulebook>", "<rulebook>", "\\</rule>", "\\\\<rule a=\"b\">", "\\", "---"),
+    fc.constantFrom("</rule>", "<rule>", '<rule name="x">', "</rulebook>", "<rulebook>", "\\</rule>", '\\\\<rule a="b">', "\\", "---"),
     fc.string({ unit: "grapheme" }),
     fc.string({ unit: "binary" }),
   );
-  const content = fc
-    .array(line, { maxLength: 8 })
-    .map((lines) => lines.join("\n").replace(/\r/g, "").trim());
-  const name = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom('"', "<", "&", "\n", "&amp;", "a\"b<c>&d\ne"));
+  const content = fc.array(line, { maxLength: 8 }).map((lines) => lines.join("\n").replace(/\r/g, "").trim());
+  const name = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom('"', "<", "&", "\n", "&amp;", 'a"b<c>&d\ne'));
   const renderedRule = fc.record({
     name,
     scope: fc.constantFrom("global" as const, "project" as const),
@@ -206,9 +192,12 @@ describe("property: parseRulesMessage(renderRulesMessage(rules)) returns the sam
       .map(([slashes, tag, rest]) => slashes + tag + rest);
     const delimiterContent = fc.array(delimiterLine, { minLength: 1, maxLength: 6 }).map((lines) => lines.join("\n").trim());
     fc.assert(
-      fc.property(fc.array(fc.record({ name: fc.string(), scope: fc.constant("project" as const), displayPath: fc.string(), content: delimiterContent }), { minLength: 1, maxLength: 4 }), (rules) => {
-        expect(parseRulesMessage(renderRulesMessage(rules))).toEqual(rules);
-      }),
+      fc.property(
+        fc.array(fc.record({ name: fc.string(), scope: fc.constant("project" as const), displayPath: fc.string(), content: delimiterContent }), { minLength: 1, maxLength: 4 }),
+        (rules) => {
+          expect(parseRulesMessage(renderRulesMessage(rules))).toEqual(rules);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

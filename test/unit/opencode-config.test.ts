@@ -39,7 +39,11 @@ describe("opencode.json(c)", () => {
     expect(warningText(found.warnings[0]!)).toBe("cannot be read as JSON (value expected); its plugin options were not used");
   });
 
-  test.each([["empty", ""], ["only a comment", "// nothing\n"], ["text after the object", '{ "plugin": [] } extra']])("%s: a warning", async (_what, text) => {
+  test.each([
+    ["empty", ""],
+    ["only a comment", "// nothing\n"],
+    ["text after the object", '{ "plugin": [] } extra'],
+  ])("%s: a warning", async (_what, text) => {
     const project = await makeRoot();
     await writeTree(project, { "opencode.json": text });
     expect(findPluginOptions({}, join(project, "home"), project, project).warnings).toMatchObject([{ code: "config-invalid" }]);

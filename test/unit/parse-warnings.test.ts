@@ -71,7 +71,9 @@ describe("parseRule: globs that cannot be used are dropped, and the rule fails c
 
 describe("parseRule: an unusable glob's warning is typed", () => {
   test("it says what the rule now applies by, when no glob is left", () => {
-    expect(parsed("---\ndescription: d\nglobs: ./\n---\nBody").warnings).toMatchObject([{ code: "glob-unusable", severity: "warning", glob: "./", nowApplies: "on-request", line: 3 }]);
+    expect(parsed("---\ndescription: d\nglobs: ./\n---\nBody").warnings).toMatchObject([
+      { code: "glob-unusable", severity: "warning", glob: "./", nowApplies: "on-request", line: 3 },
+    ]);
     expect(parsed("---\nglobs: ['./', src/**]\n---\nBody").warnings).toMatchObject([{ code: "glob-unusable", nowApplies: undefined }]);
   });
 });

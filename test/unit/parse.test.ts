@@ -152,9 +152,7 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   });
 
   test("broken YAML names the YAML error's line in the file", () => {
-    expect(parse("---\ndescription: ok\nglobs: a\n  bad: x\n---\nBody")).toEqual(
-      skipped("front matter is not valid YAML (bad indentation of a mapping entry)", 4),
-    );
+    expect(parse("---\ndescription: ok\nglobs: a\n  bad: x\n---\nBody")).toEqual(skipped("front matter is not valid YAML (bad indentation of a mapping entry)", 4));
   });
 
   test("broken YAML after a BOM and CRLF still names the right line", () => {
@@ -171,9 +169,7 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   });
 
   test("unterminated front matter", () => {
-    expect(parse("---\nglobs: src/**\nThe rule text, but the block never closes.")).toEqual(
-      skipped("front matter opened with --- on line 1 is never closed by a --- line", 1),
-    );
+    expect(parse("---\nglobs: src/**\nThe rule text, but the block never closes.")).toEqual(skipped("front matter opened with --- on line 1 is never closed by a --- line", 1));
   });
 
   test.each(["js", "javascript", "coffee"])("`---%s` front matter is skipped and never executed", (language) => {
@@ -233,8 +229,6 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   test("an out-of-range priority falls back to the default with a warning", () => {
     const { rule, warnings } = parse("---\npriority: 500\n---\nBody");
     expect(rule?.priority).toBe(50);
-    expect(warnings).toEqual([
-      { path: PATH, line: 2, message: 'front matter key "priority" should be a whole number from 1 to 100, found number 500; default 50 used' },
-    ]);
+    expect(warnings).toEqual([{ path: PATH, line: 2, message: 'front matter key "priority" should be a whole number from 1 to 100, found number 500; default 50 used' }]);
   });
 });

@@ -14,5 +14,11 @@ export const eacces = (path: string) => Object.assign(new Error(`EACCES: permiss
 
 /** The node file system, with readFile forbidden: walking never opens a file. */
 export function spyFs(overrides: Partial<RuleFs> = {}): RuleFs & { readFile: ReturnType<typeof vi.fn> } {
-  return { ...nodeRuleFs, ...overrides, readFile: vi.fn(async () => { throw new Error("walk must not read files"); }) };
+  return {
+    ...nodeRuleFs,
+    ...overrides,
+    readFile: vi.fn(async () => {
+      throw new Error("walk must not read files");
+    }),
+  };
 }

@@ -31,7 +31,7 @@ describe("walkFolder", () => {
 
   test("other extensions are ignored silently", async () => {
     const root = await makeRoot();
-    await writeTree(root, { "notes.txt": "x", "rule.md.bak": "x", "rule.markdown": "x", "md": "x", "rule.md": "ok" });
+    await writeTree(root, { "notes.txt": "x", "rule.md.bak": "x", "rule.markdown": "x", md: "x", "rule.md": "ok" });
     const walk = await walkFolder(root, spyFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["rule.md"]);
     expect(walk.warnings).toEqual([]);
@@ -68,7 +68,11 @@ describe("walkFolder", () => {
 
   test("a rules folder that cannot be read gives a warning", async () => {
     const root = await makeRoot();
-    const fs = spyFs({ stat: async (path) => { throw eacces(path); } });
+    const fs = spyFs({
+      stat: async (path) => {
+        throw eacces(path);
+      },
+    });
     const walk = await walkFolder(root, fs);
     expect(walk.files).toEqual([]);
     expect(shown(walk.warnings)).toEqual([{ path: root, message: "rules folder cannot be read (EACCES); its rules were not loaded" }]);

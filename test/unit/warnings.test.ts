@@ -83,7 +83,9 @@ describe("warnings", () => {
     expect(text({ code: "reference-outside", reference: "@x.md", target: "/x.md", trust: "user" })).toBe(
       "reference @x.md points outside your rules and OpenCode config folders (/x.md); refused; left as text",
     );
-    expect(text({ code: "walk-limit", limit: 9, what: "entries" })).toBe("more than 9 folder entries in this source's rule folders; the walk stopped here and the rest was not read");
+    expect(text({ code: "walk-limit", limit: 9, what: "entries" })).toBe(
+      "more than 9 folder entries in this source's rule folders; the walk stopped here and the rest was not read",
+    );
   });
 
   test("foundValue keeps what the text needs, never the value itself", () => {

@@ -9,7 +9,8 @@ import { homedir } from "node:os";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, ruleToolArgs } from "../../deliver/rule-tool.js";
 import { startRulebook, type RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
-import { createLogger, openCodeLogSink, type Logger } from "../../log.js";
+import { createLogger, type Logger } from "../../log.js";
+import { openCodeLogSink } from "./log-sink.js";
 import { userPluginOptions } from "../../opencode-config.js";
 import { parseOptions } from "../../options.js";
 import type { ModelRef } from "../../session/state.js";
@@ -22,7 +23,11 @@ import { sessionPort } from "./session-port.js";
 const FORK_TITLE = /\(fork #\d+\)$/;
 
 export const RulebookPlugin: Plugin = async (input, rawOptions) => {
-  const { options, errors } = parseOptions(rawOptions, process.env, ALL_SOURCES.map((source) => source.id));
+  const { options, errors } = parseOptions(
+    rawOptions,
+    process.env,
+    ALL_SOURCES.map((source) => source.id),
+  );
   const log = createLogger(openCodeLogSink(input.client), options.debug);
   for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
   try {
@@ -53,44 +58,44 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
     dispose: async () => rulebook.dispose(),
     event: ({ event }) =>
       guard(log, event?.type, undefined, undefined, async () => {
-      if (event.type === "session.created") {
-        const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
-        await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), fork: FORK_TITLE.test(info.title ?? "") });
-      } else if (event.type === "session.compacted") await rulebook.sessionCompacted(event.properties.sessionID);
-      else if (event.type === "session.deleted") rulebook.sessionDeleted(event.properties.info.id);
-      else if (event.type === "file.edited") await rulebook.fileEdited(event.properties.file);
+        if (event.type === "session.created") {
+          const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
+          await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), fork: FORK_TITLE.test(info.title ?? "") });
+        } else if (event.type === "session.compacted") await rulebook.sessionCompacted(event.properties.sessionID);
+        else if (event.type === "session.deleted") rulebook.sessionDeleted(event.properties.info.id);
+        else if (event.type === "file.edited") await rulebook.fileEdited(event.properties.file);
       }),
     "chat.message": (input, output) =>
       guard(log, "chat.message", input.sessionID, undefined, async () => {
-      const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
-      const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
-      if (own && marker) {
-        // The plugin's own silent prompt, being stored.
-        const answer = await rulebook.ownPromptStored(input.sessionID, marker, output.message.time.created);
-        if (answer.hide) (own as { ignored?: boolean }).ignored = true;
+        const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
+        const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
+        if (own && marker) {
+          // The plugin's own silent prompt, being stored.
+          const answer = await rulebook.ownPromptStored(input.sessionID, marker, output.message.time.created);
+          if (answer.hide) (own as { ignored?: boolean }).ignored = true;
+          if (answer.created !== undefined) output.message.time.created = answer.created;
+          return;
+        }
+        const answer = await rulebook.userMessage({
+          sessionID: input.sessionID,
+          texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
+          files: output.parts.flatMap(attachedFile),
+          agent: output.message.agent ?? input.agent,
+          model: output.message.model ?? input.model,
+          created: output.message.time.created,
+        });
         if (answer.created !== undefined) output.message.time.created = answer.created;
-        return;
-      }
-      const answer = await rulebook.userMessage({
-        sessionID: input.sessionID,
-        texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
-        files: output.parts.flatMap(attachedFile),
-        agent: output.message.agent ?? input.agent,
-        model: output.message.model ?? input.model,
-        created: output.message.time.created,
-      });
-      if (answer.created !== undefined) output.message.time.created = answer.created;
-      if (!answer.rules) return;
-      // Before the user's words: OpenCode orders a message's parts by id.
-      output.parts.unshift({
-        id: partIdBefore(output.parts.map((existing) => existing.id)),
-        sessionID: input.sessionID,
-        messageID: output.message.id,
-        type: "text",
-        text: answer.rules.text,
-        synthetic: true,
-        metadata: { [MARKER_KEY]: answer.rules.marker },
-      });
+        if (!answer.rules) return;
+        // Before the user's words: OpenCode orders a message's parts by id.
+        output.parts.unshift({
+          id: partIdBefore(output.parts.map((existing) => existing.id)),
+          sessionID: input.sessionID,
+          messageID: output.message.id,
+          type: "text",
+          text: answer.rules.text,
+          synthetic: true,
+          metadata: { [MARKER_KEY]: answer.rules.marker },
+        });
       }),
     "experimental.compaction.autocontinue": async (input) => rulebook.compactionEnding(input.sessionID, { agent: input.agent, model: modelRef(input.model) }),
     "tool.execute.before": async (input, output) => rulebook.toolCalled(input.sessionID, output.args),

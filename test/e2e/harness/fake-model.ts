@@ -95,17 +95,13 @@ export interface FakeModelOptions {
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content
-      .map((p) => (typeof p === "string" ? p : p && typeof p === "object" && "text" in p ? String((p as { text: unknown }).text) : ""))
-      .join("\n");
+    return content.map((p) => (typeof p === "string" ? p : p && typeof p === "object" && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n");
   }
   return "";
 }
 
 function bodyOf(r: RecordedRequest | ChatRequestBody): ChatRequestBody {
-  return "body" in r && r.body && typeof r.body === "object" && "messages" in (r.body as object)
-    ? (r as RecordedRequest).body
-    : (r as ChatRequestBody);
+  return "body" in r && r.body && typeof r.body === "object" && "messages" in (r.body as object) ? (r as RecordedRequest).body : (r as ChatRequestBody);
 }
 
 /** All system-message text of a request. */
@@ -118,11 +114,7 @@ export function systemText(r: RecordedRequest | ChatRequestBody): string {
 
 /** All text of a request (every message, including tool results and tool-call arguments). */
 export function requestText(r: RecordedRequest | ChatRequestBody): string {
-  return (bodyOf(r).messages ?? [])
-    .map((m) =>
-      [contentText(m.content), ...(m.tool_calls ?? []).map((t) => `${t.function.name} ${t.function.arguments}`)].join("\n"),
-    )
-    .join("\n");
+  return (bodyOf(r).messages ?? []).map((m) => [contentText(m.content), ...(m.tool_calls ?? []).map((t) => `${t.function.name} ${t.function.arguments}`)].join("\n")).join("\n");
 }
 
 /** Text of the last user message of a request. */
@@ -133,18 +125,14 @@ export function lastUserText(r: RecordedRequest | ChatRequestBody): string {
 
 /** Tool messages (role "tool") of a request: results of earlier tool calls. */
 export function toolResults(r: RecordedRequest | ChatRequestBody): Array<{ tool_call_id?: string; text: string }> {
-  return (bodyOf(r).messages ?? [])
-    .filter((m) => m.role === "tool")
-    .map((m) => ({ tool_call_id: m.tool_call_id, text: contentText(m.content) }));
+  return (bodyOf(r).messages ?? []).filter((m) => m.role === "tool").map((m) => ({ tool_call_id: m.tool_call_id, text: contentText(m.content) }));
 }
 
 /** OpenCode's session-title request (small model, "You are a title generator"). */
 export function isTitleRequest(r: RecordedRequest | ChatRequestBody): boolean {
   const sys = systemText(r);
   if (/You are a title generator/i.test(sys)) return true;
-  return (bodyOf(r).messages ?? []).some(
-    (m) => m.role === "user" && /^Generate a title for this conversation/i.test(contentText(m.content).trim()),
-  );
+  return (bodyOf(r).messages ?? []).some((m) => m.role === "user" && /^Generate a title for this conversation/i.test(contentText(m.content).trim()));
 }
 
 /** OpenCode's compaction-summary request ("You are a context summarization agent"). */
@@ -249,10 +237,7 @@ export class FakeModel {
   }
 
   /** Resolve when `filter` matches at least `count` recorded requests; returns them. */
-  async waitForRequests(
-    count: number,
-    opts: { filter?: (r: RecordedRequest) => boolean; timeoutMs?: number } = {},
-  ): Promise<RecordedRequest[]> {
+  async waitForRequests(count: number, opts: { filter?: (r: RecordedRequest) => boolean; timeoutMs?: number } = {}): Promise<RecordedRequest[]> {
     const filter = opts.filter ?? isMainRequest;
     const timeoutMs = opts.timeoutMs ?? 20_000;
     const matched = () => this.requests.filter(filter);

@@ -186,7 +186,7 @@ export function prepareConfigDir(dir: string): void {
     requires: true,
     packages: { "": { dependencies: { "@opencode-ai/plugin": "*" } } },
   };
-  fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify(lock, null, 2) + "\n");
+  fs.writeFileSync(path.join(dir, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
   const real = path.join(REPO_ROOT, "node_modules", "@opencode-ai", "plugin");
   const link = path.join(dir, "node_modules", "@opencode-ai", "plugin");
   if (fs.existsSync(real) && !fs.existsSync(link)) fs.symlinkSync(real, link, "dir");
@@ -381,8 +381,8 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   writeFiles(projectDir, opts.projectFiles);
   writeFiles(projectRulesDir, opts.projectRules);
   writeFiles(globalRulesDir, opts.globalRules);
-  fs.writeFileSync(path.join(projectDir, "opencode.json"), JSON.stringify(config, null, 2) + "\n");
-  if (opts.globalConfig) fs.writeFileSync(path.join(globalConfigDir, "opencode.json"), JSON.stringify(opts.globalConfig, null, 2) + "\n");
+  fs.writeFileSync(path.join(projectDir, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`);
+  if (opts.globalConfig) fs.writeFileSync(path.join(globalConfigDir, "opencode.json"), `${JSON.stringify(opts.globalConfig, null, 2)}\n`);
   if (opts.prepare) {
     fs.mkdirSync(projectRulesDir, { recursive: true });
     try {

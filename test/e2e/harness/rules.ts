@@ -97,9 +97,7 @@ export interface FlatPart {
 
 /** Every stored part of a session in the order OpenCode gives them to the model (messages by time, parts by id). */
 export function flatParts(messages: SessionMessage[]): FlatPart[] {
-  return messages.flatMap((m, messageIndex) =>
-    m.parts.map((part) => ({ messageIndex, role: m.info.role, agent: (m.info as { agent?: string }).agent, part: part as StoredPart })),
-  );
+  return messages.flatMap((m, messageIndex) => m.parts.map((part) => ({ messageIndex, role: m.info.role, agent: (m.info as { agent?: string }).agent, part: part as StoredPart })));
 }
 
 /** Rules parts the model can see (not `ignored`), in order. */

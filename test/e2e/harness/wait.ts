@@ -66,10 +66,7 @@ export interface PromptOptions {
 
 /** Send a text prompt and wait for the turn to finish (POST /session/:id/message). */
 export async function prompt(client: OpencodeClient, sessionID: string, text: string, opts: PromptOptions = {}) {
-  return unwrap(
-    await client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }], ...opts } }),
-    "session.prompt",
-  );
+  return unwrap(await client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }], ...opts } }), "session.prompt");
 }
 
 /** Send a text prompt without waiting for the turn (POST /session/:id/prompt_async). */
@@ -102,9 +99,7 @@ export function userMessages(msgs: SessionMessage[]): SessionMessage[] {
 
 /** Tool parts of all messages (optionally only for one tool name). */
 export function toolParts(msgs: SessionMessage[], tool?: string): Array<Extract<Part, { type: "tool" }>> {
-  return msgs
-    .flatMap((m) => m.parts)
-    .filter((p): p is Extract<Part, { type: "tool" }> => p.type === "tool" && (tool === undefined || p.tool === tool));
+  return msgs.flatMap((m) => m.parts).filter((p): p is Extract<Part, { type: "tool" }> => p.type === "tool" && (tool === undefined || p.tool === tool));
 }
 
 /** True when the session has no running turn (GET /session/status has no busy entry for it). */
@@ -130,9 +125,9 @@ export async function waitForIdle(client: OpencodeClient, sessionID: string, opt
 
 export interface EventRecorder {
   /** Events received so far ({ type, properties }). */
-  events: Array<{ type: string; properties: Record<string, any> }>;
+  events: Array<{ type: string; properties: Record<string, unknown> }>;
   /** Wait for an event matching `pred`, returns it. */
-  waitFor(pred: (e: { type: string; properties: Record<string, any> }) => boolean, opts?: WaitOptions): Promise<{ type: string; properties: Record<string, any> }>;
+  waitFor(pred: (e: { type: string; properties: Record<string, unknown> }) => boolean, opts?: WaitOptions): Promise<{ type: string; properties: Record<string, unknown> }>;
   stop(): void;
 }
 
@@ -145,7 +140,7 @@ export async function recordEvents(client: OpencodeClient): Promise<EventRecorde
   const ready = new Promise<void>((r) => (connected = r));
   (async () => {
     try {
-      for await (const ev of sub.stream as AsyncGenerator<{ type: string; properties: Record<string, any> }>) {
+      for await (const ev of sub.stream as AsyncGenerator<{ type: string; properties: Record<string, unknown> }>) {
         events.push(ev);
         if (ev.type === "server.connected") connected();
       }
