@@ -8,7 +8,7 @@
  * never matches and never throws.
  */
 import { compileGlob, MAX_GLOB_LENGTH, type StepCounter } from "./glob-match.js";
-import { fixedPart, type FixedPart } from "./glob-pattern.js";
+import { fixedPart, type FixedPart } from "./glob-fixed.js";
 
 export type { StepCounter } from "./glob-match.js";
 

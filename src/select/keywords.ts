@@ -119,36 +119,41 @@ export function matchingKeyword(text: string, keywords: readonly string[]): stri
 }
 
 /** Values filed under keywords; `matching(prompt)` gives those with a keyword found in the prompt. */
-export class KeywordIndex<T> {
-  private readonly byWord = new Map<string, Array<[Needle, T]>>();
-  private readonly byLead = new Map<string, Array<[Needle, T]>>();
-  /** Needles with no word to file them under: each is looked for in every prompt. */
-  private readonly scanned: Array<[Needle, T]> = [];
-
-  add(keyword: string, value: T): void {
-    const needle = needleFor(keyword);
-    if (needle.kind === "never") return;
-    const key = needle.kind === "word" ? needle.word : needle.kind === "phrase" ? needle.lead : "";
-    const map = needle.kind === "word" ? this.byWord : this.byLead;
-    if (key === "") this.scanned.push([needle, value]);
-    else {
-      const entries = map.get(key);
-      if (entries) entries.push([needle, value]);
-      else map.set(key, [[needle, value]]);
-    }
-  }
-
+export interface KeywordIndex<T> {
+  add(keyword: string, value: T): void;
   /** The values with a keyword found in `text`, each once. */
-  matching(text: string): Set<T> {
-    const view = viewOf(text);
-    const found = new Set<T>();
-    const look = (entries: ReadonlyArray<[Needle, T]> | undefined) => {
-      for (const [needle, value] of entries ?? []) if (!found.has(value) && needleIn(needle, view)) found.add(value);
-    };
-    // A word keyword's only word is its own; a phrase starting with a word has that word at its place in the folded prompt.
-    if (this.byWord.size > 0) for (const word of wordsOf(view)) look(this.byWord.get(word));
-    if (this.byLead.size > 0) for (const lead of leadsOf(view)) look(this.byLead.get(lead));
-    look(this.scanned);
-    return found;
-  }
+  matching(text: string): Set<T>;
+}
+
+export function keywordIndex<T>(): KeywordIndex<T> {
+  const byWord = new Map<string, Array<[Needle, T]>>();
+  const byLead = new Map<string, Array<[Needle, T]>>();
+  /** Needles with no word to file them under: each is looked for in every prompt. */
+  const scanned: Array<[Needle, T]> = [];
+  return {
+    add(keyword, value) {
+      const needle = needleFor(keyword);
+      if (needle.kind === "never") return;
+      const key = needle.kind === "word" ? needle.word : needle.kind === "phrase" ? needle.lead : "";
+      const map = needle.kind === "word" ? byWord : byLead;
+      if (key === "") scanned.push([needle, value]);
+      else {
+        const entries = map.get(key);
+        if (entries) entries.push([needle, value]);
+        else map.set(key, [[needle, value]]);
+      }
+    },
+    matching(text) {
+      const view = viewOf(text);
+      const found = new Set<T>();
+      const look = (entries: ReadonlyArray<[Needle, T]> | undefined) => {
+        for (const [needle, value] of entries ?? []) if (!found.has(value) && needleIn(needle, view)) found.add(value);
+      };
+      // A word keyword's only word is its own; a phrase starting with a word has that word at its place in the folded prompt.
+      if (byWord.size > 0) for (const word of wordsOf(view)) look(byWord.get(word));
+      if (byLead.size > 0) for (const lead of leadsOf(view)) look(byLead.get(lead));
+      look(scanned);
+      return found;
+    },
+  };
 }

@@ -7,8 +7,8 @@
  * changes it. An array that did change length is indexed again.
  */
 import type { Rule } from "../rule/rule.js";
-import { GlobIndex } from "./glob-index.js";
-import { KeywordIndex } from "./keywords.js";
+import { globIndex, type GlobIndex } from "./glob-index.js";
+import { keywordIndex, type KeywordIndex } from "./keywords.js";
 
 export type ActivationMode = "always" | "conditional" | "on-request" | "manual";
 
@@ -69,14 +69,14 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     positions,
     keywords() {
       if (!keywords) {
-        keywords = new KeywordIndex();
+        keywords = keywordIndex();
         for (const i of conditional) for (const keyword of (rules[i] as Rule).keywords) keywords.add(keyword, i);
       }
       return keywords;
     },
     globs() {
       if (!globs) {
-        globs = new GlobIndex();
+        globs = globIndex();
         rules.forEach((rule, i) => {
           if (rule.globs.length > 0) globs?.add(rule.globs, i);
         });

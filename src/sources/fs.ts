@@ -43,65 +43,45 @@ export function readAtMost(path: string, maxBytes: number, size?: number): Promi
   return new Promise((resolve, reject) => {
     callbackFs.open(path, "r", (error, fd) => {
       if (error) reject(error);
-      else new BoundedRead(fd, maxBytes, resolve, reject).start(size);
+      else boundedRead(fd, maxBytes, size, resolve, reject);
     });
   });
 }
 
-/** One open file's read, to its close: callbacks on one object, not closures made for each file. */
-class BoundedRead {
-  private buffer = EMPTY;
-  private filled = 0;
-
-  constructor(
-    private readonly fd: number,
-    private readonly maxBytes: number,
-    private readonly resolve: (bytes: Uint8Array) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {}
-
-  start(size: number | undefined): void {
-    if (size !== undefined) this.readFrom(size);
-    else callbackFs.fstat(this.fd, (error, stats) => (error ? this.end(error) : this.readFrom(stats.size)));
-  }
-
-  private readFrom(size: number): void {
-    this.buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 0), this.maxBytes) + 1);
-    this.next();
-  }
-
-  private next(): void {
-    if (this.filled === this.buffer.length) {
-      if (this.filled > this.maxBytes) {
-        this.end(null);
-        return;
-      }
-      // The file grew past its measured size but may still fit the limit: keep reading, in a larger buffer.
-      this.buffer = grown(this.buffer, Math.min(this.buffer.length * 2, this.maxBytes + 1));
-    }
-    const asked = this.buffer.length - this.filled;
-    callbackFs.read(this.fd, this.buffer, this.filled, asked, this.filled, (error, bytesRead) => {
-      if (error) {
-        this.end(error);
-        return;
-      }
-      this.filled += bytesRead;
-      // Short of what was asked: the end of the file.
-      if (bytesRead < asked) this.end(null);
-      else this.next();
-    });
-  }
-
-  private end(error: Error | null): void {
-    const { buffer, filled } = this;
+/** One open file's read, to its close. */
+function boundedRead(fd: number, maxBytes: number, size: number | undefined, resolve: (bytes: Uint8Array) => void, reject: (error: unknown) => void): void {
+  let buffer = EMPTY;
+  let filled = 0;
+  const end = (error: Error | null) => {
     // A file that shrank since it was measured is copied out, so a large buffer is not kept alive for a few bytes.
     const bytes = filled * 2 < buffer.length ? Buffer.from(buffer.subarray(0, filled)) : buffer.subarray(0, filled);
-    callbackFs.close(this.fd, (closeError) => {
+    callbackFs.close(fd, (closeError) => {
       // As a `finally` would: a failed close is the error reported.
-      if (closeError || error) this.reject(closeError ?? error);
-      else this.resolve(bytes);
+      if (closeError || error) reject(closeError ?? error);
+      else resolve(bytes);
     });
-  }
+  };
+  const next = () => {
+    if (filled === buffer.length) {
+      if (filled > maxBytes) return end(null);
+      // The file grew past its measured size but may still fit the limit: keep reading, in a larger buffer.
+      buffer = grown(buffer, Math.min(buffer.length * 2, maxBytes + 1));
+    }
+    const asked = buffer.length - filled;
+    callbackFs.read(fd, buffer, filled, asked, filled, (error, bytesRead) => {
+      if (error) return end(error);
+      filled += bytesRead;
+      // Short of what was asked: the end of the file.
+      if (bytesRead < asked) end(null);
+      else next();
+    });
+  };
+  const readFrom = (measured: number) => {
+    buffer = Buffer.allocUnsafe(Math.min(Math.max(measured, 0), maxBytes) + 1);
+    next();
+  };
+  if (size !== undefined) readFrom(size);
+  else callbackFs.fstat(fd, (error, stats) => (error ? end(error) : readFrom(stats.size)));
 }
 
 const EMPTY: Buffer = Buffer.alloc(0);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { KeywordIndex, matchingKeyword } from "../../src/select/keywords.js";
+import { keywordIndex, matchingKeyword } from "../../src/select/keywords.js";
 
 /** The matcher as it was, one regular expression per keyword: what the string search must agree with. */
 function regexMatchingKeyword(text: string, keywords: readonly string[]): string | undefined {
@@ -112,7 +112,7 @@ describe("keywords in the user's prompt", () => {
         const prompt = inside ? before + recased(keyword, mask) + after : before + after;
         const expected = regexMatchingKeyword(prompt, [keyword]);
         expect(matchingKeyword(prompt, [keyword])).toBe(expected);
-        const index = new KeywordIndex<string>();
+        const index = keywordIndex<string>();
         index.add(keyword, "rule");
         expect(index.matching(prompt).has("rule")).toBe(expected !== undefined);
       }),
@@ -140,7 +140,7 @@ describe("keywords in the user's prompt", () => {
   });
 
   test("an index of many keywords finds, for one prompt, the values of those that match, each once", () => {
-    const index = new KeywordIndex<number>();
+    const index = keywordIndex<number>();
     const keywords = ["deploy", "topic-5", "c++", "read only", ".net", "数据库", "", "Größe", "kw7"];
     for (const [i, keyword] of keywords.entries()) index.add(keyword, i);
     index.add("DEPLOY", 0);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { matchNewFiles } from "../../src/select/active.js";
-import { GlobIndex } from "../../src/select/glob-index.js";
+import { globIndex } from "../../src/select/glob-index.js";
 import { matchingGlob, ruleGlob } from "../../src/select/globs.js";
 import type { FileMatch } from "../../src/select/reasons.js";
 import { makeRule } from "./helpers.js";
@@ -66,7 +66,7 @@ describe("new files against an index of the rules' globs", () => {
   test("property: a glob's fixed parts are had by every file it matches", () => {
     fc.assert(
       fc.property(glob, fc.array(file, { maxLength: 20 }), (pattern, files) => {
-        const index = new GlobIndex<string>();
+        const index = globIndex<string>();
         index.add([pattern], "rule");
         for (const path of files) {
           const found = new Set<string>();
@@ -79,7 +79,7 @@ describe("new files against an index of the rules' globs", () => {
   });
 
   test("globs are filed by their leading folders, else their file name or extension; the others are tried everywhere", () => {
-    const index = new GlobIndex<string>();
+    const index = globIndex<string>();
     index.add(["src/mod-1/**/*.ts", "src/mod-1/**/*.tsx"], "folder");
     index.add(["{lib,test}/*.js"], "braces");
     index.add(["**/*.md"], "extension");
