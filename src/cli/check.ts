@@ -23,8 +23,6 @@ export interface CheckOptions {
   json?: boolean;
 }
 
-export type { Severity } from "../rule/warnings.js";
-
 export interface Problem {
   severity: Severity;
   path: string;

@@ -3,7 +3,7 @@
  * with `NO_COLOR`), sizes, aligned columns. Pure.
  */
 import type { Rule } from "../rule/rule.js";
-import { activationOf } from "../select/active.js";
+import { activationOf } from "../select/rule-set.js";
 
 export interface Style {
   bold(text: string): string;

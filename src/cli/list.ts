@@ -1,7 +1,7 @@
 /** `list`: every rule found, grouped by scope and source, with how it activates and its size. */
 import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
-import { activationOf } from "../select/active.js";
+import { activationOf } from "../select/rule-set.js";
 import type { LoadedRules } from "../sources/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";

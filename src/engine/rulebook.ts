@@ -27,9 +27,10 @@ import type { LoadedRules } from "../sources/load.js";
 import { projectRoot } from "../sources/locations.js";
 import type { RetryPolicy } from "../deliver/sessions.js";
 import { reasonText } from "../select/reasons.js";
+import { ruleSetIndex } from "../select/rule-set.js";
 import { advance, type DeliveryEvent } from "../session/delivery.js";
 import { sessionStore, type SessionReport, type SessionState, type SessionStore } from "../session/state.js";
-import type { Rulebook, SessionPort } from "./host.js";
+import type { Rulebook, SessionPort, WindowView } from "./host.js";
 import { silentDelivery } from "./silent-delivery.js";
 import { boundedCalls, errorText, withTimeout, type BoundedCall } from "./timing.js";
 import { sessionTurns } from "./turns.js";
@@ -88,6 +89,8 @@ export interface Engine {
   /** Picks up changed rule files, waiting at most `reloadWaitMs`. */
   refresh(): Promise<void>;
   within: BoundedCall;
+  /** What the session's window holds, as the host's history shows it, within `historyTimeoutMs`. */
+  readWindow(sessionID: string, scope: "current" | "since-compaction"): Promise<WindowView>;
   /** Aborted by `dispose`: grace periods end, host calls stop, nothing is sent any more. */
   stopped: AbortSignal;
   /** Moves the session's delivery model. */
@@ -108,7 +111,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
   const index = (list: readonly Rule[]): RuleSet => {
     const byName = new Map(list.map((rule) => [rule.name, rule]));
-    return { list, byName, names: new Set(byName.keys()) };
+    return { list, byName, names: ruleSetIndex(list).names };
   };
   let rules = index(live.current().rules);
   const sessions = sessionStore();
@@ -127,6 +130,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   };
   let reloading: Promise<void> | undefined;
   const limits = { ...HOOK_LIMITS, ...deps.limits };
+  const within = boundedCalls(stopped.signal);
   const engine: Engine = {
     deps,
     limits,
@@ -143,7 +147,8 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
         .finally(() => (reloading = undefined));
       await withTimeout(reloading, limits.reloadWaitMs);
     },
-    within: boundedCalls(stopped.signal),
+    within,
+    readWindow: (sessionID, scope) => within(limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, scope, signal)),
     stopped: stopped.signal,
     update: (state, event) => {
       state.delivery = advance(state.delivery, event);

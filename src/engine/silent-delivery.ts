@@ -10,7 +10,7 @@ import { markerFor } from "../deliver/marker.js";
 import { createSessionTracker, type DeliveryResult, type DeliveryTrigger } from "../deliver/sessions.js";
 import { holdsRules, pendingDeliveries } from "../session/delivery.js";
 import { composeFor } from "./activation.js";
-import type { Rulebook, WindowView } from "./host.js";
+import type { Rulebook } from "./host.js";
 import type { Engine } from "./rulebook.js";
 import { errorText, guard, outcomeUnknown, sleep, withTimeout } from "./timing.js";
 
@@ -27,8 +27,6 @@ export type SilentDelivery = ReturnType<typeof silentDelivery>;
 
 export function silentDelivery(engine: Engine) {
   const { deps, sessions, log } = engine;
-  const readWindow = (sessionID: string, scope: "current" | "since-compaction"): Promise<WindowView> =>
-    engine.within(engine.limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, scope, signal));
 
   async function send(sessionID: string, trigger: DeliveryTrigger): Promise<void> {
     const state = sessions.peek(sessionID);
@@ -36,7 +34,7 @@ export function silentDelivery(engine: Engine) {
     const compacted = trigger === "session.compacted";
     const pending = pendingDeliveries(state.delivery);
     const needsHistory = compacted || (!state.agent && state.delivery.stage === "unread") || pending.size > 0;
-    const view = needsHistory ? await readWindow(sessionID, compacted ? "since-compaction" : "current").catch(() => undefined) : undefined;
+    const view = needsHistory ? await engine.readWindow(sessionID, compacted ? "since-compaction" : "current").catch(() => undefined) : undefined;
     // An earlier attempt that timed out may have been stored after all: never send the rules twice, and never blind.
     if (pending.size > 0 && !view) throw new Error("an earlier rules prompt may have been stored, and the history that would tell cannot be read; trying again later");
     // A prompt without the session's agent would switch it to the default agent.

@@ -46,15 +46,13 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? FIRST_MESSAGE_WAIT_MS);
         // A fork, a session from before a restart, or one whose rules prompt timed out: the history tells what the window holds.
         if (mustReadWindow(state.delivery)) {
-          const view = await engine
-            .within(engine.limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, "current", signal))
-            .catch((error) => {
-              // Unreadable history: deliver anyway; a rule read twice costs less than a rule missing.
-              log.warn(`Could not read the history of session ${sessionID} (${errorText(error)}); delivering the rules with this message, though an earlier copy may be there`, {
-                sessionID,
-              });
-              return undefined;
+          const view = await engine.readWindow(sessionID, "current").catch((error) => {
+            // Unreadable history: deliver anyway; a rule read twice costs less than a rule missing.
+            log.warn(`Could not read the history of session ${sessionID} (${errorText(error)}); delivering the rules with this message, though an earlier copy may be there`, {
+              sessionID,
             });
+            return undefined;
+          });
           engine.update(state, { type: "window-read", found: view?.rules.map(({ marker }) => marker) ?? [], settles: true, current: engine.rules().byName });
         }
         // Messages are ordered by creation time: the user's must come after the rules.

@@ -41,4 +41,3 @@ export interface Rule {
 export const DEFAULT_PRIORITY = 50;
 
 /** A problem with a rule file or folder: a typed value; its text is made where a person reads it (src/rule/warnings.ts). */
-export type { RuleWarning, Severity, WarningCode } from "./warnings.js";

@@ -17,8 +17,6 @@ import { matchingKeyword } from "./keywords.js";
 import type { ActivationReason, ConditionMet, FileMatch } from "./reasons.js";
 import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";
 
-export { activationOf, type ActivationMode } from "./rule-set.js";
-
 export interface SessionContext {
   /** Files in the session's context: project-relative POSIX paths (absolute outside the project). */
   files: Iterable<string>;

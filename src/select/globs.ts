@@ -10,8 +10,6 @@
 import { compileGlob, MAX_GLOB_LENGTH, type StepCounter } from "./glob-match.js";
 import { fixedPart, type FixedPart } from "./glob-fixed.js";
 
-export type { StepCounter } from "./glob-match.js";
-
 export interface RuleGlob {
   /** Why the glob cannot be used; such a glob matches nothing. */
   problem?: string;

@@ -3,7 +3,8 @@
  * precedence. The engine and the command line both load rules through here,
  * so they cannot disagree about which rules exist.
  */
-import type { Rule, RuleWarning } from "../rule/rule.js";
+import type { Rule } from "../rule/rule.js";
+import type { RuleWarning } from "../rule/warnings.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
 import { copilotSource } from "./copilot.js";

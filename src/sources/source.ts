@@ -1,6 +1,6 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
 import type { RuleCandidate } from "../rule/parse.js";
-import type { RuleWarning } from "../rule/rule.js";
+import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";
 import type { RuleFs } from "./fs.js";
 import type { Trust } from "./trust.js";

@@ -7,7 +7,7 @@ import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
-import { activationOf } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { whyRuleApplies } from "../../src/select/active.js";
 import { ALL_SOURCES } from "../../src/sources/load.js";
 import { type Box, makeBox } from "./helpers.js";

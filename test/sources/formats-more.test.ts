@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ruleWarning, type RuleWarning } from "../../src/rule/warnings.js";
-import { activationOf } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { mapApplyTo } from "../../src/sources/copilot.js";
 import { mapInclusion } from "../../src/sources/kiro.js";
 import type { MapperWarn } from "../../src/sources/source.js";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { activationOf } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { prefixGlob, scopeToFolder } from "../../src/sources/cursor.js";
 import { mapTrigger } from "../../src/sources/windsurf.js";
 import { type Box, loadSource, useBox } from "./helpers.js";

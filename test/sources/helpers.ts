@@ -11,7 +11,7 @@ import { afterEach, beforeEach } from "vitest";
 import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/sources/discover.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
 import type { Rule } from "../../src/rule/rule.js";
-import { activationOf } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { loadRules, type LoadOptions } from "../../src/sources/load.js";
 
 export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "all-formats");

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import micromatch from "micromatch";
 import { describe, expect, test } from "vitest";
-import { activationOf, activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import { activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { ruleGlob } from "../../src/select/globs.js";
 import { reasonText, type ActivationReason } from "../../src/select/reasons.js";
 import { whyText } from "../helpers/activation.js";

@@ -3,7 +3,7 @@
  * the rule never widens to always-on), and the codes and severities of the rest.
  */
 import { describe, expect, test } from "vitest";
-import { activationOf } from "../../src/select/active.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { parse, parsed, PATH } from "./parse-helpers.js";
 
 describe("parseRule: globs that cannot be used are dropped, and the rule fails closed", () => {
