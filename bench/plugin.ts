@@ -1,11 +1,11 @@
 /**
  * The plugin driven the way OpenCode 1.x drives it: only through its public
- * entry (`RulebookPlugin(input, options)` → hooks), with a stand-in for the
+ * entry (`default.server(input, options)`, OpenCode 1 → hooks), with a stand-in for the
  * `@opencode-ai/sdk` client that answers at once, without a network. Nothing
  * here imports the plugin's internals, so an engine rewrite does not break it.
  *
  * Which build is measured: `--entry=<path>` (a module exporting
- * `RulebookPlugin`), `--src` for `src/index.ts` through tsx, else `dist/index.js`.
+ * its OpenCode 1 `server`), `--src` for `src/index.ts` through tsx, else `dist/index.js`.
  */
 import type { Hooks, Plugin } from "@opencode-ai/plugin";
 import { dirname, join, resolve } from "node:path";
@@ -25,7 +25,8 @@ export function pluginEntry(argv: readonly string[] = process.argv): string {
 
 export async function loadPlugin(entry: string): Promise<Plugin> {
   const module = (await import(pathToFileURL(entry).href)) as Record<string, unknown>;
-  const plugin = module.RulebookPlugin ?? Object.values(module).find((value) => typeof value === "function");
+  // The entry's default export carries OpenCode 1's plugin as `server`.
+  const plugin = (module.default as { server?: unknown } | undefined)?.server;
   if (typeof plugin !== "function") throw new Error(`${entry} exports no plugin`);
   return plugin as Plugin;
 }

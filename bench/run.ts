@@ -57,7 +57,7 @@ out.push(
   `Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, nproc ${os.availableParallelism()}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()} ${os.arch()}, Node ${process.version}; load average ${load()}`,
 );
 const shown = relative(REPO, entry).startsWith("..") ? entry : relative(REPO, entry);
-out.push(`Plugin: ${shown} (public entry RulebookPlugin), ${sourceState()}`);
+out.push(`Plugin: ${shown} (public entry, OpenCode 1 server), ${sourceState()}`);
 out.push("");
 
 // ---------------------------------------------------------------- 1. start + first message
@@ -69,7 +69,7 @@ for (const files of sizes) {
   startRows.push(await benchStart(plugin, files, quick));
 }
 out.push("1. Plugin start + a new session's first message vs the floor (plain fs reading the same rule files, same process); medians of warm runs");
-out.push("   Start: RulebookPlugin(input) until it returns its hooks. First message: session.created (not awaited, as in OpenCode), then at once");
+out.push("   Start: the entry's server(input) until it returns its hooks. First message: session.created (not awaited, as in OpenCode), then at once");
 out.push("   chat.message until it returns: within the 300 ms grace period, so it carries the rules itself (the grace period is not waited for).");
 out.push(`   Floor: readdirSync({ recursive }) + readFileSync of every rule file. Target 1: start + first message ≤ ${T1_LIMIT}x the floor at 1,000 rules.`);
 out.push(`   Async floor: fs.promises readdir + readFile all at once; issue 7's discovery target: start ≤ ${ISSUE7_LIMIT}x it.`);

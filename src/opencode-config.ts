@@ -68,10 +68,10 @@ function pluginOptionsIn(files: readonly string[]): FoundOptions {
       found.warnings.push(ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }));
       continue;
     }
-    const plugins = (config as { plugin?: unknown } | null)?.plugin;
-    if (!Array.isArray(plugins)) continue;
-    for (const entry of plugins) {
-      const [spec, options] = Array.isArray(entry) ? [entry[0], entry[1]] : [entry, undefined];
+    // OpenCode 1: `plugin: [spec | [spec, options]]`; OpenCode 2: `plugins: [spec | { package, options }]`.
+    const { plugin, plugins } = (config ?? {}) as { plugin?: unknown; plugins?: unknown };
+    for (const entry of [...(Array.isArray(plugin) ? plugin : []), ...(Array.isArray(plugins) ? plugins : [])]) {
+      const [spec, options] = pluginEntry(entry);
       if (typeof spec === "string" && isRulebookSpec(spec)) {
         found.raw = options;
         found.path = file;
@@ -79,6 +79,12 @@ function pluginOptionsIn(files: readonly string[]): FoundOptions {
     }
   }
   return found;
+}
+
+function pluginEntry(entry: unknown): [unknown, unknown] {
+  if (Array.isArray(entry)) return [entry[0], entry[1]];
+  if (entry && typeof entry === "object") return [(entry as { package?: unknown }).package, (entry as { options?: unknown }).options];
+  return [entry, undefined];
 }
 
 /** `opencode-rulebook`, `opencode-rulebook@1.2.3`, or a path / file URL to the package or its `dist/index.js`. */

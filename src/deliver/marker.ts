@@ -7,6 +7,9 @@
  */
 import type { ComposedMessage } from "../render/compose.js";
 
+/** The key the marker is stored under in a message's (or part's) metadata, on every host. */
+export const MARKER_KEY = "opencode-rulebook";
+
 export interface RulesMarker {
   kind: "rules";
   /** Names of the rules the message carries. */

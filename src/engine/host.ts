@@ -45,8 +45,12 @@ export interface NewSession {
   parentID?: string;
   agent?: string;
   model?: ModelRef;
-  /** A copy of another session, whose history (rules included) the host copies in after announcing it. */
-  fork: boolean;
+  /**
+   * The session comes with a history that may hold its rules already (OpenCode 1: a fork, whose
+   * history the host copies in after announcing it; OpenCode 2: a session from before a restart):
+   * what its window holds is read at its first message, and nothing is delivered before.
+   */
+  hasHistory: boolean;
 }
 
 /** A user's message about to be stored. */
@@ -62,9 +66,15 @@ export interface UserMessage {
   created: number;
 }
 
+/** Rules for the model, and the marker that names them. */
+export interface RulesAnswer {
+  text: string;
+  marker: RulesMarker;
+}
+
 /** What to do with a user's message: put the rules before the user's words, and date it after the rules message. */
 export interface UserMessageAnswer {
-  rules?: { text: string; marker: RulesMarker };
+  rules?: RulesAnswer;
   /** A later date for the message, so it sorts after the window's rules message. */
   created?: number;
 }
@@ -91,8 +101,8 @@ export interface Rulebook {
   ownPromptStored(sessionID: string, marker: RulesMarker, created: number): Promise<OwnPromptAnswer>;
   /** A tool is about to run: the files it will touch count already. */
   toolCalled(sessionID: string, args: unknown): Promise<void>;
-  /** A tool ran: the rules text to add to its result, if it activated any. */
-  toolFinished(sessionID: string, tool: string, args: unknown, output: string): Promise<string | undefined>;
+  /** A tool ran: the rules to give the model with its result, if it activated any. */
+  toolFinished(sessionID: string, tool: string, args: unknown, output: string): Promise<RulesAnswer | undefined>;
   /** The `rule` tool's answer. */
   readRule(sessionID: string, name: string): string;
 }

@@ -105,11 +105,11 @@ export function silentDelivery(engine: Engine) {
         if (engine.rules().list.length === 0) return;
         const state = sessions.get(session.id);
         if (!state) return;
-        engine.update(state, { type: "created", ignored: session.parentID !== undefined && !deps.options.subagents, fork: session.fork });
+        engine.update(state, { type: "created", ignored: session.parentID !== undefined && !deps.options.subagents, hasHistory: session.hasHistory });
         if (state.delivery.stage === "ignored") return;
         state.agent ??= session.agent;
         state.model ??= session.model;
-        if (session.fork) return; // read back from its history at its first message
+        if (session.hasHistory) return; // read back from its history at its first message
         // A host may prompt a new session at once, and set its agent and model from that first prompt: a
         // silent prompt racing it could leave the session on the default agent. A first message arriving
         // within the grace period carries the rules itself; otherwise the silent prompt goes.

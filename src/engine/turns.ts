@@ -100,7 +100,7 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
         engine.update(state, { type: "tool-result", composed, current: engine.rules().byName });
         log.debug(`Delivered ${composed.included.length} rules to session ${sessionID} with the result of ${tool}`, { sessionID });
-        return composed.text;
+        return { text: composed.text, marker: markerFor(composed, tool) };
       }),
 
     fileEdited: (path) =>

@@ -60,7 +60,7 @@ export type CurrentRules = ReadonlyMap<string, Rule>;
 
 export type DeliveryEvent =
   /** OpenCode announced the session. */
-  | { type: "created"; ignored: boolean; fork: boolean }
+  | { type: "created"; ignored: boolean; hasHistory: boolean }
   /** A compaction started a new window, empty of rules. */
   | { type: "compacted" }
   /** The compaction's summary was written at this time (undefined: not known). */
@@ -95,7 +95,7 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
   switch (event.type) {
     case "created":
       if (event.ignored) return { ...state, stage: "ignored" };
-      return state.stage === "unread" && !event.fork ? { ...state, stage: "empty" } : state;
+      return state.stage === "unread" && !event.hasHistory ? { ...state, stage: "empty" } : state;
     case "compacted":
       return { ...state, window: state.window + 1, delivered: new Map(), listedOnRequest: false, stage: state.stage === "ignored" ? "ignored" : "empty" };
     case "summary-dated":

@@ -57,8 +57,8 @@ describe("a throwing dependency inside every hook (real OpenCode)", { timeout: 9
 });
 
 function wrapperSource(plugin: string): string {
-  return `import { RulebookPlugin } from ${JSON.stringify(plugin)};
+  return `import rulebook from ${JSON.stringify(plugin)};
 const exploding = new Proxy({}, { get() { throw new Error("dependency exploded"); } });
-export const ThrowingClient = (input, options) => RulebookPlugin({ ...input, client: exploding }, options);
+export const ThrowingClient = (input, options) => rulebook.server({ ...input, client: exploding }, options);
 `;
 }

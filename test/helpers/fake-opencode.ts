@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { RulebookPlugin } from "../../src/index.js";
+import entry from "../../src/index.js";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
@@ -149,7 +149,7 @@ export async function startPlugin(project: TempProject, options?: Record<string,
     experimental_workspace: { register() {} },
     $: undefined,
   } as unknown as PluginInput;
-  return RulebookPlugin(input, options);
+  return entry.server(input, options);
 }
 
 /** A `session.created` event as OpenCode publishes it. */

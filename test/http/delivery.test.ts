@@ -4,7 +4,8 @@
  */
 import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
-import { MARKER_KEY } from "../../src/hosts/opencode-1/parts.js";
+import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
+import { MARKER_KEY } from "../../src/deliver/marker.js";
 import { CREATION_GRACE_MS } from "../../src/engine/silent-delivery.js";
 import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
@@ -18,9 +19,11 @@ beforeEach(async () => {
   await project.writeRule("project", "testing.md", "Project testing rule.\n");
 });
 
-test("the entry module exports the plugin and nothing else", () => {
-  expect(Object.keys(entry)).toEqual(["RulebookPlugin"]);
-  expect(typeof entry.RulebookPlugin).toBe("function");
+test("the entry module exports one plugin for both hosts and nothing else: OpenCode 2's id and setup, OpenCode 1's server", () => {
+  expect(Object.keys(entry)).toEqual(["default"]);
+  expect(entry.default.id).toBe("opencode-rulebook");
+  expect(typeof entry.default.setup).toBe("function");
+  expect(entry.default.server).toBe(RulebookPlugin);
 });
 
 test("one prompt per delivery: noReply, one synthetic text part marked as the plugin's, global rules before project rules", async () => {

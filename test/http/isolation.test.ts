@@ -10,10 +10,10 @@ import { http } from "msw";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/hosts/opencode-1/parts.js";
+import { MARKER_KEY } from "../../src/deliver/marker.js";
 import type { HookLimits } from "../../src/engine/rulebook.js";
 import type { TestEngine as Rulebook } from "../helpers/engine.js";
-import { RulebookPlugin } from "../../src/index.js";
+import entry from "../../src/index.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 import {
   BASE_URL,
@@ -141,7 +141,7 @@ describe("sessions that end", () => {
       const cycled = await startPlugin(project);
       await cycled.dispose?.();
     }
-    const hooks = await RulebookPlugin({ client: createOpencodeClient({ baseUrl: BASE_URL }), directory: project.projectDir, worktree: project.projectDir } as never, {});
+    const hooks = await entry.server({ client: createOpencodeClient({ baseUrl: BASE_URL }), directory: project.projectDir, worktree: project.projectDir } as never, {});
     await hooks.dispose?.();
     await hooks.event?.(sessionCreated("ses_r") as never);
     const output = { title: "read", output: "done", metadata: {} };

@@ -40,10 +40,10 @@ const held = (state: SessionDelivery) => [...state.delivered.keys()];
 
 describe("transitions", () => {
   const table: Array<[string, Stage, DeliveryEvent, Stage, string[]]> = [
-    ["a new session is empty", "unread", { type: "created", ignored: false, fork: false }, "empty", []],
-    ["a fork stays unread: its history is copied in later", "unread", { type: "created", ignored: false, fork: true }, "unread", []],
-    ["a subagent session, subagents off, is ignored", "unread", { type: "created", ignored: true, fork: false }, "ignored", []],
-    ["a late creation event does not empty a window that holds rules", "held", { type: "created", ignored: false, fork: false }, "held", []],
+    ["a new session is empty", "unread", { type: "created", ignored: false, hasHistory: false }, "empty", []],
+    ["a fork stays unread: its history is copied in later", "unread", { type: "created", ignored: false, hasHistory: true }, "unread", []],
+    ["a subagent session, subagents off, is ignored", "unread", { type: "created", ignored: true, hasHistory: false }, "ignored", []],
+    ["a late creation event does not empty a window that holds rules", "held", { type: "created", ignored: false, hasHistory: false }, "held", []],
     ["nothing to send: the window holds what it needs", "empty", { type: "nothing-to-send" }, "held", []],
     ["an ignored session stays ignored", "ignored", { type: "nothing-to-send" }, "ignored", []],
     ["a stored prompt: the window holds its rules", "empty", stored("d1", 10), "held", ["style"]],

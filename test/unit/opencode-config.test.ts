@@ -30,6 +30,16 @@ describe("opencode.json(c)", () => {
     expect(found.raw).toEqual({ extraDirs: ["a//b", "/* not a comment */"] });
   });
 
+  test("OpenCode 2's `plugins` key with `{ package, options }` entries gives the plugin's options too", async () => {
+    const project = await makeRoot();
+    await writeTree(project, {
+      "opencode.json": JSON.stringify({ plugins: ["other-plugin", { package: "opencode-rulebook", options: { extraDirs: ["shared-rules"] } }] }),
+    });
+    const found = findPluginOptions({}, join(project, "home"), project, project);
+    expect(found.path).toBe(join(project, "opencode.json"));
+    expect(found.raw).toEqual({ extraDirs: ["shared-rules"] });
+  });
+
   test("a file that cannot be parsed is a warning naming file and line; its options are not used", async () => {
     const project = await makeRoot();
     await writeTree(project, { "opencode.json": '{\n  "plugin": [\n    ["opencode-rulebook", { "debug": }]\n  ]\n}\n' });

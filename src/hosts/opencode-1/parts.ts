@@ -2,10 +2,7 @@
  * The plugin's parts in OpenCode 1 messages: the marker in a part's metadata
  * that makes it the plugin's, and ids for parts it adds.
  */
-import { asMarker, type RulesMarker } from "../../deliver/marker.js";
-
-/** Key of the marker in a part's metadata. */
-export const MARKER_KEY = "opencode-rulebook";
+import { asMarker, MARKER_KEY, type RulesMarker } from "../../deliver/marker.js";
 
 /** The plugin's marker on a part, if the part is one of the plugin's. */
 export function markerOf(part: { metadata?: Record<string, unknown> } | undefined): RulesMarker | undefined {

@@ -3,53 +3,31 @@
  * into the engine's calls (`engine/host.ts`), and the engine's answers put
  * back into OpenCode's shapes. OpenCode 1's shapes live in this folder only.
  */
+import { startForHost } from "../start.js";
 import type { Hooks, Plugin } from "@opencode-ai/plugin";
 import type { Part } from "@opencode-ai/sdk";
-import { homedir } from "node:os";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, ruleToolArgs } from "../../deliver/rule-tool.js";
-import { startRulebook, type RunningRulebook } from "../../engine/rulebook.js";
+import type { RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
-import { createLogger, type Logger } from "../../log.js";
+import type { Logger } from "../../log.js";
 import { openCodeLogSink } from "./log-sink.js";
-import { userPluginOptions } from "../../opencode-config.js";
-import { parseOptions } from "../../options.js";
 import type { ModelRef } from "../../session/state.js";
-import { nodeRuleFs } from "../../sources/fs.js";
-import { ALL_SOURCES } from "../../sources/load.js";
-import { markerOf, partIdBefore, MARKER_KEY } from "./parts.js";
+import { MARKER_KEY } from "../../deliver/marker.js";
+import { markerOf, partIdBefore } from "./parts.js";
 import { sessionPort } from "./session-port.js";
 
 /** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
 const FORK_TITLE = /\(fork #\d+\)$/;
 
 export const RulebookPlugin: Plugin = async (input, rawOptions) => {
-  const { options, errors } = parseOptions(
+  const { log, rulebook } = await startForHost({
     rawOptions,
-    process.env,
-    ALL_SOURCES.map((source) => source.id),
-  );
-  const log = createLogger(openCodeLogSink(input.client), options.debug);
-  for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
-  try {
-    // Only the user's own config may name rule folders outside the repository (README, "Security").
-    const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
-    const rulebook = await startRulebook({
-      port: sessionPort(input.client),
-      directory: input.directory,
-      worktree: input.worktree,
-      env: process.env,
-      home: homedir(),
-      fs: nodeRuleFs,
-      options,
-      log,
-      userExtraDirs,
-    });
-    return hooksFor(rulebook, log);
-  } catch (error) {
-    // Without its rules the plugin has nothing to do; the session goes on as if it were absent.
-    log.error(`opencode-rulebook could not start: ${error instanceof Error ? error.message : String(error)}`);
-    return {};
-  }
+    sink: openCodeLogSink(input.client),
+    port: () => sessionPort(input.client),
+    directory: input.directory,
+    worktree: input.worktree,
+  });
+  return rulebook ? hooksFor(rulebook, log) : {};
 };
 
 /** OpenCode 1's hooks over a running engine. Each catches its own errors: an odd shape from OpenCode breaks nothing. */
@@ -60,7 +38,7 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       guard(log, event?.type, undefined, undefined, async () => {
         if (event.type === "session.created") {
           const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
-          await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), fork: FORK_TITLE.test(info.title ?? "") });
+          await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
         } else if (event.type === "session.compacted") await rulebook.sessionCompacted(event.properties.sessionID);
         else if (event.type === "session.deleted") rulebook.sessionDeleted(event.properties.info.id);
         else if (event.type === "file.edited") await rulebook.fileEdited(event.properties.file);
@@ -103,7 +81,7 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
         const result = typeof output.output === "string" ? output.output : "";
         const rules = await rulebook.toolFinished(input.sessionID, input.tool, (input as { args?: unknown }).args, result);
-        if (rules !== undefined) output.output = result === "" ? rules : `${result}\n\n${rules}`;
+        if (rules !== undefined) output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
       }),
     tool: {
       [RULE_TOOL_NAME]: {

@@ -6,7 +6,7 @@
  */
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { RulesPrompt, SessionPort } from "../../engine/host.js";
-import { MARKER_KEY } from "./parts.js";
+import { MARKER_KEY } from "../../deliver/marker.js";
 import { compactionSummaryTime, currentWindow, lastUserChoice, rulesIn, sinceCompaction, type HistoryMessage } from "./history.js";
 
 export type OpencodeClient = PluginInput["client"];

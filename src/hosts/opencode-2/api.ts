@@ -1,0 +1,174 @@
+/**
+ * The part of OpenCode 2's plugin API (`@opencode/plugin`, Promise flavour)
+ * this adapter uses, declared here because the registry these machines reach
+ * does not serve the package. Replace with the real package's types when it
+ * becomes installable.
+ *
+ * Read from OpenCode's source, `@opencode/plugin` 2.0.26: the mirror
+ * `zjdCander/opencode@1066927be4e2` of `anomalyco/opencode`, checked against
+ * `anomalyco/opencode` at the revisions named on each declaration. Shapes are
+ * narrowed to the fields the adapter reads or writes.
+ */
+
+/** `packages/plugin/src/promise/registration.ts` (@1066927): what every `hook` and `transform` resolves to. */
+export interface Registration {
+  dispose(): Promise<void>;
+}
+
+/** `packages/plugin/src/promise/plugin.ts` (@1066927; anomalyco @56a1c92): a Promise plugin, the module's default export. */
+export interface PluginV2 {
+  readonly id: string;
+  setup(context: PluginContext): Promise<Cleanup | undefined> | Cleanup | undefined;
+}
+
+export type Cleanup = () => Promise<void> | void;
+
+/** `packages/plugin/src/promise/plugin.ts` `Context` (@1066927), the domains used here. */
+export interface PluginContext {
+  /** The config entry's `options` (`{ "package", "options" }`), `{}` when none: `packages/core/src/plugin/module.ts` (@1066927). */
+  readonly options: Record<string, unknown>;
+  /** Where this plugin instance runs: `packages/schema/src/location.ts` (@1066927). */
+  readonly location: { readonly directory: string; readonly project?: { readonly directory?: string } };
+  readonly session: SessionDomain;
+  readonly tool: ToolDomain;
+  readonly event: EventDomain;
+  readonly storage: StorageDomain;
+}
+
+/** `packages/plugin/src/promise/session.ts` (anomalyco @56a1c92): the hooks and operations used. */
+export interface SessionDomain {
+  hook<Name extends keyof SessionHooks>(name: Name, callback: (event: SessionHooks[Name]) => Promise<void> | void): Promise<Registration>;
+  /** `SessionApi.get` (`packages/client`, an HTTP endpoint adapter): the session's info. */
+  get(input: { sessionID: string }): Promise<SessionInfo>;
+}
+
+/** `packages/schema/src/session.ts` (anomalyco @06f9d1a): the fields read. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly parentID?: string;
+  readonly agent?: string;
+  readonly model?: { readonly providerID: string; readonly id: string };
+}
+
+export interface SessionHooks {
+  prompt: SessionPrompt;
+  context: SessionContext;
+}
+
+/**
+ * `SessionPrompt` (anomalyco @56a1c92): runs once per user input, before it is
+ * admitted (`packages/core/src/session/prompt.ts` @1066927); `messageID` becomes
+ * the user message's id in history and in model requests.
+ */
+export interface SessionPrompt {
+  readonly sessionID: string;
+  readonly messageID: string;
+  prompt: { text: string; files?: Array<{ uri?: string; url?: string; path?: string; name?: string }> };
+  delivery: "steer" | "queue";
+}
+
+/**
+ * `SessionContext` (anomalyco @56a1c92): runs, awaited, before every model
+ * request of the agent loop, tool continuations and retries included
+ * (`packages/core/src/session/model-request.ts`, `runner/llm.ts` @1066927).
+ * Edits reach only that request.
+ */
+export interface SessionContext {
+  readonly sessionID: string;
+  readonly agent: string;
+  readonly model: { readonly providerID: string; readonly id: string };
+  system: Array<{ type: "text"; text: string }>;
+  messages: LlmMessage[];
+}
+
+/**
+ * `packages/ai/src/schema/messages.ts` (@1066927): a message of a model
+ * request. User, synthetic, assistant and checkpoint messages carry their
+ * session message's id (stable between requests); tool results are separate
+ * `tool` messages without an id (`packages/core/src/session/runner/to-llm-message.ts`).
+ */
+export interface LlmMessage {
+  id?: string;
+  role: "system" | "user" | "assistant" | "tool";
+  content: LlmContentPart[];
+  metadata?: Record<string, unknown>;
+}
+
+export type LlmContentPart =
+  | { type: "text"; text: string }
+  | { type: "tool-call"; id: string; name: string; input: unknown }
+  | { type: "tool-result"; id: string; name: string; result: { type: string; value: unknown } }
+  | { type: string; [key: string]: unknown };
+
+/** `packages/plugin/src/promise/tool.ts` (anomalyco @196e461). */
+export interface ToolDomain {
+  hook<Name extends keyof ToolHooks>(name: Name, callback: (event: ToolHooks[Name]) => Promise<void> | void): Promise<Registration>;
+  /** The callback must be synchronous, cheap and replayable. */
+  transform(callback: (editor: ToolEditor) => void): Promise<Registration>;
+}
+
+export interface ToolHooks {
+  "execute.before": ToolCalled;
+  "execute.after": ToolFinished;
+}
+
+export interface ToolCalled {
+  readonly tool: string;
+  readonly sessionID: string;
+  readonly input: unknown;
+}
+
+/**
+ * The mutated `result` is what OpenCode stores and sends to the model
+ * (`packages/core/src/tool.ts` `executeTool`, then truncation to 2,000 lines /
+ * 50 KiB, @1066927); `output` only stands in when `content` is empty.
+ */
+export type ToolFinished = { readonly tool: string; readonly sessionID: string; readonly input: unknown } & (
+  | { readonly status: "completed"; result: ToolResult }
+  | { readonly status: "error"; error: unknown }
+);
+
+/** `packages/schema/src/tool.ts` `Result` (anomalyco @0f131b3). */
+export interface ToolResult {
+  readonly output?: unknown;
+  readonly content?: string | ReadonlyArray<ToolContent>;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+export type ToolContent = { readonly type: "text"; readonly text: string } | { readonly type: "file"; readonly uri: string; readonly mime: string; readonly name?: string };
+
+export interface ToolEditor {
+  add(tool: ToolInfo): void;
+}
+
+/**
+ * `Tool.Info` (`packages/schema/src/tool.ts`) with a Promise `execute`. Only a
+ * tool with `codemode: false` is offered to the model directly; any other is
+ * reachable only through the `execute` code tool (`packages/core/src/tool.ts` `snapshot`).
+ */
+export interface ToolInfo {
+  name: string;
+  description: string;
+  /** A plain JSON Schema is one of the accepted input schemas. */
+  input: Record<string, unknown>;
+  options?: { codemode: false };
+  execute(input: unknown, context: { readonly sessionID: string; readonly signal: AbortSignal }): Promise<ToolResult>;
+}
+
+/** `packages/plugin/src/promise/event.ts`, `packages/client/src/shared-events.ts` (@1066927): OpenCode 2 events only. */
+export interface EventDomain {
+  subscribe(options?: { signal?: AbortSignal }): AsyncIterable<HostEvent>;
+}
+
+/** `packages/schema/src/event.ts`, `session-event.ts` (@1066927): `session.deleted` carries `{ sessionID }`. */
+export interface HostEvent {
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** `packages/plugin/src/promise/storage.ts` (@1066927): durable JSON, scoped to the plugin's id. */
+export interface StorageDomain {
+  get(key: string): Promise<unknown>;
+  set(key: string, value: unknown): Promise<void>;
+  remove(key: string): Promise<void>;
+}

@@ -1,0 +1,179 @@
+import { startForHost } from "../start.js";
+import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "../../deliver/rule-tool.js";
+import type { RunningRulebook } from "../../engine/rulebook.js";
+import { errorText, guard, withTimeout } from "../../engine/timing.js";
+import type { Logger } from "../../log.js";
+import type { ModelRef } from "../../session/state.js";
+import type { Cleanup, PluginContext, SessionContext, SessionInfo, SessionPrompt, ToolFinished } from "./api.js";
+import { consoleLogSink } from "./log-sink.js";
+import { placeRules } from "./request-rules.js";
+import { ledgerPort, MAX_ENTRIES, rulesLedger, type RulesLedger } from "./session-port.js";
+
+/** How long a hook waits for the host's session info or the plugin's storage before going on without. */
+const HOST_CALL_MS = 1000;
+
+export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undefined> {
+  let ledger: RulesLedger | undefined;
+  const { log, rulebook } = await startForHost({
+    rawOptions: ctx.options,
+    sink: consoleLogSink,
+    port: (log) => {
+      ledger = rulesLedger(ctx.storage, log);
+      return ledgerPort(ledger);
+    },
+    directory: ctx.location.directory,
+    worktree: ctx.location.project?.directory ?? ctx.location.directory,
+    // Recording an entry races nothing: a new session's rules are in its first request, whenever it comes.
+    creationGraceMs: 0,
+  });
+  if (!rulebook || !ledger) return undefined;
+  return registerHooks(ctx, rulebook, ledger, log);
+}
+
+/** OpenCode 2's hooks over a running engine. Each catches its own errors: OpenCode counts a throwing hook as a crash of the request. */
+async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledger: RulesLedger, log: Logger): Promise<Cleanup> {
+  const met = new Map<string, Promise<void>>();
+  /** The first hook of a session (its first prompt, or a request of a session from before a restart) introduces it to the engine. */
+  const meet = (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
+    let meeting = met.get(sessionID);
+    if (!meeting) {
+      // A meeting that failed is tried again by the session's next hook.
+      meeting = introduce(sessionID, seen).catch((error) => {
+        met.delete(sessionID);
+        throw error;
+      });
+      met.set(sessionID, meeting);
+    }
+    return meeting;
+  };
+  const introduce = async (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
+    const [info, restored] = await Promise.all([sessionInfo(ctx, sessionID, log), withTimeout(ledger.restore(sessionID), HOST_CALL_MS)]);
+    await rulebook.sessionCreated({
+      id: sessionID,
+      parentID: info?.parentID,
+      agent: info?.agent ?? seen.agent,
+      model: modelRef(info?.model) ?? seen.model,
+      hasHistory: restored === true,
+    });
+  };
+
+  const onPrompt = (event: SessionPrompt) =>
+    guard(log, "prompt", event.sessionID, undefined, async () => {
+      await meet(event.sessionID, {});
+      const answer = await rulebook.userMessage({
+        sessionID: event.sessionID,
+        texts: typeof event.prompt.text === "string" ? [event.prompt.text] : [],
+        files: (event.prompt.files ?? []).flatMap(attachedFile),
+        created: Date.now(),
+      });
+      // Before the user's words, in the request that first carries them.
+      if (answer.rules) ledger.add(event.sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: event.messageID });
+    });
+
+  const onContext = (event: SessionContext) =>
+    guard(log, "context", event.sessionID, undefined, async () => {
+      const seen = { agent: event.agent, model: modelRef(event.model) };
+      await meet(event.sessionID, seen);
+      let placement = placeRules(event.messages, ledger.entries(event.sessionID));
+      if (placement.moved || ledger.entries(event.sessionID).length > MAX_ENTRIES) {
+        // A compaction checkpoint (or a revert) left the rules' places out of the request: the window starts again, empty.
+        ledger.startWindow(event.sessionID);
+        await rulebook.compactionEnding(event.sessionID, seen);
+        placement = placeRules(event.messages, ledger.entries(event.sessionID));
+      }
+      if (placement.moved) return;
+      ledger.update(event.sessionID, placement.entries);
+      event.messages = placement.messages;
+    });
+
+  const onToolFinished = (event: ToolFinished) =>
+    guard(log, "execute.after", event.sessionID, undefined, async () => {
+      if (event.status !== "completed") return;
+      const rules = await rulebook.toolFinished(event.sessionID, event.tool, event.input, resultText(event.result.content, event.result.output));
+      // Placed after this step's tool results, in the request that reads them.
+      if (rules !== undefined) ledger.add(event.sessionID, rules);
+    });
+
+  const registrations = await Promise.all([
+    ctx.session.hook("prompt", onPrompt),
+    ctx.session.hook("context", onContext),
+    ctx.tool.hook("execute.before", (event) => rulebook.toolCalled(event.sessionID, event.input)),
+    ctx.tool.hook("execute.after", onToolFinished),
+    ctx.tool.transform((editor) =>
+      editor.add({
+        name: RULE_TOOL_NAME,
+        description: RULE_TOOL_DESCRIPTION,
+        input: {
+          type: "object",
+          properties: { name: { type: "string", description: "The rule's name, exactly as listed (for example `database` or `backend/api`)." } },
+          required: ["name"],
+        },
+        // Offered to the model itself, not only through OpenCode's code tool.
+        options: { codemode: false },
+        execute: async (input, context) => ({ content: rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? "")) }),
+      }),
+    ),
+  ]);
+
+  const stop = new AbortController();
+  void followSessions(
+    ctx,
+    stop.signal,
+    (sessionID) => {
+      rulebook.sessionDeleted(sessionID);
+      ledger.forget(sessionID);
+      met.delete(sessionID);
+    },
+    log,
+  );
+
+  return async () => {
+    stop.abort();
+    await Promise.all(registrations.map((registration) => registration.dispose().catch(() => undefined)));
+    rulebook.dispose();
+    await ledger.settled();
+    ledger.close();
+    met.clear();
+    await log.flush();
+  };
+}
+
+/** Frees a deleted session's state. OpenCode does not await its subscribers; nothing here needs it to. */
+async function followSessions(ctx: PluginContext, signal: AbortSignal, deleted: (sessionID: string) => void, log: Logger): Promise<void> {
+  try {
+    for await (const event of ctx.event.subscribe({ signal })) {
+      const sessionID = event.data?.sessionID;
+      if (event.type === "session.deleted" && typeof sessionID === "string") deleted(sessionID);
+    }
+  } catch (error) {
+    if (!signal.aborted) log.warn(`Stopped following OpenCode's events (${errorText(error)}); deleted sessions are freed when OpenCode stops`);
+  }
+}
+
+/** The session's parent (a subagent's session has one), agent and model; none when OpenCode does not answer in time. */
+async function sessionInfo(ctx: PluginContext, sessionID: string, log: Logger): Promise<SessionInfo | undefined> {
+  try {
+    return await withTimeout(ctx.session.get({ sessionID }), HOST_CALL_MS);
+  } catch (error) {
+    log.warn(`Could not read session ${sessionID} from OpenCode (${errorText(error)}); treating it as a top-level session`, { sessionID });
+    return undefined;
+  }
+}
+
+/** The text a tool result gives the model: its content, or its output when the content is empty. */
+function resultText(content: unknown, output: unknown): string {
+  if (typeof content === "string" && content !== "") return content;
+  if (Array.isArray(content) && content.length > 0) return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
+  return output === undefined ? "" : typeof output === "string" ? output : JSON.stringify(output);
+}
+
+/** A prompt's attached file: a path or a `file://` URL, under whichever key OpenCode gives it. */
+function attachedFile(file: { uri?: string; url?: string; path?: string }): string[] {
+  const value = file.path ?? file.uri ?? file.url;
+  return typeof value === "string" && (file.path !== undefined || value.startsWith("file://")) ? [value] : [];
+}
+
+/** OpenCode 2 names a model `{ providerID, id }`; the engine, `{ providerID, modelID }`. */
+function modelRef(model: { providerID: string; id: string } | undefined): ModelRef | undefined {
+  return model ? { providerID: model.providerID, modelID: model.id } : undefined;
+}

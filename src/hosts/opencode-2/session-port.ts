@@ -1,0 +1,134 @@
+/**
+ * OpenCode 2's side of the session port. A rules message is not stored in the
+ * session's history: it is an entry of the session's window, put into every
+ * model request by the `context` hook (`request-rules.ts`). So sending is
+ * recording, and what the window holds is what the entries say.
+ *
+ * The entries outlive a restart of OpenCode in the plugin's storage
+ * (`ctx.storage`, durable and scoped to the plugin's id): the requests after
+ * it carry the same rules, at the same places, as the ones before.
+ */
+import { asMarker } from "../../deliver/marker.js";
+import type { SessionPort } from "../../engine/host.js";
+import { errorText } from "../../engine/timing.js";
+import type { Logger } from "../../log.js";
+import type { StorageDomain } from "./api.js";
+import type { Anchor, RulesEntry } from "./request-rules.js";
+
+/**
+ * Entries one window holds at most. Each is a delivery of rules the window
+ * lacked, so a window needs a few; a session past this (rules edited over and
+ * over) starts its window again with one entry of every rule it needs.
+ */
+export const MAX_ENTRIES = 200;
+
+export type RulesLedger = ReturnType<typeof rulesLedger>;
+
+export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
+  const windows = new Map<string, readonly RulesEntry[]>();
+  /** One write at a time per session, in order: a later state never loses to an earlier one. */
+  const writes = new Map<string, Promise<void>>();
+  const key = (sessionID: string) => `window/${sessionID}`;
+  const unsaved = new Set<string>();
+
+  const save = (sessionID: string) => {
+    if (!storage) return;
+    const entries = windows.get(sessionID);
+    const write = (writes.get(sessionID) ?? Promise.resolve())
+      .then(() => (entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: entries.map(stored) })))
+      .catch((error) => {
+        // Said once per session: storage that fails, fails at every change.
+        if (unsaved.has(sessionID)) return;
+        unsaved.add(sessionID);
+        log.warn(`Could not save the rules of session ${sessionID} in the plugin's storage (${errorText(error)}); they stay in effect until OpenCode restarts`);
+      })
+      .finally(() => {
+        if (writes.get(sessionID) === write) writes.delete(sessionID);
+      });
+    writes.set(sessionID, write);
+  };
+
+  const set = (sessionID: string, entries: readonly RulesEntry[]) => {
+    windows.set(sessionID, entries);
+    save(sessionID);
+  };
+
+  return {
+    entries: (sessionID: string): readonly RulesEntry[] => windows.get(sessionID) ?? [],
+    add(sessionID: string, entry: RulesEntry) {
+      set(sessionID, [...(windows.get(sessionID) ?? []), entry]);
+    },
+    /** The entries after a placement; saved only when an anchor changed. */
+    update(sessionID: string, entries: readonly RulesEntry[]) {
+      const before = windows.get(sessionID) ?? [];
+      if (entries.length === before.length && entries.every((entry, i) => entry === before[i])) return;
+      set(sessionID, entries);
+    },
+    /** The window moved on: its entries are no longer sent. */
+    startWindow(sessionID: string) {
+      set(sessionID, []);
+    },
+    /** Reads the session's entries from storage; true when it held some. Unreadable storage counts as none. */
+    async restore(sessionID: string): Promise<boolean> {
+      if (!storage || windows.has(sessionID)) return (windows.get(sessionID)?.length ?? 0) > 0;
+      let value: unknown;
+      try {
+        value = await storage.get(key(sessionID));
+      } catch (error) {
+        log.warn(`Could not read the rules of session ${sessionID} from the plugin's storage (${errorText(error)}); the session gets its rules again`);
+        return false;
+      }
+      // Written by this plugin, but storage is outside it: anything malformed is left out.
+      const found = ((value as { entries?: unknown } | undefined)?.entries ?? []) as unknown[];
+      const entries = Array.isArray(found) ? found.slice(0, MAX_ENTRIES).flatMap((entry) => restored(entry) ?? []) : [];
+      if (!windows.has(sessionID)) windows.set(sessionID, entries);
+      return entries.length > 0;
+    },
+    forget(sessionID: string) {
+      windows.delete(sessionID);
+      unsaved.delete(sessionID);
+      save(sessionID);
+    },
+    /** Writes still under way (tests, shutdown). */
+    async settled() {
+      await Promise.all([...writes.values()]);
+    },
+    close() {
+      windows.clear();
+      unsaved.clear();
+    },
+  };
+}
+
+export function ledgerPort(ledger: RulesLedger): SessionPort {
+  return {
+    async sendRules(prompt) {
+      ledger.add(prompt.sessionID, { text: prompt.text, marker: prompt.marker });
+      return { created: Date.now() };
+    },
+    // The entries are the window: after a compaction or a revert they were cleared (`startWindow`), so both scopes read the same.
+    async readWindow(sessionID) {
+      return { rules: ledger.entries(sessionID).map(({ marker }) => ({ marker })), choice: {} };
+    },
+  };
+}
+
+function stored(entry: RulesEntry): Record<string, unknown> {
+  return { text: entry.text, marker: entry.marker, ...(entry.anchor ? { anchor: entry.anchor } : {}), ...(entry.awaits ? { awaits: entry.awaits } : {}) };
+}
+
+function restored(value: unknown): RulesEntry | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const { text, marker, anchor, awaits } = value as Record<string, unknown>;
+  const parsedMarker = asMarker(marker);
+  if (typeof text !== "string" || !parsedMarker) return undefined;
+  const parsedAnchor = asAnchor(anchor);
+  return { text, marker: parsedMarker, ...(parsedAnchor ? { anchor: parsedAnchor } : {}), ...(typeof awaits === "string" ? { awaits } : {}) };
+}
+
+function asAnchor(value: unknown): Anchor | undefined {
+  const { before, after } = (value ?? {}) as { before?: unknown; after?: unknown };
+  if (typeof before === "string") return { before };
+  if (typeof after === "string") return { after };
+  return undefined;
+}

@@ -1,0 +1,55 @@
+/**
+ * What every host's adapter does when OpenCode loads the plugin: read the
+ * options, open the log, start the engine in the host's directory. The
+ * adapter gives what differs: its log sink, its session port, its timings.
+ */
+import { homedir } from "node:os";
+import { type EngineDeps, type RunningRulebook, startRulebook } from "../engine/rulebook.js";
+import { errorText } from "../engine/timing.js";
+import { createLogger, type LogSink, type Logger } from "../log.js";
+import { userPluginOptions } from "../opencode-config.js";
+import { parseOptions } from "../options.js";
+import { nodeRuleFs } from "../sources/fs.js";
+import { ALL_SOURCES } from "../sources/load.js";
+
+export interface HostStart {
+  /** The plugin's options as the host's config gives them. */
+  rawOptions: unknown;
+  sink: LogSink;
+  /** The host's session port, given the plugin's log. */
+  port: (log: Logger) => EngineDeps["port"];
+  directory: string;
+  worktree: string;
+  creationGraceMs?: number;
+}
+
+/** The engine, or none when it could not start (logged): without its rules the plugin has nothing to do, and the session goes on as if it were absent. */
+export async function startForHost(host: HostStart): Promise<{ log: Logger; rulebook?: RunningRulebook }> {
+  const { options, errors } = parseOptions(
+    host.rawOptions,
+    process.env,
+    ALL_SOURCES.map((source) => source.id),
+  );
+  const log = createLogger(host.sink, options.debug);
+  for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
+  try {
+    // Only the user's own config may name rule folders outside the repository (README, "Security").
+    const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
+    const rulebook = await startRulebook({
+      port: host.port(log),
+      directory: host.directory,
+      worktree: host.worktree,
+      env: process.env,
+      home: homedir(),
+      fs: nodeRuleFs,
+      options,
+      log,
+      userExtraDirs,
+      ...(host.creationGraceMs === undefined ? {} : { creationGraceMs: host.creationGraceMs }),
+    });
+    return { log, rulebook };
+  } catch (error) {
+    log.error(`opencode-rulebook could not start: ${errorText(error)}`);
+    return { log };
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * The OpenCode 2 adapter beyond the shared scenario table, on the simulated
+ * host: a restart of OpenCode, subagent sessions, deleted sessions, a prompt
+ * steered into a running turn, the system prompt left alone, the debug log.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import entry from "../../src/index.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import { type ModelReply, type ModelRequest, type Responder, type SimulatedHost, SYSTEM_PROMPT, startSimulatedHost } from "../helpers/opencode-2-host.js";
+
+const MARK = { always: "MARK-V2-ALWAYS-1a", ts: "MARK-V2-TS-2b", keyword: "MARK-V2-MIGRATION-3c" } as const;
+const RULES = {
+  "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n`,
+  "ts.md": `---\nglobs: src/**/*.ts\n---\n- ${MARK.ts}\n`,
+  "migrations.md": `---\nkeywords: [migration]\n---\n- ${MARK.keyword}\n`,
+};
+
+let root: string;
+const savedEnv = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR };
+const hosts: SimulatedHost[] = [];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "rulebook-oc2-"));
+  // No rules of the developer's own (home, config folders) may leak in.
+  for (const [key, folder] of [
+    ["HOME", "home"],
+    ["XDG_CONFIG_HOME", "config"],
+    ["OPENCODE_CONFIG_DIR", "config/opencode"],
+  ] as const) {
+    process.env[key] = join(root, folder);
+    await mkdir(join(root, folder), { recursive: true });
+  }
+  const project = join(root, "project");
+  for (const [name, text] of Object.entries(RULES)) await write(join(project, ".opencode", "rules", name), text);
+  await write(join(project, "src", "app.ts"), "export const answer = 42;\n");
+});
+
+afterEach(async () => {
+  for (const host of hosts.splice(0)) await host.stop();
+  vi.restoreAllMocks();
+});
+
+afterAll(async () => {
+  for (const [key, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  await rm(root, { recursive: true, force: true });
+});
+
+async function write(path: string, text: string) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+/** A model that reads `src/app.ts` when asked to, and otherwise answers. */
+const reader: Responder = (request) => {
+  const last = request.messages.at(-1);
+  const asked = last?.role === "user" && textOf([last]).includes("read the app");
+  return asked ? { toolCalls: [{ name: "read", input: { path: "src/app.ts" } }] } : { text: "ok" };
+};
+
+async function start(options: Record<string, unknown> = {}, responder: Responder = reader): Promise<SimulatedHost> {
+  const host = await startSimulatedHost({ plugin: entry, options, directory: join(root, "project"), responder });
+  hosts.push(host);
+  return host;
+}
+
+const textOf = (messages: readonly LlmMessage[]) =>
+  messages.flatMap((message) => message.content.map((part) => ("text" in part ? String(part.text) : JSON.stringify(part)))).join("\n");
+const count = (request: ModelRequest | undefined, mark: string) => textOf(request?.messages ?? []).split(mark).length - 1;
+
+describe("OpenCode 2: state over a session's life", () => {
+  test("after OpenCode restarts, the next request carries the same rules at the same places, each once", async () => {
+    const host = await start();
+    const session = host.createSession();
+    await host.prompt(session, "Plan a migration, then read the app.");
+    await host.prompt(session, "read the app");
+    const before = host.requests(session).at(-1) as ModelRequest;
+    expect([count(before, MARK.always), count(before, MARK.keyword), count(before, MARK.ts)]).toEqual([1, 1, 1]);
+    await host.restart();
+    await host.prompt(session, "Go on.");
+    const after = host.requests(session).at(-1) as ModelRequest;
+    // The request before the restart, plus its answer and the new message: the prompt cache holds across the restart.
+    expect(after.messages.slice(0, before.messages.length)).toEqual(before.messages);
+    expect([count(after, MARK.always), count(after, MARK.keyword), count(after, MARK.ts)]).toEqual([1, 1, 1]);
+  });
+
+  test("the system prompt is never touched", async () => {
+    const host = await start();
+    const session = host.createSession();
+    await host.prompt(session, "read the app");
+    for (const request of host.requests(session)) expect(request.system).toEqual([{ type: "text", text: SYSTEM_PROMPT }]);
+  });
+
+  test("a subagent's session gets its rules by default, and none with subagents: false", async () => {
+    const host = await start();
+    const parent = host.createSession();
+    const child = host.createSession({ parentID: parent });
+    await host.prompt(child, "Do the subtask.");
+    expect(count(host.requests(child)[0], MARK.always)).toBe(1);
+
+    const quiet = await start({ subagents: false });
+    const quietParent = quiet.createSession();
+    const quietChild = quiet.createSession({ parentID: quietParent });
+    await quiet.prompt(quietChild, "Do the subtask.");
+    await quiet.prompt(quietParent, "Hello.");
+    expect(count(quiet.requests(quietChild)[0], MARK.always)).toBe(0);
+    expect(count(quiet.requests(quietParent)[0], MARK.always)).toBe(1);
+  });
+
+  test("a deleted session's state is released, its stored rules included", async () => {
+    const host = await start();
+    const session = host.createSession();
+    await host.prompt(session, "Hello.");
+    await vi.waitFor(() => expect(host.storedKeys()).toContain(`window/${session}`));
+    host.deleteSession(session);
+    await vi.waitFor(() => expect(host.storedKeys()).not.toContain(`window/${session}`));
+  });
+
+  test("a prompt steered into a running turn brings its rules with it, not before", async () => {
+    let host: SimulatedHost | undefined;
+    let steered: Promise<void> | undefined;
+    const responder: Responder = (request, sessionID): ModelReply => {
+      // While the first step runs, the user steers in a message about migrations.
+      if (request.messages.length === 2 && !steered) {
+        steered = host?.prompt(sessionID, "Also write a migration.");
+        return { toolCalls: [{ name: "read", input: { path: "src/app.ts" } }] };
+      }
+      return { text: "ok" };
+    };
+    host = await start({}, responder);
+    const session = host.createSession();
+    await host.prompt(session, "Start.");
+    await steered;
+    const requests = host.requests(session);
+    const firstWithSteer = requests.findIndex((request) => textOf(request.messages).includes("Also write a migration."));
+    expect(firstWithSteer).toBeGreaterThan(0);
+    expect(requests.slice(0, firstWithSteer).map((request) => count(request, MARK.keyword))).toEqual(requests.slice(0, firstWithSteer).map(() => 0));
+    const withSteer = textOf((requests[firstWithSteer] as ModelRequest).messages);
+    expect(count(requests[firstWithSteer], MARK.keyword)).toBe(1);
+    expect(withSteer.indexOf(MARK.keyword)).toBeLessThan(withSteer.indexOf("Also write a migration."));
+  });
+
+  test("with debug on, deliveries are logged to the console (OpenCode 2 gives plugins no log API)", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "debug").mockImplementation((line: string) => void lines.push(line));
+    const host = await start({ debug: true });
+    const session = host.createSession();
+    await host.prompt(session, "Hello.");
+    await vi.waitFor(() => expect(lines.some((line) => line.startsWith("[opencode-rulebook] debug: Delivered") && line.includes(session))).toBe(true));
+  });
+});
