@@ -43,6 +43,9 @@ export function answerRuleRequest(rules: readonly Rule[], requested: string): Ru
   return { output: renderRulesMessage([rule], { header: `The project's rule "${rule.name}", binding from now on in this session:` }), rule };
 }
 
+/** What the tool's one argument is, as the model reads it (every host's schema says the same). */
+export const RULE_NAME_DESCRIPTION = "The rule's name, exactly as listed (for example `database` or `backend/api`).";
+
 export const ruleToolArgs = {
-  name: z.string().describe("The rule's name, exactly as listed (for example `database` or `backend/api`)."),
+  name: z.string().describe(RULE_NAME_DESCRIPTION),
 };

@@ -3,16 +3,16 @@
  * into the engine's calls (`engine/host.ts`), and the engine's answers put
  * back into OpenCode's shapes. OpenCode 1's shapes live in this folder only.
  */
-import { startForHost } from "../start.js";
 import type { Hooks, Plugin } from "@opencode-ai/plugin";
 import type { Part } from "@opencode-ai/sdk";
+import { MARKER_KEY } from "../../deliver/marker.js";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, ruleToolArgs } from "../../deliver/rule-tool.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import { openCodeLogSink } from "./log-sink.js";
 import type { ModelRef } from "../../session/state.js";
-import { MARKER_KEY } from "../../deliver/marker.js";
+import { startForHost } from "../start.js";
 import { markerOf, partIdBefore } from "./parts.js";
 import { sessionPort } from "./session-port.js";
 

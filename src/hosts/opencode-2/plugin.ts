@@ -1,9 +1,32 @@
-import { startForHost } from "../start.js";
-import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "../../deliver/rule-tool.js";
+/**
+ * The OpenCode 2 adapter (`@opencode/plugin`, Promise API): OpenCode 2's
+ * hooks, turned into the engine's calls (`engine/host.ts`). OpenCode 2's
+ * shapes live in this folder only (`api.ts` declares them).
+ *
+ * How the rules reach the model. OpenCode 2 offers three ways: durable
+ * synthetic input (`ctx.session.synthetic`), amending a tool's result
+ * (`execute.after`), and editing each request (`context`). The prompt cache
+ * wants every request to be the one before plus new messages, and each rule
+ * must be in the model's sight exactly once. This adapter edits each request:
+ * - a synthetic message admitted from a hook or event lands at a step
+ *   boundary (from an event or the `context` hook it costs an extra model
+ *   step), its id is spent for the whole history (after a compaction checkpoint
+ *   the same rules need new ids), and it is kept in history, so the checkpoint's
+ *   serialized recent conversation carries an old copy beside the new one;
+ * - an amended tool result is stored too (the same copy in the checkpoint),
+ *   and OpenCode truncates long results after the hook, rules included;
+ * - a request edit is never stored: the rules are put back into every request
+ *   at the place they were first given (`request-rules.ts`), so the bytes of
+ *   earlier messages never change; the summary request of a compaction never
+ *   sees them, so after the checkpoint the re-delivery is the only copy.
+ * The system prompt is never touched.
+ */
+import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "../../deliver/rule-tool.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { errorText, guard, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import type { ModelRef } from "../../session/state.js";
+import { startForHost } from "../start.js";
 import type { Cleanup, PluginContext, SessionContext, SessionInfo, SessionPrompt, ToolFinished } from "./api.js";
 import { consoleLogSink } from "./log-sink.js";
 import { placeRules } from "./request-rules.js";
@@ -105,7 +128,7 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
         description: RULE_TOOL_DESCRIPTION,
         input: {
           type: "object",
-          properties: { name: { type: "string", description: "The rule's name, exactly as listed (for example `database` or `backend/api`)." } },
+          properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } },
           required: ["name"],
         },
         // Offered to the model itself, not only through OpenCode's code tool.
