@@ -3,13 +3,12 @@
  * host: a restart of OpenCode, subagent sessions, deleted sessions, a prompt
  * steered into a running turn, the system prompt left alone, the debug log.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import entry from "../../src/index.js";
 import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import { type TempProject, tempProject } from "../helpers/fake-opencode.js";
 import { type ModelReply, type ModelRequest, type Responder, type SimulatedHost, SYSTEM_PROMPT, startSimulatedHost } from "../helpers/opencode-2-host.js";
+import { writeTree } from "../unit/helpers.js";
 
 const MARK = { always: "MARK-V2-ALWAYS-1a", ts: "MARK-V2-TS-2b", keyword: "MARK-V2-MIGRATION-3c" } as const;
 const RULES = {
@@ -18,24 +17,14 @@ const RULES = {
   "migrations.md": `---\nkeywords: [migration]\n---\n- ${MARK.keyword}\n`,
 };
 
-let root: string;
-const savedEnv = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR };
+/** A temporary home and project: no rules of the developer's own (home, config folders) leak in. */
+let project: TempProject;
 const hosts: SimulatedHost[] = [];
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "rulebook-oc2-"));
-  // No rules of the developer's own (home, config folders) may leak in.
-  for (const [key, folder] of [
-    ["HOME", "home"],
-    ["XDG_CONFIG_HOME", "config"],
-    ["OPENCODE_CONFIG_DIR", "config/opencode"],
-  ] as const) {
-    process.env[key] = join(root, folder);
-    await mkdir(join(root, folder), { recursive: true });
-  }
-  const project = join(root, "project");
-  for (const [name, text] of Object.entries(RULES)) await write(join(project, ".opencode", "rules", name), text);
-  await write(join(project, "src", "app.ts"), "export const answer = 42;\n");
+  project = await tempProject();
+  await writeTree(project.projectRulesDir, RULES);
+  await writeTree(project.projectDir, { "src/app.ts": "export const answer = 42;\n" });
 });
 
 afterEach(async () => {
@@ -44,17 +33,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const [key, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  await rm(root, { recursive: true, force: true });
+  await project.cleanup();
 });
-
-async function write(path: string, text: string) {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
 
 /** A model that reads `src/app.ts` when asked to, and otherwise answers. */
 const reader: Responder = (request) => {
@@ -64,7 +44,7 @@ const reader: Responder = (request) => {
 };
 
 async function start(options: Record<string, unknown> = {}, responder: Responder = reader): Promise<SimulatedHost> {
-  const host = await startSimulatedHost({ plugin: entry, options, directory: join(root, "project"), responder });
+  const host = await startSimulatedHost({ plugin: entry, options, directory: project.projectDir, responder });
   hosts.push(host);
   return host;
 }

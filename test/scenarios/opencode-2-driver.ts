@@ -3,12 +3,13 @@
  * loaded as OpenCode 2 loads a module: its default export) in the simulated
  * host of `test/helpers/opencode-2-host.ts`, with a scripted model.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api.js";
 import { type ModelReply, type ModelRequest, type SimulatedHost, startSimulatedHost } from "../helpers/opencode-2-host.js";
+import { writeTree } from "../unit/helpers.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest } from "./driver.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -67,13 +68,6 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
     return host;
   };
 
-  async function writeIn(root: string, files: Record<string, string>): Promise<void> {
-    for (const [relative, content] of Object.entries(files)) {
-      await mkdir(dirname(join(root, relative)), { recursive: true });
-      await writeFile(join(root, relative), content);
-    }
-  }
-
   function restoreEnv(): void {
     for (const name of ISOLATED_ENV) {
       if (savedEnv[name] === undefined) delete process.env[name];
@@ -95,8 +89,8 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
       project = await realpath(await mkdtemp(join(tmpdir(), "rulebook-oc2-project-")));
       isolation = await realpath(await mkdtemp(join(tmpdir(), "rulebook-oc2-home-")));
       await mkdir(join(project, ".opencode/rules"), { recursive: true });
-      await writeIn(join(project, ".opencode/rules"), setup.projectRules);
-      await writeIn(project, setup.projectFiles ?? {});
+      await writeTree(join(project, ".opencode/rules"), setup.projectRules);
+      await writeTree(project, setup.projectFiles ?? {});
       const env = { HOME: join(isolation, "home"), XDG_CONFIG_HOME: join(isolation, "xdg-config"), OPENCODE_CONFIG_DIR: join(isolation, "opencode-config") };
       for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
       for (const name of ISOLATED_ENV) {
@@ -142,7 +136,7 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
       return driver.turn(sessionID, text);
     },
     async writeRule(name, content) {
-      await writeIn(join(project, ".opencode/rules"), { [name]: content });
+      await writeTree(join(project, ".opencode/rules"), { [name]: content });
       await new Promise((resolve) => setTimeout(resolve, RULE_SETTLE_MS));
     },
     projectPath(relative) {
