@@ -13,6 +13,8 @@
  * 2. Per-event cost at 1,000 rules and a 1,000-file working set (targets 2–4).
  * 3. Memory held by the started plugin and by one session.
  * 4. Time from `session.created` to the stored rules message in the real OpenCode.
+ * 5. The prompt cache: the reusable-prefix share of a scripted session in the
+ *    real OpenCode, with the plugin and with none (issue 17).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -21,6 +23,7 @@ import { benchCold } from "./cold.js";
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
 import { loadPlugin, pluginEntry, REPO } from "./plugin.js";
+import { benchPromptCache } from "./prompt-cache.js";
 import { benchRealOpencode } from "./real-opencode.js";
 import { benchStart, type StartRow } from "./start.js";
 import { count, mb, median, ms, progress, ratio, table, us, verdict } from "./stats.js";
@@ -184,6 +187,36 @@ else {
 }
 out.push("4. Time from session.created to the rules message being stored, real OpenCode (opencode serve, 1 rule, no user message: includes the 300 ms grace period)");
 out.push(table(["measure", "sessions", "median ms", "max ms"], realRows));
+out.push("");
+
+// ---------------------------------------------------------------- 5. prompt cache
+
+let cacheRows: string[][];
+if (process.argv.includes("--no-opencode")) cacheRows = [["skipped", "--no-opencode", "", "", "", ""]];
+else {
+  progress("real OpenCode: prompt cache, a scripted session with and without the plugin");
+  try {
+    const cache = await benchPromptCache(entry);
+    if ("skipped" in cache) cacheRows = [["skipped", cache.skipped, "", "", "", ""]];
+    else {
+      const floor = cache.rows.find((row) => row.label.startsWith("no plugin"));
+      cacheRows = cache.rows.map((row) => [
+        row.label,
+        String(row.requests),
+        `${row.extending} of ${row.pairs}`,
+        `${(row.reusableBytes / 1024).toFixed(1)} / ${(row.totalBytes / 1024).toFixed(1)}`,
+        `${(row.share * 100).toFixed(1)} %`,
+        floor ? ratio(row.share / floor.share) : "",
+      ]);
+    }
+  } catch (error) {
+    cacheRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", "", "", ""]];
+  }
+}
+out.push("5. Prompt cache, real OpenCode: one scripted session (reads, a write, a keyword, a mention, the rule tool, a hot reload, a manual and an automatic");
+out.push("   compaction). Extending: consecutive requests within one window whose tools, system prompt and earlier messages are byte-identical.");
+out.push("   Reusable: bytes each request shares from its start with the request before it (tools, system prompt, messages), over all requests.");
+out.push(table(["session", "requests", "extending pairs", "reusable / total KB", "reusable share", "share/floor"], cacheRows));
 out.push("");
 
 // ---------------------------------------------------------------- targets

@@ -22,8 +22,12 @@ export interface WindowView {
   rules: Array<{ marker: RulesMarker; created?: number }>;
   /** The agent and model of the user's last message. */
   choice: { agent?: string; model?: ModelRef };
-  /** When the last compaction's summary was written, if the history has one. */
-  summaryTime?: number;
+  /** The host's id of the compaction that began the window, if one did. */
+  windowStart?: string;
+  /** A later compaction still summarising, if any: its window starts when its summary is written. */
+  compactionUnderway?: string;
+  /** The window holds messages after the compaction's summary besides the plugin's rules: the model has read past the point where they would go. */
+  movedOn: boolean;
 }
 
 /** The session operations a host gives the engine; each call honours `signal` (its timeout, or the plugin stopping). */
@@ -81,18 +85,21 @@ export interface UserMessageAnswer {
 
 /** What to do with the plugin's own rules prompt as the host stores it. */
 export interface OwnPromptAnswer {
-  /** A late copy of rules that went another way: keep it out of the model's sight. */
+  /** A late copy of rules that went another way (or that would land after what the model read): keep it out of the model's sight. */
   hide: boolean;
-  /** The date it must have (just after a compaction's summary), if not its own. */
-  created?: number;
 }
 
 /** The engine as a host sees it. Every call catches its own errors: nothing here may break the user's session. */
 export interface Rulebook {
   sessionCreated(session: NewSession): Promise<void>;
-  /** A compaction is about to let the model continue (OpenCode 1: autocontinue): its window starts now, empty. */
-  compactionEnding(sessionID: string, choice: { agent?: string; model?: ModelRef }): Promise<void>;
-  /** A compaction finished. */
+  /** A compaction began (OpenCode 1: `experimental.session.compacting`): its window starts once its summary is written. */
+  compactionStarting(sessionID: string): void;
+  /**
+   * A compaction is about to let the model continue (OpenCode 1: autocontinue): its window starts now,
+   * empty; `windowStart` is the host's id of the compaction, when it gives one.
+   */
+  compactionEnding(sessionID: string, choice: { agent?: string; model?: ModelRef }, windowStart?: string): Promise<void>;
+  /** The host's event that a compaction finished (it may come late: after the user's next message went to the model). */
   sessionCompacted(sessionID: string): Promise<void>;
   sessionDeleted(sessionID: string): void;
   /** A file was edited, in no session in particular. */

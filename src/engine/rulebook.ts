@@ -9,7 +9,10 @@
  * 2. Rules activated mid-session go into the message that activated them:
  *    the user's message (keywords, mentions, paths) or the tool result (files).
  * 3. Compaction: the window starts again, empty; the re-delivery carries every
- *    rule active in the session.
+ *    rule active in the session, at the end of what the model has read: a
+ *    silent prompt while nothing follows the summary, else the next user
+ *    message or tool result (the prompt-cache guarantee: nothing the model
+ *    read is ever changed or has a message put before it).
  * What each session's window holds is one explicit model
  * (`session/delivery.ts`); this folder does the I/O around it.
  *
@@ -165,7 +168,6 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
       stopped.abort();
       live.close();
       sessions.close();
-      delivery.close();
       turns.close();
     },
     report(sessionID) {

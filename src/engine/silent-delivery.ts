@@ -4,11 +4,18 @@
  * per session (`deliver/sessions.ts`), tried a bounded number of times; every
  * attempt reported to the session's delivery model, so a prompt that timed out
  * but was stored after all is found in the history and never sent twice.
+ *
+ * A silent prompt only ever goes at the end of what the model has read (the
+ * prompt-cache guarantee, README): once the model has read past the point
+ * where it would go (OpenCode's continuation after a compaction, a replayed
+ * prompt, the user's next message), the rules are owed to the next message
+ * the plugin reaches instead (`turns.ts`), and a prompt still on its way is
+ * hidden when it lands.
  */
 import { randomUUID } from "node:crypto";
 import { markerFor } from "../deliver/marker.js";
-import { createSessionTracker, type DeliveryResult, type DeliveryTrigger } from "../deliver/sessions.js";
-import { holdsRules, pendingDeliveries } from "../session/delivery.js";
+import { createSessionTracker, type DeliveryTrigger } from "../deliver/sessions.js";
+import { compactionAlreadyApplied, holdsRules, pendingDeliveries, rulesOwed } from "../session/delivery.js";
 import { composeFor } from "./activation.js";
 import type { Rulebook } from "./host.js";
 import type { Engine } from "./rulebook.js";
@@ -20,9 +27,6 @@ export const PROMPT_TIMEOUT_MS = 10_000;
 /** Long enough for a prompt sent right after creating a session; short enough to go unnoticed otherwise. */
 export const CREATION_GRACE_MS = 300;
 
-/** Compaction re-deliveries remembered per session for the `session.compacted` event to join: a compaction whose event never comes leaves at most this many. */
-const COMPACTION_RUNS_KEPT = 8;
-
 export type SilentDelivery = ReturnType<typeof silentDelivery>;
 
 export function silentDelivery(engine: Engine) {
@@ -30,7 +34,8 @@ export function silentDelivery(engine: Engine) {
 
   async function send(sessionID: string, trigger: DeliveryTrigger): Promise<void> {
     const state = sessions.peek(sessionID);
-    if (!state) return;
+    // Owed to the next message: a prompt now would land after what the model read.
+    if (!state || rulesOwed(state.delivery)) return;
     const compacted = trigger === "session.compacted";
     const pending = pendingDeliveries(state.delivery);
     const needsHistory = compacted || (!state.agent && state.delivery.stage === "unread") || pending.size > 0;
@@ -45,8 +50,11 @@ export function silentDelivery(engine: Engine) {
     const window = state.delivery.window;
     const composed = composeFor(engine, sessionID, state);
     if (!composed) return engine.update(state, { type: "nothing-to-send" });
-    // After compaction OpenCode may already be working again (a replayed prompt): the rules must not be its newest message.
-    engine.update(state, { type: "summary-dated", at: compacted ? view?.summaryTime : undefined });
+    // OpenCode is already working in the new window (a replayed prompt): the next message the plugin reaches carries the rules.
+    if (compacted && view?.movedOn) {
+      log.debug(`Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`, { sessionID });
+      return engine.update(state, { type: "overtaken" });
+    }
     const earlier = view?.rules.find(({ marker }) => marker.delivery !== undefined && pending.has(marker.delivery));
     let created: number;
     let delivery: string;
@@ -95,10 +103,7 @@ export function silentDelivery(engine: Engine) {
     },
   });
 
-  /** Re-deliveries the autocontinue call started, oldest first: each `session.compacted` event joins the one of its compaction. */
-  const compactionRuns = new Map<string, Array<Promise<DeliveryResult>>>();
-
-  const calls: Pick<Rulebook, "sessionCreated" | "compactionEnding" | "sessionCompacted" | "sessionDeleted"> = {
+  const calls: Pick<Rulebook, "sessionCreated" | "compactionStarting" | "compactionEnding" | "sessionCompacted" | "sessionDeleted"> = {
     sessionCreated: (session) =>
       guard(log, "session.created", session.id, undefined, async () => {
         await engine.refresh();
@@ -119,17 +124,22 @@ export function silentDelivery(engine: Engine) {
         await tracker.deliver(session.id, "session.created");
       }),
 
-    compactionEnding: (sessionID, choice) =>
+    compactionStarting(sessionID) {
+      const state = sessions.peek(sessionID);
+      // Known now, while the host's event for it may come only after the user's next message went to the model.
+      if (state && state.delivery.stage !== "ignored") engine.update(state, { type: "compaction-started" });
+    },
+
+    compactionEnding: (sessionID, choice, windowStart) =>
       guard(log, "experimental.compaction.autocontinue", sessionID, undefined, async () => {
         const state = sessions.get(sessionID);
         if (!state || engine.rules().list.length === 0 || state.delivery.stage === "ignored") return;
         state.agent = choice.agent;
         state.model = choice.model;
-        // The later `session.compacted` event is for this same compaction: it joins this delivery.
-        engine.update(state, { type: "compacted" });
-        const run = tracker.deliver(sessionID, "session.compacted");
-        compactionRuns.set(sessionID, [...(compactionRuns.get(sessionID) ?? []).slice(1 - COMPACTION_RUNS_KEPT), run]);
-        await withTimeout(run, engine.limits.compactionWaitMs);
+        engine.update(state, { type: "compacted", windowStart, announced: false });
+        await withTimeout(tracker.deliver(sessionID, "session.compacted"), engine.limits.compactionWaitMs);
+        // The host writes its continuation as this call returns: rules not stored by now would land after it.
+        if (!holdsRules(state.delivery)) engine.update(state, { type: "overtaken" });
       }),
 
     sessionCompacted: (sessionID) =>
@@ -138,16 +148,15 @@ export function silentDelivery(engine: Engine) {
         if (engine.rules().list.length === 0) return;
         const state = sessions.get(sessionID);
         if (!state || state.delivery.stage === "ignored") return;
-        const run = compactionRuns.get(sessionID)?.shift();
-        // A manual compaction (no autocontinue call): its window starts here.
-        if (!run) engine.update(state, { type: "compacted" });
-        else if ((await run).delivered) return;
+        const view = await engine.readWindow(sessionID, "since-compaction").catch(() => undefined);
+        // Its window started already: on the autocontinue call, or at a user's message that came before this event.
+        if (compactionAlreadyApplied(state.delivery, view?.windowStart)) return engine.update(state, { type: "compaction-announced" });
+        engine.update(state, { type: "compacted", windowStart: view?.windowStart, announced: true });
         await tracker.deliver(sessionID, "session.compacted");
       }),
 
     sessionDeleted(sessionID) {
       sessions.delete(sessionID);
-      compactionRuns.delete(sessionID);
     },
   };
 
@@ -155,6 +164,5 @@ export function silentDelivery(engine: Engine) {
     calls,
     /** The delivery under way for this session, if any. */
     inFlight: (sessionID: string) => tracker.inFlight(sessionID),
-    close: () => compactionRuns.clear(),
   };
 }

@@ -5,7 +5,8 @@
  */
 import { markerFor } from "../deliver/marker.js";
 import { answerRuleRequest, RULE_TOOL_NAME } from "../deliver/rule-tool.js";
-import { holdsRules, isSuperseded, mustReadWindow, promptDate, userMessageDate } from "../session/delivery.js";
+import { holdsRules, isSuperseded, mustReadWindow, rulesOwed, userMessageDate } from "../session/delivery.js";
+import type { SessionState } from "../session/state.js";
 import { addFile } from "../session/state.js";
 import { normalisePath } from "../session/working-set.js";
 import { composeFor, takeInPrompt, takeInToolCall } from "./activation.js";
@@ -31,6 +32,23 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
   /** …and only while there are rules. */
   const served = (sessionID: string) => (engine.rules().list.length > 0 ? open(sessionID) : undefined);
 
+  /**
+   * A user's message while a compaction is under way, or done with its event
+   * still to come (it may come after this message went to the model): if the
+   * history shows the compaction's window (written, or still summarising, so
+   * that this message will follow the summary), this message is the first of
+   * that window and carries its rules. A compaction that failed moved nothing.
+   */
+  async function joinCompactedWindow(sessionID: string, state: SessionState): Promise<void> {
+    const view = await engine.readWindow(sessionID, "since-compaction").catch(() => undefined);
+    const start = view?.compactionUnderway ?? view?.windowStart;
+    if (view && start === state.delivery.windowStart) return engine.update(state, { type: "compaction-abandoned" });
+    engine.update(state, { type: "compacted", windowStart: start, announced: false });
+    // The recent turns a compaction keeps may hold rules already.
+    if (view && !view.compactionUnderway)
+      engine.update(state, { type: "window-read", found: view.rules.map(({ marker }) => marker), settles: false, current: engine.rules().byName });
+  }
+
   const calls: Turns = {
     userMessage: (message) =>
       guard(log, "chat.message", message.sessionID, {}, async () => {
@@ -44,6 +62,7 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         state.model = message.model ?? state.model;
         const running = delivery.inFlight(sessionID);
         if (running) await withTimeout(running, deps.firstMessageWaitMs ?? FIRST_MESSAGE_WAIT_MS);
+        if (state.delivery.compacting) await joinCompactedWindow(sessionID, state);
         // A fork, a session from before a restart, or one whose rules prompt timed out: the history tells what the window holds.
         if (mustReadWindow(state.delivery)) {
           const view = await engine.readWindow(sessionID, "current").catch((error) => {
@@ -71,12 +90,11 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
       guard(log, "chat.message", sessionID, { hide: false }, () => {
         const state = sessions.get(sessionID);
         if (!state) return { hide: false };
-        // If the rules already went another way, this late copy stays out of the model's sight.
+        // If the rules already went another way (or it would land after what the model read), this late copy stays out of the model's sight.
         if (isSuperseded(state.delivery, marker.delivery)) return { hide: true };
-        const date = promptDate(state.delivery, created);
         // The host is storing it now: what it carries is in the window from this moment, whether or not its answer reaches the plugin in time.
-        engine.update(state, { type: "prompt-seen", delivery: marker.delivery, created: date, current: engine.rules().byName });
-        return { hide: false, ...(date === created ? {} : { created: date }) };
+        engine.update(state, { type: "prompt-seen", delivery: marker.delivery, created, current: engine.rules().byName });
+        return { hide: false };
       }),
 
     toolCalled: (sessionID, args) =>
@@ -94,7 +112,8 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         const state = served(sessionID);
         if (!state) return undefined;
         takeInToolCall(engine, state, tool, args, output);
-        if (!holdsRules(state.delivery)) return undefined; // the first delivery will carry them
+        // A new session's first delivery will carry them; rules owed since a compaction go now.
+        if (!holdsRules(state.delivery) && !rulesOwed(state.delivery)) return undefined;
         const composed = composeFor(engine, sessionID, state);
         if (!composed || composed.included.length === 0) return undefined;
         // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.

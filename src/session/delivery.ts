@@ -8,7 +8,14 @@
  * Stages of the window:
  * - `unread`: seen without its creation (a fork, a session from before a
  *   restart): only its history tells what the window holds.
- * - `empty`: holds no rules: a new session, or one a compaction emptied.
+ * - `empty`: holds no rules: a new session, or one a compaction emptied; a
+ *   silent rules prompt brings them.
+ * - `owed`: holds no rules, and the model has already read messages after
+ *   the point where a silent prompt would go (OpenCode's own continuation
+ *   after a compaction, a replayed prompt, the user's next message): a silent
+ *   prompt now would be put before them and change what the model read, or
+ *   start a turn of its own. The next message the plugin reaches (the user's
+ *   message, a tool result) carries the rules.
  * - `held`: holds every rule the session needed when it was delivered;
  *   rules activated later are added by the turns that activate them.
  * - `ignored`: a subagent session while `subagents` is off: left alone.
@@ -22,7 +29,7 @@ import type { ComposedMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import { differs } from "../sources/live-rules.js";
 
-export type Stage = "unread" | "empty" | "held" | "ignored";
+export type Stage = "unread" | "empty" | "owed" | "held" | "ignored";
 
 export interface Attempt {
   readonly composed: ComposedMessage;
@@ -45,8 +52,12 @@ export interface SessionDelivery {
   readonly attempts: ReadonlyMap<string, Attempt>;
   /** When the window's silent rules message was stored: the user's messages must sort after it. */
   readonly rulesCreated?: number;
-  /** A compaction's re-delivery is dated to this time (just after the summary), so a running loop never takes it for a new prompt. */
-  readonly dateRulesAt?: number;
+  /** The host's id of the compaction that started the window, when known. */
+  readonly windowStart?: string;
+  /** A compaction is under way: its window starts once its summary is written, whether or not the host's event has come. */
+  readonly compacting: boolean;
+  /** Compactions whose window the plugin started on the host's hook or a history read, and whose host event is still to come. */
+  readonly unannounced: number;
 }
 
 /** A rules message found in the window: the rules it names, and the attempt it was, if it was one. */
@@ -61,10 +72,16 @@ export type CurrentRules = ReadonlyMap<string, Rule>;
 export type DeliveryEvent =
   /** OpenCode announced the session. */
   | { type: "created"; ignored: boolean; hasHistory: boolean }
-  /** A compaction started a new window, empty of rules. */
-  | { type: "compacted" }
-  /** The compaction's summary was written at this time (undefined: not known). */
-  | { type: "summary-dated"; at: number | undefined }
+  /** A compaction began: the host will summarise the window and start a new one. */
+  | { type: "compaction-started" }
+  /** A compaction started a new window, empty of rules; `announced`: on the host's event for it. */
+  | { type: "compacted"; windowStart?: string; announced: boolean }
+  /** The host's event for a compaction whose window already started. */
+  | { type: "compaction-announced" }
+  /** The compaction under way ended without a new window (its summary failed). */
+  | { type: "compaction-abandoned" }
+  /** The model has read messages after the point where a silent prompt would go: the next message the plugin reaches carries the rules. */
+  | { type: "overtaken" }
   /** A silent rules prompt went out. */
   | { type: "prompt-sent"; delivery: string; composed: ComposedMessage }
   /** The host answered that it was not stored. */
@@ -89,17 +106,42 @@ export type DeliveryEvent =
 /** Attempts remembered per session: enough for every retry of a few deliveries. */
 const ATTEMPTS_REMEMBERED = 16;
 
-export const NEW_SESSION: SessionDelivery = { stage: "unread", window: 0, delivered: new Map(), listedOnRequest: false, attempts: new Map() };
+export const NEW_SESSION: SessionDelivery = {
+  stage: "unread",
+  window: 0,
+  delivered: new Map(),
+  listedOnRequest: false,
+  attempts: new Map(),
+  compacting: false,
+  unannounced: 0,
+};
 
 export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDelivery {
   switch (event.type) {
     case "created":
       if (event.ignored) return { ...state, stage: "ignored" };
       return state.stage === "unread" && !event.hasHistory ? { ...state, stage: "empty" } : state;
+    case "compaction-started":
+      return { ...state, compacting: true };
     case "compacted":
-      return { ...state, window: state.window + 1, delivered: new Map(), listedOnRequest: false, stage: state.stage === "ignored" ? "ignored" : "empty" };
-    case "summary-dated":
-      return { ...state, dateRulesAt: event.at === undefined ? undefined : event.at + 1 };
+      return {
+        ...state,
+        window: state.window + 1,
+        delivered: new Map(),
+        listedOnRequest: false,
+        stage: state.stage === "ignored" ? "ignored" : "empty",
+        windowStart: event.windowStart,
+        rulesCreated: undefined,
+        compacting: false,
+        unannounced: state.unannounced + (event.announced ? 0 : 1),
+      };
+    case "compaction-announced":
+      return { ...state, unannounced: Math.max(0, state.unannounced - 1) };
+    case "compaction-abandoned":
+      return { ...state, compacting: false };
+    case "overtaken":
+      // A prompt still on its way would land after what the model read: hidden when it lands.
+      return state.stage === "empty" ? { ...state, stage: "owed", attempts: supersede(state.attempts) } : state;
     case "prompt-sent": {
       const attempts = new Map(state.attempts).set(event.delivery, { composed: event.composed, status: "pending", window: state.window });
       // Oldest first out: a Map iterates in insertion order.
@@ -123,12 +165,11 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
     }
     case "prompt-seen": {
       const attempt = event.delivery === undefined ? undefined : state.attempts.get(event.delivery);
-      const next = { ...state, dateRulesAt: undefined };
-      if (attempt?.status !== "pending") return next;
+      if (attempt?.status !== "pending") return state;
       const attempts = new Map(state.attempts).set(event.delivery as string, { ...attempt, status: "landed" });
       // Composed for a window a compaction has ended since: the new window's delivery reads the history instead.
-      if (attempt.window !== state.window) return { ...next, attempts };
-      return { ...hold(next, attempt.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
+      if (attempt.window !== state.window) return { ...state, attempts };
+      return { ...hold(state, attempt.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
     }
     case "nothing-to-send":
       return state.stage === "ignored" ? state : { ...state, stage: "held" };
@@ -148,7 +189,7 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
       return { ...next, attempts: supersede(next.attempts), stage: "held" };
     }
     case "tool-result":
-      return hold(state, event.composed, event.current);
+      return { ...hold(state, event.composed, event.current), stage: state.stage === "owed" ? "held" : state.stage };
     case "rule-read":
       return { ...state, delivered: new Map(state.delivered).set(event.rule.name, event.rule) };
     case "reloaded": {
@@ -179,9 +220,18 @@ export function isSuperseded(state: SessionDelivery, delivery: string | undefine
   return delivery !== undefined && state.attempts.get(delivery)?.status === "superseded";
 }
 
-/** When the plugin's own prompt, stored at `created`, is dated: just after a compaction's summary when it re-delivers one. */
-export function promptDate(state: SessionDelivery, created: number): number {
-  return state.dateRulesAt !== undefined && state.dateRulesAt < created ? state.dateRulesAt : created;
+/** The window's rules go with the next tool result, as with the next user message: no silent prompt brings them. */
+export const rulesOwed = (state: SessionDelivery): boolean => state.stage === "owed";
+
+/**
+ * The host's event for a compaction names no compaction: it is for the window
+ * that already started when the history shows that window's compaction as the
+ * latest (`latest`), or, the history unread, when a window the plugin started
+ * on its own still waits for its event (events may come late and after the
+ * next compaction's hook: they are counted, not matched).
+ */
+export function compactionAlreadyApplied(state: SessionDelivery, latest: string | undefined): boolean {
+  return latest !== undefined ? latest === state.windowStart : state.unannounced > 0;
 }
 
 /** When a user's message must be dated so that it sorts after the window's rules message (undefined: as it is). */

@@ -23,7 +23,8 @@ export interface TestEngine {
   hooks: Hooks;
   onEvent(event: Event): Promise<void>;
   onChatMessage(input: { sessionID: string; agent?: string; model?: { providerID: string; modelID: string } }, output: Output<"chat.message">): Promise<void>;
-  onCompactionAutocontinue(input: { sessionID: string; agent: string; model: { id: string; providerID: string } }): Promise<void>;
+  onCompacting(input: { sessionID: string }): Promise<void>;
+  onCompactionAutocontinue(input: { sessionID: string; agent: string; model: { id: string; providerID: string }; message?: { id: string } }): Promise<void>;
   onToolBefore(input: ToolInput, output: { args: unknown }): Promise<void>;
   onToolAfter(input: ToolInput, output: Output<"tool.execute.after">): Promise<void>;
   readRule: RunningRulebook["readRule"];
@@ -41,6 +42,7 @@ export async function startEngineWithClient({ client, ...deps }: TestEngineDeps)
     hooks,
     onEvent: async (event) => hooks.event?.({ event }),
     onChatMessage: async (input, output) => hooks["chat.message"]?.(input, output),
+    onCompacting: async (input) => hooks["experimental.session.compacting"]?.(input, { context: [] }),
     onCompactionAutocontinue: async (input) => hooks["experimental.compaction.autocontinue"]?.(input as never, { enabled: true }),
     onToolBefore: async (input, output) => hooks["tool.execute.before"]?.(input as never, output),
     onToolAfter: async (input, output) => hooks["tool.execute.after"]?.(input as never, output),

@@ -113,7 +113,8 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
   await expect(rulebook.onToolBefore({ tool: "read", sessionID: "ses_t", callID: "c" }, { args: { filePath: "/x" } })).resolves.toBeUndefined();
   const output = { title: "", output: "result", metadata: {} };
   await expect(rulebook.onToolAfter({ tool: "read", sessionID: "ses_t", callID: "c", args: { filePath: "/x" } }, output)).resolves.toBeUndefined();
-  expect(output.output).toBe("result");
+  // The compaction's re-delivery could not be sent: the tool result, the next message the plugin reaches, carries the rules.
+  expect(output.output).toMatch(/^result\n\n<rulebook>[\s\S]*Write small functions\./);
   // The user's first message still carries the rules, since the silent prompt could not be sent.
   const parts: never[] = [];
   await rulebook.onChatMessage({ sessionID: "ses_t2" }, { message: { ...message, sessionID: "ses_t2" }, parts });
@@ -130,22 +131,59 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
   await expect(engine({ fs: brokenFs })).resolves.toBeDefined();
 });
 
-test("a compaction re-delivery is dated just after the summary, so a loop already running again never takes it for a new prompt", async () => {
-  server.history.set("ses_c", [
+/** A session's history after a compaction OpenCode finished: the compaction's message, its summary, then `after`. */
+function compactedHistory(sessionID: string, after: Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }> = []) {
+  server.history.set(sessionID, [
     { info: { id: "msg_1", role: "user", time: { created: 100 }, agent: "plan", model: { providerID: "p", modelID: "m" } }, parts: [{ type: "text", text: "hi" }] },
     { info: { id: "msg_2", role: "user", time: { created: 300 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-    { info: { id: "msg_3", role: "assistant", time: { created: 400 } }, parts: [{ type: "text", text: "summary" }] },
-    { info: { id: "msg_4", role: "user", time: { created: 500 }, agent: "plan" }, parts: [{ type: "text", text: "replayed prompt" }] },
+    { info: { id: "msg_3", role: "assistant", time: { created: 400 }, summary: true, parentID: "msg_2", finish: "stop" }, parts: [{ type: "text", text: "summary" }] },
+    ...after,
   ]);
+}
+
+const toolResult = async (rulebook: Rulebook, sessionID: string) => {
+  const output = { title: "", output: "result", metadata: {} };
+  await rulebook.onToolAfter({ tool: "bash", sessionID, callID: "c", args: { command: "ls" } }, output);
+  return output.output;
+};
+
+test("a compaction whose summary the model has already read past (a replayed prompt): no rules message goes before it; the next tool result carries them", async () => {
+  compactedHistory("ses_c", [{ info: { id: "msg_4", role: "user", time: { created: 500 }, agent: "plan" }, parts: [{ type: "text", text: "replayed prompt" }] }]);
   const rulebook = await engine();
   await rulebook.onEvent(sessionCompacted("ses_c").event as never);
+  expect(server.prompts).toHaveLength(0);
+  expect(await toolResult(rulebook, "ses_c")).toContain("Write small functions.");
+  // Paid once: the next result is the tool's own.
+  expect(await toolResult(rulebook, "ses_c")).toBe("result");
+});
+
+test("a compaction's event that comes after the user's next message went to the model: that message carried the rules, and the event sends nothing", async () => {
+  const rulebook = await engine();
+  await rulebook.onEvent(sessionCreated("ses_late").event as never);
   expect(server.prompts).toHaveLength(1);
-  // OpenCode runs chat.message for the plugin's own prompt: there it is dated after the summary, before the replayed prompt.
-  const own = {
-    message: { id: "msg_r", sessionID: "ses_c", role: "user" as const, time: { created: 9_999 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
-    parts: server.prompts[0]!.body.parts as never[],
-  };
-  await rulebook.onChatMessage({ sessionID: "ses_c" }, own);
-  expect(own.message.time.created).toBe(401);
-  expect(server.prompts[0]?.body.agent).toBe("plan");
+  // OpenCode calls the compacting hook (awaited) before it summarises; its event is still on its way when the user writes.
+  await rulebook.onCompacting({ sessionID: "ses_late" });
+  compactedHistory("ses_late");
+  const parts: never[] = [];
+  const message = { id: "msg_5", sessionID: "ses_late", role: "user" as const, time: { created: 600 }, agent: "plan", model: { providerID: "p", modelID: "m" } };
+  await rulebook.onChatMessage({ sessionID: "ses_late" }, { message, parts });
+  expect(JSON.stringify(parts)).toContain("Write small functions.");
+  await rulebook.onEvent(sessionCompacted("ses_late").event as never);
+  expect(server.prompts).toHaveLength(1);
+});
+
+test("a compaction that failed: the user's next message is still in the window that holds the rules, and carries none", async () => {
+  const rulebook = await engine();
+  await rulebook.onEvent(sessionCreated("ses_fail").event as never);
+  await rulebook.onCompacting({ sessionID: "ses_fail" });
+  server.history
+    .get("ses_fail")
+    ?.push(
+      { info: { id: "msg_c", role: "user", time: { created: 1 }, agent: "plan" }, parts: [{ type: "compaction" }] },
+      { info: { id: "msg_s", role: "assistant", time: { created: 2 }, summary: true, parentID: "msg_c", error: { name: "ContextOverflowError" } }, parts: [] },
+    );
+  const parts: never[] = [];
+  const message = { id: "msg_6", sessionID: "ses_fail", role: "user" as const, time: { created: 700 }, agent: "plan", model: { providerID: "p", modelID: "m" } };
+  await rulebook.onChatMessage({ sessionID: "ses_fail" }, { message, parts });
+  expect(parts).toEqual([]);
 });

@@ -93,6 +93,20 @@ describe("a client that never answers cannot hold an awaited hook", () => {
     expect(rulesIn(output.parts)).toEqual(["style"]);
   });
 
+  test("a re-delivery still on its way when the compaction hook returns lands after OpenCode's continuation: hidden there, and the next tool result carries the rules", async () => {
+    const rulebook = await engine({}, { promptTimeoutMs: 2_000 });
+    await rulebook.onEvent(sessionCreated("ses_slow").event as never);
+    server.answers.push({ status: 200, delayMs: 600 });
+    await rulebook.onCompactionAutocontinue({ sessionID: "ses_slow", agent: "build", model: { id: "m", providerID: "p" }, message: { id: "msg_c" } });
+    // OpenCode writes its continuation now; the rules prompt is stored after it, and runs the plugin's chat.message as it is.
+    const late: Array<{ type: string; ignored?: boolean }> = server.prompts.at(-1)?.body.parts ?? [];
+    await rulebook.onChatMessage({ sessionID: "ses_slow" }, { ...userMessage("ses_slow", []), parts: late as never[] });
+    expect(late[0]?.ignored).toBe(true);
+    const output = { title: "", output: "listing", metadata: {} };
+    await rulebook.onToolAfter({ tool: "bash", sessionID: "ses_slow", callID: "c", args: { command: "ls" } }, output);
+    expect(rulesIn([{ metadata: { [MARKER_KEY]: {} }, text: output.output.slice(output.output.indexOf("<rulebook>")) }])).toEqual(["style"]);
+  });
+
   test("a rules prompt that never answers: the session.created delivery ends after its tries, and the first message carries the rules", async () => {
     neverAnswer();
     const rulebook = await engine();

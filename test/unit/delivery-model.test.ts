@@ -14,7 +14,8 @@ import {
   mustReadWindow,
   NEW_SESSION,
   pendingDeliveries,
-  promptDate,
+  compactionAlreadyApplied,
+  rulesOwed,
   userMessageDate,
   type DeliveryEvent,
   type SessionDelivery,
@@ -37,6 +38,7 @@ const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduc
 const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({ type: "prompt-sent", delivery, composed: composed(...rules) });
 const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({ type: "prompt-stored", delivery, created, composed: composed(style), window, current });
 const held = (state: SessionDelivery) => [...state.delivered.keys()];
+const COMPACTED: DeliveryEvent = { type: "compacted", windowStart: "msg_c1", announced: true };
 
 describe("transitions", () => {
   const table: Array<[string, Stage, DeliveryEvent, Stage, string[]]> = [
@@ -58,8 +60,12 @@ describe("transitions", () => {
       "empty",
       ["style"],
     ],
-    ["a compaction empties the window", "held", { type: "compacted" }, "empty", []],
-    ["a compaction leaves an ignored session ignored", "ignored", { type: "compacted" }, "ignored", []],
+    ["a compaction empties the window", "held", COMPACTED, "empty", []],
+    ["a compaction leaves an ignored session ignored", "ignored", COMPACTED, "ignored", []],
+    ["the model read past where a silent prompt would go: the rules are owed", "empty", { type: "overtaken" }, "owed", []],
+    ["a window that holds its rules is never owed", "held", { type: "overtaken" }, "held", []],
+    ["a tool result pays what is owed", "owed", { type: "tool-result", composed: composed(style), current }, "held", ["style"]],
+    ["a user message pays what is owed", "owed", { type: "user-message", composed: composed(style), current }, "held", ["style"]],
     ["a tool result adds its rules", "held", { type: "tool-result", composed: composed(security), current }, "held", ["security"]],
     ["the rule tool adds the rule it read", "held", { type: "rule-read", rule: security }, "held", ["security"]],
   ];
@@ -70,7 +76,7 @@ describe("transitions", () => {
   });
 
   test("a compaction counts a new window and forgets the on-request list", () => {
-    const next = advance(at("held", { listedOnRequest: true, delivered: new Map([["style", style]]) }), { type: "compacted" });
+    const next = advance(at("held", { listedOnRequest: true, delivered: new Map([["style", style]]) }), COMPACTED);
     expect(next).toMatchObject({ window: 1, listedOnRequest: false });
   });
 
@@ -115,17 +121,48 @@ describe("sequences", () => {
   });
 
   test("a prompt composed before a compaction does not count for the new window", () => {
-    const state = run(at("empty"), sent("d1", style), { type: "compacted" }, stored("d1", 9));
+    const state = run(at("empty"), sent("d1", style), COMPACTED, stored("d1", 9));
     expect(state.stage).toBe("empty");
     expect(held(state)).toEqual([]);
   });
 
-  test("the plugin sees its own prompt being stored: held at once, dated after a compaction's summary", () => {
-    const dated = run(at("empty"), { type: "summary-dated", at: 100 }, sent("d1", style));
-    expect(promptDate(dated, 500)).toBe(101);
-    const seen = advance(dated, { type: "prompt-seen", delivery: "d1", created: 101, current });
-    expect(seen).toMatchObject({ stage: "held", rulesCreated: 101, dateRulesAt: undefined });
-    expect(promptDate(seen, 500)).toBe(500);
+  test("the plugin sees its own prompt being stored: held at once, as dated by the host", () => {
+    const seen = run(at("empty"), sent("d1", style), { type: "prompt-seen", delivery: "d1", created: 500, current });
+    expect(seen).toMatchObject({ stage: "held", rulesCreated: 500 });
+  });
+
+  test("a compaction re-delivery overtaken by the model: the prompt on its way is hidden when it lands, and the rules are owed to the next message", () => {
+    const state = run(at("held"), COMPACTED, sent("d1", style), { type: "overtaken" });
+    expect(rulesOwed(state)).toBe(true);
+    expect(isSuperseded(state, "d1")).toBe(true);
+    // It lands after all: still owed, nothing counted as held.
+    const landed = advance(state, { type: "prompt-seen", delivery: "d1", created: 9, current });
+    expect(landed.stage).toBe("owed");
+    expect(held(landed)).toEqual([]);
+  });
+
+  test("a compaction under way: known before its event; the event for a window already started is recognised by its id", () => {
+    const started = advance(at("held"), { type: "compaction-started" });
+    expect(started).toMatchObject({ stage: "held", compacting: true });
+    // A user's message found the compaction in the history and started its window.
+    const joined = advance(started, { type: "compacted", windowStart: "msg_c1", announced: false });
+    expect(joined).toMatchObject({ stage: "empty", compacting: false, windowStart: "msg_c1", unannounced: 1 });
+    expect(compactionAlreadyApplied(joined, "msg_c1")).toBe(true);
+    expect(compactionAlreadyApplied(joined, "msg_c2")).toBe(false);
+    // The history unreadable: the event is the one this window waits for…
+    expect(compactionAlreadyApplied(joined, undefined)).toBe(true);
+    // …and once it came, a further event is for a compaction of its own.
+    expect(compactionAlreadyApplied(advance(joined, { type: "compaction-announced" }), undefined)).toBe(false);
+    // Two windows started on hooks, their events both late: each event is one of them.
+    const twice = run(joined, { type: "compacted", windowStart: "msg_c2", announced: false }, { type: "compaction-announced" });
+    expect(compactionAlreadyApplied(twice, undefined)).toBe(true);
+    expect(compactionAlreadyApplied(advance(at("held"), COMPACTED), undefined)).toBe(false);
+  });
+
+  test("a compaction that failed moves no window", () => {
+    const state = run(at("held", { delivered: new Map([["style", style]]) }), { type: "compaction-started" }, { type: "compaction-abandoned" });
+    expect(state).toMatchObject({ stage: "held", compacting: false, window: 0 });
+    expect(held(state)).toEqual(["style"]);
   });
 
   test("a user message sorts after the window's rules message", () => {

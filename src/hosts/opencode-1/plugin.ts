@@ -51,7 +51,6 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
           // The plugin's own silent prompt, being stored.
           const answer = await rulebook.ownPromptStored(input.sessionID, marker, output.message.time.created);
           if (answer.hide) (own as { ignored?: boolean }).ignored = true;
-          if (answer.created !== undefined) output.message.time.created = answer.created;
           return;
         }
         const answer = await rulebook.userMessage({
@@ -75,7 +74,12 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
           metadata: { [MARKER_KEY]: answer.rules.marker },
         });
       }),
-    "experimental.compaction.autocontinue": async (input) => rulebook.compactionEnding(input.sessionID, { agent: input.agent, model: modelRef(input.model) }),
+    // Awaited inside the compaction, before its summary is written: unlike its event, never late.
+    "experimental.session.compacting": async (input) =>
+      guard(log, "experimental.session.compacting", input.sessionID, undefined, () => rulebook.compactionStarting(input.sessionID)),
+    // `message` is the compaction's own message: the id its window starts with in the history.
+    "experimental.compaction.autocontinue": async (input) =>
+      rulebook.compactionEnding(input.sessionID, { agent: input.agent, model: modelRef(input.model) }, (input.message as { id?: string } | undefined)?.id),
     "tool.execute.before": async (input, output) => rulebook.toolCalled(input.sessionID, output.args),
     "tool.execute.after": (input, output) =>
       guard(log, "tool.execute.after", input.sessionID, undefined, async () => {

@@ -7,7 +7,7 @@
 import type { PluginInput } from "@opencode-ai/plugin";
 import type { RulesPrompt, SessionPort } from "../../engine/host.js";
 import { MARKER_KEY } from "../../deliver/marker.js";
-import { compactionSummaryTime, currentWindow, lastUserChoice, rulesIn, sinceCompaction, type HistoryMessage } from "./history.js";
+import { compactionUnderway, currentWindow, lastUserChoice, rulesIn, type HistoryMessage } from "./history.js";
 
 export type OpencodeClient = PluginInput["client"];
 
@@ -35,8 +35,10 @@ export function sessionPort(client: OpencodeClient): SessionPort {
       const result = await client.session.messages({ path: { id: sessionID }, signal });
       if (result.error !== undefined || !Array.isArray(result.data)) throw new Error(`reading the history of session ${sessionID} failed (${result.response?.status})`);
       const history = result.data as unknown as HistoryMessage[];
-      const window = scope === "current" ? currentWindow(history) : sinceCompaction(history);
-      return { rules: rulesIn(window), choice: lastUserChoice(history), summaryTime: compactionSummaryTime(history) };
+      const window = currentWindow(history);
+      // Right after a compaction the history may not show it yet: then no window is known to hold rules.
+      const rules = scope === "since-compaction" && window.start === undefined ? [] : rulesIn(window.messages);
+      return { rules, choice: lastUserChoice(history), windowStart: window.start, compactionUnderway: compactionUnderway(history), movedOn: window.movedOn };
     },
   };
 }

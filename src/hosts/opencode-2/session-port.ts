@@ -108,7 +108,8 @@ export function ledgerPort(ledger: RulesLedger): SessionPort {
     },
     // The entries are the window: after a compaction or a revert they were cleared (`startWindow`), so both scopes read the same.
     async readWindow(sessionID) {
-      return { rules: ledger.entries(sessionID).map(({ marker }) => ({ marker })), choice: {} };
+      // Placed at fixed anchors in every request, a rules entry never lands after what the model read: the window never moves on past it.
+      return { rules: ledger.entries(sessionID).map(({ marker }) => ({ marker })), choice: {}, movedOn: false };
     },
   };
 }
