@@ -6,8 +6,7 @@
 import { markerFor } from "../deliver/marker.js";
 import { answerRuleRequest, RULE_TOOL_NAME } from "../deliver/rule-tool.js";
 import { holdsRules, isSuperseded, mustReadWindow, rulesOwed, userMessageDate } from "../session/delivery.js";
-import type { SessionState } from "../session/state.js";
-import { addFile } from "../session/state.js";
+import { addFile, type SessionState } from "../session/state.js";
 import { normalisePath } from "../session/working-set.js";
 import { composeFor, takeInPrompt, takeInToolCall } from "./activation.js";
 import type { Rulebook } from "./host.js";
