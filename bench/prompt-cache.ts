@@ -25,8 +25,8 @@ export async function benchPromptCache(pluginPath: string): Promise<PromptCacheR
   if (!pluginPath.endsWith(".js")) return { skipped: `OpenCode loads a built plugin; ${pluginPath} is not one (npm run build)` };
   if (!existsSync(pluginPath)) return { skipped: `${pluginPath} missing (npm run build)` };
   const { startOpencode } = await import("../test/e2e/harness/opencode.js");
-  const { CACHE_PROJECT, runCacheSession } = await import("../test/e2e/harness/cache-session.js");
-  const { firstDifference, reusablePrefixShare } = await import("../test/e2e/harness/prompt-prefix.js");
+  const { CACHE_PROJECT, pairsWithinWindows, runCacheSession } = await import("../test/e2e/harness/cache-session.js");
+  const { reusablePrefixShare } = await import("../test/e2e/harness/prompt-prefix.js");
   const rows: PromptCacheRow[] = [];
   for (const [label, plugin] of [
     ["with opencode-rulebook", pluginPath],
@@ -35,8 +35,8 @@ export async function benchPromptCache(pluginPath: string): Promise<PromptCacheR
     const oc = await startOpencode({ ...(plugin ? { pluginPath: plugin } : {}), ...CACHE_PROJECT });
     try {
       const session = await runCacheSession(oc);
-      const pairs = session.windows.flatMap((window) => window.slice(1).map((request, i) => [window[i], request] as const));
-      const extending = pairs.filter(([earlier, later]) => earlier && firstDifference(earlier.body, later.body) === undefined).length;
+      const pairs = pairsWithinWindows(session);
+      const extending = pairs.filter(({ difference }) => difference === undefined).length;
       const { reusable, total, share } = reusablePrefixShare(session.requests.map((request) => request.body));
       rows.push({ label, requests: session.requests.length, pairs: pairs.length, extending, reusableBytes: reusable, totalBytes: total, share });
     } finally {

@@ -10,13 +10,13 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { lastUserText, requestText, type RecordedRequest } from "./harness/fake-model.js";
 import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "./harness/opencode.js";
+import { alwaysRule } from "./harness/rules.js";
 import { createSession, getMessages, prompt, sleep, waitFor, waitForIdle } from "./harness/wait.js";
 
 const WATCHER_SETTLE_MS = 250;
 const REPLACES = "replaces the one you were given earlier";
 const ANCHOR = "MARK-ANCHOR-0b3";
 
-const always = (title: string, line: string) => `---\nalwaysApply: true\n---\n# ${title}\n- ${line}\n`;
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe("hot reload in the real OpenCode", { timeout: 30_000 }, () => {
@@ -26,10 +26,10 @@ describe("hot reload in the real OpenCode", { timeout: 30_000 }, () => {
     oc = await startOpencode({
       pluginPath: DIST_PLUGIN,
       projectRules: {
-        "anchor.md": always("Anchor", `${ANCHOR}: always here.`),
-        "between.md": always("Between sessions", "BETWEEN-V1: tabs."),
-        "within.md": always("Within a session", "WITHIN-V1: semicolons."),
-        "doomed.md": always("Doomed", "DOOMED-MARK: old habit."),
+        "anchor.md": alwaysRule("Anchor", `${ANCHOR}: always here.`),
+        "between.md": alwaysRule("Between sessions", "BETWEEN-V1: tabs."),
+        "within.md": alwaysRule("Within a session", "WITHIN-V1: semicolons."),
+        "doomed.md": alwaysRule("Doomed", "DOOMED-MARK: old habit."),
       },
     });
   }, 30_000);
@@ -73,8 +73,8 @@ describe("hot reload in the real OpenCode", { timeout: 30_000 }, () => {
     const [r1] = await turn(first, "Format this file.");
     expect(requestText(r1!)).toContain("BETWEEN-V1");
 
-    fs.writeFileSync(ruleFile("between.md"), always("Between sessions", "BETWEEN-V2: spaces."));
-    fs.writeFileSync(ruleFile("added-later.md"), always("Added later", "ADDED-LATER-MARK: new rule."));
+    fs.writeFileSync(ruleFile("between.md"), alwaysRule("Between sessions", "BETWEEN-V2: spaces."));
+    fs.writeFileSync(ruleFile("added-later.md"), alwaysRule("Added later", "ADDED-LATER-MARK: new rule."));
     await sleep(WATCHER_SETTLE_MS);
 
     const second = await newSession();
@@ -98,7 +98,7 @@ describe("hot reload in the real OpenCode", { timeout: 30_000 }, () => {
     expect(t1).toHaveLength(1);
     expect(count(requestText(t1[0]!), "WITHIN-V1")).toBe(1);
 
-    fs.writeFileSync(ruleFile("within.md"), always("Within a session", "WITHIN-V2: no semicolons."));
+    fs.writeFileSync(ruleFile("within.md"), alwaysRule("Within a session", "WITHIN-V2: no semicolons."));
     await sleep(WATCHER_SETTLE_MS);
 
     const text = "Second question.";

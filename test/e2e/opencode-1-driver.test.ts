@@ -6,10 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { HostDriver, SeenRequest } from "../scenarios/driver.js";
 import { realOpenCode1 } from "../scenarios/opencode-1-driver.js";
+import { alwaysRule } from "./harness/rules.js";
 
 const MARK = "MARK-DRIVER-ALWAYS-6e2";
 const LATER = "MARK-DRIVER-LATER-1c8";
-const always = (line: string) => `---\nalwaysApply: true\n---\n# House\n- ${line}\n`;
+const always = (line: string) => alwaysRule("House", line);
 
 const textOf = (request: SeenRequest) => request.messages.map((m) => m.text).join("\n");
 const count = (text: string, needle: string) => text.split(needle).length - 1;

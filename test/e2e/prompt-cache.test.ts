@@ -13,11 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CACHE_MARK, CACHE_PROJECT, runCacheSession, type CacheSession } from "./harness/cache-session.js";
+import { CACHE_MARK, CACHE_PROJECT, pairsWithinWindows, runCacheSession, type CacheSession } from "./harness/cache-session.js";
 import { lastUserText, requestText } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
-import { firstDifference } from "./harness/prompt-prefix.js";
-import { PLUGIN_UNDER_TEST } from "./harness/rules.js";
+import { countOf as count, PLUGIN_UNDER_TEST } from "./harness/rules.js";
 
 /** The model requests the script makes: a turn's tool steps, plus the continuation OpenCode sends after its automatic compaction. */
 const SCRIPTED_REQUESTS = 17;
@@ -37,16 +36,7 @@ export default {
 `;
 }
 
-function breaksOfTheCache(session: CacheSession): string[] {
-  return session.windows.flatMap((window, w) =>
-    window.slice(1).flatMap((request, i) => {
-      const difference = firstDifference((window[i] as typeof request).body, request.body);
-      return difference ? [`window ${w + 1}, request ${i + 1} → ${i + 2} ("${lastUserText(request).slice(0, 40)}"): ${difference}`] : [];
-    }),
-  );
-}
-
-const count = (text: string, mark: string) => text.split(mark).length - 1;
+const breaksOfTheCache = (session: CacheSession): string[] => pairsWithinWindows(session).flatMap(({ where, difference }) => (difference ? [`${where}: ${difference}`] : []));
 
 const CASES: Array<[string, number | undefined]> = [
   ["events as OpenCode delivers them", undefined],

@@ -9,8 +9,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { RecordedRequest, Reply } from "./fake-model.js";
+import { lastUserText, type RecordedRequest, type Reply } from "./fake-model.js";
 import type { OpencodeInstance, StartOptions } from "./opencode.js";
+import { firstDifference } from "./prompt-prefix.js";
+import { alwaysRule as always } from "./rules.js";
 import { createSession, prompt, sleep, unwrap, waitForIdle } from "./wait.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
@@ -28,8 +30,6 @@ export const CACHE_MARK = {
   reloadedBefore: "MARK-CACHE-RELOAD-V1-2c8",
   reloadedAfter: "MARK-CACHE-RELOAD-V2-7d1",
 } as const;
-
-const always = (title: string, line: string) => `---\nalwaysApply: true\n---\n# ${title}\n- ${line}\n`;
 
 /** Project rules and files for `startOpencode`. */
 export const CACHE_PROJECT: Pick<StartOptions, "projectRules" | "projectFiles"> = {
@@ -50,6 +50,16 @@ export interface CacheSession {
   requests: RecordedRequest[];
   /** The same requests, one list per context window: a compaction starts the next. */
   windows: RecordedRequest[][];
+}
+
+/** Each consecutive pair of requests within one window: where it is, and how the later fails to extend the earlier (undefined: it does). */
+export function pairsWithinWindows(session: CacheSession): Array<{ where: string; difference?: string }> {
+  return session.windows.flatMap((window, w) =>
+    window.slice(1).map((later, i) => {
+      const earlier = window[i] as RecordedRequest;
+      return { where: `window ${w + 1}, request ${i + 1} → ${i + 2} ("${lastUserText(later).slice(0, 40)}")`, difference: firstDifference(earlier.body, later.body) };
+    }),
+  );
 }
 
 /** Runs the script on a started instance (`CACHE_PROJECT` installed) and returns what the model received. */

@@ -21,11 +21,14 @@ export const GLOBAL_RULE = { name: "house-global", mark: "MARK-GLOBAL-ALWAYS-91c
 export const PROJECT_RULE = { name: "project-style", mark: "MARK-PROJECT-ALWAYS-4be" } as const;
 export const ALWAYS_RULES = [GLOBAL_RULE, PROJECT_RULE] as const;
 
+/** An always-on rule file: a heading and one bullet. */
+export const alwaysRule = (title: string, line: string) => `---\nalwaysApply: true\n---\n# ${title}\n- ${line}\n`;
+
 /** `globalRules` / `projectRules` for startOpencode. */
 export function alwaysRuleFiles(): { globalRules: Record<string, string>; projectRules: Record<string, string> } {
   return {
-    globalRules: { [`${GLOBAL_RULE.name}.md`]: `---\nalwaysApply: true\n---\n# House\n- ${GLOBAL_RULE.mark}: answer briefly.\n` },
-    projectRules: { [`${PROJECT_RULE.name}.md`]: `---\nalwaysApply: true\n---\n# Style\n- ${PROJECT_RULE.mark}: two-space indent.\n` },
+    globalRules: { [`${GLOBAL_RULE.name}.md`]: alwaysRule("House", `${GLOBAL_RULE.mark}: answer briefly.`) },
+    projectRules: { [`${PROJECT_RULE.name}.md`]: alwaysRule("Style", `${PROJECT_RULE.mark}: two-space indent.`) },
   };
 }
 
