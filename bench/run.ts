@@ -15,6 +15,8 @@
  * 4. Time from `session.created` to the stored rules message in the real OpenCode.
  * 5. The prompt cache: the reusable-prefix share of a scripted session in the
  *    real OpenCode, with the plugin and with none (issue 17).
+ * 6. The search for nested rules folders in a 100,000-file repository vs a plain
+ *    recursive readdir of the folders it must visit.
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -22,6 +24,7 @@ import { relative } from "node:path";
 import { benchCold } from "./cold.js";
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
+import { benchNested, REPOSITORY_FILES } from "./nested.js";
 import { loadPlugin, pluginEntry, REPO } from "./plugin.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRealOpencode } from "./real-opencode.js";
@@ -37,6 +40,7 @@ const T1_LIMIT = 4; // start + first message, times the sync floor
 const EVENT_LIMIT_MS = 1; // targets 2 and 3
 const GROWTH_LIMIT = 1.25; // target 4: "≈ 1.0", with room for noise
 const ISSUE7_LIMIT = 2; // start, times the async floor
+const NESTED_LIMIT = 2; // the nested-folder search, times its readdir floor
 
 function sourceState(): string {
   try {
@@ -219,6 +223,36 @@ out.push("   Reusable: bytes each request shares from its start with the request
 out.push(table(["session", "requests", "extending pairs", "reusable / total KB", "reusable share", "share/floor"], cacheRows));
 out.push("");
 
+// ---------------------------------------------------------------- 6. nested rules folders
+
+progress(`nested rules folders, ${count(REPOSITORY_FILES)}-file repository`);
+const nested = await benchNested(quick ? 3 : 10);
+const nestedMet = nested.problems.length === 0 && nested.searchMs <= NESTED_LIMIT * nested.parallelFloorMs;
+out.push(`6. Nested rules folders in a ${count(nested.files)}-file repository (a large node_modules, dist, folders git ignores, 7 nested .cursor/rules and`);
+out.push("   .windsurf/rules folders, decoys in every skipped tree): loadRules of the Cursor and Windsurf sources from the root, medians of warm runs.");
+out.push(`   Floor: fs.promises readdir of exactly the ${count(nested.folders)} folders the search must visit, each level's at once. Target: ≤ ${NESTED_LIMIT}x the floor,`);
+out.push("   and exactly the nested rules folders found (none in node_modules, dist or an ignored folder), without a warning.");
+out.push(
+  table(
+    ["runs", "search ms", "first search ms", "floor ms", "search/floor", `≤ ${NESTED_LIMIT}x`, "one-by-one floor ms", "search/one-by-one", "rules", "found"],
+    [
+      [
+        String(nested.runs),
+        ms(nested.searchMs),
+        ms(nested.firstSearchMs),
+        ms(nested.parallelFloorMs),
+        ratio(nested.searchMs / nested.parallelFloorMs),
+        verdict(nestedMet),
+        ms(nested.floorMs),
+        ratio(nested.searchMs / nested.floorMs),
+        String(nested.rules),
+        nested.problems.length === 0 ? "exactly" : nested.problems.join("; "),
+      ],
+    ],
+  ),
+);
+out.push("");
+
 // ---------------------------------------------------------------- targets
 
 const t1 = startRows.find((row) => row.files === 1000)!;
@@ -275,6 +309,14 @@ out.push(
         verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs)),
       ],
       ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
+      [
+        `6. nested rules folders, ${count(nested.files)} files`,
+        `${ms(nested.searchMs)} ms`,
+        `${ms(nested.parallelFloorMs)} ms readdir`,
+        ratio(nested.searchMs / nested.parallelFloorMs),
+        `≤ ${NESTED_LIMIT}x`,
+        verdict(nestedMet),
+      ],
     ],
   ),
 );

@@ -3,16 +3,18 @@
  * Errors (exit 1): a rule file that was skipped (unreadable, invalid front
  * matter or types, over the size limit) or a rules folder that was not read.
  * Warnings (exit 0): defaults used for bad values, plugin options, globs that
- * match no file in the project, unknown front matter keys, links to missing
- * files, shadowed or duplicate rules, rules over the message budget.
+ * match no file in the project or can never match one, keys the rule's own
+ * tool ignores, unknown front matter keys, links to missing files (outside
+ * code), shadowed or duplicate rules, rules over the message budget.
  */
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { composeRulesMessage } from "../render/compose.js";
 import { renderRulesMessage } from "../render/message.js";
+import { codeMask, proseRanges, type LineCode } from "../rule/markdown-code.js";
 import type { Rule } from "../rule/rule.js";
 import { warningText, type Severity } from "../rule/warnings.js";
-import { matchingGlob } from "../select/globs.js";
+import { matchingGlob, neverMatchesInProject, type OutsideProject } from "../select/globs.js";
 import { nodeRuleFs } from "../sources/fs.js";
 import type { LoadedRules } from "../sources/load.js";
 import { walkBudget, walkProjectTree } from "../sources/walk.js";
@@ -65,6 +67,18 @@ export async function listProjectFiles(root: string, limit = PROJECT_FILE_LIMIT)
   return { files, complete };
 }
 
+/** Why a glob never matches, and what to write instead. */
+const OUTSIDE_PROJECT: Record<OutsideProject, (glob: string) => string> = {
+  absolute: (glob) => {
+    const fromRoot = glob.replace(/^(\.\/)*\/+/, "");
+    return `it is an absolute path, and project files are matched by their path from the project root${fromRoot === glob ? "" : ` (write "${fromRoot}" for a folder at the root)`}`;
+  },
+  home: () => "it starts at the home folder; globs are relative to the project root",
+  parent: () => 'it starts with "..": above the project root, which globs are relative to',
+  "folder-only": (glob) => `it ends with "/", and a file's path never does (write "${glob}**" for everything in that folder)`,
+  backslash: (glob) => `it separates folders with "\\"; write "${glob.replaceAll("\\", "/")}"`,
+};
+
 export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles): Problem[] {
   const problems: Problem[] = [];
   for (const warning of [...project.configWarnings, ...loaded.warnings]) {
@@ -78,6 +92,11 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
     const unreported = rule.unknownKeys.filter((key) => !reported(key));
     if (unreported.length > 0) warn(rule, `front matter ${unreported.length === 1 ? "key" : "keys"} ${unreported.map((key) => `"${key}"`).join(", ")} not understood; ignored`);
     for (const glob of rule.globs) {
+      const outside = neverMatchesInProject(glob);
+      if (outside) {
+        warn(rule, `glob "${glob}" can never match a file in the project: ${OUTSIDE_PROJECT[outside](glob)}`);
+        continue;
+      }
       if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || /(^|\/)\.(?!\/|$)/.test(glob.replace(/^\.\//, ""))) continue;
       if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
     }
@@ -108,10 +127,10 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
   return problems;
 }
 
-/** Relative Markdown link targets of a rule that exist neither next to the rule file nor in the project root. */
+/** Relative Markdown link targets of a rule that exist neither next to the rule file nor in the project root; what looks like a link in code (`arr[i](x.y)`) is code. */
 function missingLinks(rule: Rule, projectRoot: string): string[] {
   const missing = new Set<string>();
-  for (const match of rule.content.matchAll(/\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+  for (const match of proseOf(rule.content).matchAll(/\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = (match[1] ?? "").replace(/[#?].*$/, "");
     if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") || target.startsWith("<")) continue;
     let decoded = target;
@@ -123,6 +142,22 @@ function missingLinks(rule: Rule, projectRoot: string): string[] {
     if (!existsSync(resolve(dirname(rule.path), decoded)) && !existsSync(resolve(projectRoot, decoded))) missing.add(target);
   }
   return [...missing];
+}
+
+/** The text outside code: fenced lines dropped, inline code spans blanked, so nothing matched in it starts or ends in code. */
+function proseOf(text: string): string {
+  const lines = text.split("\n");
+  const mask = codeMask(lines);
+  return lines
+    .map((line, i) => {
+      const code = mask[i] as LineCode;
+      if (code.fenced) return "";
+      if (code.spans.length === 0) return line;
+      return proseRanges(line, code)
+        .map(([start, end]) => line.slice(start, end))
+        .join(" ");
+    })
+    .join("\n");
 }
 
 export function checkCommand(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, options: CheckOptions, style: Style): CommandResult {

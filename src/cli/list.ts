@@ -47,7 +47,7 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
       ...columns(
         rules.map((rule) => {
           const bytes = byteLength(rule.content);
-          return [style.cyan(rule.name), activationLabel(rule), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
+          return [style.cyan(rule.name), activationWithToolType(rule, style), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
         }),
       ),
     );
@@ -72,6 +72,11 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   return result(`${lines.join("\n")}\n`);
 }
 
+/** How the rule activates here, and, for another tool's rule, what that tool calls its type: `on request (Agent Requested)`. */
+function activationWithToolType(rule: Rule, style: Style): string {
+  return rule.toolType === undefined ? activationLabel(rule) : `${activationLabel(rule)} ${style.dim(`(${rule.toolType})`)}`;
+}
+
 export function ruleJson(rule: Rule) {
   const bytes = byteLength(rule.content);
   return {
@@ -80,6 +85,7 @@ export function ruleJson(rule: Rule) {
     source: rule.source,
     activation: activationOf(rule),
     activationLabel: activationLabel(rule),
+    toolType: rule.toolType ?? null,
     description: rule.description ?? null,
     globs: rule.globs,
     keywords: rule.keywords,

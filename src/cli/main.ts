@@ -69,7 +69,7 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
     });
 
   command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")
-    .option("-f, --files <files>", "files the session touches (comma-separated or repeated)", collect)
+    .option("-f, --files <files...>", "files the session touches (several after one --files, comma-separated, or repeated)")
     .option("-p, --prompt <text>", "the user's prompt")
     .action(async (options: { cwd?: string; files?: string[]; prompt?: string }) => {
       const context = project(options);

@@ -96,6 +96,13 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const allCost = sum(costs);
   const leftOutReserve = active.length > 0 && allCost + share > room ? leftOutNames(active, changed, undefined).reserve(allowance) + SEPARATOR : 0;
   const keep = chooseByPriority(active, costs, room - share - leftOutReserve);
+  if (leftOutReserve > 0) {
+    // The reserve was sized for every active rule's name; what the actual notice leaves goes to rules that still fit.
+    const notice = leftOutNames(active, changed, keep).fit(leftOutReserve - SEPARATOR, NAMED_LIST_MAX_NAMES);
+    const unused = leftOutReserve - SEPARATOR - byteLength(notice);
+    // Each rule added takes its name off the notice, which only shrinks.
+    if (unused > 0) chooseByPriority(active, costs, room - share - leftOutReserve + unused, keep);
+  }
 
   const keptCost = sum(costs.filter((_, i) => keep[i]));
   const leftOutList = leftOutNames(active, changed, keep);
@@ -137,16 +144,16 @@ function sectionBytes(rule: Rule): number {
 /**
  * Which rules fit in `room`: all if they do; otherwise by priority (high
  * first, message order among equals), each that still fits, so a large rule
- * left out does not take smaller, lower-priority ones with it.
+ * left out does not take smaller, lower-priority ones with it. Given `keep`,
+ * adds to the rules already kept.
  */
-function chooseByPriority(active: readonly ActiveRule[], costs: readonly number[], room: number): boolean[] {
-  if (sum(costs) <= room) return costs.map(() => true);
+function chooseByPriority(active: readonly ActiveRule[], costs: readonly number[], room: number, keep = costs.map(() => false)): boolean[] {
+  if (sum(costs) <= room) return keep.fill(true);
   const order = active.map((_, i) => i).sort((a, b) => (active[b] as ActiveRule).rule.priority - (active[a] as ActiveRule).rule.priority || a - b);
-  const keep = costs.map(() => false);
-  let left = room;
+  let left = room - sum(costs.filter((_, i) => keep[i]));
   for (const i of order) {
     const cost = costs[i] as number;
-    if (cost > left) continue;
+    if (keep[i] || cost > left) continue;
     keep[i] = true;
     left -= cost;
   }

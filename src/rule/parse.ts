@@ -25,12 +25,24 @@ export interface ParsedRule {
   warnings: RuleWarning[];
 }
 
+/** A rule file's front matter as its format's mapper sees it. */
+export interface FrontMatterView {
+  data: Record<string, unknown>;
+  /** The file has a front matter block, even an empty one (Cursor tells "no front matter" apart). */
+  present: boolean;
+  /** The rule's text after the front matter, untrimmed. */
+  body: string;
+  /** 1-based line of a top-level key, for warnings. */
+  lineOf(key: string): number | undefined;
+}
+
 /**
  * Turns another tool's front matter into this plugin's keys (e.g. Kiro's
- * `inclusion: fileMatch` + `fileMatchPattern` → `globs`). Returns the keys it
- * understood, mapped, and leaves the rest for the common reader.
+ * `inclusion: fileMatch` + `fileMatchPattern` → `globs`): the keys it
+ * understood, mapped, the rest left for the common reader; and the tool's own
+ * name for the rule's type, which `list` shows.
  */
-export type FrontMatterMapper = (data: Record<string, unknown>) => Record<string, unknown>;
+export type FrontMatterMapper = (front: FrontMatterView) => { data: Record<string, unknown>; toolType?: string };
 
 /** Keys the common reader understands, with the aliases users bring from other tools. */
 export const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
@@ -48,7 +60,12 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
   const content = front.body.trim();
   if (content === "") return skipped(candidate, { code: "no-rule-text", line: front.bodyLine });
 
-  return readKeys(candidate, content, mapFrontMatter ? mapFrontMatter(front.data) : front.data, decoded.text);
+  const text = decoded.text;
+  if (!mapFrontMatter) return readKeys(candidate, content, front.data, text);
+  const mapped = mapFrontMatter({ data: front.data, present: front.bodyLine > 1, body: front.body, lineOf: (key) => keyLine(text, key) });
+  const parsed = readKeys(candidate, content, mapped.data, text);
+  if (parsed.rule && mapped.toolType !== undefined) parsed.rule.toolType = mapped.toolType;
+  return parsed;
 }
 
 /** The rule is skipped, for this reason. */

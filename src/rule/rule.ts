@@ -36,6 +36,8 @@ export interface Rule {
   override: boolean;
   /** Front matter keys this version does not interpret, kept for reports. */
   unknownKeys: string[];
+  /** Another tool's own name for the rule's type, as that tool would give it (Cursor "Agent Requested", Kiro "fileMatch"); `list` shows it. */
+  toolType?: string;
 }
 
 export const DEFAULT_PRIORITY = 50;

@@ -65,9 +65,13 @@ interface Details {
   "unknown-keys": { keys: string[] };
   "activation-invalid": { key: string; allowed: string[]; value: string };
   "activation-incomplete": { key: string; value: string; lacks: "fileMatchPattern" | "globs" | "description" };
+  /** A key the originating tool does not read: ignored here too, so the rule applies as it does there. */
+  "key-ignored-by-tool": { key: string; tool: string; reads: string; alwaysOn: boolean };
+  /** The key a tool applies a rule by is missing: the rule waits to be mentioned, as the tool applies nothing by itself. */
+  "activation-missing": { key: string; tool: string; allowed: string[] };
   "reference-too-deep": Reference & { maxDepth: number };
   "reference-outside": Reference & { target: string; trust: Trust };
-  "reference-missing": Reference & { target: string };
+  "reference-missing": Reference & { target: string; alsoTried?: string[] };
   "reference-unreadable": Reference & { reason: string };
   "reference-leads-outside": Reference & { realPath: string; trust: Trust };
   "reference-cycle": Reference & { chain: string[] };
@@ -176,8 +180,8 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "folder-too-deep": error((w) => `folders nested deeper than ${w.maxDepth} levels; this branch was not read`),
   "walk-limit": error((w) => `more than ${w.limit} ${WALKED[w.what]} in this source's rule folders; the walk stopped here and the rest was not read`),
   "too-many-warnings": warning((w) => `more than ${w.limit} problems in this source's rule folders; the others are not reported one by one`),
-  "nested-search-limit": warning((w) => `more than ${w.maxFolders} folders below the project; nested .cursor/rules folders past them were not searched`),
-  "nested-folder-unreadable": warning((w) => `folder cannot be read (${w.reason}); nested Cursor rules in it were not searched`),
+  "nested-search-limit": warning((w) => `more than ${w.maxFolders} folders below the project; nested rules folders (.cursor/rules, .windsurf/rules) past them were not searched`),
+  "nested-folder-unreadable": warning((w) => `folder cannot be read (${w.reason}); nested rules folders in it were not searched`),
   "path-unreadable": error((w) => `cannot be read (${w.reason}); skipped`),
   "path-unresolvable": error(() => "cannot be resolved; skipped"),
   "not-regular-file": error(() => "is not a regular file (a device, FIFO or socket); never opened, skipped"),
@@ -218,9 +222,17 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "activation-incomplete": warning(
     (w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`,
   ),
+  "key-ignored-by-tool": warning(
+    (w) =>
+      `${w.tool} does not read front matter key "${w.key}" (it reads "${w.reads}"); ignored here too, as in ${w.tool}` +
+      (w.alwaysOn ? `: the rule is always on (write "${w.reads}" to limit it to files)` : ""),
+  ),
+  "activation-missing": warning(
+    (w) => `${w.tool} applies a rule by its "${w.key}" (${orList(w.allowed)}) and this one has none; ${MENTIONED_ONLY}, as ${w.tool} does not apply it by itself`,
+  ),
   "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
   "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),
-  "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${w.target}); left as text`),
+  "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${[w.target, ...(w.alsoTried ?? [])].join(" or ")}); left as text`),
   "reference-unreadable": warning((w) => `reference ${w.reference} cannot be read (${w.reason}); left as text`),
   "reference-leads-outside": warning((w) => `reference ${w.reference} leads outside ${BOUNDARY[w.trust]} (to ${w.realPath}); refused; left as text`),
   "reference-cycle": warning((w) => `reference ${w.reference} is a cycle (${w.chain.join(" → ")}); left as text`),

@@ -51,6 +51,26 @@ export function matchingGlob(file: string, globs: readonly string[]): string | u
   return globs.find((glob) => ruleGlob(glob).match(file));
 }
 
+/** Why a usable glob can never match a file inside the project. */
+export type OutsideProject = "absolute" | "home" | "parent" | "folder-only" | "backslash";
+
+/**
+ * Why `glob` can never match a path inside the project, whatever its files:
+ * project files are matched by their path relative to the root, with `/`
+ * between parts, and never end in `/`. Undefined when it may match.
+ */
+export function neverMatchesInProject(glob: string): OutsideProject | undefined {
+  if (glob.startsWith("!")) return undefined; // A negation only narrows the rule's other globs.
+  const body = glob.replace(/^(\.\/)+/, "");
+  if (body.startsWith("/") || /^[A-Za-z]:[\\/]/.test(body)) return "absolute";
+  if (body === "~" || body.startsWith("~/")) return "home";
+  if (body === ".." || body.startsWith("../")) return "parent";
+  if (body.length > 1 && body.endsWith("/")) return "folder-only";
+  // `\[id\]` escapes a bracket; `src\**\*.ts` is a Windows path (a letter needs no escape, and no real file name holds a `*`).
+  if (!body.includes("/") && /\\[\w.*-]/.test(body)) return "backslash";
+  return undefined;
+}
+
 const NEVER = () => false;
 
 function compileRuleGlob(glob: string): RuleGlob {

@@ -1,12 +1,15 @@
 /**
  * Claude Code: `.claude/rules/**\/*.md` at every project level (root down to
  * the directory) and `~/.claude/rules` (global). `paths` (a glob or a list)
- * limits a rule to matching files; without it the rule is always on. The
- * common reader already takes `paths` as globs. CLAUDE.md is not read:
- * OpenCode loads it itself.
+ * limits a rule to matching files; without it the rule is always on. Claude
+ * Code reads no other key (https://code.claude.com/docs/en/memory, "Organize
+ * rules with .claude/rules"): a rule scoped with Cursor's `globs` or
+ * Copilot's `applyTo` is always on there, so here too, with a warning. The
+ * common reader takes `paths` as globs. CLAUDE.md is not read: OpenCode
+ * loads it itself.
  */
 import { join } from "node:path";
-import { addFolder, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import { addFolder, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
 
@@ -28,4 +31,8 @@ export const claudeSource: RuleSource = {
     }
     return found;
   },
+  // CLAUDE.md's imports: an `@path` reference.
+  references: ["at-line"],
+  mapFrontMatter: (data, _file, warn, front) => readPathsOnly(data, "Claude Code", warn, front),
+  typeOf: (data) => pathsType(data),
 };

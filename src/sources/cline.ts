@@ -2,12 +2,14 @@
  * Cline: the nearest `.clinerules` going up from the directory to the project
  * root. A file is one always-on rule named `clinerules`; a folder holds rules,
  * its `.md` files (top level), whose `paths` (a glob or a list) limit them to
- * matching files, as the common reader takes `paths` as globs.
+ * matching files, as the common reader takes `paths` as globs. `paths` is the
+ * only key Cline reads (https://docs.cline.bot/features/cline-rules/conditional-rules):
+ * a rule with `globs` instead is always on there, so here too, with a warning.
  */
 import { basename, join } from "node:path";
-import { addFolder, addSingleFile, emptyFound, MARKDOWN, projectLevels } from "./common.js";
+import { addFolder, addSingleFile, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
 import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
 /** A rule file, or a folder of rules. */
 const CLINERULES = ".clinerules";
@@ -15,6 +17,8 @@ const CLINERULES = ".clinerules";
 export const clineSource: RuleSource = {
   id: "cline",
   layout: { folders: [CLINERULES], files: [CLINERULES] },
+  // Cline defines no file reference syntax in its rules.
+  references: [],
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     const levels = [...projectLevels(context)].reverse();
@@ -30,7 +34,10 @@ export const clineSource: RuleSource = {
     }
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
-    return basename(file.path) === CLINERULES ? { ...data, alwaysApply: true } : data;
+  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+    return isSingleFile(file) ? { ...data, alwaysApply: true } : readPathsOnly(data, "Cline", warn, front);
   },
+  typeOf: (data, file) => (isSingleFile(file) ? "always" : pathsType(data)),
 };
+
+const isSingleFile = (file: FoundRuleFile) => basename(file.path) === CLINERULES;

@@ -4,13 +4,15 @@
  * (named without `.instructions.md`) at every project level.
  *
  * `applyTo` (a glob, comma-separated globs or a list) limits an instructions
- * file to matching files; `**` or `**\/*` among them means always. Without
+ * file to matching files, relative to the workspace root (a glob without a
+ * slash matches there only); `**` or `**\/*` among them means always
+ * (https://code.visualstudio.com/docs/copilot/customization/custom-instructions). Without
  * `applyTo` Copilot never attaches the file by itself: here it is on request
  * when it has a `description`, else applies only when mentioned.
  */
 import { join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, emptyFound, projectLevels, without } from "./common.js";
+import { addFolder, addSingleFile, anchoredAtRoot, emptyFound, projectLevels, without } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
 
@@ -22,6 +24,8 @@ const EVERYTHING = new Set(["**", "**/*", "./**", "./**/*"]);
 export const copilotSource: RuleSource = {
   id: "copilot",
   layout: { folders: [FOLDER], files: [ALWAYS_FILE] },
+  // Copilot links files with Markdown links, which are not expanded: no reference syntax.
+  references: [],
   async find(context: SourceContext): Promise<FoundRules> {
     const found = emptyFound();
     const levels = projectLevels(context);
@@ -42,15 +46,20 @@ export const copilotSource: RuleSource = {
     return found;
   },
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
-    if (file.name === "copilot-instructions" && file.relPath === "copilot-instructions.md") return { ...data, alwaysApply: true };
+    if (isRepositoryWide(file)) return { ...data, alwaysApply: true };
     return mapApplyTo(data);
   },
+  // GitHub's names: "repository-wide" and "path-specific" custom instructions; without `applyTo` VS Code attaches a file by hand, or by its description.
+  typeOf: (data, file) => (isRepositoryWide(file) ? "repository-wide" : (readList(data.applyTo) ?? []).length > 0 ? "path-specific" : "no applyTo"),
 };
+
+const isRepositoryWide = (file: FoundRuleFile) => file.name === "copilot-instructions" && file.relPath === "copilot-instructions.md";
 
 export function mapApplyTo(data: Record<string, unknown>): Record<string, unknown> {
   const applyTo = readList(data.applyTo);
   if (applyTo === undefined) return data; // Malformed: the common reader reports it and skips the rule.
   if (applyTo.some((glob) => EVERYTHING.has(glob))) return { ...without(data, "applyTo"), alwaysApply: true };
   if (applyTo.length === 0 && data.alwaysApply === undefined) return { ...without(data, "applyTo"), alwaysApply: false };
-  return data;
+  const anchored = anchoredAtRoot(applyTo);
+  return anchored === undefined ? data : { ...data, applyTo: anchored };
 }

@@ -5,7 +5,7 @@
  */
 import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
-import { expandReferences, mayHaveReferences, type ReadResult, type RealPathResult } from "../rule/references.js";
+import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
 import { projectRootOf, realRootOf } from "./common.js";
@@ -13,7 +13,7 @@ import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, openCodeConfigDir } from "./locations.js";
 import { readAndSettle, type Settled } from "./pipeline.js";
 import { probingFs } from "./probe.js";
-import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
+import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";
 import { walkBudget } from "./walk.js";
 
@@ -159,19 +159,34 @@ function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryCo
   if ("skipped" in read) return { value: read.skipped };
   const candidate = { name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath };
   const mapperWarnings: RuleWarning[] = [];
-  const mapper: FrontMatterMapper | undefined = source.mapFrontMatter
-    ? (data) => (source.mapFrontMatter as NonNullable<RuleSource["mapFrontMatter"]>)(data, file, (facts) => mapperWarnings.push(ruleWarning(file.path, facts)))
-    : undefined;
+  const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
+  const { mapFrontMatter, typeOf } = source;
+  const mapper: FrontMatterMapper | undefined =
+    mapFrontMatter || typeOf
+      ? ({ data, ...front }) => ({
+          data: mapFrontMatter ? mapFrontMatter.call(source, data, file, warn, front) : data,
+          toolType: typeOf?.call(source, data, file, front),
+        })
+      : undefined;
   const parsed = parseRule(candidate, read.bytes, mapper);
   const warnings = [...mapperWarnings, ...parsed.warnings];
   const rule = parsed.rule;
   if (!rule) return { value: { warnings, references: [] } };
   if (rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...rule.unknownKeys] }));
-  if (!mayHaveReferences(rule.content)) return { value: { rule, warnings, references: [] } };
-  return { later: () => withReferences(file, rule, warnings, context, reachOf) };
+  const syntaxes = source.references ?? REFERENCE_SYNTAXES;
+  if (!mayHaveReferences(rule.content, syntaxes)) return { value: { rule, warnings, references: [] } };
+  const roots = source.referenceRoots?.(file, context) ?? [];
+  return { later: () => withReferences(file, rule, warnings, context, reachOf, { syntaxes, roots }) };
 }
 
-async function withReferences(file: FoundRuleFile, rule: Rule, warnings: RuleWarning[], context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>): Promise<ReadRule> {
+async function withReferences(
+  file: FoundRuleFile,
+  rule: Rule,
+  warnings: RuleWarning[],
+  context: DiscoveryContext,
+  reachOf: (trust: Trust) => Promise<Reach>,
+  format: Pick<ReferenceOptions, "syntaxes" | "roots">,
+): Promise<ReadRule> {
   let realFile = file.path;
   try {
     realFile = await context.fs.realpath(file.path);
@@ -179,6 +194,7 @@ async function withReferences(file: FoundRuleFile, rule: Rule, warnings: RuleWar
     // It was just read; keep the path as found.
   }
   const expanded = await expandReferences(rule.content, {
+    ...format,
     file: file.path,
     realFile,
     ...(await reachOf(file.trust)),

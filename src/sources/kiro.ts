@@ -4,12 +4,15 @@
  * - `always` (Kiro's default, also when absent) → always;
  * - `fileMatch` → the `fileMatchPattern` globs (without them: manual, with a warning);
  * - `manual` → only when mentioned as `@name` (Kiro's `#name`);
- * - `auto` → on request, listed by its `description`;
+ * - `auto` → on request, listed by its `description`; Kiro matches an auto
+ *   rule by its name as well as its description, so one without a
+ *   description is listed by its name and first heading;
  * - any other value → manual, with a warning.
+ * (https://kiro.dev/docs/steering/, "Inclusion modes".)
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, emptyFound, MARKDOWN, projectLevels, without } from "./common.js";
+import { addFolder, describedByName, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
@@ -31,12 +34,21 @@ export const kiroSource: RuleSource = {
     }
     return found;
   },
-  mapFrontMatter: (data, _file, warn) => mapInclusion(data, warn),
+  // Kiro's own syntax; paths in it are written from the workspace root as often as from the steering file.
+  references: ["kiro-file"],
+  referenceRoots: (file, context) => {
+    if (file.scope !== "project") return [];
+    const level = dirname(dirname(dirname(file.path)));
+    const root = projectRootOf(context);
+    return level === root ? [root] : [level, root];
+  },
+  mapFrontMatter: (data, file, warn, front) => mapInclusion(data, warn, { name: file.name, body: front.body }),
+  typeOf: (data) => (typeof data.inclusion === "string" ? data.inclusion : "always"),
 };
 
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "inclusion", "description", "fileMatchPattern", "globs"), alwaysApply: false });
 
-export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn): Record<string, unknown> {
+export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }): Record<string, unknown> {
   const inclusion = data.inclusion ?? "always";
   switch (inclusion) {
     case "always":
@@ -51,9 +63,12 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn): R
     }
     case "manual":
       return MANUAL(data);
-    case "auto":
-      // Kiro's `name` repeats the file name; the rule keeps its file's name.
-      return { ...without(data, "inclusion", "fileMatchPattern", "globs", "name"), alwaysApply: false };
+    case "auto": {
+      // Kiro's `name` usually repeats the file name; the rule keeps its file's name.
+      const auto = { ...without(data, "inclusion", "fileMatchPattern", "globs", "name"), alwaysApply: false };
+      if (typeof data.description === "string" && data.description.trim() !== "") return auto;
+      return { ...auto, description: describedByName(rule, typeof data.name === "string" ? data.name.trim() : "") };
+    }
     default:
       warn({ code: "activation-invalid", key: "inclusion", allowed: ["always", "fileMatch", "manual", "auto"], value: JSON.stringify(inclusion) });
       return MANUAL(data);

@@ -1,5 +1,6 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
-import type { RuleCandidate } from "../rule/parse.js";
+import type { FrontMatterView, RuleCandidate } from "../rule/parse.js";
+import type { ReferenceSyntax } from "../rule/references.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";
 import type { RuleFs } from "./fs.js";
@@ -47,8 +48,11 @@ export interface FoundRules {
   userFolders?: string[];
 }
 
-/** What a source's front matter mapper may report: a problem with a value it reads (the file is added by discovery). */
-export type MapperWarn = (facts: Extract<WarningFacts, { code: "activation-invalid" | "activation-incomplete" }>) => void;
+/** What a source's front matter mapper may report: a problem with a value it reads, or a key its tool ignores (the file is added by discovery). */
+export type MapperWarn = (facts: Extract<WarningFacts, { code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" }>) => void;
+
+/** The front matter around the data a mapper maps (see `FrontMatterView`). */
+export type FrontMatterFacts = Omit<FrontMatterView, "data">;
 
 /**
  * Where a format keeps its rules under a project level or the home folder:
@@ -66,11 +70,26 @@ export interface RuleSource {
   layout?: SourceLayout;
   find(context: SourceContext): Promise<FoundRules>;
   /**
+   * The file reference syntaxes the format defines (`@path` lines, Kiro's
+   * `#[[file:…]]`): only these are expanded in its rules, the other is text.
+   * Absent: both (this plugin's own folders).
+   */
+  references?: readonly ReferenceSyntax[];
+  /** Folders a relative `#[[file:…]]` is also looked up in, in order, when it is not next to its rule file (Kiro's workspace root). */
+  referenceRoots?(file: FoundRuleFile, context: SourceContext): string[];
+  /**
    * Turns this format's front matter into the keys the common reader knows
    * (`description`, `globs`, `keywords`, `alwaysApply`, `match`, `priority`,
    * `override`, `enabled`), removing the keys it consumed. Absent: the front
    * matter is read as native. `file` tells which file (legacy single file,
-   * nested folder) the data comes from.
+   * nested folder) the data comes from; `front`, whether the file has front
+   * matter at all, its body, and the lines of keys for warnings.
    */
-  mapFrontMatter?(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn): Record<string, unknown>;
+  mapFrontMatter?(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown>;
+  /**
+   * The tool's own name for the rule's type, from the front matter as written
+   * (Cursor "Agent Requested", Kiro "fileMatch", Windsurf "model_decision"):
+   * `list` shows it beside the activation it maps to.
+   */
+  typeOf?(data: Record<string, unknown>, file: FoundRuleFile, front: FrontMatterFacts): string | undefined;
 }

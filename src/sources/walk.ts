@@ -10,11 +10,13 @@
  * nesting stops at `maxDepth`, and the folders, entries and files a walk may
  * read are counted in a budget (one source's walks share one). Under a
  * repository's boundary a symlink is followed only to a target inside the
- * repository; a walk of the project's tree follows none.
+ * repository; a walk of the project's tree follows none, and may skip what
+ * git ignores.
  */
 import type { Dirent } from "node:fs";
 import { ruleWarning, type RuleWarning, type WarningFacts } from "../rule/warnings.js";
 import { errorCode, errorReason, type RuleFs } from "./fs.js";
+import { type IgnoreChain, ignoresIn, inForceBelow } from "./gitignore.js";
 import { childPaths } from "./locations.js";
 import { allowsRealPath, type Boundary } from "./trust.js";
 
@@ -72,22 +74,32 @@ export interface WalkOptions {
   order?: "depth" | "breadth";
   /** Sees each folder read (`relPath` from the root, POSIX), with all its entries (hidden ones too) in name order; returning false ends the walk. */
   onFolder?: (dir: string, relPath: string, entries: readonly Dirent[]) => unknown;
+  /**
+   * Present: sub-folders git ignores are not entered. The ignore files in
+   * force at the root (`ignoresAbove`); each folder's own `.gitignore` is
+   * read with its entries.
+   */
+  gitignore?: IgnoreChain;
 }
 
 const RULE_FILE = /\.(md|mdc)$/i;
 
 type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "followLinks" | "maxDepth">> &
   Pick<WalkOptions, "boundary" | "onFolder"> & {
+    /** Whether the walk skips what git ignores. */
+    gitignore: boolean;
     fs: RuleFs;
     /** Real paths of the folders entered in this walk. */
     visited: Set<string>;
+    /** Folders listed ahead (breadth first), by path. */
+    listings: Map<string, Promise<Dirent[]>>;
     walk: Walk;
   };
 
-/** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it. */
+/** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it and the ignore files in force. */
 type Step =
-  | { folder: true; path: string; relPath: string; real: string; chain: string[] }
-  | { folder: false; path: string; dir: string; relPath: string; name: string; looked: Looked; chain: string[] };
+  | { folder: true; path: string; relPath: string; real: string; chain: string[]; ignores?: IgnoreChain }
+  | { folder: false; path: string; dir: string; relPath: string; name: string; looked: Looked; chain: string[]; ignores?: IgnoreChain };
 
 export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions = {}): Promise<Walk> {
   const walk: Walk = { files: [], warnings: [] };
@@ -122,32 +134,57 @@ export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions 
     maxDepth: options.maxDepth ?? MAX_DEPTH,
     onFolder: options.onFolder,
     boundary: options.boundary,
+    gitignore: options.gitignore !== undefined,
     budget: options.budget ?? walkBudget(),
     visited: new Set(),
+    listings: new Map(),
     walk,
   };
   // Depth first: a stack, each folder's steps pushed in reverse so they come off in name order. Breadth first: a queue.
-  const pending: Step[] = [{ folder: true, path: root, relPath: "", real, chain: [] }];
+  const pending: Step[] = [{ folder: true, path: root, relPath: "", real, chain: [], ignores: options.gitignore }];
   let head = 0;
   while (!state.budget.exhausted) {
     const step = options.order === "breadth" ? pending[head++] : pending.pop();
     if (!step) break;
+    if (options.order === "breadth" && step.folder) listAhead(pending, head, state);
     const next = step.folder ? await readFolder(step, state) : takeEntry(step, state);
     pending.push(...(options.order === "breadth" ? next : next.reverse()));
   }
   return walk;
 }
 
+/** How many of the next folders a breadth-first walk lists while it reads one, and how far ahead it looks for them. */
+const LIST_AHEAD = { folders: 32, steps: 128 };
+
+/**
+ * Starts listing the next folders of a breadth-first walk, so the file
+ * system works on several at once (a large project's tree); they are still
+ * read one by one, in order, within the budget, as without it.
+ */
+function listAhead(pending: readonly Step[], from: number, state: Visit): void {
+  let folders = 0;
+  for (let i = from; i < pending.length && i < from + LIST_AHEAD.steps && folders < LIST_AHEAD.folders; i++) {
+    const step = pending[i] as Step;
+    if (!step.folder) continue;
+    folders++;
+    if (state.listings.has(step.path) || step.chain.length >= state.maxDepth) continue;
+    const listing = state.fs.readdir(step.path);
+    // Its error is reported when the folder is read; a walk that stops first never reads it.
+    listing.catch(() => undefined);
+    state.listings.set(step.path, listing);
+  }
+}
+
 /**
  * The project's own tree, shallow folders first: symlinks, hidden folders and
- * SKIPPED_FOLDERS are not entered, and no file is returned: `onFolder` sees
- * each folder's entries.
+ * SKIPPED_FOLDERS are not entered (nor, with `gitignore`, what git ignores),
+ * and no file is returned: `onFolder` sees each folder's entries.
  */
-export function walkProjectTree(root: string, fs: RuleFs, options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder">): Promise<Walk> {
+export function walkProjectTree(root: string, fs: RuleFs, options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder" | "gitignore">): Promise<Walk> {
   return walkFolder(root, fs, { ...options, accept: () => false, enter: (name) => !SKIPPED_FOLDERS.has(name), followLinks: false, order: "breadth" });
 }
 
-async function readFolder({ path: dir, relPath: rel, real, chain }: Extract<Step, { folder: true }>, state: Visit): Promise<Step[]> {
+async function readFolder({ path: dir, relPath: rel, real, chain, ignores: above }: Extract<Step, { folder: true }>, state: Visit): Promise<Step[]> {
   const { walk, budget } = state;
   const warn = (facts: WarningFacts): Step[] => {
     report(state, ruleWarning(dir, facts));
@@ -158,9 +195,11 @@ async function readFolder({ path: dir, relPath: rel, real, chain }: Extract<Step
   if (chain.length >= state.maxDepth) return warn({ code: "folder-too-deep", maxDepth: state.maxDepth });
   if (!spend(budget, "folders", 1, dir, walk)) return [];
   state.visited.add(real);
+  const listed = state.listings.get(dir);
+  state.listings.delete(dir);
   let entries;
   try {
-    entries = await state.fs.readdir(dir);
+    entries = await (listed ?? state.fs.readdir(dir));
   } catch (error) {
     return warn({ code: "subfolder-unreadable", reason: errorReason(error) });
   }
@@ -171,30 +210,39 @@ async function readFolder({ path: dir, relPath: rel, real, chain }: Extract<Step
     return [];
   }
   const below = [...chain, real];
-  // Only a symlink needs resolving: a plain entry's real path is its folder's real path and its name.
-  const visible = entries.filter(
-    (entry) => !entry.name.startsWith(".") && (entry.isDirectory() ? state.enter(entry.name) : entry.isSymbolicLink() ? state.followLinks : state.accept(entry.name)),
-  );
   const inDir = childPaths(dir);
+  const ignores = state.gitignore ? await ignoresIn(state.fs, dir, entries, above ?? []) : undefined;
+  /** The ignore files in force in each sub-folder entered, by name. */
+  const ignoresBelow = new Map<string, IgnoreChain>();
+  const entered = (name: string) => {
+    if (!state.enter(name)) return false;
+    if (!ignores) return true;
+    const inForce = inForceBelow(ignores, inDir(name));
+    if (inForce) ignoresBelow.set(name, inForce);
+    return inForce !== undefined;
+  };
+  const visible = entries.filter(
+    (entry) => !entry.name.startsWith(".") && (entry.isDirectory() ? entered(entry.name) : entry.isSymbolicLink() ? state.followLinks : state.accept(entry.name)),
+  );
   const inReal = childPaths(real);
-  const paths = visible.map((entry) => inDir(entry.name));
-  const looked = await Promise.all(visible.map((entry, index) => lookAt(paths[index] as string, entry, inReal(entry.name), state)));
-  return visible.map((entry, index) => ({
-    folder: false,
-    path: paths[index] as string,
-    dir,
-    relPath: rel === "" ? entry.name : `${rel}/${entry.name}`,
-    name: entry.name,
-    looked: looked[index] as Looked,
-    chain: below,
-  }));
+  const relOf = (name: string) => (rel === "" ? name : `${rel}/${name}`);
+  // Only a symlink needs resolving: a plain entry's real path is its folder's real path and its name.
+  // A plain folder is known from its entry alone: it is a folder to read at once, no promise to wait for.
+  const others = visible.filter((entry) => !entry.isDirectory());
+  const looked = others.length === 0 ? [] : await Promise.all(others.map((entry) => lookAt(inDir(entry.name), entry, inReal(entry.name), state)));
+  let next = 0;
+  return visible.map((entry): Step => {
+    const { name } = entry;
+    if (entry.isDirectory()) return { folder: true, path: inDir(name), relPath: relOf(name), real: inReal(name), chain: below, ignores: ignoresBelow.get(name) ?? ignores };
+    return { folder: false, path: inDir(name), dir, relPath: relOf(name), name, looked: looked[next++] as Looked, chain: below, ignores };
+  });
 }
 
 /** What an entry of a folder read becomes: a folder to read, a file of the walk, a warning, or nothing. */
-function takeEntry({ path, dir, relPath, name, looked: found, chain }: Extract<Step, { folder: false }>, state: Visit): Step[] {
+function takeEntry({ path, dir, relPath, name, looked: found, chain, ignores }: Extract<Step, { folder: false }>, state: Visit): Step[] {
   const isFolder = found.kind === "folder" || ((found.kind === "error" || found.kind === "outside") && found.folder);
   if (!(isFolder ? state.enter(name) : state.accept(name))) return [];
-  if (found.kind === "folder") return [{ folder: true, path, relPath, real: found.realPath, chain }];
+  if (found.kind === "folder") return [{ folder: true, path, relPath, real: found.realPath, chain, ignores }];
   if (found.kind === "error") report(state, ruleWarning(path, { code: "path-unreadable", reason: errorReason(found.error) }));
   else if (found.kind === "outside")
     report(state, ruleWarning(path, { code: "outside-repository", realPath: found.realPath, realRoot: state.boundary?.realRoot ?? "", what: found.folder ? "folder" : "file" }));
@@ -210,9 +258,8 @@ type Looked =
   | { kind: "outside"; realPath: string; folder: boolean }
   | { kind: "error"; error: unknown; folder: boolean };
 
-/** `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
-async function lookAt(path: string, entry: { isDirectory(): boolean; isSymbolicLink(): boolean }, plainReal: string, state: Visit): Promise<Looked> {
-  if (entry.isDirectory()) return { kind: "folder", realPath: plainReal };
+/** An entry that is not a plain folder. `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
+async function lookAt(path: string, entry: { isSymbolicLink(): boolean }, plainReal: string, state: Visit): Promise<Looked> {
   let stat;
   try {
     stat = await state.fs.stat(path);

@@ -24,6 +24,22 @@ function loadForSandbox(maxRuleBytes = DEFAULT_MAX_RULE_BYTES) {
 }
 
 describe("list", () => {
+  test("a rule from another tool shows that tool's own name for its type beside the activation it maps to", async () => {
+    await box.write({
+      ".cursor/rules/api.mdc": "---\ndescription: API conventions\n---\nVersion every route.",
+      ".kiro/steering/components.md": "---\ninclusion: fileMatch\nfileMatchPattern: 'src/**/*.tsx'\n---\nOne component per file.",
+      ".windsurf/rules/review.md": "---\ntrigger: model_decision\ndescription: Code review\n---\nCheck tests first.",
+    });
+    const { stdout } = box.run(["list"]);
+    expect(stdout).toMatch(/^ {2}api\s+on request \(Agent Requested\)\s+\d+ B/m);
+    expect(stdout).toMatch(/^ {2}components\s+files: src\/\*\*\/\*\.tsx \(fileMatch\)\s+\d+ B/m);
+    expect(stdout).toMatch(/^ {2}review\s+on request \(model_decision\)\s+\d+ B/m);
+    expect(stdout).toMatch(/^ {2}db\s+files: src\/db\/\*\*\s+\d+ B/m);
+    const json = JSON.parse(box.run(["list", "--json"]).stdout) as { rules: Array<{ name: string; toolType: string | null }> };
+    const types = new Map(json.rules.map((rule) => [rule.name, rule.toolType]));
+    expect(["api", "components", "review", "db"].map((name) => types.get(name))).toEqual(["Agent Requested", "fileMatch", "model_decision", null]);
+  });
+
   test("groups rules by scope and source with activation, bytes, tokens and file", () => {
     const { stdout, stderr, code } = box.run(["list"]);
     expect(code).toBe(0);
@@ -169,6 +185,15 @@ describe("render", () => {
     const expected = composeRulesMessage(loaded.rules, { files: ["src/db/user.ts", "src/app.ts", "README.md"], prompt, mentioned }, { listOnRequest: true })?.text;
     expect(stdout).toBe(`${expected}\n`);
     for (const name of ["style", "db", "migrations", "secret", "testing"]) expect(stdout).toContain(`<rule name="${name}"`);
+  });
+
+  test("--files takes several values, as explain does: the same message as the comma-separated form", () => {
+    const spaced = box.run(["render", "--files", "src/db/user.ts", "src/app.ts", "README.md", "--prompt", "a schema change"]);
+    const commas = box.run(["render", "--files", "src/db/user.ts,src/app.ts,README.md", "--prompt", "a schema change"]);
+    expect(spaced.code).toBe(0);
+    expect(spaced.stderr).not.toContain("too many arguments");
+    expect(spaced.stdout).toBe(commas.stdout);
+    for (const name of ["db", "migrations", "testing"]) expect(spaced.stdout).toContain(`<rule name="${name}"`);
   });
 
   test("honours maxMessageBytes from opencode.json (JSONC, file:// plugin entry)", async () => {

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
-import { prefixGlob, scopeToFolder } from "../../src/sources/cursor.js";
+import { prefixGlob, scopeToFolder } from "../../src/sources/nested.js";
 import { mapTrigger } from "../../src/sources/windsurf.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
@@ -35,7 +35,7 @@ describe("Cursor", () => {
       { name: "comma", mode: "conditional", globs: ["*.ts", "*.tsx", "{a,b}/*.md"], description: undefined },
       { name: "list", mode: "conditional", globs: ["src/**/*.ts", "lib/*.js"], description: undefined },
       { name: "manual", mode: "manual", globs: [], description: undefined },
-      { name: "plain", mode: "always", globs: [], description: undefined },
+      { name: "plain", mode: "manual", globs: [], description: undefined },
       { name: "requested", mode: "on-request", globs: [], description: "Ask me" },
       { name: "string", mode: "conditional", globs: ["src/**"], description: undefined },
       { name: "sub/inner", mode: "conditional", globs: ["docs/**"], description: undefined },
@@ -52,13 +52,14 @@ describe("Cursor", () => {
     ]);
   });
 
-  test("nested .cursor/rules and .cursorrules in sub-folders: prefixed names, globs under the folder, always and on request → the folder, manual stays", async () => {
+  test("nested .cursor/rules: prefixed names, globs under the folder, always and on request → the folder, manual stays; a nested .cursorrules is not a rule", async () => {
     await box.write(box.project, {
       "packages/web/.cursor/rules/components.mdc": "---\nglobs: *.tsx, ./src/main.ts, /index.ts, !*.test.tsx\n---\nC",
-      "packages/web/.cursor/rules/everywhere.mdc": "W",
+      "packages/web/.cursor/rules/everywhere.mdc": "---\nalwaysApply: true\n---\nW",
       "packages/web/.cursor/rules/asked.mdc": "---\ndescription: Ask\nalwaysApply: false\n---\nA",
       "packages/web/.cursor/rules/by-hand.mdc": "---\ndescription:\nalwaysApply: false\n---\nH",
-      "packages/web/.cursorrules": "Legacy in web.",
+      "packages/web/.cursor/rules/plain.mdc": "No front matter: manual.",
+      "packages/web/.cursorrules": "Cursor reads .cursorrules at the project root only.",
       "packages/web/node_modules/dep/.cursor/rules/dep.mdc": "Never read.",
       "packages/.hidden/.cursor/rules/hidden.mdc": "Never read.",
     });
@@ -72,8 +73,8 @@ describe("Cursor", () => {
         globs: ["packages/web/**/*.tsx", "packages/web/src/main.ts", "packages/web/index.ts", "!packages/web/**/*.test.tsx"],
         description: undefined,
       },
-      { name: "packages/web/cursorrules", mode: "conditional", globs: ["packages/web/**"], description: undefined },
       { name: "packages/web/everywhere", mode: "conditional", globs: ["packages/web/**"], description: undefined },
+      { name: "packages/web/plain", mode: "manual", globs: [], description: undefined },
     ]);
   });
 
@@ -120,20 +121,28 @@ describe("Windsurf", () => {
       "model.md": "---\ntrigger: model_decision\ndescription: When touching the schema\nglobs: ignored/**\n---\nM",
       "manual.md": "---\ntrigger: manual\ndescription: Only on mention\n---\nMa",
       "none.md": "---\nglobs: lib/**\n---\nN",
-      "nested/too-deep.md": "Windsurf reads the folder's top level only.",
+      "sub/inner.md": "---\ntrigger: always_on\n---\nSub-folders are read.",
     });
     await box.write(box.project, { ".windsurfrules": "Legacy." });
     await box.write(join(box.home, ".codeium/windsurf/memories"), { "global_rules.md": "Global." });
     const { rules, warnings } = await loadOnly("windsurf");
-    expect(warnings).toEqual([]);
     expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null])).toEqual([
       ["global", "global_rules", "always", [], null],
       ["project", "glob", "conditional", ["*.py", "scripts/**"], null],
       ["project", "manual", "manual", [], null],
       ["project", "model", "on-request", [], "When touching the schema"],
-      ["project", "none", "conditional", ["lib/**"], null],
+      ["project", "none", "manual", [], null],
       ["project", "on", "always", [], null],
+      ["project", "sub/inner", "always", [], null],
       ["project", "windsurfrules", "always", [], null],
+    ]);
+    // Without a trigger Windsurf applies a rule by no mode of its own: manual, saying so.
+    expect(shown(warnings)).toEqual([
+      {
+        path: join(box.project, ".windsurf/rules/none.md"),
+        message:
+          'Windsurf applies a rule by its "trigger" (always_on, glob, model_decision or manual) and this one has none; the rule applies only when mentioned, as Windsurf does not apply it by itself',
+      },
     ]);
     expect(rules.every((rule) => rule.unknownKeys.length === 0)).toBe(true);
   });
@@ -163,6 +172,7 @@ describe("Windsurf", () => {
     expect(mapTrigger({ trigger: "glob", globs: "a/**", alwaysApply: true }, warn)).toEqual({ globs: "a/**" });
     expect(mapTrigger({ trigger: "model_decision", description: "d" }, warn)).toEqual({ description: "d", alwaysApply: false });
     expect(mapTrigger({ trigger: "manual", description: "d" }, warn)).toEqual({ alwaysApply: false });
-    expect(mapTrigger({ priority: 3 }, warn)).toEqual({ priority: 3 });
+    expect(mapTrigger({ priority: 3 }, warn)).toEqual({ priority: 3, alwaysApply: false });
+    expect(mapTrigger({ trigger: "model_decision" }, warn, { name: "review", body: "# Code review\n\nTests first." })).toEqual({ alwaysApply: false, description: "Code review" });
   });
 });

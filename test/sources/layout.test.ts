@@ -58,7 +58,7 @@ describe("the sources find rules only in the places they declare", () => {
       ".cursor/rules/c.mdc": rule,
       ".cursorrules": rule,
       ".claude/rules/cl.md": rule,
-      ".windsurf/rules/w.md": rule,
+      ".windsurf/rules/w.md": `---\ntrigger: always_on\n---\n${rule}`,
       ".windsurfrules": rule,
       ".clinerules/ci.md": rule,
       ".github/copilot-instructions.md": rule,

@@ -1,7 +1,8 @@
 /**
  * References: `@path/file.md` alone on a line and Kiro's `#[[file:path]]`.
- * The pure expansion with an in-memory reader, then through `loadRules` on
- * real folders (symlinks, `..`, the config folder).
+ * The pure expansion with an in-memory reader (code, the syntaxes a format
+ * defines, Kiro's workspace-root fallback), then through `loadRules` on real
+ * folders (symlinks, `..`, the config folder).
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -120,6 +121,164 @@ describe("expandReferences (pure)", () => {
   });
 });
 
+describe("expandReferences: references in code are text", () => {
+  const files = { "/p/rules/a.md": "A", "/p/rules/workflow.defn": "NOT CODE" };
+
+  test("#[[file:…]] in inline code spans of 1 and 2 backticks stays, with no warning; one in the prose around them is expanded", async () => {
+    const text = "Write `#[[file:a.md]]` or ``#[[file:a.md]] (a ` inside)`` to include; #[[file:a.md]] `x`";
+    const out = await expand(text, files);
+    expect(out).toEqual({
+      text: "Write `#[[file:a.md]]` or ``#[[file:a.md]] (a ` inside)`` to include; A `x`",
+      warnings: [],
+      included: ["/p/rules/a.md"],
+    });
+  });
+
+  test("a reference that starts or ends in a code span is text; an unmatched backtick makes no span", async () => {
+    const out = await expand("`#[[file:a.md` ]] and #[[file:`a.md]]` and ` #[[file:a.md]]", files);
+    expect(out.text).toBe("`#[[file:a.md` ]] and #[[file:`a.md]]` and ` A");
+    expect(out.warnings).toEqual([]);
+  });
+
+  test("a Python decorator alone on a line: a reference in prose, text in a ```python fence", async () => {
+    const prose = await expand("@workflow.defn", {});
+    expect(shown(prose.warnings).map((w) => w.message)).toEqual(["reference @workflow.defn names a file that does not exist (/p/rules/workflow.defn); left as text"]);
+    const text = "Example:\n```python\n@workflow.defn\nclass Flow:\n    pass\n```";
+    expect(await expand(text, files)).toEqual({ text, warnings: [], included: [] });
+  });
+
+  test("a ```` fence holding a ``` line is not closed by it", async () => {
+    const text = "````md\n```python\n@workflow.defn\n```\n@workflow.defn\n#[[file:a.md]]\n````\n@a.md";
+    const out = await expand(text, files);
+    expect(out).toEqual({ text: text.replace(/@a\.md$/, "A"), warnings: [], included: ["/p/rules/a.md"] });
+  });
+
+  test("an indented tilde fence (in a list item), closed only by tildes", async () => {
+    const text = "- Steps:\n  ~~~text\n  @a.md\n  ```\n  #[[file:a.md]]\n  ~~~\n  @a.md";
+    const out = await expand(text, files);
+    expect(out.text).toBe(text.replace(/ {2}@a\.md$/, "A"));
+    expect(out.warnings).toEqual([]);
+  });
+
+  test("an unclosed fence runs to the end", async () => {
+    const out = await expand("@a.md\n```\n@a.md\n#[[file:a.md]]\n@workflow.defn", files);
+    expect(out.text).toBe("A\n```\n@a.md\n#[[file:a.md]]\n@workflow.defn");
+    expect(out.warnings).toEqual([]);
+  });
+
+  test("code inside an included file is text too", async () => {
+    const out = await expand("@a.md", { "/p/rules/a.md": "A\n```\n@b.md\n```\n`#[[file:b.md]]`", "/p/rules/b.md": "B" });
+    expect(out.text).toBe("A\n```\n@b.md\n```\n`#[[file:b.md]]`");
+    expect(out.included).toEqual(["/p/rules/a.md"]);
+  });
+});
+
+describe("expandReferences: only the syntaxes the format defines", () => {
+  const files = { "/p/rules/docs/x.md": "X" };
+  const text = "@docs/x.md\nSee #[[file:docs/x.md]].";
+
+  test("without at-line, @docs/x.md is text with no warning", async () => {
+    expect(await expand(text, files, { syntaxes: ["kiro-file"] })).toEqual({ text: "@docs/x.md\nSee X.", warnings: [], included: ["/p/rules/docs/x.md"] });
+  });
+
+  test("without kiro-file, #[[file:…]] is text with no warning", async () => {
+    expect(await expand(text, files, { syntaxes: ["at-line"] })).toEqual({ text: "X\nSee #[[file:docs/x.md]].", warnings: [], included: ["/p/rules/docs/x.md"] });
+  });
+
+  test("none: the text as it is, nothing read", async () => {
+    const mem = memory(files);
+    expect(await expand(`${text}\n@missing.md`, {}, { ...mem, syntaxes: [] })).toEqual({ text: `${text}\n@missing.md`, warnings: [], included: [] });
+    expect(mem.reads).toEqual([]);
+  });
+
+  test("a syntax left out is not followed inside an included file either", async () => {
+    const out = await expand("#[[file:a.md]]", { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B" }, { syntaxes: ["kiro-file"] });
+    expect(out.text).toBe("A\n@b.md");
+  });
+
+  test("mayHaveReferences looks only for the syntaxes given", () => {
+    expect(mayHaveReferences("@a/b.md", ["kiro-file"])).toBe(false);
+    expect(mayHaveReferences("x\n  @a/b.md  \ny", ["at-line"])).toBe(true);
+    expect(mayHaveReferences("x #[[file:y]]", ["at-line"])).toBe(false);
+    expect(mayHaveReferences("x #[[file:y]]", ["kiro-file"])).toBe(true);
+    expect(mayHaveReferences("@a/b.md #[[file:y]]", [])).toBe(false);
+    expect(mayHaveReferences("@rule-name\nmail me@example.com", ["at-line", "kiro-file"])).toBe(false);
+  });
+});
+
+describe("expandReferences: Kiro's references relative to the workspace root", () => {
+  const steering = "/p/.kiro/steering/a.md";
+  const kiro = (text: string, files: Record<string, string>, extra: Partial<ReferenceOptions> = {}) =>
+    expand(text, files, { file: steering, realFile: steering, syntaxes: ["kiro-file"], roots: ["/p"], ...extra });
+
+  test("a file missing next to the steering file is found under the root", async () => {
+    const out = await kiro("Page: #[[file:src/app/page.tsx]]", { "/p/src/app/page.tsx": "PAGE" });
+    expect(out).toEqual({ text: "Page: PAGE", warnings: [], included: ["/p/src/app/page.tsx"] });
+  });
+
+  test("next to the steering file wins when both exist", async () => {
+    const out = await kiro("#[[file:src/app/page.tsx]]", { "/p/src/app/page.tsx": "ROOT", "/p/.kiro/steering/src/app/page.tsx": "NEXT" });
+    expect(out.text).toBe("NEXT");
+    expect(out.included).toEqual(["/p/.kiro/steering/src/app/page.tsx"]);
+  });
+
+  test("the roots in order, the first that has the file", async () => {
+    const out = await kiro("#[[file:x.md]]", { "/p/b/x.md": "B", "/p/c/x.md": "C" }, { roots: ["/p/a", "/p/b", "/p/c"] });
+    expect(out.text).toBe("B");
+  });
+
+  test("missing everywhere: one warning naming every place tried", async () => {
+    const out = await kiro("#[[file:src/gone.ts]]", {});
+    expect(out.text).toBe("#[[file:src/gone.ts]]");
+    expect(shown(out.warnings)).toEqual([
+      { path: steering, message: "reference #[[file:src/gone.ts]] names a file that does not exist (/p/.kiro/steering/src/gone.ts or /p/src/gone.ts); left as text" },
+    ]);
+    expect(out.warnings[0]).toMatchObject({ code: "reference-missing", target: "/p/.kiro/steering/src/gone.ts", alsoTried: ["/p/src/gone.ts"] });
+  });
+
+  test("a fallback outside the allowed folders is refused unread: a root outside them, or `..` past the root", async () => {
+    const mem = memory({ "/q/x.md": "OUTSIDE", "/outside.md": "OUTSIDE" });
+    const out = await kiro("#[[file:x.md]]", {}, { ...mem, roots: ["/q"] });
+    expect(out.text).toBe("#[[file:x.md]]");
+    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference #[[file:x.md]] points outside the repository (/q/x.md); refused; left as text"]);
+    const up = await kiro("#[[file:../../outside.md]]", {}, mem);
+    expect(up.text).toBe("#[[file:../../outside.md]]");
+    expect(shown(up.warnings).map((w) => w.message)).toEqual(["reference #[[file:../../outside.md]] points outside the repository (/outside.md); refused; left as text"]);
+    expect(mem.reads).toEqual([]);
+  });
+
+  test("a fallback that exists but leads (a symlink) outside is refused, and the search stops there", async () => {
+    const mem = memory({ "/secret/key.md": "SECRET", "/p/b/key.md": "B" }, { "/p/a/key.md": "/secret/key.md" });
+    const out = await kiro("#[[file:key.md]]", {}, { ...mem, roots: ["/p/a", "/p/b"] });
+    expect(out.text).toBe("#[[file:key.md]]");
+    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference #[[file:key.md]] leads outside the repository (to /secret/key.md); refused; left as text"]);
+    expect(mem.reads).toEqual([]);
+  });
+
+  test("nested references: next to the included file first, then the roots", async () => {
+    const out = await kiro("#[[file:src/a.md]]", { "/p/src/a.md": "A #[[file:b.md]] #[[file:lib/c.md]]", "/p/src/b.md": "B", "/p/lib/c.md": "C" });
+    expect(out.text).toBe("A B C");
+    expect(out.included).toEqual(["/p/src/a.md", "/p/src/b.md", "/p/lib/c.md"]);
+  });
+
+  test("only #[[file:…]] gets the fallback: an @path line is relative to its file alone", async () => {
+    const out = await kiro("@src/app/page.tsx", { "/p/src/app/page.tsx": "PAGE" }, { syntaxes: ["at-line", "kiro-file"] });
+    expect(out.text).toBe("@src/app/page.tsx");
+    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @src/app/page.tsx names a file that does not exist (/p/.kiro/steering/src/app/page.tsx); left as text"]);
+  });
+});
+
+describe("expandReferences: linear on hostile text", () => {
+  // Speed is the bench's to measure; here, a scan that backtracks (the old one took minutes on this text) fails by the test's timeout.
+  test("many openings with no closing ]], many blank lines, many backticks", async () => {
+    const opens = "#[[file:".repeat(200_000);
+    const out = await expand(opens, {});
+    expect(out.text).toBe(opens);
+    expect(mayHaveReferences("\n".repeat(2_000_000), ["at-line"])).toBe(false);
+    expect((await expand(`${"` ".repeat(200_000)}#[[file:x.md]]`, { "/p/rules/x.md": "X" })).text.endsWith("` X")).toBe(true);
+  });
+});
+
 describe("references through loadRules, on real folders", () => {
   let box: Box;
   beforeEach(async () => {
@@ -199,6 +358,14 @@ describe("references through loadRules, on real folders", () => {
     expect(shown(loaded.warnings)).toEqual([
       { path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` },
     ]);
+  });
+
+  test("decorators and references in code load as written, with no warning", async () => {
+    const text = "Use `#[[file:api.yaml]]` to include a spec.\n\n````md\n```python\n@workflow.defn\n```\n@activity.defn\n````";
+    await box.write(rulesDir(), { "code.md": text });
+    const loaded = await box.load();
+    expect(loaded.rules[0]?.content).toBe(text);
+    expect(loaded.warnings).toEqual([]);
   });
 
   test("a user's rule may reach the config folder and the user-level rules folders, not the rest of home; a repository rule reaches none of them", async () => {

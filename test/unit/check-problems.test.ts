@@ -40,6 +40,31 @@ describe("findProblems", () => {
     ]);
   });
 
+  test("a glob that can never match a file inside the project is named, with why and what to write; one that may match is not", () => {
+    const rule = makeRule({
+      name: "never",
+      globs: ["/abs/src/**", "~/notes/*.md", "../shared/**", "src/components/", "src\\**\\*.ts", "C:\\work\\*.cs", "app/\\[id\\].tsx", "!/tmp/**", "src/**", "./lib/*.ts"],
+    });
+    const problems = findProblems(project(), loaded({ rules: [rule] }), { files: ["src/a.ts", "lib/b.ts", "app/[id].tsx"], complete: true });
+    expect(problems.map((problem) => problem.message)).toEqual([
+      'glob "/abs/src/**" can never match a file in the project: it is an absolute path, and project files are matched by their path from the project root (write "abs/src/**" for a folder at the root)',
+      'glob "~/notes/*.md" can never match a file in the project: it starts at the home folder; globs are relative to the project root',
+      'glob "../shared/**" can never match a file in the project: it starts with "..": above the project root, which globs are relative to',
+      'glob "src/components/" can never match a file in the project: it ends with "/", and a file\'s path never does (write "src/components/**" for everything in that folder)',
+      'glob "src\\**\\*.ts" can never match a file in the project: it separates folders with "\\"; write "src/**/*.ts"',
+      'glob "C:\\work\\*.cs" can never match a file in the project: it is an absolute path, and project files are matched by their path from the project root',
+    ]);
+  });
+
+  test("what looks like a link inside code is code: only a link in the prose is reported missing", () => {
+    const rule = makeRule({
+      name: "code",
+      content: "Call `handlers[name](arr.length)` once.\n\n```js\nconst f = table[key](opts.value);\n```\n\nSee [the guide](docs/gone.md).",
+    });
+    const problems = findProblems(project(), loaded({ rules: [rule] }), { files: [], complete: true });
+    expect(problems.map((problem) => problem.message)).toEqual(["links to docs/gone.md, which does not exist"]);
+  });
+
   test("unknown keys are reported once: by discovery's warning, found by its code and keys", () => {
     const rule = makeRule({ name: "typo", unknownKeys: ["glob", "author"] });
     const problems = findProblems(project(), loaded({ rules: [rule], warnings: [ruleWarning(rule.path, { code: "unknown-keys", keys: ["glob"] })] }), {

@@ -67,6 +67,28 @@ describe("backfill", () => {
     expect(bytes(composed.text)).toBeLessThanOrEqual(6000);
   });
 
+  test("no rule is left out while the message leaves room for it: the space kept for the left-out notice and not used goes to rules", () => {
+    const sizes = [49, 49, 49, 49, 49, 790, 49];
+    const found = sizes.map((size, i) => makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${"x".repeat(size)}.` }));
+    const composed = composeRulesMessage(found, none, { maxBytes: 1500 })!;
+    // Before, r0 was left out too, with 141 bytes free and its block 138.
+    expect(includedNames(composed)).toEqual(["r0", "r5"]);
+    expect(names(composed.leftOut)).toEqual(["r1", "r2", "r3", "r4", "r6"]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ size: fc.integer({ min: 0, max: 5000 }), priority: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1500, max: 20_000 }),
+        (specs, maxBytes) => {
+          const rules = specs.map(({ size, priority }, i) => makeRule({ name: `r${i}`, priority, content: `${"x".repeat(size)}.` }));
+          const composed = composeRulesMessage(rules, none, { maxBytes })!;
+          const free = maxBytes - bytes(composed.text);
+          for (const rule of composed.leftOut) expect(bytes(renderRuleSection(rule)) + 2, `${rule.name} left out with ${free} bytes free`).toBeGreaterThan(free);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   test("the message keeps the order of the rules given, not the order they were chosen in", () => {
     const rules = [sized("low", 500, 10), sized("mid", 3000, 50), sized("top", 500, 90)];
     const composed = composeRulesMessage(rules, none, { maxBytes: 2000 })!;

@@ -1,13 +1,15 @@
-/** The walker over a project's own tree: the nested Cursor search and `check`'s project files walk with it. */
+/** The walker over a project's own tree: the nested rules-folder search and `check`'s project files walk with it. */
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { nodeRuleFs } from "../../src/sources/fs.js";
+import { ignoresAbove } from "../../src/sources/gitignore.js";
 import { SKIPPED_FOLDERS, walkBudget, walkFolder, walkProjectTree } from "../../src/sources/walk.js";
 import { shown } from "../sources/shown-warnings.js";
 import { writeTree } from "./helpers.js";
 import { makeRoot, spyFs } from "./walk-helpers.js";
 
-describe("walkFolder over a project's own tree (the nested Cursor search, check's project files)", () => {
+describe("walkFolder over a project's own tree (the nested rules-folder search, check's project files)", () => {
   test("enter decides which folders are walked; hidden folders never are", async () => {
     const root = await makeRoot();
     await writeTree(root, { "a/x.md": "x", "node_modules/dep/y.md": "y", ".git/z.md": "z", "b/c/w.md": "w" });
@@ -81,6 +83,43 @@ describe("walkFolder over a project's own tree (the nested Cursor search, check'
     const walk = await walkProjectTree(root, spyFs(), { onFolder: (_dir, relPath) => void seen.push(relPath) });
     expect(seen).toEqual(["", "a", "z", "a/b"]);
     expect(walk).toEqual({ files: [], warnings: [] });
+  });
+
+  test("gitignore: what git ignores is not entered; without it (check's project files) it is", async () => {
+    const root = await makeRoot();
+    await writeTree(root, {
+      ".gitignore": "cache/\n/top-only/\n",
+      ".git/info/exclude": "scratch\n",
+      "cache/a.txt": "",
+      "src/cache/b.txt": "",
+      "top-only/c.txt": "",
+      "src/top-only/d.txt": "",
+      "scratch/e.txt": "",
+      "src/.gitignore": "gen-*/\n!gen-keep/\n",
+      "src/gen-x/f.txt": "",
+      "src/gen-keep/g.txt": "",
+    });
+    const walked = async (gitignore: boolean) => {
+      const seen: string[] = [];
+      const options = { onFolder: (_dir: string, relPath: string) => void seen.push(relPath) };
+      await walkProjectTree(root, nodeRuleFs, gitignore ? { ...options, gitignore: await ignoresAbove(nodeRuleFs, root, root) } : options);
+      return seen;
+    };
+    expect(await walked(true)).toEqual(["", "src", "src/gen-keep", "src/top-only"]);
+    expect(await walked(false)).toEqual(["", "cache", "scratch", "src", "top-only", "src/cache", "src/gen-keep", "src/gen-x", "src/top-only"]);
+  });
+
+  test("gitignore from a sub-folder: the ignore files above it apply below it; the sub-folder is walked even if they ignore it", async () => {
+    const walkedFrom = async (tree: Record<string, string>) => {
+      const root = await makeRoot();
+      await writeTree(root, tree);
+      const start = join(root, "pkg");
+      const seen: string[] = [];
+      await walkProjectTree(start, nodeRuleFs, { gitignore: await ignoresAbove(nodeRuleFs, root, start), onFolder: (_dir, relPath) => void seen.push(relPath) });
+      return seen;
+    };
+    expect(await walkedFrom({ ".gitignore": "lib/\n", "pkg/lib/a.txt": "", "pkg/src/b.txt": "" })).toEqual(["", "src"]);
+    expect(await walkedFrom({ ".gitignore": "/pkg/\n", "pkg/lib/a.txt": "", "pkg/src/b.txt": "" })).toEqual(["", "lib", "src"]);
   });
 
   test("dependency and build folders are one list", () => {

@@ -37,6 +37,8 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "unknown-keys": { code: "unknown-keys", keys: ["author", "tags"] },
   "activation-invalid": { code: "activation-invalid", key: "trigger", allowed: ["always_on", "glob", "model_decision", "manual"], value: '"sometimes"' },
   "activation-incomplete": { code: "activation-incomplete", key: "inclusion", value: "fileMatch", lacks: "fileMatchPattern" },
+  "key-ignored-by-tool": { code: "key-ignored-by-tool", key: "globs", tool: "Claude Code", reads: "paths", alwaysOn: true },
+  "activation-missing": { code: "activation-missing", key: "trigger", tool: "Windsurf", allowed: ["always_on", "glob", "model_decision", "manual"] },
   "reference-too-deep": { code: "reference-too-deep", reference: "@6.md", maxDepth: 5 },
   "reference-outside": { code: "reference-outside", reference: "@../x.md", target: "/x.md", trust: "repository" },
   "reference-missing": { code: "reference-missing", reference: "@gone.md", target: "/p/gone.md" },
@@ -79,6 +81,9 @@ describe("warnings", () => {
     expect(text({ code: "glob-unusable", glob: "./", problem: "p" })).toBe('glob "./" cannot be used (p); this glob is ignored');
     expect(text({ code: "activation-incomplete", key: "trigger", value: "model_decision", lacks: "description" })).toBe(
       'front matter says "trigger: model_decision" but has no description; the rule applies only when mentioned',
+    );
+    expect(text({ code: "key-ignored-by-tool", key: "applyTo", tool: "Cline", reads: "paths", alwaysOn: true })).toBe(
+      'Cline does not read front matter key "applyTo" (it reads "paths"); ignored here too, as in Cline: the rule is always on (write "paths" to limit it to files)',
     );
     expect(text({ code: "reference-outside", reference: "@x.md", target: "/x.md", trust: "user" })).toBe(
       "reference @x.md points outside your rules and OpenCode config folders (/x.md); refused; left as text",

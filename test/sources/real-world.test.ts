@@ -1,0 +1,80 @@
+/**
+ * Real rule files from public repositories (test/fixtures/real-world/, each
+ * project with its source and licence in SOURCE.md), each with the activation
+ * its own tool gives it, from that tool's documentation (expected.json). The
+ * plugin loads each project as OpenCode would open it and must agree on every
+ * file: the same mode, the files it attaches for, and the tool's type name.
+ */
+import { cp, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Rule } from "../../src/rule/rule.js";
+import { matchingGlob } from "../../src/select/globs.js";
+import { activationOf } from "../../src/select/rule-set.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
+import { nodeRuleFs } from "../../src/sources/fs.js";
+import { type LoadedRules, loadRules } from "../../src/sources/load.js";
+
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "real-world");
+
+interface Expected {
+  project: string;
+  file: string;
+  tool: string;
+  toolType: string;
+  activation: "always" | "files" | "on-request" | "manual";
+  matches?: string[];
+  notMatches?: string[];
+  why: string;
+}
+
+const table = JSON.parse(await readFile(join(CORPUS, "expected.json"), "utf8")) as Expected[];
+const MODES = { always: "always", conditional: "files", "on-request": "on-request", manual: "manual" } as const;
+
+let scratch: string;
+const loaded = new Map<string, LoadedRules>();
+
+beforeAll(async () => {
+  scratch = await realpath(await mkdtemp(join(tmpdir(), "rulebook-real-world-")));
+  const home = join(scratch, "home");
+  await mkdir(home);
+  for (const project of new Set(table.map((entry) => entry.project))) {
+    // A copy: the project is its own repository root, as when a user opens it.
+    const root = join(scratch, project);
+    await cp(join(CORPUS, project), root, { recursive: true });
+    // One format at a time: a repository keeping one rule for several tools has it shadowed by name across them.
+    for (const tool of new Set(table.filter((entry) => entry.project === project).map((entry) => entry.tool))) {
+      const context = { env: {}, home, directory: root, worktree: root, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES };
+      loaded.set(`${project}:${tool}`, await loadRules(context, { sources: [tool] }));
+    }
+  }
+});
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+function ruleOf(entry: Expected): Rule | undefined {
+  return loaded.get(`${entry.project}:${entry.tool}`)?.rules.find((rule) => rule.displayPath === entry.file);
+}
+
+/** What the plugin does with the file, in the table's words. */
+function activationHere(rule: Rule | undefined) {
+  if (!rule) return { loaded: false };
+  return { loaded: true, activation: MODES[activationOf(rule)], toolType: rule.toolType };
+}
+
+describe.each([...new Set(table.map((entry) => entry.tool))])("%s", (tool) => {
+  test.each(table.filter((entry) => entry.tool === tool).map((entry) => [`${entry.project}/${entry.file}`, entry] as const))("%s", (_, entry) => {
+    const rule = ruleOf(entry);
+    expect(activationHere(rule), entry.why).toEqual({ loaded: true, activation: entry.activation, toolType: entry.toolType });
+    const globs = rule?.globs ?? [];
+    for (const file of entry.matches ?? []) expect(matchingGlob(file, globs), `${file} should attach the rule (globs ${globs.join(", ")})`).toBeDefined();
+    for (const file of entry.notMatches ?? []) expect(matchingGlob(file, globs), `${file} should not attach the rule`).toBeUndefined();
+  });
+});
+
+test("every rule the plugin finds in the corpus is in the table: none is live that its tool would not read", () => {
+  const listed = new Set(table.map((entry) => `${entry.project}:${entry.tool}/${entry.file}`));
+  const found = [...loaded].flatMap(([key, result]) => result.rules.map((rule) => `${key}/${rule.displayPath}`));
+  expect(found.filter((key) => !listed.has(key))).toEqual([]);
+});
