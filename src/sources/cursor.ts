@@ -29,14 +29,12 @@
 import { basename, join } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
 import { addFolder, addSingleFile, emptyFound, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
-import { folderPrefix, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
+import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
 const RULES = ".cursor/rules";
 const LEGACY = ".cursorrules";
-/** The entry that shows a sub-folder holds Cursor rules of its own. */
-const MARKER = RULES.split("/")[0] as string;
 
 export const cursorSource: RuleSource = {
   id: "cursor",
@@ -49,13 +47,7 @@ export const cursorSource: RuleSource = {
     const levels = projectLevels(context);
     prefetch(context.fs, [join(context.home, RULES), join(root, LEGACY), ...levels.map((level) => join(level, RULES))]);
     await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
-    const nested = await below;
-    found.warnings.push(...nested.warnings);
-    const inSubFolders = nested.holding(MARKER);
-    prefetch(
-      context.fs,
-      inSubFolders.map((folder) => join(folder, RULES)),
-    );
+    const inSubFolders = await nestedLevels(below, RULES, found, context.fs);
     for (const level of [...levels, ...inSubFolders]) {
       const prefix = folderPrefix(root, level);
       const named = (name: string) => (prefix ? `${prefix}/${name}` : name);

@@ -16,13 +16,14 @@
  * sub-folder's rules when files of that folder are worked on, so such a rule
  * never reaches a session working elsewhere. Manual rules stay manual.
  */
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import { projectRootOf, without } from "./common.js";
 import type { RuleFs } from "./fs.js";
 import { ignoresAbove } from "./gitignore.js";
-import type { SourceContext } from "./source.js";
+import { prefetch } from "./probe.js";
+import type { FoundRules, SourceContext } from "./source.js";
 import { walkBudget, walkProjectTree } from "./walk.js";
 
 /**
@@ -105,6 +106,22 @@ async function walkBelow(context: SourceContext): Promise<Tree> {
     }
   }
   return { foldersByEntry, warnings };
+}
+
+/**
+ * The sub-folders the search found holding `rulesFolder` (`.cursor/rules`),
+ * in its order, with their rules folders prefetched; the search's warnings
+ * (only the first source to ask gets any) join the source's.
+ */
+export async function nestedLevels(search: Promise<NestedSearch>, rulesFolder: string, found: FoundRules, fs: RuleFs): Promise<string[]> {
+  const nested = await search;
+  found.warnings.push(...nested.warnings);
+  const levels = nested.holding(rulesFolder.split("/")[0] as string);
+  prefetch(
+    fs,
+    levels.map((level) => join(level, rulesFolder)),
+  );
+  return levels;
 }
 
 /** `pkg/a` for the folder `<root>/pkg/a`; "" for the root itself or a folder outside it. */

@@ -32,7 +32,7 @@
 import { basename, join } from "node:path";
 import { readList } from "../rule/parse.js";
 import { addFolder, addSingleFile, describedByName, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
-import { folderPrefix, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
+import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
@@ -40,8 +40,6 @@ const RULES = ".windsurf/rules";
 const LEGACY = ".windsurfrules";
 /** Under the home folder. */
 const GLOBAL_RULES = ".codeium/windsurf/memories/global_rules.md";
-/** The entry that shows a sub-folder holds Windsurf rules of its own. */
-const MARKER = RULES.split("/")[0] as string;
 
 export const windsurfSource: RuleSource = {
   id: "windsurf",
@@ -69,13 +67,7 @@ export const windsurfSource: RuleSource = {
       await addRulesFolder(level);
       await addSingleFile(found, context, { path: join(level, LEGACY), scope: "project", source: "windsurf", name: "windsurfrules" });
     }
-    const nested = await below;
-    found.warnings.push(...nested.warnings);
-    const inSubFolders = nested.holding(MARKER);
-    prefetch(
-      context.fs,
-      inSubFolders.map((folder) => join(folder, RULES)),
-    );
+    const inSubFolders = await nestedLevels(below, RULES, found, context.fs);
     for (const folder of inSubFolders) await addRulesFolder(folder);
     return found;
   },
