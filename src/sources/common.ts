@@ -203,13 +203,26 @@ export interface NamedText {
   body: string;
 }
 
+/** The front matter has a description with some text in it. */
+export function hasDescription(data: Record<string, unknown>): boolean {
+  return typeof data.description === "string" && data.description.trim() !== "";
+}
+
 /**
- * What a rule the model picks by relevance (Kiro `auto`, Windsurf
- * `model_decision`) is listed by when it has no description: the tool's own
- * `name` when it differs from the file's, then the body's first heading;
- * else the name alone.
+ * A rule the model picks by relevance (Kiro `auto`, Windsurf
+ * `model_decision`), mapped to `mapped`: without a description of its own
+ * (in `data`, as written), it is listed by `describedByName`.
  */
-export function describedByName(rule: NamedText, toolName = ""): string {
+export function describedOrNamed(mapped: Record<string, unknown>, data: Record<string, unknown>, rule: NamedText, toolName = ""): Record<string, unknown> {
+  return hasDescription(data) ? mapped : { ...mapped, description: describedByName(rule, toolName) };
+}
+
+/**
+ * What a rule the model picks by relevance is listed by when it has no
+ * description: the tool's own `name` when it differs from the file's, then
+ * the body's first heading; else the name alone.
+ */
+function describedByName(rule: NamedText, toolName = ""): string {
   const named = toolName !== "" && toolName !== rule.name ? toolName : "";
   const heading = firstHeading(rule.body);
   if (heading && named) return `${named}: ${heading}`;

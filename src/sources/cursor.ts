@@ -28,7 +28,7 @@
  */
 import { basename, join } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, emptyFound, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
+import { addFolder, addSingleFile, emptyFound, hasDescription, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
 import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
@@ -68,7 +68,7 @@ export const cursorSource: RuleSource = {
     // Cursor's default: a rule applies always only when it says so.
     const typed = read.alwaysApply === undefined ? { ...read, alwaysApply: false } : read;
     const prefix = file.scope === "project" ? prefixOf(file.displayPath, RULES) : "";
-    return prefix ? scopeToFolder(typed, prefix) : anchorToRoot(typed);
+    return prefix ? scopeToFolder(typed, prefix) : globsFromRoot(typed);
   },
   typeOf(data: Record<string, unknown>, file: FoundRuleFile): string | undefined {
     return isLegacy(file) ? "Always" : cursorRuleType(data);
@@ -90,18 +90,14 @@ function cursorRuleType(data: Record<string, unknown>): string | undefined {
   const globs = readList(data.globs);
   if (globs === undefined) return undefined;
   if (globs.length > 0) return "Auto Attached";
-  if (typeof data.description === "string" && data.description.trim() !== "") return "Agent Requested";
+  if (hasDescription(data)) return "Agent Requested";
   return "Manual";
 }
 
-/** A root-level rule's globs with a leading `/` (or `./`), which Cursor reads from the project root, made relative to it. */
-function anchorToRoot(data: Record<string, unknown>): Record<string, unknown> {
-  const anchored: Record<string, unknown> = { ...data };
-  for (const key of GLOB_KEYS) {
-    const list = readList(data[key]);
-    // Malformed: the common reader reports it and skips the rule.
-    if (list === undefined) return data;
-    if (data[key] !== undefined && data[key] !== null) anchored[key] = list.map((glob) => prefixGlob(glob, ""));
-  }
-  return anchored;
+/** A root-level rule's globs with a leading `/` (or `./`), which Cursor reads from the project root, made relative to it; `globs` is the only glob key left. */
+function globsFromRoot(data: Record<string, unknown>): Record<string, unknown> {
+  const globs = readList(data.globs);
+  // Malformed: the common reader reports it and skips the rule.
+  if (globs === undefined || globs.length === 0) return data;
+  return { ...data, globs: globs.map((glob) => prefixGlob(glob, "")) };
 }

@@ -12,7 +12,7 @@
  */
 import { dirname, join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, describedByName, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
+import { addFolder, describedOrNamed, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
 
@@ -66,8 +66,7 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, ru
     case "auto": {
       // Kiro's `name` usually repeats the file name; the rule keeps its file's name.
       const auto = { ...without(data, "inclusion", "fileMatchPattern", "globs", "name"), alwaysApply: false };
-      if (typeof data.description === "string" && data.description.trim() !== "") return auto;
-      return { ...auto, description: describedByName(rule, typeof data.name === "string" ? data.name.trim() : "") };
+      return describedOrNamed(auto, data, rule, typeof data.name === "string" ? data.name.trim() : "");
     }
     default:
       warn({ code: "activation-invalid", key: "inclusion", allowed: ["always", "fileMatch", "manual", "auto"], value: JSON.stringify(inclusion) });

@@ -19,7 +19,7 @@
 import { join, relative, sep } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
-import { projectRootOf, without } from "./common.js";
+import { hasDescription, projectRootOf, without } from "./common.js";
 import type { RuleFs } from "./fs.js";
 import { ignoresAbove } from "./gitignore.js";
 import { prefetch } from "./probe.js";
@@ -146,7 +146,7 @@ export function scopeToFolder(data: Record<string, unknown>, prefix: string): Re
   }
   const rest = without(data, ...GLOB_KEYS);
   const keywords = readList(data.keywords) ?? [];
-  const describedOnly = data.alwaysApply === false && globs.length === 0 && keywords.length === 0 && typeof data.description === "string" && data.description.trim() !== "";
+  const describedOnly = data.alwaysApply === false && globs.length === 0 && keywords.length === 0 && hasDescription(data);
   if (data.alwaysApply === true || describedOnly || (data.alwaysApply === undefined && globs.length === 0 && keywords.length === 0)) {
     return { ...without(rest, "alwaysApply"), globs: [`${prefix}/**`] };
   }

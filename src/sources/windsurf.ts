@@ -31,7 +31,7 @@
  */
 import { basename, join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, describedByName, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
+import { addFolder, addSingleFile, describedOrNamed, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
 import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
@@ -116,11 +116,8 @@ export function mapTrigger(data: Record<string, unknown>, warn: MapperWarn, rule
       }
       return without(data, "trigger", "alwaysApply");
     }
-    case "model_decision": {
-      const decided = { ...without(data, "trigger", "globs"), alwaysApply: false };
-      if (typeof data.description === "string" && data.description.trim() !== "") return decided;
-      return { ...decided, description: describedByName(rule) };
-    }
+    case "model_decision":
+      return describedOrNamed({ ...without(data, "trigger", "globs"), alwaysApply: false }, data, rule);
     case "manual":
       return MANUAL(data);
     default:
