@@ -282,6 +282,42 @@ async function main(): Promise<void> {
       JSON.stringify(Object.fromEntries(counts)),
     );
 
+    // ── 5. Switching agent: plan, then build (Tab in the terminal UI) ─────
+    section("5. Switching agent: plan, then back to build");
+    model.enqueue("Plan: 1. migration (db/); 2. model (src/); 3. tests.");
+    const p4 = "Plan the users feature.";
+    now(`user, as agent plan: ${quote(p4)}`);
+    mark = model.requests.length;
+    await prompt(client, session.id, p4, { agent: "plan" });
+    const turn4 = model.requests.slice(mark).filter(isMainRequest);
+    for (const r of turn4) printRequest(r, "answering prompt 4, as plan");
+    check(turn4.length === 1, "one model request for the turn", `${turn4.length} requests`);
+    const planUser = pieces([...turn4[0]!.body.messages].reverse().find((m) => m.role === "user")!).join("\n");
+    check(
+      ruleNames(planUser).includes("planning") && planUser.indexOf("<rulebook>") < planUser.indexOf(p4),
+      "the plan-only rule planning (agents: [plan]) went into that user message, before the user's words",
+    );
+    check(
+      model.requests.slice(0, mark).every((r) => !ruleCounts(r).has("planning")),
+      "it was in no request before: the session worked as build until now",
+    );
+    model.enqueue("Starting with the migration.");
+    const p5 = "Build step 1.";
+    now(`user, back to agent build: ${quote(p5)}`);
+    mark = model.requests.length;
+    await prompt(client, session.id, p5, { agent: "build" });
+    const turn5 = model.requests.slice(mark).filter(isMainRequest);
+    for (const r of turn5) printRequest(r, "answering prompt 5, as build");
+    check(turn5.length === 1, "one model request for the turn: the switch costs no extra turn", `${turn5.length} requests`);
+    const buildUser = pieces([...turn5[0]!.body.messages].reverse().find((m) => m.role === "user")!).join("\n");
+    const notice = buildUser.match(/Not in effect while you work as agent build[^.]*\.[^.]*\./)?.[0];
+    if (notice) detail(`notice: ${quote(notice, 160)}`);
+    check(
+      notice?.includes("planning") && buildUser.indexOf(notice) < buildUser.indexOf(p5),
+      "that user message says, before the user's words, that planning does not apply while working as build",
+    );
+    check(ruleCounts(turn5[0]!).get("planning") === 1, "the planning rule's text stays once in the request (history), never sent again");
+
     // ── Summary ──────────────────────────────────────────────────────────
     section("Every model request");
     for (const r of model.requests) {

@@ -48,28 +48,39 @@ export function userPluginOptions(env: Record<string, string | undefined>, home:
   return pluginOptionsIn(userConfigFiles(env, home, home));
 }
 
+/** A config file as read: its value, or why it is not JSON with comments; undefined when there is no such file (or it cannot be read). */
+export type ReadConfig = { config: unknown } | { warning: RuleWarning };
+
+/** One OpenCode config file, read as JSONC the way OpenCode reads it. */
+export function readConfigFile(file: string): ReadConfig | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const errors: ParseError[] = [];
+  const config: unknown = parse(text, errors, { allowTrailingComma: true });
+  const error = errors[0];
+  if (!error) return { config };
+  // `ValueExpected` → "value expected"; the line is counted from the error's offset.
+  const reason = printParseErrorCode(error.error)
+    .replace(/(?<=[a-z])(?=[A-Z])/g, " ")
+    .toLowerCase();
+  return { warning: ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }) };
+}
+
 function pluginOptionsIn(files: readonly string[]): FoundOptions {
   const found: FoundOptions = { raw: undefined, warnings: [] };
   for (const file of files) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    const errors: ParseError[] = [];
-    const config: unknown = parse(text, errors, { allowTrailingComma: true });
-    const error = errors[0];
-    if (error) {
-      // `ValueExpected` → "value expected"; the line is counted from the error's offset.
-      const reason = printParseErrorCode(error.error)
-        .replace(/(?<=[a-z])(?=[A-Z])/g, " ")
-        .toLowerCase();
-      found.warnings.push(ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }));
+    const read = readConfigFile(file);
+    if (!read) continue;
+    if ("warning" in read) {
+      found.warnings.push(read.warning);
       continue;
     }
     // OpenCode 1: `plugin: [spec | [spec, options]]`; OpenCode 2: `plugins: [spec | { package, options }]`.
-    const { plugin, plugins } = (config ?? {}) as { plugin?: unknown; plugins?: unknown };
+    const { plugin, plugins } = (read.config ?? {}) as { plugin?: unknown; plugins?: unknown };
     for (const entry of [...(Array.isArray(plugin) ? plugin : []), ...(Array.isArray(plugins) ? plugins : [])]) {
       const [spec, options] = pluginEntry(entry);
       if (typeof spec === "string" && isRulebookSpec(spec)) {

@@ -5,21 +5,24 @@
  * Warnings (exit 0): defaults used for bad values, plugin options, globs that
  * match no file in the project or can never match one, keys the rule's own
  * tool ignores, unknown front matter keys, links to missing files (outside
- * code), shadowed or duplicate rules, rules over the message budget.
+ * code), shadowed or duplicate rules, rules over the message budget, names
+ * in `agents:` that no OpenCode agent has.
  */
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { composeRulesMessage } from "../render/compose.js";
 import { renderRulesMessage } from "../render/message.js";
 import { codeMask, proseRanges, type LineCode } from "../rule/markdown-code.js";
+import { keyLine } from "../rule/parse.js";
 import type { Rule } from "../rule/rule.js";
-import { warningText, type Severity } from "../rule/warnings.js";
+import { ruleWarning, warningText, type Severity } from "../rule/warnings.js";
 import { matchingGlob, neverMatchesInProject, type OutsideProject } from "../select/globs.js";
 import { nodeRuleFs } from "../sources/fs.js";
 import type { LoadedRules } from "../sources/load.js";
 import { walkBudget, walkProjectTree } from "../sources/walk.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, type Style } from "./format.js";
+import { AGENT_WALK_LIMITS, isKnownAgent, type KnownAgents } from "./known-agents.js";
 
 export interface CheckOptions {
   json?: boolean;
@@ -79,7 +82,8 @@ const OUTSIDE_PROJECT: Record<OutsideProject, (glob: string) => string> = {
   backslash: (glob) => `it separates folders with "\\"; write "${glob.replaceAll("\\", "/")}"`,
 };
 
-export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles): Problem[] {
+/** `agents`: the agents OpenCode knows here; absent, names in `agents:` are not checked. */
+export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, agents?: KnownAgents): Problem[] {
   const problems: Problem[] = [];
   for (const warning of [...project.configWarnings, ...loaded.warnings]) {
     problems.push({ severity: warning.severity, path: warning.path, line: warning.line, message: warningText(warning) });
@@ -101,6 +105,15 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
       if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
     }
     if (rule.match === "all" && (rule.globs.length === 0 || rule.keywords.length === 0)) warn(rule, `"match: all" has no effect without both globs and keywords`);
+    // An incomplete list would make a warning of an agent defined past the walk's bounds.
+    if (agents?.complete) {
+      const unknown = new Map((rule.agents ?? []).filter((name) => !isKnownAgent(agents, name)).map((name) => [name.toLowerCase(), name]));
+      const line = unknown.size > 0 ? frontMatterKeyLine(rule.path, "agents") : undefined;
+      for (const agent of unknown.values()) {
+        const warning = ruleWarning(rule.path, { code: "agent-unknown", agent, known: agents.names, line });
+        problems.push({ severity: warning.severity, path: rule.path, line, rule: rule.name, message: warningText(warning) });
+      }
+    }
     for (const target of missingLinks(rule, project.projectRoot)) warn(rule, `links to ${target}, which does not exist`);
     const alone = byteLength(renderRulesMessage([rule]));
     if (alone > project.options.maxMessageBytes) {
@@ -116,15 +129,38 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
     else byContent.set(rule.content, rule);
   }
 
-  const start = composeRulesMessage(loaded.rules, { files: [] }, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
-  if (start && start.leftOut.length > 0) {
+  // A new session's message is its agent's: each agent a rule names (and the default, build) is one budget.
+  const named = [...new Set(loaded.rules.flatMap((rule) => (rule.agents ?? []).map((agent) => agent.toLowerCase())))];
+  for (const agent of named.length > 0 ? [...new Set(["build", ...named])] : [undefined]) {
+    const start = composeRulesMessage(loaded.rules, { files: [], workingAs: { agent } }, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
+    if (!start || start.leftOut.length === 0) continue;
     problems.push({
       severity: "warning",
       path: project.configPath ?? project.projectRoot,
-      message: `the always-on rules exceed the ${project.options.maxMessageBytes}-byte message budget: ${start.leftOut.map((rule) => rule.name).join(", ")} left out of a new session's message (named only)`,
+      message: `the always-on rules${agent === undefined ? "" : ` for agent ${agent}`} exceed the ${project.options.maxMessageBytes}-byte message budget: ${start.leftOut.map((rule) => rule.name).join(", ")} left out of a new session's message (named only)`,
     });
   }
   return problems;
+}
+
+/** How much of a rule file is read again to find a front matter key's line: front matter is at the top, and short. */
+const FRONT_MATTER_BYTES = 64 * 1024;
+
+/** The 1-based line of a top-level key in the file's front matter, read again (a rule keeps its values, not their lines). */
+function frontMatterKeyLine(path: string, key: string): number | undefined {
+  let head: string;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const buffer = Buffer.alloc(FRONT_MATTER_BYTES);
+      head = buffer.toString("utf8", 0, readSync(fd, buffer, 0, FRONT_MATTER_BYTES, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  return keyLine(head, key);
 }
 
 /** Relative Markdown link targets of a rule that exist neither next to the rule file nor in the project root; what looks like a link in code (`arr[i](x.y)`) is code. */
@@ -160,12 +196,17 @@ function proseOf(text: string): string {
     .join("\n");
 }
 
-export function checkCommand(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, options: CheckOptions, style: Style): CommandResult {
-  const problems = findProblems(project, loaded, projectFiles);
+export function checkCommand(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, options: CheckOptions, style: Style, agents?: KnownAgents): CommandResult {
+  const problems = findProblems(project, loaded, projectFiles, agents);
   const errors = problems.filter((problem) => problem.severity === "error").length;
   const warnings = problems.length - errors;
   const exitCode = errors > 0 ? 1 : 0;
   const notes = projectFiles.complete ? [] : [`the project has more than ${PROJECT_FILE_LIMIT} files: globs were not checked against it`];
+  if (agents && !agents.complete && loaded.rules.some((rule) => rule.agents)) {
+    notes.push(
+      `OpenCode's agent folders hold more than ${AGENT_WALK_LIMITS.files} files or ${AGENT_WALK_LIMITS.folders} folders, or nest too deep: names in "agents" were not checked`,
+    );
+  }
 
   if (options.json) {
     const json = {

@@ -1,13 +1,15 @@
 /**
- * `explain <file>… [--prompt]`: for a session that touches those files and
- * receives that prompt, which rules would be delivered and why, and which
- * would not and why. The reasons are the engine's own (whyRuleApplies,
- * whyRuleDoesNotApply), and delivery is composeRulesMessage's, budget included.
+ * `explain <file>… [--prompt] [--agent] [--model]`: for a session that
+ * touches those files, receives that prompt and works as that agent on that
+ * model, which rules would be delivered and why, and which would not and why.
+ * The reasons are the engine's own (whyRuleApplies, whyRuleDoesNotApply), and
+ * delivery is composeRulesMessage's, budget included.
  */
 import { composeRulesMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
-import { whyRuleDoesNotApply } from "../select/active.js";
+import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { reasonText, type ActivationReason } from "../select/reasons.js";
+import { inScope, modelName, type ScopeMatch, type WorkingAs } from "../select/scope.js";
 import type { LoadedRules } from "../sources/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
@@ -16,34 +18,51 @@ import { hypotheticalSession } from "./session.js";
 export interface ExplainOptions {
   prompt?: string;
   json?: boolean;
+  /** `--agent`, `--model`: what the session works as. */
+  workingAs?: WorkingAs;
 }
 
 export interface Verdict {
   rule: Rule;
   delivered: boolean;
   reason: string;
+  /** For a delivered rule with `agents:` or `models:`: the agent and model pattern it is delivered for. */
+  for?: ScopeMatch;
 }
 
 export function explainCommand(project: ProjectContext, loaded: LoadedRules, files: readonly string[], options: ExplainOptions, style: Style): CommandResult {
-  const session = hypotheticalSession(project, loaded.rules, files, options.prompt);
+  const session = hypotheticalSession(project, loaded.rules, files, options.prompt, options.workingAs);
   const composed = composeRulesMessage(loaded.rules, session.context, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
-  const included = new Map((composed?.included ?? []).map(({ rule, reason }) => [rule, reason]));
+  const included = new Map((composed?.included ?? []).map((active) => [active.rule, active]));
   const leftOut = new Set(composed?.leftOut ?? []);
   const verdicts: Verdict[] = loaded.rules.map((rule) => {
     const applies = included.get(rule);
-    if (applies !== undefined) return { rule, delivered: true, reason: readableReason(applies) };
+    if (applies !== undefined) return deliveredVerdict(applies);
     if (leftOut.has(rule)) {
       return { rule, delivered: false, reason: `budget: applies, but left out of the ${project.options.maxMessageBytes}-byte message (named in it, read with the rule tool)` };
     }
-    return { rule, delivered: false, reason: whyRuleDoesNotApply(rule, session.context) ?? "not delivered" };
+    const why = whyRuleDoesNotApply(rule, session.context);
+    return { rule, delivered: false, reason: why === undefined ? "not delivered" : `${why}${flagHint(rule, session.workingAs)}` };
   });
   const messageBytes = composed ? byteLength(composed.text) : 0;
+  const agentNamed = loaded.rules.some((rule) => rule.agents);
+  const modelNamed = loaded.rules.some((rule) => rule.models);
 
   if (options.json) {
-    const entry = ({ rule, reason }: Verdict) => ({ name: rule.name, scope: rule.scope, source: rule.source, displayPath: rule.displayPath, path: rule.path, reason });
+    const entry = ({ rule, reason, for: scope }: Verdict) => ({
+      name: rule.name,
+      scope: rule.scope,
+      source: rule.source,
+      displayPath: rule.displayPath,
+      path: rule.path,
+      reason,
+      ...(scope ? { for: scope } : {}),
+    });
     const json = {
       files: session.files,
       prompt: session.prompt ?? null,
+      agent: session.workingAs.agent ?? null,
+      model: session.workingAs.model ? modelName(session.workingAs.model) : null,
       mentioned: session.mentioned,
       delivered: verdicts.filter((verdict) => verdict.delivered).map(entry),
       notDelivered: verdicts.filter((verdict) => !verdict.delivered).map(entry),
@@ -57,6 +76,10 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   const lines: string[] = [];
   lines.push(`Files: ${session.files.length > 0 ? session.files.join(", ") : style.dim("(none)")}`);
   if (session.prompt !== undefined) lines.push(`Prompt: ${JSON.stringify(session.prompt)}`);
+  // Said when it matters: a rule names agents (or models), or the flag was given.
+  const { agent, model } = session.workingAs;
+  if (agent !== undefined || agentNamed) lines.push(`Agent: ${agent ?? style.dim("(not given: rules for some agents do not apply; see --agent)")}`);
+  if (model !== undefined || modelNamed) lines.push(`Model: ${model ? modelName(model) : style.dim("(not given: rules for some models do not apply; see --model)")}`);
   lines.push("");
   const delivered = verdicts.filter((verdict) => verdict.delivered);
   const notDelivered = verdicts.filter((verdict) => !verdict.delivered);
@@ -74,6 +97,24 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
       : "Message: none (no rule applies and none is on request)",
   );
   return result(`${lines.join("\n")}\n`);
+}
+
+/** A delivered rule's verdict: the engine's reason, and for a rule with a scope, the agent and model it is delivered for. */
+function deliveredVerdict({ rule, reason, scope }: ActiveRule): Verdict {
+  const words = readableReason(reason);
+  if (!scope || (scope.agent === undefined && scope.model === undefined)) return { rule, delivered: true, reason: words };
+  const parts = [...(scope.agent !== undefined ? [`agent ${scope.agent}`] : []), ...(scope.model !== undefined ? [`model ${scope.model}`] : [])];
+  return { rule, delivered: true, reason: `${words}; for ${parts.join(" and ")}`, for: scope };
+}
+
+/** For a rule out of scope because a flag was not given: which flag would give it. */
+function flagHint(rule: Rule, as: WorkingAs): string {
+  const agentOut = !inScope({ agents: rule.agents ?? [] }, as);
+  const modelOut = !inScope({ models: rule.models ?? [] }, as);
+  // Another agent or model was given: no flag would make it apply.
+  if ((agentOut && as.agent !== undefined) || (modelOut && as.model !== undefined)) return "";
+  const missing = [...(agentOut ? ["--agent"] : []), ...(modelOut ? ["--model"] : [])];
+  return missing.length > 0 ? ` (give ${missing.join(" and ")})` : "";
 }
 
 /**

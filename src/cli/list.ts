@@ -1,7 +1,8 @@
-/** `list`: every rule found, grouped by scope and source, with how it activates and its size. */
+/** `list`: every rule found, grouped by scope and source, with how it activates (and for which agents and models) and its size. */
 import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
 import { activationOf } from "../select/rule-set.js";
+import { scopeText } from "../select/scope.js";
 import type { LoadedRules } from "../sources/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
@@ -47,7 +48,7 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
       ...columns(
         rules.map((rule) => {
           const bytes = byteLength(rule.content);
-          return [style.cyan(rule.name), activationWithToolType(rule, style), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
+          return [style.cyan(rule.name), activationCell(rule, style), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
         }),
       ),
     );
@@ -72,9 +73,15 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   return result(`${lines.join("\n")}\n`);
 }
 
-/** How the rule activates here, and, for another tool's rule, what that tool calls its type: `on request (Agent Requested)`. */
-function activationWithToolType(rule: Rule, style: Style): string {
-  return rule.toolType === undefined ? activationLabel(rule) : `${activationLabel(rule)} ${style.dim(`(${rule.toolType})`)}`;
+/**
+ * How the rule activates here, for which agents and models, and, for
+ * another tool's rule, what that tool calls its type:
+ * `always · for agent plan`, `on request (Agent Requested)`.
+ */
+function activationCell(rule: Rule, style: Style): string {
+  const only = scopeText(rule);
+  const activation = only === undefined ? activationLabel(rule) : `${activationLabel(rule)} · for ${only}`;
+  return rule.toolType === undefined ? activation : `${activation} ${style.dim(`(${rule.toolType})`)}`;
 }
 
 export function ruleJson(rule: Rule) {
@@ -92,6 +99,9 @@ export function ruleJson(rule: Rule) {
     match: rule.match,
     alwaysApply: rule.alwaysApply ?? null,
     priority: rule.priority,
+    // Only for a rule with a scope: absent, it is for every agent and model.
+    ...(rule.agents ? { agents: rule.agents } : {}),
+    ...(rule.models ? { models: rule.models } : {}),
     bytes,
     tokens: estimateTokens(bytes),
     path: rule.path,

@@ -18,10 +18,11 @@ import { loadProjectRules, projectContext, UsageError, type CliIo, type CommandR
 import { explainCommand } from "./explain.js";
 import { makeStyle, useColour } from "./format.js";
 import { initCommand } from "./init.js";
+import { knownAgents } from "./known-agents.js";
 import { listCommand } from "./list.js";
 import { removeCommand } from "./remove.js";
 import { renderCommand } from "./render.js";
-import { listFlag } from "./session.js";
+import { listFlag, workingAsFlags } from "./session.js";
 
 export interface Output {
   stdout(text: string): void;
@@ -51,6 +52,14 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
     .showHelpAfterError("(run with --help for usage)");
   const command = (name: string, description: string) =>
     program.command(name).description(description).addOption(new Option("-C, --cwd <dir>", "the project folder (default: the current folder)"));
+  // What the session works as: rules with `agents:` or `models:` apply only for theirs.
+  const agentOption = () =>
+    new Option("--agent <name>", "the agent the session works as (build, plan, general, explore, or a custom agent); without it, rules for some agents do not apply");
+  const modelOption = () =>
+    new Option(
+      "-m, --model <provider/model>",
+      "the model the session works on, as opencode.json names it (anthropic/claude-sonnet-4); without it, rules for some models do not apply",
+    );
 
   command("list", "every rule found, by scope and source: activation, size, file; shadowed rules and warnings")
     .option("--json", "machine-readable output")
@@ -59,29 +68,35 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
       outcome = listCommand(context, await loadProjectRules(context), options, style);
     });
 
-  command("explain", "which rules a session touching <file>… (and receiving --prompt) would get, and why; which not, and why")
+  command("explain", "which rules a session touching <file>… (receiving --prompt, as --agent on --model) would get, and why; which not, and why")
     .argument("[file...]", "files the session touches, relative to the project folder")
     .option("-p, --prompt <text>", "the user's prompt (keywords, @rule mentions, paths)")
+    .addOption(agentOption())
+    .addOption(modelOption())
     .option("--json", "machine-readable output")
-    .action(async (files: string[], options: { cwd?: string; prompt?: string; json?: boolean }) => {
+    .action(async (files: string[], options: { cwd?: string; prompt?: string; agent?: string; model?: string; json?: boolean }) => {
+      const workingAs = workingAsFlags(options);
       const context = project(options);
-      outcome = explainCommand(context, await loadProjectRules(context), files, options, style);
+      outcome = explainCommand(context, await loadProjectRules(context), files, { prompt: options.prompt, json: options.json, workingAs }, style);
     });
 
   command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")
     .option("-f, --files <files...>", "files the session touches (several after one --files, comma-separated, or repeated)")
     .option("-p, --prompt <text>", "the user's prompt")
-    .action(async (options: { cwd?: string; files?: string[]; prompt?: string }) => {
+    .addOption(agentOption())
+    .addOption(modelOption())
+    .action(async (options: { cwd?: string; files?: string[]; prompt?: string; agent?: string; model?: string }) => {
+      const workingAs = workingAsFlags(options);
       const context = project(options);
-      outcome = renderCommand(context, await loadProjectRules(context), { files: listFlag(options.files), prompt: options.prompt }, errStyle);
+      outcome = renderCommand(context, await loadProjectRules(context), { files: listFlag(options.files), prompt: options.prompt, workingAs }, errStyle);
     });
 
   command("check", "validate every rule file; exit status 1 on errors, 0 with warnings only (for CI and pre-commit hooks)")
     .option("--json", "machine-readable output")
     .action(async (options: { cwd?: string; json?: boolean }) => {
       const context = project(options);
-      const [loaded, files] = await Promise.all([loadProjectRules(context), listProjectFiles(context.projectRoot)]);
-      outcome = checkCommand(context, loaded, files, options, style);
+      const [loaded, files, agents] = await Promise.all([loadProjectRules(context), listProjectFiles(context.projectRoot), knownAgents(context)]);
+      outcome = checkCommand(context, loaded, files, options, style, agents);
     });
 
   command("add", "write a new rule file with proper front matter (refuses to overwrite)")

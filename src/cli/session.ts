@@ -1,33 +1,60 @@
 /**
- * A hypothetical session for `explain` and `render`: the files it touches
- * and the prompt it receives, turned into the engine's SessionContext the
- * way the engine does it for a real prompt (`@rule` mentions, paths named in
- * the prompt that exist).
+ * A hypothetical session for `explain` and `render`: the files it touches,
+ * the prompt it receives and the agent and model it works as, turned into
+ * the engine's SessionContext the way the engine does it for a real prompt
+ * (`@rule` mentions, paths named in the prompt that exist).
  */
 import { existsSync } from "node:fs";
 import type { Rule } from "../rule/rule.js";
 import type { SessionContext } from "../select/active.js";
+import type { ModelRef, WorkingAs } from "../select/scope.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/working-set.js";
 import { readList } from "../rule/parse.js";
-import type { ProjectContext } from "./context.js";
+import { UsageError, type ProjectContext } from "./context.js";
 
 export interface Hypothesis {
   /** Project-relative POSIX paths (absolute outside the project), in the order given, without repeats. */
   files: string[];
   prompt?: string;
   mentioned: string[];
+  /** `--agent` and `--model`; without them, rules for some agents or models do not apply, as in a session whose agent is not known yet. */
+  workingAs: WorkingAs;
   context: SessionContext;
 }
 
-export function hypotheticalSession(project: ProjectContext, rules: readonly Rule[], files: readonly string[], prompt?: string): Hypothesis {
+export function hypotheticalSession(project: ProjectContext, rules: readonly Rule[], files: readonly string[], prompt?: string, workingAs: WorkingAs = {}): Hypothesis {
   const normalised = new Set(files.map((file) => normalisePath(file.replace(/^~\//, `${project.home}/`), project.directory, project.projectRoot)));
   const ruleNames = new Set(rules.map((rule) => rule.name));
   const mentioned = prompt ? mentionedRuleNames(prompt, ruleNames) : [];
   // As the engine does for a user's message: existing files the prompt names join the session.
   for (const { path, absolute } of prompt ? pathsNamedInPrompt(prompt, ruleNames, project) : []) if (existsSync(absolute)) normalised.add(path);
   const list = [...normalised];
-  return { files: list, prompt, mentioned, context: { files: list, prompt, mentioned: new Set(mentioned) } };
+  return { files: list, prompt, mentioned, workingAs, context: { files: list, prompt, mentioned: new Set(mentioned), workingAs } };
+}
+
+/** `--agent NAME --model PROVIDER/MODEL` as the session's agent and model. */
+export function workingAsFlags(options: { agent?: string; model?: string }): WorkingAs {
+  const workingAs: WorkingAs = {};
+  if (options.agent !== undefined) {
+    const agent = options.agent.trim();
+    if (agent === "") throw new UsageError("--agent: give an agent name, such as build, plan or a custom agent");
+    workingAs.agent = agent;
+  }
+  if (options.model !== undefined) workingAs.model = modelFlag(options.model);
+  return workingAs;
+}
+
+/** `anthropic/claude-sonnet-4` → provider and model, split at the first `/` as OpenCode does (`openrouter/anthropic/claude-x` is OpenRouter's). */
+export function modelFlag(value: string): ModelRef {
+  const text = value.trim();
+  const slash = text.indexOf("/");
+  if (slash <= 0 || slash === text.length - 1) {
+    throw new UsageError(
+      `--model ${JSON.stringify(value)}: give the provider and the model as provider/model, such as anthropic/claude-sonnet-4 (as opencode.json's "model" names it)`,
+    );
+  }
+  return { providerID: text.slice(0, slash), modelID: text.slice(slash + 1) };
 }
 
 /** Repeated or comma-separated list flags (`--files a,b --files c`), read like a rule's globs: commas inside `{a,b}` stay. */

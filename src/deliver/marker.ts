@@ -6,6 +6,7 @@
  * session's history.
  */
 import type { ComposedMessage } from "../render/compose.js";
+import { isScoped } from "../select/scope.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
 export const MARKER_KEY = "opencode-rulebook";
@@ -17,10 +18,23 @@ export interface RulesMarker {
   trigger: string;
   /** One id per delivery attempt: after a timeout, the history shows whether the attempt was stored after all. */
   delivery?: string;
+  /** On-request rules for some agents or models it lists; rules it says do not apply now, and apply again (absent when none). */
+  listed?: string[];
+  paused?: string[];
+  resumed?: string[];
 }
 
 export function markerFor(composed: ComposedMessage, trigger: string, delivery?: string): RulesMarker {
-  return { kind: "rules", rules: composed.included.map(({ rule }) => rule.name), trigger, ...(delivery === undefined ? {} : { delivery }) };
+  const listed = composed.onRequest.filter(isScoped).map((rule) => rule.name);
+  return {
+    kind: "rules",
+    rules: composed.included.map(({ rule }) => rule.name),
+    trigger,
+    ...(delivery === undefined ? {} : { delivery }),
+    ...(listed.length > 0 ? { listed } : {}),
+    ...(composed.paused.length > 0 ? { paused: composed.paused } : {}),
+    ...(composed.resumed.length > 0 ? { resumed: composed.resumed } : {}),
+  };
 }
 
 /** The marker in a stored value, if it is the plugin's (anything else, whatever its shape, is not). */

@@ -2,11 +2,11 @@
  * Which rules a session needs now: the files, mentions and words its
  * messages and tool calls bring in, and the rules message composed from them.
  */
-import type { Rule } from "../rule/rule.js";
 import { composeRulesMessage, type ComposedMessage } from "../render/compose.js";
 import { matchNewFiles } from "../select/active.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { reasonText } from "../select/reasons.js";
+import { modelName } from "../select/scope.js";
 import { normalisePath, pathsFromToolArgs, pathsFromToolOutput, pathsNamedInPrompt } from "../session/working-set.js";
 import { addFile, type SessionState } from "../session/state.js";
 import type { Engine } from "./rulebook.js";
@@ -16,7 +16,7 @@ import { errorText, withTimeout } from "./timing.js";
  * Sessions whose last look found nothing to send, with what that look saw:
  * while none of it changes, a tool call finds nothing again without composing.
  */
-const quiet = new WeakMap<SessionState, { rules: readonly Rule[]; delivered: unknown; files: number; mentioned: number; activated: number; listed: boolean }>();
+const quiet = new WeakMap<SessionState, Record<string, unknown>>();
 
 /**
  * The rules the session does not hold yet, given what is now in its context.
@@ -38,14 +38,31 @@ export function composeFor(engine: Engine, sessionID: string, state: SessionStat
     mentioned: activation.mentioned.size,
     activated: activation.activated.size,
     listed: state.delivery.listedOnRequest,
+    scopedListed: state.delivery.listed,
+    paused: state.delivery.paused,
+    agent: state.agent,
+    model: state.model && modelName(state.model),
   };
   const last = quiet.get(state);
   const unchanged = last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
   if (unchanged && !prompt) return undefined;
   const composed = composeRulesMessage(
     list,
-    { files: [], fileMatches: activation.fileMatches, prompt, mentioned: activation.mentioned, activated: activation.activated },
-    { delivered: state.delivery.delivered, listOnRequest: !state.delivery.listedOnRequest, maxBytes: engine.deps.options.maxMessageBytes },
+    {
+      files: [],
+      fileMatches: activation.fileMatches,
+      prompt,
+      mentioned: activation.mentioned,
+      activated: activation.activated,
+      workingAs: { agent: state.agent, model: state.model },
+    },
+    {
+      delivered: state.delivery.delivered,
+      listOnRequest: !state.delivery.listedOnRequest,
+      listed: state.delivery.listed,
+      paused: state.delivery.paused,
+      maxBytes: engine.deps.options.maxMessageBytes,
+    },
   );
   if (composed) quiet.delete(state);
   else quiet.set(state, seen);

@@ -4,7 +4,7 @@
  * answers into its own shapes; the engine knows no host's shapes.
  */
 import type { RulesMarker } from "../deliver/marker.js";
-import type { ModelRef } from "../session/state.js";
+import type { ModelRef } from "../select/scope.js";
 
 /** A silent rules message for a session: stored without starting a model turn. */
 export interface RulesPrompt {

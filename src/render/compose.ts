@@ -12,8 +12,9 @@
  * rules left out or deleted) is counted against the budget or bounded.
  */
 import type { Rule } from "../rule/rule.js";
-import { activeRulesAmong, type ActiveRule, type SessionContext } from "../select/active.js";
+import { activeRulesAmong, isExplicit, type ActiveRule, type SessionContext } from "../select/active.js";
 import { ruleSetIndex } from "../select/rule-set.js";
+import { inScope, isScoped, scopeText, workingAsText, type WorkingAs } from "../select/scope.js";
 import {
   ALL_NAMES_HINT,
   assembleRulesMessage,
@@ -25,6 +26,7 @@ import {
   renderOnRequestSection,
   renderRuleSection,
   ruleSectionBytes,
+  rulesFrameBytes,
   rulesMessageHeader,
   type FrameOf,
 } from "./message.js";
@@ -43,6 +45,10 @@ export interface ComposeOptions {
   listOnRequest?: boolean;
   /** Past this size, rules are left out whole (lowest priority first) and named instead; the on-request list is cut short. */
   maxBytes?: number;
+  /** On-request rules with `agents:` or `models:` the window already lists: listed when they come into scope, whether or not the list was given. */
+  listed?: ReadonlySet<string>;
+  /** Rules in the window (given or listed) the model has been told do not apply now (another agent or model). */
+  paused?: ReadonlySet<string>;
 }
 
 export interface ComposedMessage {
@@ -55,6 +61,10 @@ export interface ComposedMessage {
   leftOut: Rule[];
   /** Held names whose deletion the message announces (named, or counted when there are many). */
   removed: string[];
+  /** Rules in the window that the message says do not apply now: the session works as another agent or model. */
+  paused: string[];
+  /** Paused rules the message says apply again: their text is in the window already. */
+  resumed: string[];
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 48 * 1024;
@@ -71,15 +81,31 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const held = (rule: Rule) => delivered.get(rule.name) === rule;
   const index = ruleSetIndex(rules);
   const active = activeRulesAmong(rules, context, held);
-  const onRequest = options.listOnRequest ? index.onRequest.filter((rule) => !held(rule)) : [];
+  const alreadyListed = options.listed ?? new Set<string>();
+  const workingAs = context.workingAs;
+  // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
+  const onRequest = index.onRequest.filter((rule) => !held(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : options.listOnRequest === true));
   const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
-  if (active.length === 0 && onRequest.length === 0 && removed.length === 0) return undefined;
+  const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, options.paused ?? new Set(), active);
+  if (active.length === 0 && onRequest.length === 0 && removed.length === 0 && paused.length === 0 && resumed.length === 0) return undefined;
 
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const allowance = Math.min(NAMED_LIST_MAX_BYTES, Math.floor(maxBytes / 8));
   const changed = active.map(({ rule }) => delivered.has(rule.name));
   const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), removedFrame);
   const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
+  const byName = new Map(rules.map((rule) => [rule.name, rule]));
+  const switchText = (names: readonly string[], frame: FrameOf) => {
+    if (names.length === 0) return undefined;
+    const list = nameList(names.length, (i) => scopedName(byName.get(names[i] as string), names[i] as string), frame);
+    return list.fit(list.reserve(allowance), NAMED_LIST_MAX_NAMES);
+  };
+  // The model is named only where a rule named is for some models: a switch of agent speaks of agents.
+  const concerning = (names: readonly string[]): WorkingAs | undefined =>
+    names.some((name) => (byName.get(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent };
+  const pausedText = switchText(paused, pausedFrame(concerning(paused)));
+  const resumedText = switchText(resumed, resumedFrame(concerning(resumed)));
+  const switchNotice = [...(pausedText ? [pausedText] : []), ...(resumedText ? [resumedText] : [])];
 
   // Each rule's block, sized without rendering it: only the blocks kept are rendered. A changed rule also costs its name in the notice.
   const costs = active.map(({ rule }, i) => sectionBytes(rule) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0));
@@ -87,8 +113,8 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const entryBytes = entries.map(byteLength);
 
   // The frame and the notice, the most the notice can be (the replaced sentence without its names); the first section has no separator.
-  const fixedNotice = [...(changed.includes(true) ? [replacedSentence([])] : []), ...(removedText ? [removedText] : [])];
-  const room = maxBytes - byteLength(assembleRulesMessage([], rulesMessageHeader())) - noticeBytes(fixedNotice) + SEPARATOR;
+  const fixedNotice = [...(changed.includes(true) ? [replacedSentence([])] : []), ...(removedText ? [removedText] : []), ...switchNotice];
+  const room = maxBytes - rulesFrameBytes(rulesMessageHeader()) - noticeBytes(fixedNotice) + SEPARATOR;
 
   // Rules first; the on-request list keeps a fair share; when rules must go, their notice is reserved for.
   const onRequestFull = entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length) + SEPARATOR : 0;
@@ -111,12 +137,13 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const notice = changeNotice(
     active.filter((_, i) => keep[i] && changed[i]).map(({ rule }) => rule.name),
     removedText,
+    switchNotice,
   );
   const header = rulesMessageHeader(undefined, notice);
   const body = [...active.filter((_, i) => keep[i]).map(({ rule }) => renderRuleSection(rule)), ...(leftOutText !== undefined ? [leftOutText] : [])];
 
   // The on-request list gets whatever is left, cut at whole entries.
-  const used = byteLength(assembleRulesMessage([], header)) + sum(body.map(byteLength)) + SEPARATOR * Math.max(0, body.length - 1);
+  const used = rulesFrameBytes(header) + sum(body.map(byteLength)) + SEPARATOR * Math.max(0, body.length - 1);
   const listed = fitOnRequest(entryBytes, maxBytes - used - (body.length > 0 ? SEPARATOR : 0));
   if (listed > 0) body.push(renderOnRequestSection(entries.slice(0, listed), entries.length - listed));
 
@@ -126,8 +153,61 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
     onRequest: onRequest.slice(0, listed),
     leftOut: active.filter((_, i) => !keep[i]).map(({ rule }) => rule),
     removed,
+    paused,
+    resumed,
   };
 }
+
+/**
+ * The rules in the window whose scope a switch of agent or model changed:
+ * given or listed for another agent or model and not yet said not to apply
+ * (`paused`), or said so and in scope again, their text still in the window
+ * (`resumed`; a rule whose file changed meanwhile is given again instead).
+ * Rules asked for by name are not for one agent: never paused.
+ */
+function switchedRules(
+  rules: readonly Rule[],
+  context: SessionContext,
+  delivered: ReadonlyMap<string, Rule>,
+  listed: ReadonlySet<string>,
+  wasPaused: ReadonlySet<string>,
+  active: readonly ActiveRule[],
+): { paused: string[]; resumed: string[] } {
+  const index = ruleSetIndex(rules);
+  const given = new Set(active.map(({ rule }) => rule.name));
+  const paused: string[] = [];
+  const resumed: string[] = [];
+  for (const name of new Set([...delivered.keys(), ...listed])) {
+    const rule = rules[index.positions.get(name)?.[0] ?? -1];
+    // A deleted rule is announced as deleted; one given again in this message needs no word.
+    if (!rule || given.has(name)) continue;
+    const explicit = context.mentioned?.has(name) || isExplicit(context.activated?.get(name));
+    const out = isScoped(rule) && !explicit && !inScope(rule, context.workingAs);
+    if (out && !wasPaused.has(name)) paused.push(name);
+    else if (!out && wasPaused.has(name)) resumed.push(name);
+  }
+  return { paused, resumed };
+}
+
+/** A rule as a switch notice names it: with the agents and models it is for. */
+function scopedName(rule: Rule | undefined, name: string): string {
+  const only = rule && scopeText(rule);
+  return only ? `${oneLine(name)} (${oneLine(only)})` : oneLine(name);
+}
+
+const pausedFrame =
+  (as: WorkingAs | undefined): FrameOf =>
+  (named, more) => ({
+    before: `Not in effect while you work as ${oneLine(workingAsText(as))}, though given to you earlier in this conversation: `,
+    after: `${more > 0 ? `${named > 0 ? " and" : ""} ${countLabel(more)} more rules for other agents or models` : ""}. Set them aside until a message says they apply again.`,
+  });
+
+const resumedFrame =
+  (as: WorkingAs | undefined): FrameOf =>
+  (named, more) => ({
+    before: `In effect again now that you work as ${oneLine(workingAsText(as))}, as given to you earlier in this conversation: `,
+    after: `${more > 0 ? `${named > 0 ? " and" : ""} ${countLabel(more)} more rules` : ""}.`,
+  });
 
 /** Block sizes by rule: a rule is never changed once loaded (a changed file is a new object). */
 const sectionSizes = new WeakMap<Rule, number>();
@@ -183,8 +263,8 @@ function onRequestBytes(entryBytes: readonly number[], listedBytes: number, k: n
 }
 
 /** What changed in rules the session already had, said before the rules themselves. */
-function changeNotice(replaced: readonly string[], removedText: string | undefined): string | undefined {
-  const sentences = [...(replaced.length > 0 ? [replacedSentence(replaced)] : []), ...(removedText ? [removedText] : [])];
+function changeNotice(replaced: readonly string[], removedText: string | undefined, switchNotice: readonly string[]): string | undefined {
+  const sentences = [...(replaced.length > 0 ? [replacedSentence(replaced)] : []), ...(removedText ? [removedText] : []), ...switchNotice];
   return sentences.length > 0 ? sentences.join(" ") : undefined;
 }
 

@@ -9,6 +9,7 @@
  * rule text round-trips and never closes a block early.
  */
 import type { Rule } from "../rule/rule.js";
+import { scopeText } from "../select/scope.js";
 
 export const MESSAGE_HEADER =
   "These are this project's rules, set by the people who maintain it, delivered by opencode-rulebook. " +
@@ -16,7 +17,7 @@ export const MESSAGE_HEADER =
   "Each rule names the file it comes from.";
 
 /** The parts of a rule a message carries. */
-export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> & Partial<Pick<Rule, "source">>;
+export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> & Partial<Pick<Rule, "source" | "agents" | "models">>;
 
 /** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/helpers/rules-message.ts takes it off). */
 export const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
@@ -67,7 +68,9 @@ export function ruleSectionBytes(rule: RenderedRule): number {
 }
 
 function openingTag(rule: RenderedRule): string {
-  return `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}">\n`;
+  // A rule for some agents or models says so: the model knows from the start it is not for all its work.
+  const only = scopeText(rule);
+  return `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}"${only ? ` for="${attribute(only)}"` : ""}>\n`;
 }
 
 const CLOSING_TAG = "\n</rule>";
@@ -126,9 +129,16 @@ export function rulesMessageHeader(header: string = MESSAGE_HEADER, notice?: str
   return notice ? `${base}\n\n${oneLine(notice)}` : base;
 }
 
-/** The whole message: its size is the frame's plus each section's, plus a blank line between sections. */
+/** The whole message: its size is the frame's (`rulesFrameBytes`) plus each section's, plus a blank line between sections. */
 export function assembleRulesMessage(sections: readonly string[], header: string): string {
+  // A message of notices only (a switch of agent) has no section to set apart.
+  if (sections.length === 0) return `<rulebook>\n${header}\n</rulebook>`;
   return `<rulebook>\n${header}\n\n${sections.join("\n\n")}\n</rulebook>`;
+}
+
+/** The bytes of a message with this header besides its sections and the blank lines between them. */
+export function rulesFrameBytes(header: string): number {
+  return Buffer.byteLength(`<rulebook>\n${header}\n\n\n</rulebook>`, "utf8");
 }
 
 const NOT_ONE_LINE = /[\s<]/;

@@ -47,7 +47,9 @@ export type FrontMatterMapper = (front: FrontMatterView) => { data: Record<strin
 /** Keys the common reader understands, with the aliases users bring from other tools. */
 export const GLOB_KEYS = ["globs", "paths", "applyTo", "fileMatchPattern"] as const;
 export const KEYWORD_KEYS = ["keywords", "topics"] as const;
-const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS]);
+/** Keys that narrow a rule to agents and models (select/scope.ts). */
+export const SCOPE_KEYS = ["agents", "models"] as const;
+const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS, ...SCOPE_KEYS]);
 
 export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper): ParsedRule {
   const decoded = decodeRuleText(bytes);
@@ -113,6 +115,15 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     if (read.length > 0) keywords = keywords.length === 0 ? read : [...keywords, ...read];
   }
 
+  // Fail closed: a rule for `plan` whose list cannot be read must not reach every agent.
+  const narrowed: Pick<Rule, "agents" | "models"> = {};
+  for (const key of SCOPE_KEYS) {
+    const read = readList(data[key]);
+    if (read === undefined) return invalid(candidate, data, key, text);
+    if (read.length > 0) narrowed[key] = read;
+    else if (key in data) warnings.push(ruleWarning(candidate.path, { code: "scope-empty", key, line: keyLine(text, key) }));
+  }
+
   let match: MatchMode = "any";
   if (data.match === "all" || data.match === "any") match = data.match;
   else if (data.match !== undefined) return invalid(candidate, data, "match", text);
@@ -164,6 +175,8 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     override,
     unknownKeys,
   };
+  if (narrowed.agents) rule.agents = narrowed.agents;
+  if (narrowed.models) rule.models = narrowed.models;
   return { rule, warnings };
 }
 
@@ -242,7 +255,7 @@ function addItem(items: string[], raw: string): void {
 const isQuote = (char: string | undefined) => char === '"' || char === "'";
 
 /** 1-based line of a top-level front matter key, for warnings. */
-function keyLine(text: string, key: string): number | undefined {
+export function keyLine(text: string, key: string): number | undefined {
   const index = text.split("\n").findIndex((line) => line.startsWith(`${key}:`));
   return index >= 0 ? index + 1 : undefined;
 }

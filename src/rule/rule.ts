@@ -36,6 +36,10 @@ export interface Rule {
   override: boolean;
   /** Front matter keys this version does not interpret, kept for reports. */
   unknownKeys: string[];
+  /** Agents the rule is for (`plan`, `build`, a custom agent); undefined: every agent. */
+  agents?: string[];
+  /** `provider/model` patterns the rule is for (`anthropic/*`); undefined: every model. */
+  models?: string[];
   /** Another tool's own name for the rule's type, as that tool would give it (Cursor "Agent Requested", Kiro "fileMatch"); `list` shows it. */
   toolType?: string;
 }

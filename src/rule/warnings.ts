@@ -10,7 +10,7 @@
  * and the details, never at the text.
  */
 import type { Trust } from "../sources/trust.js";
-import type { GLOB_KEYS, KEYWORD_KEYS } from "./parse.js";
+import type { GLOB_KEYS, KEYWORD_KEYS, SCOPE_KEYS } from "./parse.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
 
 export type Severity = "error" | "warning";
@@ -19,7 +19,7 @@ export type Severity = "error" | "warning";
 export type FoundValue = "nothing" | "list" | "date" | "mapping" | { type: string; json: string };
 
 /** Front matter keys the common reader checks the type of. */
-export type CheckedKey = "enabled" | "alwaysApply" | "match" | (typeof GLOB_KEYS)[number] | (typeof KEYWORD_KEYS)[number];
+export type CheckedKey = "enabled" | "alwaysApply" | "match" | (typeof GLOB_KEYS)[number] | (typeof KEYWORD_KEYS)[number] | (typeof SCOPE_KEYS)[number];
 /** Keys whose bad value is dropped for a default: the rule still loads. */
 export type DefaultedKey = "priority" | "override" | "description";
 
@@ -63,12 +63,16 @@ interface Details {
   "key-ignored": { key: DefaultedKey; found: FoundValue };
   "glob-unusable": { glob: string; problem: string; nowApplies?: "by-keywords" | "on-request" | "when-mentioned" };
   "unknown-keys": { keys: string[] };
+  /** `agents:` or `models:` present but naming none: the rule is not narrowed. */
+  "scope-empty": { key: "agents" | "models" };
   "activation-invalid": { key: string; allowed: string[]; value: string };
   "activation-incomplete": { key: string; value: string; lacks: "fileMatchPattern" | "globs" | "description" };
   /** A key the originating tool does not read: ignored here too, so the rule applies as it does there. */
   "key-ignored-by-tool": { key: string; tool: string; reads: string; alwaysOn: boolean };
   /** The key a tool applies a rule by is missing: the rule waits to be mentioned, as the tool applies nothing by itself. */
   "activation-missing": { key: string; tool: string; allowed: string[] };
+  /** A name in `agents:` that no OpenCode agent has (built in, or defined in the user's or the project's config); `known` are the ones that exist. */
+  "agent-unknown": { agent: string; known: string[] };
   "reference-too-deep": Reference & { maxDepth: number };
   "reference-outside": Reference & { target: string; trust: Trust };
   "reference-missing": Reference & { target: string; alsoTried?: string[] };
@@ -136,6 +140,8 @@ const EXPECTED: Record<CheckedKey | DefaultedKey, string> = {
   fileMatchPattern: GLOBS,
   keywords: WORDS,
   topics: WORDS,
+  agents: "an agent name, a comma-separated list of agent names, or a YAML list of them",
+  models: 'a provider/model pattern such as "anthropic/*", a comma-separated list of them, or a YAML list of them',
   match: '"any" or "all"',
   priority: "a whole number from 1 to 100",
   description: "text",
@@ -151,6 +157,12 @@ const WALKED = { folders: "folders", entries: "folder entries", files: "rule fil
 const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "your rules and OpenCode config folders" };
 
 const MENTIONED_ONLY = "the rule applies only when mentioned";
+
+/** Names a warning lists before it counts the rest: a project may define many agents. */
+const LISTED_NAMES = 12;
+
+const someNames = (names: readonly string[]) =>
+  names.length > LISTED_NAMES ? `${names.slice(0, LISTED_NAMES).join(", ")} and ${names.length - LISTED_NAMES} more` : names.join(", ");
 
 function shown(found: FoundValue): string {
   return typeof found === "string" ? (found === "nothing" ? found : `a ${found}`) : `${found.type} ${found.json}`.slice(0, 60);
@@ -218,6 +230,10 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
     (w) =>
       `front matter key${w.keys.length > 1 ? "s" : ""} ${w.keys.map((key) => `"${key}"`).join(", ")} ${w.keys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored`,
   ),
+  "scope-empty": warning(
+    (w) =>
+      `front matter key "${w.key}" names no ${w.key === "agents" ? "agent" : "model"}; the rule applies whatever the ${w.key === "agents" ? "agent" : "model"} (name some, or remove the key)`,
+  ),
   "activation-invalid": warning((w) => `front matter key "${w.key}" should be ${orList(w.allowed)}, found ${w.value}; ${MENTIONED_ONLY}`),
   "activation-incomplete": warning(
     (w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`,
@@ -229,6 +245,11 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   ),
   "activation-missing": warning(
     (w) => `${w.tool} applies a rule by its "${w.key}" (${orList(w.allowed)}) and this one has none; ${MENTIONED_ONLY}, as ${w.tool} does not apply it by itself`,
+  ),
+  "agent-unknown": warning(
+    (w) =>
+      `agent ${JSON.stringify(w.agent)} in "agents" is neither built into OpenCode nor defined in your or the project's OpenCode config (known agents: ${someNames(w.known)}); ` +
+      "the rule applies to no session under that name",
   ),
   "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
   "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),

@@ -10,12 +10,18 @@
  *   listed by name and description, read with the `rule` tool;
  * - manual: `alwaysApply: false`, no description, no condition;
  * and whatever the mode, `@name` in the prompt activates the rule.
+ *
+ * A rule with `agents:` or `models:` (scope.ts) applies only while the
+ * session works as one of them, whatever its mode; the user's `@name` and
+ * the model's own read with the `rule` tool are asked for by name and reach
+ * past that.
  */
 import type { Rule } from "../rule/rule.js";
 import { matchingGlob } from "./globs.js";
 import { matchingKeyword } from "./keywords.js";
 import type { ActivationReason, ConditionMet, FileMatch } from "./reasons.js";
 import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";
+import { isScoped, outOfScopeText, scopeMatch, type ScopeMatch, type WorkingAs } from "./scope.js";
 
 export interface SessionContext {
   /** Files in the session's context: project-relative POSIX paths (absolute outside the project). */
@@ -32,18 +38,27 @@ export interface SessionContext {
    * only the new files, so an event's cost does not grow with the working set.
    */
   fileMatches?: ReadonlyMap<string, FileMatch>;
+  /** The agent and model the session works as now, for rules with `agents:` or `models:`. */
+  workingAs?: WorkingAs;
 }
 
 export interface ActiveRule {
   rule: Rule;
   /** Why it applies; `reasonText` (reasons.ts) words it: `always`, `file src/app.ts matched src/**\/*.ts`. */
   reason: ActivationReason;
+  /** For a rule with `agents:` or `models:`: the agent and model pattern it applies for now. */
+  scope?: ScopeMatch;
 }
+
+/** Asked for by name (the user's `@name`, the model's read with the `rule` tool): past any scope. */
+export const isExplicit = (reason: ActivationReason | undefined): boolean => reason?.kind === "mention" || reason?.kind === "rule-tool";
 
 /** Why `rule` applies in `context`, or undefined when it does not. */
 export function whyRuleApplies(rule: Rule, context: SessionContext): ActivationReason | undefined {
   if (context.mentioned?.has(rule.name)) return { kind: "mention", rule: rule.name };
   const earlier = context.activated?.get(rule.name);
+  if (isExplicit(earlier)) return earlier;
+  if (isScoped(rule) && scopeMatch(rule, context.workingAs) === undefined) return undefined;
   if (earlier !== undefined) return earlier;
   const mode = activationOf(rule);
   if (mode === "always") return { kind: "always" };
@@ -68,6 +83,8 @@ export function whyRuleApplies(rule: Rule, context: SessionContext): ActivationR
 /** Why `rule` does not apply, for the command line's `explain`; undefined when it does apply. */
 export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string | undefined {
   if (whyRuleApplies(rule, context) !== undefined) return undefined;
+  const outOfScope = outOfScopeText(rule, context.workingAs);
+  if (outOfScope !== undefined) return outOfScope;
   const mode = activationOf(rule);
   if (mode === "on-request") return "on request: listed by description, read with the rule tool";
   if (mode === "manual") return `manual: applies only when the prompt mentions @${rule.name}`;
@@ -109,7 +126,9 @@ export function activeRulesAmong(rules: readonly Rule[], context: SessionContext
     const rule = rules[place] as Rule;
     if (skip?.(rule)) continue;
     const reason = whyRuleApplies(rule, materialised);
-    if (reason !== undefined) active.push({ rule, reason });
+    if (reason === undefined) continue;
+    const scope = isScoped(rule) && !isExplicit(reason) ? scopeMatch(rule, context.workingAs) : undefined;
+    active.push(scope ? { rule, reason, scope } : { rule, reason });
   }
   return active;
 }

@@ -112,7 +112,7 @@ function matchTokens(pattern: { tokens: number[]; classes: CharClass[] }, text: 
  * need to take more, so each (item, pattern element) pair is tried at most
  * once: O(n × m), without recursion.
  */
-function greedyMatch(
+export function greedyMatch(
   length: number,
   from: number,
   to: number,

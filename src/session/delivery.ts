@@ -26,6 +26,7 @@
  * after all, it is hidden from the model).
  */
 import type { ComposedMessage } from "../render/compose.js";
+import { isScoped } from "../select/scope.js";
 import type { Rule } from "../rule/rule.js";
 import { differs } from "../sources/live-rules.js";
 
@@ -49,6 +50,10 @@ export interface SessionDelivery {
   readonly delivered: ReadonlyMap<string, Rule>;
   /** The on-request list is in the current window. */
   readonly listedOnRequest: boolean;
+  /** On-request rules for some agents or models that the window lists (each is listed when it comes into scope). */
+  readonly listed: ReadonlySet<string>;
+  /** Rules in the window the model has been told do not apply now: the session works as another agent or model. */
+  readonly paused: ReadonlySet<string>;
   readonly attempts: ReadonlyMap<string, Attempt>;
   /** When the window's silent rules message was stored: the user's messages must sort after it. */
   readonly rulesCreated?: number;
@@ -64,6 +69,10 @@ export interface SessionDelivery {
 export interface FoundRules {
   readonly rules: readonly string[];
   readonly delivery?: string;
+  /** What it said of agent and model scopes (`ComposedMessage`). */
+  readonly listed?: readonly string[];
+  readonly paused?: readonly string[];
+  readonly resumed?: readonly string[];
 }
 
 /** The rules loaded now, by name: a delivered rule is recorded as its current object when its text is unchanged. */
@@ -111,6 +120,8 @@ export const NEW_SESSION: SessionDelivery = {
   window: 0,
   delivered: new Map(),
   listedOnRequest: false,
+  listed: new Set(),
+  paused: new Set(),
   attempts: new Map(),
   compacting: false,
   unannounced: 0,
@@ -129,6 +140,8 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
         window: state.window + 1,
         delivered: new Map(),
         listedOnRequest: false,
+        listed: new Set(),
+        paused: new Set(),
         stage: state.stage === "ignored" ? "ignored" : "empty",
         windowStart: event.windowStart,
         rulesCreated: undefined,
@@ -178,7 +191,7 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
       for (const found of event.found) {
         // A timed-out attempt of this plugin: what it carried. Otherwise the rules it names, as they are now.
         const attempt = found.delivery === undefined ? undefined : state.attempts.get(found.delivery);
-        next = attempt ? hold(next, attempt.composed, event.current) : holdNamed(next, found.rules, event.current);
+        next = attempt ? hold(next, attempt.composed, event.current) : holdNamed(next, found, event.current);
       }
       if (event.found.length === 0) return next;
       next = { ...next, listedOnRequest: true };
@@ -191,7 +204,8 @@ export function advance(state: SessionDelivery, event: DeliveryEvent): SessionDe
     case "tool-result":
       return { ...hold(state, event.composed, event.current), stage: state.stage === "owed" ? "held" : state.stage };
     case "rule-read":
-      return { ...state, delivered: new Map(state.delivered).set(event.rule.name, event.rule) };
+      // Read by name: it applies whatever the agent, and is not paused.
+      return { ...state, delivered: new Map(state.delivered).set(event.rule.name, event.rule), ...scopeChanges(state, { resumed: [event.rule.name] }) };
     case "reloaded": {
       const delivered = new Map<string, Rule>();
       for (const [name, given] of state.delivered) delivered.set(name, currentVersion(given, event.current));
@@ -252,16 +266,36 @@ function hold(state: SessionDelivery, composed: ComposedMessage, current: Curren
   const delivered = new Map(state.delivered);
   for (const { rule } of composed.included) delivered.set(rule.name, currentVersion(rule, current));
   for (const name of composed.removed) delivered.delete(name);
-  return { ...state, delivered, listedOnRequest: state.listedOnRequest || composed.onRequest.length > 0 };
+  const scoped = composed.onRequest.filter(isScoped).map((rule) => rule.name);
+  const given = composed.included.map(({ rule }) => rule.name);
+  return {
+    ...state,
+    delivered,
+    listedOnRequest: state.listedOnRequest || composed.onRequest.length > 0,
+    ...scopeChanges(state, { listed: scoped, paused: composed.paused, resumed: [...composed.resumed, ...given, ...composed.removed] }),
+  };
 }
 
-function holdNamed(state: SessionDelivery, names: readonly string[], current: CurrentRules): SessionDelivery {
+/** What a rules message found in the history carried, by name, as the rules are now. */
+function holdNamed(state: SessionDelivery, found: FoundRules, current: CurrentRules): SessionDelivery {
   const delivered = new Map(state.delivered);
-  for (const name of names) {
+  for (const name of found.rules) {
     const rule = current.get(name);
     if (rule) delivered.set(name, rule);
   }
-  return { ...state, delivered };
+  return { ...state, delivered, ...scopeChanges(state, { listed: found.listed, paused: found.paused, resumed: [...(found.resumed ?? []), ...found.rules] }) };
+}
+
+/** The scoped rules a message listed, paused, and resumed (or gave again, or announced deleted). */
+function scopeChanges(
+  state: SessionDelivery,
+  said: { listed?: readonly string[]; paused?: readonly string[]; resumed?: readonly string[] },
+): Pick<SessionDelivery, "listed" | "paused"> {
+  const listed = said.listed?.length ? new Set([...state.listed, ...said.listed]) : state.listed;
+  if (!said.paused?.length && !said.resumed?.some((name) => state.paused.has(name))) return { listed, paused: state.paused };
+  const paused = new Set([...state.paused, ...(said.paused ?? [])]);
+  for (const name of said.resumed ?? []) paused.delete(name);
+  return { listed, paused };
 }
 
 /** Every pending attempt but `except` becomes a copy. */

@@ -1,8 +1,7 @@
 /** What the plugin remembers about each session, kept in memory for the life of the OpenCode process. */
 import type { ActivationReason, FileMatch } from "../select/reasons.js";
+import type { ModelRef } from "../select/scope.js";
 import { NEW_SESSION, type SessionDelivery } from "./delivery.js";
-
-export type ModelRef = { providerID: string; modelID: string };
 
 /** Which rules apply to the session: what its context holds. Survives compaction. */
 export interface SessionActivation {

@@ -14,23 +14,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { isSummaryRequest, type RecordedRequest } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import { firstDifference } from "./harness/prompt-prefix.js";
-import { EACH_ONCE, PLUGIN_UNDER_TEST, alwaysRuleFiles, isRulesPart, lastMessage, ruleCounts, waitForRulesStored } from "./harness/rules.js";
-import { assistantMessages, createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle, type SessionMessage } from "./harness/wait.js";
+import { EACH_ONCE, PLUGIN_UNDER_TEST, alwaysRuleFiles, lastMessage, ruleCounts, rulesAfterLastCompaction, waitForRulesStored } from "./harness/rules.js";
+import { assistantMessages, createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle } from "./harness/wait.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
-
-/** Visible rules parts stored after the session's last compaction message. */
-function rulesAfterLastCompaction(messages: SessionMessage[]): number {
-  let at = -1;
-  messages.forEach((m, i) => {
-    if (m.parts.some((p) => p.type === "compaction")) at = i;
-  });
-  if (at < 0) return -1;
-  return messages
-    .slice(at)
-    .flatMap((m) => m.parts)
-    .filter((p) => isRulesPart(p) && !(p as { ignored?: boolean }).ignored).length;
-}
 
 describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;

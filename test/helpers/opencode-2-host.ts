@@ -58,6 +58,8 @@ export interface SimulatedHostOptions {
 export interface SimulatedHost {
   createSession(input?: { parentID?: string; agent?: string; model?: { providerID: string; id: string } }): string;
   deleteSession(sessionID: string): void;
+  /** `SessionApi.switchAgent` (what Tab does): the session's requests from the next step on are this agent's. */
+  switchAgent(sessionID: string, agent: string): void;
   /** Resolves when the turn that took this input is over; rejects when a `prompt` hook throws or the turn fails. */
   prompt(sessionID: string, text: string, options?: { delivery?: "steer" | "queue"; files?: V2.SessionPrompt["prompt"]["files"] }): Promise<void>;
   compact(sessionID: string): Promise<void>;
@@ -502,6 +504,12 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       const { id: sessionID, ...rest } = info;
       emit("session.created", { sessionID, ...rest });
       return info.id;
+    },
+    switchAgent: (sessionID, agent) => {
+      const session = live(sessionID);
+      if (session.info.agent === agent) return;
+      session.info = { ...session.info, agent };
+      emit("session.agent.selected", { sessionID, agent });
     },
     deleteSession: (sessionID) => {
       live(sessionID).deleted = true;

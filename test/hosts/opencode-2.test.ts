@@ -134,3 +134,87 @@ describe("OpenCode 2: state over a session's life", () => {
     await vi.waitFor(() => expect(lines.some((line) => line.startsWith("[opencode-rulebook] debug: Delivered") && line.includes(session))).toBe(true));
   });
 });
+
+describe("OpenCode 2: rules for one agent or one model (issue 13)", () => {
+  const SCOPED = { plan: "MARK-V2-PLAN-4d", build: "MARK-V2-BUILD-5e", general: "MARK-V2-GENERAL-6f", sim: "MARK-V2-SIM-MODEL-7a", other: "MARK-V2-OTHER-MODEL-8b" } as const;
+  let scoped: TempProject;
+
+  beforeAll(async () => {
+    scoped = await tempProject();
+    await writeTree(scoped.projectRulesDir, {
+      "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n`,
+      "plan-notes.md": `---\nagents: [plan]\n---\n- ${SCOPED.plan}\n`,
+      "build-checks.md": `---\nagents: build\n---\n- ${SCOPED.build}\n`,
+      "general-brief.md": `---\nagents: [general]\n---\n- ${SCOPED.general}\n`,
+      "sim-habits.md": `---\nmodels: ["sim/*"]\n---\n- ${SCOPED.sim}\n`,
+      "claude-habits.md": `---\nmodels: anthropic/claude-*\n---\n- ${SCOPED.other}\n`,
+    });
+  });
+
+  afterAll(async () => {
+    await scoped.cleanup();
+  });
+
+  const startScoped = async (responder: Responder) => {
+    const host = await startSimulatedHost({ plugin: entry, directory: scoped.projectDir, responder });
+    hosts.push(host);
+    return host;
+  };
+
+  test("a subagent session (agent general) gets its rule in its first request; the parent (build) never does", async () => {
+    const host = await startScoped(() => ({ text: "ok" }));
+    const parent = host.createSession({ agent: "build" });
+    await host.prompt(parent, "Delegate the research.");
+    const child = host.createSession({ parentID: parent, agent: "general" });
+    await host.prompt(child, "Research the options.");
+    const [first] = host.requests(child);
+    expect(count(first, SCOPED.general)).toBe(1);
+    expect(count(first, SCOPED.build)).toBe(0);
+    expect(textOf(first?.messages ?? [])).toContain('for="agent general"');
+    await host.prompt(parent, "Thanks.");
+    for (const request of host.requests(parent)) {
+      expect(count(request, SCOPED.general)).toBe(0);
+      expect(count(request, SCOPED.build)).toBe(1);
+    }
+  });
+
+  test("a rule for the session's model reaches it; a rule for another model does not", async () => {
+    const host = await startScoped(() => ({ text: "ok" }));
+    const onSim = host.createSession();
+    await host.prompt(onSim, "Hello.");
+    expect(count(host.requests(onSim)[0], SCOPED.sim)).toBe(1);
+    expect(count(host.requests(onSim)[0], SCOPED.other)).toBe(0);
+    const onClaude = host.createSession({ model: { providerID: "anthropic", id: "claude-sonnet-4" } });
+    await host.prompt(onClaude, "Hello.");
+    expect(count(host.requests(onClaude)[0], SCOPED.other)).toBe(1);
+    expect(count(host.requests(onClaude)[0], SCOPED.sim)).toBe(0);
+  });
+
+  test("a prompt queued while a plan turn runs gets the rules of the agent its request is made as, before its words", async () => {
+    let host: SimulatedHost | undefined;
+    let session = "";
+    let queued: Promise<void> | undefined;
+    host = await startScoped((request) => {
+      if (textOf(request.messages).includes("Plan it.") && queued === undefined) {
+        // The user queues the next message and presses Tab while the plan turn still runs.
+        queued = host?.prompt(session, "Now build it.", { delivery: "queue" });
+        host?.switchAgent(session, "build");
+      }
+      return { text: "ok" };
+    });
+    session = host.createSession({ agent: "plan" });
+    await host.prompt(session, "Plan it.");
+    await queued;
+    const [planned, built] = host.requests(session);
+    expect(planned?.agent).toBe("plan");
+    expect(count(planned, SCOPED.plan)).toBe(1);
+    expect(count(planned, SCOPED.build)).toBe(0);
+    expect(built?.agent).toBe("build");
+    expect(count(built, SCOPED.build)).toBe(1);
+    expect(count(built, SCOPED.plan)).toBe(1);
+    const words = textOf(built?.messages ?? []);
+    expect(words.lastIndexOf(SCOPED.build)).toBeLessThan(words.lastIndexOf("Now build it."));
+    expect(words.lastIndexOf("Not in effect while you work as agent build")).toBeGreaterThan(words.indexOf("Plan it."));
+    expect(built?.messages.slice(0, planned?.messages.length)).toEqual(planned?.messages);
+  });
+});

@@ -25,6 +25,11 @@ export type ModelStep =
   | { rule: string }
   | { answer: string };
 
+/** Who the user works as in a turn: the agent picked (Tab in the terminal UI); the host's default agent, `build`, when absent. */
+export interface TurnAs {
+  agent?: string;
+}
+
 export interface HostSetup {
   /** `<project>/.opencode/rules/<name>`: contents. */
   projectRules: Record<string, string>;
@@ -50,7 +55,7 @@ export interface HostDriver {
    * ends the turn; with no steps it answers "ok"). Resolves when the turn is
    * over, with the model's requests of that turn in order.
    */
-  turn(sessionID: string, text: string, steps?: ModelStep[]): Promise<SeenRequest[]>;
+  turn(sessionID: string, text: string, steps?: ModelStep[], as?: TurnAs): Promise<SeenRequest[]>;
   /**
    * Compacts the session the host's way (1.x: `session.summarize`; 2.x: a
    * checkpoint), with no model turn of its own, then sends `text` as the next

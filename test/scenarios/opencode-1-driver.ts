@@ -20,7 +20,7 @@ import { contentText, isMainRequest, type ChatMessage, type RecordedRequest, typ
 import { startOpencode, type OpencodeInstance } from "../e2e/harness/opencode.js";
 import { isRulesPart, PLUGIN_UNDER_TEST } from "../e2e/harness/rules.js";
 import { assistantMessages, createSession, getMessages, isIdle, prompt, sleep, unwrap, waitFor, type SessionMessage } from "../e2e/harness/wait.js";
-import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest } from "./driver.js";
+import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest, TurnAs } from "./driver.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
 
@@ -73,14 +73,15 @@ export function realOpenCode1(): HostDriver {
     }
   }
 
-  async function turn(sessionID: string, text: string, steps: ModelStep[] = []): Promise<SeenRequest[]> {
+  async function turn(sessionID: string, text: string, steps: ModelStep[] = [], as: TurnAs = {}): Promise<SeenRequest[]> {
     const { client, fakeModel } = instance();
     // Replies left over from an earlier turn (one that ended early) must not answer this one.
     fakeModel.queue.length = 0;
     fakeModel.enqueue(...(steps.length > 0 ? steps.map(replyFor) : ["ok"]));
     const since = fakeModel.requests.at(-1)?.seq ?? 0;
     const ours = () => fakeModel.requests.filter((r) => r.seq > since && r.sessionID === sessionID && isMainRequest(r));
-    await prompt(client, sessionID, text);
+    // A prompt without an agent is the default agent's: OpenCode 1 takes the agent from each prompt.
+    await prompt(client, sessionID, text, as.agent ? { agent: as.agent } : {});
     await waitFor(
       async () => {
         // Over once the model's last request was answered without a tool call, and OpenCode stored it and went idle.

@@ -124,10 +124,12 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
     async newSession() {
       return running().createSession({ agent: "build" });
     },
-    async turn(sessionID, text, steps = []) {
+    async turn(sessionID, text, steps = [], as = {}) {
       const simulated = running();
       scripts.set(sessionID, [...steps]);
       const before = simulated.requests(sessionID).length;
+      // OpenCode 2 keeps the agent picked on the session (`switchAgent`, as Tab does) for the prompts after it.
+      simulated.switchAgent(sessionID, as.agent ?? "build");
       await simulated.prompt(sessionID, text);
       return simulated.requests(sessionID).slice(before).map(seenRequest);
     },

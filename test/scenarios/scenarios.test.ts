@@ -19,6 +19,8 @@ const MARK = {
   onRequest: "MARK-ON-REQUEST-SECRETS-2a6",
   editedBefore: "MARK-EDITED-V1-4f3",
   editedAfter: "MARK-EDITED-V2-9e8",
+  plan: "MARK-PLAN-ONLY-3c7",
+  build: "MARK-BUILD-ONLY-6d1",
 } as const;
 
 const RULES: Record<string, string> = {
@@ -28,7 +30,11 @@ const RULES: Record<string, string> = {
   "release.md": `---\nalwaysApply: false\n---\n# Release\n- ${MARK.mention}: bump the version first.\n`,
   "secrets.md": `---\ndescription: Handling secrets and credentials\nalwaysApply: false\n---\n# Secrets\n- ${MARK.onRequest}: never print a token.\n`,
   "edited.md": `---\nalwaysApply: true\n---\n# Edited\n- ${MARK.editedBefore}\n`,
+  "plan-notes.md": `---\nagents: [plan]\n---\n# Planning\n- ${MARK.plan}: list the steps before any edit.\n`,
+  "build-checks.md": `---\nagents: build\n---\n# Building\n- ${MARK.build}: run the tests after each edit.\n`,
 };
+const PAUSED = "Not in effect while you work as agent";
+const RESUMED = "In effect again now that you work as agent";
 const FILES = { "src/app.ts": "export const answer = 42;\n", "README.md": "# fixture\n" };
 
 const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
@@ -42,6 +48,11 @@ function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
     const earlier = requests[i - 1] as SeenRequest;
     expect((requests[i] as SeenRequest).messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
   }
+}
+
+/** The request without OpenCode 1's `<system-reminder>` blocks (plan mode, agent switches), which it adds to the latest user message only. */
+function withoutHostReminders(request: SeenRequest): SeenRequest {
+  return { messages: request.messages.map((message) => ({ ...message, text: message.text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "") })) };
 }
 
 const HOSTS: Array<[string, () => HostDriver]> = [
@@ -140,6 +151,56 @@ describe.each(HOSTS)("%s", (_name, driver) => {
     expect(rest).toEqual([]);
     expect(count(after as SeenRequest, MARK.always)).toBe(1);
     expect(count(after as SeenRequest, MARK.keyword)).toBe(1);
+  });
+
+  test("agents: a plan turn holds the plan rule and not the build rule; switching to build brings the build rule and a notice in that turn's one request; back to plan, no second copy", {
+    timeout: 60_000,
+  }, async () => {
+    const session = await host.newSession();
+    const plan = await host.turn(session, "Plan the feature.", [], { agent: "plan" });
+    expect(plan).toHaveLength(1);
+    expect(count(plan[0] as SeenRequest, MARK.plan)).toBe(1);
+    expect(count(plan[0] as SeenRequest, MARK.build)).toBe(0);
+    expect(readBefore(plan[0] as SeenRequest, "Plan the feature.")).toContain(MARK.plan);
+    expect(text(plan[0] as SeenRequest)).toContain('for="agent plan"');
+
+    const build = await host.turn(session, "Build it.", [], { agent: "build" });
+    expect(build).toHaveLength(1);
+    const switched = build[0] as SeenRequest;
+    expect(count(switched, MARK.build)).toBe(1);
+    expect(count(switched, MARK.plan)).toBe(1);
+    expect(count(switched, `${PAUSED} build`)).toBe(1);
+    // New in this request, before the user's words, which end it.
+    const added = switched.messages.slice((plan[0] as SeenRequest).messages.length);
+    expect(readBefore({ messages: added }, "Build it.")).toContain(MARK.build);
+    expect(readBefore({ messages: added }, "Build it.")).toContain(`${PAUSED} build`);
+    // The user's words are in the last message (OpenCode 1 adds its own reminder after them when leaving plan).
+    expect(switched.messages.at(-1)?.text).toContain("Build it.");
+
+    const more = await host.turn(session, "Go on.", [], { agent: "build" });
+    expect(count(more[0] as SeenRequest, MARK.build)).toBe(1);
+    expect(count(more[0] as SeenRequest, PAUSED)).toBe(1);
+
+    const back = await host.turn(session, "Back to planning.", [], { agent: "plan" });
+    expect(back).toHaveLength(1);
+    expect(count(back[0] as SeenRequest, MARK.plan)).toBe(1);
+    expect(count(back[0] as SeenRequest, `${RESUMED} plan`)).toBe(1);
+    expect(count(back[0] as SeenRequest, `${PAUSED} plan`)).toBe(1);
+    // OpenCode 1 puts a plan-mode reminder into the last user message of each plan request, and only the last: the host's own edit, left out.
+    expectEachExtendsTheLast([...plan, ...build, ...more, ...back].map(withoutHostReminders));
+  });
+
+  test("agents: a build session never sees the plan rule; its compaction re-delivers the build rule only", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const first = await host.turn(session, "Build the feature.");
+    expect(count(first[0] as SeenRequest, MARK.build)).toBe(1);
+    const [after] = await host.compactThenTurn(session, "Continue.");
+    expect(count(after as SeenRequest, MARK.build)).toBe(1);
+    expect(count(after as SeenRequest, MARK.always)).toBe(1);
+    for (const request of [...first, after as SeenRequest]) {
+      expect(count(request, MARK.plan)).toBe(0);
+      expect(text(request)).not.toContain("plan-notes");
+    }
   });
 
   test("hot reload: an edited rule reaches the next turn as its new version, once", { timeout: 30_000 }, async () => {

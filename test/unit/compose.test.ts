@@ -217,7 +217,7 @@ describe("delivered rules are known by identity", () => {
     })!;
     expect(composed.removed).toEqual(["old"]);
     expect(composed.included).toEqual([]);
-    expect(composed.text).toBe(`<rulebook>\n${MESSAGE_HEADER}\n\nThe rule file of old was deleted: that rule no longer applies.\n\n\n</rulebook>`);
+    expect(composed.text).toBe(`<rulebook>\n${MESSAGE_HEADER}\n\nThe rule file of old was deleted: that rule no longer applies.\n</rulebook>`);
   });
 
   test("changed and deleted together, in today's wording", () => {

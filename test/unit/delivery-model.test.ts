@@ -32,6 +32,8 @@ const composed = (...rules: Rule[]): ComposedMessage => ({
   onRequest: [],
   leftOut: [],
   removed: [],
+  paused: [],
+  resumed: [],
 });
 const at = (stage: Stage, extra: Partial<SessionDelivery> = {}): SessionDelivery => ({ ...NEW_SESSION, stage, ...extra });
 const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduce(advance, state);

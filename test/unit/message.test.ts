@@ -9,6 +9,7 @@ import {
   renderOnRequestSection,
   renderRuleSection,
   renderRulesMessage,
+  rulesFrameBytes,
   rulesMessageHeader,
   type RenderedRule,
 } from "../../src/render/message.js";
@@ -76,8 +77,12 @@ describe("the message is its header and its sections, joined", () => {
     const sections = [...rules.map(renderRuleSection), renderLeftOutSection([{ name: "big" }]), renderOnRequestSection(onRequest.map(renderOnRequestEntry))];
     expect(text).toBe(assembleRulesMessage(sections, rulesMessageHeader(undefined, "Something changed.")));
     // So its size is the frame's plus the sections', plus a blank line between two sections.
-    const frame = Buffer.byteLength(assembleRulesMessage([], rulesMessageHeader(undefined, "Something changed.")));
+    const frame = rulesFrameBytes(rulesMessageHeader(undefined, "Something changed."));
     expect(Buffer.byteLength(text)).toBe(frame + sections.reduce((sum, section) => sum + Buffer.byteLength(section), 0) + 2 * (sections.length - 1));
+  });
+
+  test("a message of notices only (a switch of agent) ends right after its header, without blank lines", () => {
+    expect(assembleRulesMessage([], rulesMessageHeader("Header.", "Not in effect now: plan-notes."))).toBe("<rulebook>\nHeader.\n\nNot in effect now: plan-notes.\n</rulebook>");
   });
 
   test("a left-out paragraph that counts the rules it does not name says where their names are", () => {

@@ -38,6 +38,8 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "activation-invalid": { code: "activation-invalid", key: "trigger", allowed: ["always_on", "glob", "model_decision", "manual"], value: '"sometimes"' },
   "activation-incomplete": { code: "activation-incomplete", key: "inclusion", value: "fileMatch", lacks: "fileMatchPattern" },
   "key-ignored-by-tool": { code: "key-ignored-by-tool", key: "globs", tool: "Claude Code", reads: "paths", alwaysOn: true },
+  "scope-empty": { code: "scope-empty", key: "agents" },
+  "agent-unknown": { code: "agent-unknown", agent: "planner", known: ["build", "plan"] },
   "activation-missing": { code: "activation-missing", key: "trigger", tool: "Windsurf", allowed: ["always_on", "glob", "model_decision", "manual"] },
   "reference-too-deep": { code: "reference-too-deep", reference: "@6.md", maxDepth: 5 },
   "reference-outside": { code: "reference-outside", reference: "@../x.md", target: "/x.md", trust: "repository" },

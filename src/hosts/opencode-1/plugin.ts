@@ -11,7 +11,7 @@ import type { RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import { openCodeLogSink } from "./log-sink.js";
-import type { ModelRef } from "../../session/state.js";
+import type { ModelRef } from "../../select/scope.js";
 import { startForHost } from "../start.js";
 import { markerOf, partIdBefore } from "./parts.js";
 import { sessionPort } from "./session-port.js";

@@ -25,9 +25,9 @@ import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "..
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { errorText, guard, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
-import type { ModelRef } from "../../session/state.js";
+import type { ModelRef } from "../../select/scope.js";
 import { startForHost } from "../start.js";
-import type { Cleanup, PluginContext, SessionContext, SessionInfo, SessionPrompt, ToolFinished } from "./api.js";
+import type { Cleanup, LlmMessage, PluginContext, SessionContext, SessionInfo, SessionPrompt, ToolFinished } from "./api.js";
 import { consoleLogSink } from "./log-sink.js";
 import { placeRules } from "./request-rules.js";
 import { ledgerPort, MAX_ENTRIES, rulesLedger, type RulesLedger } from "./session-port.js";
@@ -80,32 +80,38 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
     });
   };
 
+  /** Prompts whose rules wait for the first request that carries them: OpenCode 2 names the agent and model only there. */
+  const arriving = promptsInArrival();
+
   const onPrompt = (event: SessionPrompt) =>
     guard(log, "prompt", event.sessionID, undefined, async () => {
       await meet(event.sessionID, {});
-      const answer = await rulebook.userMessage({
-        sessionID: event.sessionID,
+      arriving.add(event.sessionID, {
+        messageID: event.messageID,
         texts: typeof event.prompt.text === "string" ? [event.prompt.text] : [],
         files: (event.prompt.files ?? []).flatMap(attachedFile),
-        created: Date.now(),
       });
-      // Before the user's words, in the request that first carries them.
-      if (answer.rules) ledger.add(event.sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: event.messageID });
     });
 
   const onContext = (event: SessionContext) =>
     guard(log, "context", event.sessionID, undefined, async () => {
+      const { sessionID } = event;
       const seen = { agent: event.agent, model: modelRef(event.model) };
-      await meet(event.sessionID, seen);
-      let placement = placeRules(event.messages, ledger.entries(event.sessionID));
-      if (placement.moved || ledger.entries(event.sessionID).length > MAX_ENTRIES) {
+      await meet(sessionID, seen);
+      if (placeRules(event.messages, ledger.entries(sessionID)).moved || ledger.entries(sessionID).length > MAX_ENTRIES) {
         // A compaction checkpoint (or a revert) left the rules' places out of the request: the window starts again, empty.
-        ledger.startWindow(event.sessionID);
-        await rulebook.compactionEnding(event.sessionID, seen);
-        placement = placeRules(event.messages, ledger.entries(event.sessionID));
+        ledger.startWindow(sessionID);
+        await rulebook.compactionEnding(sessionID, seen);
       }
+      // A user's message reaches the model here first, as the agent and model this request names (the user may have switched since the last).
+      for (const prompt of arriving.takeArrived(sessionID, event.messages)) {
+        const answer = await rulebook.userMessage({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
+        // Before the user's words, in every request from this one on.
+        if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
+      }
+      const placement = placeRules(event.messages, ledger.entries(sessionID));
       if (placement.moved) return;
-      ledger.update(event.sessionID, placement.entries);
+      ledger.update(sessionID, placement.entries);
       event.messages = placement.messages;
     });
 
@@ -145,6 +151,7 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
     (sessionID) => {
       rulebook.sessionDeleted(sessionID);
       ledger.forget(sessionID);
+      arriving.forget(sessionID);
       met.delete(sessionID);
     },
     log,
@@ -156,8 +163,50 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
     rulebook.dispose();
     await ledger.settled();
     ledger.close();
+    arriving.forget();
     met.clear();
     await log.flush();
+  };
+}
+
+/** A prompt as the `prompt` hook saw it, until a request carries its message. */
+interface WaitingPrompt {
+  messageID: string;
+  texts: string[];
+  files: string[];
+}
+
+/** Prompts one session may have waiting: a few queued or steered messages; past this the oldest goes (its rules come with the next). */
+const MAX_WAITING = 32;
+
+/** The prompts admitted and not yet in a request, by session. */
+function promptsInArrival() {
+  const waiting = new Map<string, WaitingPrompt[]>();
+  return {
+    add(sessionID: string, prompt: WaitingPrompt) {
+      const list = [...(waiting.get(sessionID) ?? []), prompt];
+      waiting.set(sessionID, list.slice(-MAX_WAITING));
+    },
+    /**
+     * The prompts whose message this request carries, in order. The others
+     * wait: a queued message reaches a request only when the turn before is
+     * over, whatever came after it (a withdrawn one waits until it is the
+     * oldest of too many).
+     */
+    takeArrived(sessionID: string, messages: readonly LlmMessage[]): WaitingPrompt[] {
+      const list = waiting.get(sessionID);
+      if (!list) return [];
+      const ids = new Set(messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
+      const arrived = list.filter((prompt) => ids.has(prompt.messageID));
+      const still = list.filter((prompt) => !ids.has(prompt.messageID));
+      if (still.length > 0) waiting.set(sessionID, still);
+      else waiting.delete(sessionID);
+      return arrived;
+    },
+    forget(sessionID?: string) {
+      if (sessionID === undefined) waiting.clear();
+      else waiting.delete(sessionID);
+    },
   };
 }
 

@@ -100,6 +100,26 @@ export function contentText(content: unknown): string {
   return "";
 }
 
+/** The text parts of one message's content, in order (a plain string is one part). */
+export function contentParts(content: unknown): string[] {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((p) => (typeof p === "string" ? [p] : p && typeof p === "object" && "text" in p ? [String((p as { text: unknown }).text)] : []));
+}
+
+/**
+ * The reminders OpenCode 1.18 adds on its own to the latest user message of a
+ * request, never stored (so the next request has that message without them):
+ * plan mode's, on every plan request, and the one on every build request once
+ * the session has worked as plan.
+ */
+const OPENCODE_REMINDERS = ["<system-reminder>\n# Plan Mode - System Reminder", "<system-reminder>\nYour operational mode has changed from plan to build."];
+
+/** Whether a text part is one of OpenCode's own plan or build-switch reminders. */
+export function isOpencodeReminder(text: string): boolean {
+  return OPENCODE_REMINDERS.some((start) => text.startsWith(start));
+}
+
 function bodyOf(r: RecordedRequest | ChatRequestBody): ChatRequestBody {
   return "body" in r && r.body && typeof r.body === "object" && "messages" in (r.body as object) ? (r as RecordedRequest).body : (r as ChatRequestBody);
 }

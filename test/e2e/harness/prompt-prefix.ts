@@ -6,7 +6,7 @@
  * all of it; anything rewritten earlier in the conversation costs everything
  * after it. Pure: request bodies in, findings out.
  */
-import type { ChatMessage, ChatRequestBody } from "./fake-model.js";
+import { isOpencodeReminder, type ChatMessage, type ChatRequestBody } from "./fake-model.js";
 
 const isSystem = (message: ChatMessage) => message.role === "system" || message.role === "developer";
 
@@ -46,6 +46,28 @@ export function firstDifference(earlier: ChatRequestBody, later: ChatRequestBody
     if (was !== now) return `message ${i + 1} of ${before.messages.length} changed ${whereTheyPart(was, now)}`;
   }
   return undefined;
+}
+
+const isReminderPart = (part: unknown): boolean =>
+  typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text" && isOpencodeReminder(String((part as { text?: unknown }).text));
+
+/**
+ * The request without what OpenCode 1.18 itself changes when a session
+ * switches agent, measured in test/e2e/prompt-cache.test.ts: its plan and
+ * build-switch reminders (on the latest user message only, never stored) and
+ * the `task` tool's description (it lists the subagents the current agent may
+ * start: plan may start fewer). A message left with one text part becomes a
+ * plain string, as OpenCode's provider sends one.
+ */
+export function withoutOpencodeSwitchChanges(body: ChatRequestBody): ChatRequestBody {
+  const messages = (body.messages ?? []).map((message): ChatMessage => {
+    if (message.role !== "user" || !Array.isArray(message.content) || !message.content.some(isReminderPart)) return message;
+    const kept = (message.content as unknown[]).filter((part) => !isReminderPart(part));
+    const [lone] = kept as Array<{ type?: unknown; text?: unknown }>;
+    return { ...message, content: kept.length === 1 && lone?.type === "text" ? lone.text : kept };
+  });
+  const tools = body.tools?.map((tool) => (tool.function.name === "task" ? { ...tool, function: { ...tool.function, description: undefined } } : tool));
+  return { ...body, messages, ...(tools ? { tools } : {}) };
 }
 
 /** The request as one text in cache order, for measuring shared prefixes. */

@@ -9,7 +9,7 @@
  * `metadata["opencode-rulebook"]` (src/hosts/opencode-1/parts.ts).
  */
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk";
-import { contentText, isMainRequest, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";
+import { contentParts, contentText, isMainRequest, isOpencodeReminder, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";
 import { DIST_PLUGIN, spawnServer, type OpencodeInstance } from "./opencode.js";
 import { getMessages, waitFor, type SessionMessage } from "./wait.js";
 
@@ -23,6 +23,9 @@ export const ALWAYS_RULES = [GLOBAL_RULE, PROJECT_RULE] as const;
 
 /** An always-on rule file: a heading and one bullet. */
 export const alwaysRule = (title: string, line: string) => `---\nalwaysApply: true\n---\n# ${title}\n- ${line}\n`;
+
+/** A rule file with its own front matter (`agents: [plan]`, `models: ["fake/*"]`…): a heading and one bullet. */
+export const scopedRule = (frontMatter: string, title: string, line: string) => `---\n${frontMatter}\n---\n# ${title}\n- ${line}\n`;
 
 /** `globalRules` / `projectRules` for startOpencode. */
 export function alwaysRuleFiles(): { globalRules: Record<string, string>; projectRules: Record<string, string> } {
@@ -83,6 +86,28 @@ export function lastMessage(request: RecordedRequest): { role: string; text: str
   return { role: last?.role ?? "", text: contentText(last?.content) };
 }
 
+/** How often a rule is in a request: the count of its blocks (`<rule name="…"`), or both counts in words when its text is not there as often. */
+export function timesIn(request: RecordedRequest, rule: { name: string; mark: string }): number | string {
+  const text = requestText(request);
+  const blocks = countOf(text, `<rule name="${rule.name}"`);
+  const texts = countOf(text, rule.mark);
+  return blocks === texts ? blocks : `${blocks} blocks, ${texts} texts`;
+}
+
+/** A text part of a request's message, by who wrote it: the plugin's rules message, OpenCode's own reminder (isOpencodeReminder), or anything else (the user's words). */
+export interface KindOfPart {
+  kind: "rules" | "opencode-reminder" | "text";
+  text: string;
+}
+
+/** The text parts of a request's last message, in order, each with its kind. */
+export function lastMessageParts(request: RecordedRequest): KindOfPart[] {
+  return contentParts(request.body.messages.at(-1)?.content).map((text) => ({
+    kind: text.trimStart().startsWith("<rulebook>") ? "rules" : isOpencodeReminder(text) ? "opencode-reminder" : "text",
+    text,
+  }));
+}
+
 type StoredPart = SessionMessage["parts"][number] & { synthetic?: boolean; ignored?: boolean; metadata?: Record<string, unknown>; text?: string };
 
 /** Whether a stored part is one of the plugin's rules parts. */
@@ -111,6 +136,13 @@ export function visibleRulesParts(messages: SessionMessage[]): FlatPart[] {
 /** Index (in flatParts order) of the first text part holding `text` that is not the plugin's. */
 export function indexOfUserText(messages: SessionMessage[], text: string): number {
   return flatParts(messages).findIndex((p) => p.role === "user" && p.part.type === "text" && !isRulesPart(p.part) && (p.part.text ?? "").includes(text));
+}
+
+/** The visible rules parts from the session's last compaction on (-1 when it had none). */
+export function rulesAfterLastCompaction(messages: SessionMessage[]): number {
+  const at = messages.findLastIndex((message) => message.parts.some((part) => part.type === "compaction"));
+  if (at < 0) return -1;
+  return visibleRulesParts(messages.slice(at)).length;
 }
 
 /** Waits until the session holds a rules part; returns its messages. */
