@@ -37,7 +37,13 @@ export function markerFor(composed: ComposedMessage, trigger: string, delivery?:
   };
 }
 
-/** The marker in a stored value, if it is the plugin's (anything else, whatever its shape, is not). */
+/** The marker in a stored value, if it is the plugin's (anything else, whatever its shape, is not); a list of names of another shape is left out. */
 export function asMarker(value: unknown): RulesMarker | undefined {
-  return value && typeof value === "object" && (value as RulesMarker).kind === "rules" && Array.isArray((value as RulesMarker).rules) ? (value as RulesMarker) : undefined;
+  if (!value || typeof value !== "object" || (value as RulesMarker).kind !== "rules" || !Array.isArray((value as RulesMarker).rules)) return undefined;
+  const marker = value as RulesMarker;
+  if ([marker.listed, marker.paused, marker.resumed].every((names) => names === undefined || isNameList(names))) return marker;
+  const { listed, paused, resumed, ...rest } = marker;
+  return { ...rest, ...(isNameList(listed) ? { listed } : {}), ...(isNameList(paused) ? { paused } : {}), ...(isNameList(resumed) ? { resumed } : {}) };
 }
+
+const isNameList = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === "string");

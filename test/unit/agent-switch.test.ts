@@ -4,6 +4,7 @@
  * session switches (src/render/compose.ts), and what the session's delivery
  * model then holds (src/session/delivery.ts).
  */
+import { asMarker } from "../../src/deliver/marker.js";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { composeRulesMessage, type ComposedMessage, type ComposeOptions } from "../../src/render/compose.js";
@@ -424,5 +425,19 @@ describe("property: switching among plan, build and general", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("markers read back from a history or storage", () => {
+  test("lists of names of another shape are left out; the rest of the marker is kept", () => {
+    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "chat.message", paused: 5, resumed: ["b"], listed: ["c", 3] })).toEqual({
+      kind: "rules",
+      rules: ["a"],
+      trigger: "chat.message",
+      resumed: ["b"],
+    });
+    const whole = { kind: "rules", rules: ["a"], trigger: "t", paused: ["p"] };
+    expect(asMarker(whole)).toBe(whole);
+    expect(asMarker({ kind: "rules", rules: "a" })).toBeUndefined();
   });
 });
