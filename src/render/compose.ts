@@ -94,15 +94,15 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const changed = active.map(({ rule }) => delivered.has(rule.name));
   const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), removedFrame);
   const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
-  const byName = new Map(rules.map((rule) => [rule.name, rule]));
+  // Notices name few rules: each is looked up in the set's index, never the whole set walked.
+  const byName = (name: string): Rule | undefined => rules[index.positions.get(name)?.[0] ?? -1];
   const switchText = (names: readonly string[], frame: FrameOf) => {
     if (names.length === 0) return undefined;
-    const list = nameList(names.length, (i) => scopedName(byName.get(names[i] as string), names[i] as string), frame);
+    const list = nameList(names.length, (i) => scopedName(byName(names[i] as string), names[i] as string), frame);
     return list.fit(list.reserve(allowance), NAMED_LIST_MAX_NAMES);
   };
   // The model is named only where a rule named is for some models: a switch of agent speaks of agents.
-  const concerning = (names: readonly string[]): WorkingAs | undefined =>
-    names.some((name) => (byName.get(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent };
+  const concerning = (names: readonly string[]): WorkingAs | undefined => (names.some((name) => (byName(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent });
   const pausedText = switchText(paused, pausedFrame(concerning(paused)));
   const resumedText = switchText(resumed, resumedFrame(concerning(resumed)));
   const switchNotice = [...(pausedText ? [pausedText] : []), ...(resumedText ? [resumedText] : [])];
