@@ -10,10 +10,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { contentParts, isOpencodeReminder, type ChatRequestBody, type RecordedRequest, type Reply } from "./fake-model.js";
+import type { ChatRequestBody, RecordedRequest, Reply } from "./fake-model.js";
 import type { OpencodeInstance, StartOptions } from "./opencode.js";
 import { firstDifference } from "./prompt-prefix.js";
-import { alwaysRule as always, rulesAfterLastCompaction, scopedRule } from "./rules.js";
+import { alwaysRule as always, partsByKind, rulesAfterLastCompaction, scopedRule } from "./rules.js";
 import { createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle } from "./wait.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
@@ -70,8 +70,9 @@ export function pairsWithinWindows(session: CacheSession, as: (body: ChatRequest
 /** The user's own words in a request's last user message: its text without the plugin's rules message and OpenCode's reminders. */
 export function userWords(request: RecordedRequest): string {
   const last = request.body.messages.filter((message) => message.role === "user").at(-1);
-  return contentParts(last?.content)
-    .filter((text) => !text.trimStart().startsWith("<rulebook>") && !isOpencodeReminder(text))
+  return partsByKind(last?.content)
+    .filter((part) => part.kind === "text")
+    .map((part) => part.text)
     .join("\n");
 }
 

@@ -21,11 +21,11 @@ export const GLOBAL_RULE = { name: "house-global", mark: "MARK-GLOBAL-ALWAYS-91c
 export const PROJECT_RULE = { name: "project-style", mark: "MARK-PROJECT-ALWAYS-4be" } as const;
 export const ALWAYS_RULES = [GLOBAL_RULE, PROJECT_RULE] as const;
 
-/** An always-on rule file: a heading and one bullet. */
-export const alwaysRule = (title: string, line: string) => `---\nalwaysApply: true\n---\n# ${title}\n- ${line}\n`;
-
 /** A rule file with its own front matter (`agents: [plan]`, `models: ["fake/*"]`…): a heading and one bullet. */
 export const scopedRule = (frontMatter: string, title: string, line: string) => `---\n${frontMatter}\n---\n# ${title}\n- ${line}\n`;
+
+/** An always-on rule file: a heading and one bullet. */
+export const alwaysRule = (title: string, line: string) => scopedRule("alwaysApply: true", title, line);
 
 /** `globalRules` / `projectRules` for startOpencode. */
 export function alwaysRuleFiles(): { globalRules: Record<string, string>; projectRules: Record<string, string> } {
@@ -100,12 +100,17 @@ export interface KindOfPart {
   text: string;
 }
 
-/** The text parts of a request's last message, in order, each with its kind. */
-export function lastMessageParts(request: RecordedRequest): KindOfPart[] {
-  return contentParts(request.body.messages.at(-1)?.content).map((text) => ({
+/** The text parts of one message's content, in order, each with its kind. */
+export function partsByKind(content: unknown): KindOfPart[] {
+  return contentParts(content).map((text) => ({
     kind: text.trimStart().startsWith("<rulebook>") ? "rules" : isOpencodeReminder(text) ? "opencode-reminder" : "text",
     text,
   }));
+}
+
+/** The text parts of a request's last message, in order, each with its kind. */
+export function lastMessageParts(request: RecordedRequest): KindOfPart[] {
+  return partsByKind(request.body.messages.at(-1)?.content);
 }
 
 type StoredPart = SessionMessage["parts"][number] & { synthetic?: boolean; ignored?: boolean; metadata?: Record<string, unknown>; text?: string };
