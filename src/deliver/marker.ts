@@ -1,15 +1,23 @@
 /**
  * The plugin's mark on a rules message it adds to a session: the rules it
- * carries and, for a silent prompt, the delivery attempt it was. A host
- * stores it with the message (OpenCode 1: in the part's metadata) so the
- * plugin can recognise its own messages, as they are stored and in a
- * session's history.
+ * carries and why, what it lists or leaves out, and, for a silent prompt,
+ * the delivery attempt it was. A host stores it with the message (OpenCode
+ * 1: in the part's metadata, or the tool result's) so the plugin can
+ * recognise its own messages in a session's history, and the Rules panel
+ * can show what the model holds without asking the server.
  */
 import type { ComposedMessage } from "../render/compose.js";
-import { isScoped } from "../select/scope.js";
+import type { ActivationReason } from "../select/reasons.js";
+import { isScoped, type ScopeMatch } from "../select/scope.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
 export const MARKER_KEY = "opencode-rulebook";
+
+/** Why a rule the message carries applies, and for which agent or model when it has a scope. */
+export interface RuleWhy {
+  reason: ActivationReason;
+  scope?: ScopeMatch;
+}
 
 export interface RulesMarker {
   kind: "rules";
@@ -22,28 +30,102 @@ export interface RulesMarker {
   listed?: string[];
   paused?: string[];
   resumed?: string[];
+  /** Why each rule in `rules` applies, in the same order (absent in markers written before the panel). */
+  why?: RuleWhy[];
+  /** Every on-request rule the message lists by name. */
+  offered?: string[];
+  /** Active rules the budget left out (the first `MAX_LEFT_OUT_NAMES`), and how many there were when more. */
+  leftOut?: string[];
+  leftOutCount?: number;
+  /** Rules whose deletion the message announces. */
+  removed?: string[];
+  /** Warnings about the rule files when the message was composed. */
+  warnings?: number;
 }
 
-export function markerFor(composed: ComposedMessage, trigger: string, delivery?: string): RulesMarker {
+/** A repository may hold thousands of rules: the marker names this many left out, and counts the rest. */
+export const MAX_LEFT_OUT_NAMES = 50;
+
+export interface MarkerContext {
+  delivery?: string;
+  /** Warnings of the rule set the message was composed from. */
+  warnings?: number;
+}
+
+export function markerFor(composed: ComposedMessage, trigger: string, context: MarkerContext = {}): RulesMarker {
   const listed = composed.onRequest.filter(isScoped).map((rule) => rule.name);
+  const leftOut = composed.leftOut.map((rule) => rule.name);
   return {
     kind: "rules",
     rules: composed.included.map(({ rule }) => rule.name),
     trigger,
-    ...(delivery === undefined ? {} : { delivery }),
+    ...(context.delivery === undefined ? {} : { delivery: context.delivery }),
     ...(listed.length > 0 ? { listed } : {}),
     ...(composed.paused.length > 0 ? { paused: composed.paused } : {}),
     ...(composed.resumed.length > 0 ? { resumed: composed.resumed } : {}),
+    why: composed.included.map(({ reason, scope }) => (scope === undefined ? { reason } : { reason, scope })),
+    ...(composed.onRequest.length > 0 ? { offered: composed.onRequest.map((rule) => rule.name) } : {}),
+    ...(leftOut.length > 0 ? { leftOut: leftOut.slice(0, MAX_LEFT_OUT_NAMES) } : {}),
+    ...(leftOut.length > MAX_LEFT_OUT_NAMES ? { leftOutCount: leftOut.length } : {}),
+    ...(composed.removed.length > 0 ? { removed: composed.removed } : {}),
+    ...(context.warnings ? { warnings: context.warnings } : {}),
   };
 }
 
-/** The marker in a stored value, if it is the plugin's (anything else, whatever its shape, is not); a list of names of another shape is left out. */
+/** The trigger of the plugin's `rule` tool answer: a rule read by name, not a composed message. */
+export const RULE_READ_TRIGGER = "rule";
+
+/** The marker of the plugin's `rule` tool answer: the one rule the model read by name. */
+export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });
+
+const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed"] as const;
+
+/**
+ * The marker in a stored value, if it is the plugin's (anything else, whatever
+ * its shape, is not). Stored values outlive versions and may be corrupted:
+ * a field of another shape is left out, the rest kept.
+ */
 export function asMarker(value: unknown): RulesMarker | undefined {
-  if (!value || typeof value !== "object" || (value as RulesMarker).kind !== "rules" || !Array.isArray((value as RulesMarker).rules)) return undefined;
+  if (!value || typeof value !== "object" || (value as RulesMarker).kind !== "rules" || !isNameList((value as RulesMarker).rules)) return undefined;
   const marker = value as RulesMarker;
-  if ([marker.listed, marker.paused, marker.resumed].every((names) => names === undefined || isNameList(names))) return marker;
-  const { listed, paused, resumed, ...rest } = marker;
-  return { ...rest, ...(isNameList(listed) ? { listed } : {}), ...(isNameList(paused) ? { paused } : {}), ...(isNameList(resumed) ? { resumed } : {}) };
+  const bad = [
+    ...NAME_LISTS.filter((key) => marker[key] !== undefined && !isNameList(marker[key])),
+    ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isRuleWhy)) ? ["why" as const] : []),
+    ...(marker.warnings !== undefined && !isCount(marker.warnings) ? ["warnings" as const] : []),
+    ...(marker.leftOutCount !== undefined && !isCount(marker.leftOutCount) ? ["leftOutCount" as const] : []),
+  ];
+  if (bad.length === 0) return marker;
+  const kept: Record<string, unknown> = { ...marker };
+  for (const key of bad) delete kept[key];
+  return kept as unknown as RulesMarker;
 }
 
 const isNameList = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === "string");
+const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
+const isText = (value: unknown): value is string => typeof value === "string";
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+function isRuleWhy(value: unknown): value is RuleWhy {
+  if (!isObject(value) || !isReason(value.reason)) return false;
+  const scope = value.scope;
+  return scope === undefined || (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)));
+}
+
+function isReason(value: unknown): value is ActivationReason {
+  if (!isObject(value)) return false;
+  switch (value.kind) {
+    case "always":
+    case "rule-tool":
+      return true;
+    case "mention":
+      return isText(value.rule);
+    case "conditions":
+      return (
+        Array.isArray(value.met) &&
+        value.met.length > 0 &&
+        value.met.every((met: unknown) => isObject(met) && (met.kind === "file" ? isText(met.file) && isText(met.glob) : met.kind === "keyword" && isText(met.keyword)))
+      );
+    default:
+      return false;
+  }
+}

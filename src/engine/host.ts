@@ -110,6 +110,6 @@ export interface Rulebook {
   toolCalled(sessionID: string, args: unknown): Promise<void>;
   /** A tool ran: the rules to give the model with its result, if it activated any. */
   toolFinished(sessionID: string, tool: string, args: unknown, output: string): Promise<RulesAnswer | undefined>;
-  /** The `rule` tool's answer. */
-  readRule(sessionID: string, name: string): string;
+  /** The `rule` tool's answer, marked as the plugin's when it gives a rule. */
+  readRule(sessionID: string, name: string): { output: string; marker?: RulesMarker };
 }

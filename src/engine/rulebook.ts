@@ -79,6 +79,8 @@ export interface RuleSet {
   list: readonly Rule[];
   byName: ReadonlyMap<string, Rule>;
   names: ReadonlySet<string>;
+  /** How many warnings loading them gave (the Rules panel counts them). */
+  warnings: number;
 }
 
 /** What the engine's parts share. */
@@ -112,17 +114,17 @@ export interface RunningRulebook extends Rulebook {
 export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> {
   const { log, options } = deps;
   const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
-  const index = (list: readonly Rule[]): RuleSet => {
+  const index = ({ rules: list, warnings }: LoadedRules): RuleSet => {
     const byName = new Map(list.map((rule) => [rule.name, rule]));
-    return { list, byName, names: ruleSetIndex(list).names };
+    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length };
   };
-  let rules = index(live.current().rules);
+  let rules = index(live.current());
   const sessions = sessionStore();
   const stopped = new AbortController();
 
   /** Sessions holding a changed or deleted rule get the new version, or a note, at their next delivery. */
   const applyChanges = (changes: RuleChanges) => {
-    rules = index(live.current().rules);
+    rules = index(live.current());
     for (const state of sessions.all()) {
       // Globs may have changed: match the whole working set again, once.
       state.activation.fileMatches.clear();

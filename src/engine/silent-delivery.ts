@@ -65,7 +65,13 @@ export function silentDelivery(engine: Engine) {
       delivery = randomUUID();
       engine.update(state, { type: "prompt-sent", delivery, composed });
       try {
-        const prompt = { sessionID, text: composed.text, marker: markerFor(composed, trigger, delivery), agent: state.agent, model: state.model };
+        const prompt = {
+          sessionID,
+          text: composed.text,
+          marker: markerFor(composed, trigger, { delivery, warnings: engine.rules().warnings }),
+          agent: state.agent,
+          model: state.model,
+        };
         created = (await engine.within(deps.promptTimeoutMs ?? PROMPT_TIMEOUT_MS, (signal) => deps.port.sendRules(prompt, signal))).created;
       } catch (error) {
         // Only a timeout leaves the outcome unknown; any other failure was an answer.

@@ -3,7 +3,7 @@
  * stored, tool calls and their results, edited files, and the `rule` tool.
  * Rules activated by a turn go into that turn's own message.
  */
-import { markerFor } from "../deliver/marker.js";
+import { markerFor, ruleReadMarker } from "../deliver/marker.js";
 import { answerRuleRequest, RULE_TOOL_NAME } from "../deliver/rule-tool.js";
 import { holdsRules, isSuperseded, mustReadWindow, rulesOwed, userMessageDate } from "../session/delivery.js";
 import { addFile, type SessionState } from "../session/state.js";
@@ -82,7 +82,7 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         engine.update(state, { type: "user-message", composed, current: engine.rules().byName });
         if (!composed) return { created };
         log.debug(`Delivered ${composed.included.length} rules to session ${sessionID} inside its user message`, { sessionID });
-        return { created, rules: { text: composed.text, marker: markerFor(composed, first ? "chat.message" : "prompt") } };
+        return { created, rules: { text: composed.text, marker: markerFor(composed, first ? "chat.message" : "prompt", { warnings: engine.rules().warnings }) } };
       }),
 
     ownPromptStored: (sessionID, marker, created) =>
@@ -118,7 +118,7 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
         engine.update(state, { type: "tool-result", composed, current: engine.rules().byName });
         log.debug(`Delivered ${composed.included.length} rules to session ${sessionID} with the result of ${tool}`, { sessionID });
-        return { text: composed.text, marker: markerFor(composed, tool) };
+        return { text: composed.text, marker: markerFor(composed, tool, { warnings: engine.rules().warnings }) };
       }),
 
     fileEdited: (path) =>
@@ -135,7 +135,7 @@ export function sessionTurns(engine: Engine, delivery: SilentDelivery): { calls:
         engine.update(state, { type: "rule-read", rule: answer.rule });
         if (!state.activation.activated.has(answer.rule.name)) state.activation.activated.set(answer.rule.name, { kind: "rule-tool" });
       }
-      return answer.output;
+      return answer.rule ? { output: answer.output, marker: ruleReadMarker(answer.rule.name) } : { output: answer.output };
     },
   };
   return {

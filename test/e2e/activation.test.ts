@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { isMainRequest, lastUserText, requestText, type RecordedRequest } from "./harness/fake-model.js";
 import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "./harness/opencode.js";
-import { createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle } from "./harness/wait.js";
+import { createSession, getMessages, prompt, sleep, toolParts, unwrap, waitFor, waitForIdle } from "./harness/wait.js";
 
 /** Each rule's text carries a unique mark, so a request can be searched for it. */
 const MARK = {
@@ -178,6 +178,12 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
 
     expect(lastText(afterUnknown)).toMatch(/no rule named "no-such-rule"/);
     expect(lastText(afterUnknown)).toContain("secrets");
+    // OpenCode stores the plugin's mark with the answer that gave a rule (the Rules panel reads it), and none with the other.
+    const [read, unknown] = toolParts(await getMessages(oc.client, id), "rule").map(
+      (part) => (part.state as { metadata?: Record<string, unknown> }).metadata?.["opencode-rulebook"],
+    );
+    expect(read).toMatchObject({ kind: "rules", rules: ["secrets"], why: [{ reason: { kind: "rule-tool" } }] });
+    expect(unknown).toBeUndefined();
     await expectNoStrayRequests(id, 3);
   });
 

@@ -117,8 +117,10 @@ describe("rules activated by a tool call are appended to that tool's result", ()
 });
 
 test("the rule tool reads an on-request rule, and unknown names list the known ones", async () => {
-  const execute = hooks.tool?.rule?.execute as (args: { name: string }, context: { sessionID: string }) => Promise<string>;
-  expect(await execute({ name: "security" }, { sessionID: "ses_1" })).toContain("Never log secrets.");
+  const execute = hooks.tool?.rule?.execute as (args: { name: string }, context: { sessionID: string }) => Promise<string | { output: string; metadata?: Record<string, unknown> }>;
+  const read = await execute({ name: "security" }, { sessionID: "ses_1" });
+  // The answer is marked as the plugin's: the history (and the Rules panel) shows the rule is in the window.
+  expect(read).toMatchObject({ output: expect.stringContaining("Never log secrets."), metadata: { [MARKER_KEY]: { kind: "rules", rules: ["security"], trigger: "rule" } } });
   expect(await execute({ name: "nope" }, { sessionID: "ses_1" })).toMatch(/There is no rule named "nope". Known rules: .*security/);
 });
 

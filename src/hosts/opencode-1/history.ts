@@ -11,7 +11,7 @@
  * compaction still summarising, or one that failed, has not moved the window.
  */
 import type { RulesMarker } from "../../deliver/marker.js";
-import { markerOf } from "./parts.js";
+import { markerOf, resultMarkerOf, type ToolPartState } from "./parts.js";
 
 export interface HistoryMessage {
   info: {
@@ -26,7 +26,7 @@ export interface HistoryMessage {
     finish?: string;
     error?: unknown;
   };
-  parts: Array<{ type: string; ignored?: boolean; metadata?: Record<string, unknown>; tail_start_id?: string }>;
+  parts: Array<{ type: string; ignored?: boolean; metadata?: Record<string, unknown>; tail_start_id?: string; state?: ToolPartState }>;
 }
 
 const isCompaction = (message: HistoryMessage | undefined) => message?.info.role === "user" && message.parts.some((part) => part.type === "compaction");
@@ -93,12 +93,18 @@ export function compactionUnderway(messages: readonly HistoryMessage[]): string 
   return answered ? undefined : id;
 }
 
-/** The plugin's rules messages in these messages (a window), oldest first, with when each was stored; hidden (ignored) parts left out. */
-export function rulesIn(window: readonly HistoryMessage[]): Array<{ marker: RulesMarker; created?: number }> {
+/**
+ * The plugin's rules in these messages (a window), oldest first, with when
+ * each message was stored: its rules parts (hidden, ignored ones left out)
+ * and, with `results`, the tool results it gave rules with. The engine
+ * reads only the rules parts: a window holding only a tool result's rules
+ * still lacks its rules message (the always-on rules, the on-request list).
+ */
+export function rulesIn(window: readonly HistoryMessage[], { results = false } = {}): Array<{ marker: RulesMarker; created?: number }> {
   const found: Array<{ marker: RulesMarker; created?: number }> = [];
   for (const message of window) {
     for (const part of message.parts) {
-      const marker = part.ignored ? undefined : markerOf(part);
+      const marker = part.ignored ? undefined : (markerOf(part) ?? (results ? resultMarkerOf(part) : undefined));
       if (marker) found.push({ marker, created: message.info.time?.created });
     }
   }

@@ -9,6 +9,21 @@ export function markerOf(part: { metadata?: Record<string, unknown> } | undefine
   return asMarker(part?.metadata?.[MARKER_KEY]);
 }
 
+/** A tool part as far as the plugin reads it: the result's metadata, and whether OpenCode cleared its output since. */
+export interface ToolPartState {
+  status?: string;
+  metadata?: Record<string, unknown>;
+  time?: { compacted?: number };
+}
+
+/** The plugin's marker on a tool result (rules given with it, or the `rule` tool's answer) while the model still reads that result. */
+export function resultMarkerOf(part: { type: string; state?: ToolPartState }): RulesMarker | undefined {
+  const state = part.type === "tool" ? part.state : undefined;
+  // A pruned result (its output cleared) no longer holds the rules.
+  if (state?.status !== "completed" || state.time?.compacted !== undefined) return undefined;
+  return asMarker(state.metadata?.[MARKER_KEY]);
+}
+
 /**
  * Ids for parts the plugin adds to a user message. OpenCode orders a
  * message's parts by id (`prt_` + 12 hex digits of time + random), and the

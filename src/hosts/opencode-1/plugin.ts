@@ -85,17 +85,25 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
         const result = typeof output.output === "string" ? output.output : "";
         const rules = await rulebook.toolFinished(input.sessionID, input.tool, (input as { args?: unknown }).args, result);
-        if (rules !== undefined) output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
+        if (rules === undefined) return;
+        output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
+        output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
       }),
     tool: {
       [RULE_TOOL_NAME]: {
         description: RULE_TOOL_DESCRIPTION,
         args: ruleToolArgs,
-        execute: async (args, context) => rulebook.readRule(context.sessionID, String((args as { name?: unknown }).name ?? "")),
+        execute: async (args, context) => {
+          const read = rulebook.readRule(context.sessionID, String((args as { name?: unknown }).name ?? ""));
+          // The marker in the result's metadata: the history (and the Rules panel) shows the rule is in the window.
+          return read.marker ? { output: read.output, metadata: { [MARKER_KEY]: read.marker } } : read.output;
+        },
       },
     },
   };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A file part's path (or its `file://` URL); parts of any other shape name none. */
 function attachedFile(part: Part): string[] {

@@ -139,7 +139,7 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
         },
         // Offered to the model itself, not only through OpenCode's code tool.
         options: { codemode: false },
-        execute: async (input, context) => ({ content: rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? "")) }),
+        execute: async (input, context) => ({ content: rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? "")).output }),
       }),
     ),
   ]);

@@ -1,0 +1,158 @@
+/**
+ * The Rules panel as lines of text for a column of a given width: pure, so
+ * what a person sees is tested without a terminal. The full layout gives
+ * each rule its own line and its reason below (wrapped at words, continued
+ * under it); below `COMPACT_BELOW` columns each rule is one line, its name
+ * and the kind of reason, cut short. Every list is bounded: a repository
+ * may hold thousands of rules, the sidebar shows the first ones and counts
+ * the rest.
+ */
+import type { RuleWhy } from "../deliver/marker.js";
+import type { ActivationReason } from "../select/reasons.js";
+import type { ScopeMatch } from "../select/scope.js";
+import type { PanelRule, RulesPanel } from "./rules-panel.js";
+
+export type LineTone = "title" | "heading" | "rule" | "reason" | "muted" | "warning";
+
+export interface PanelLine {
+  text: string;
+  tone: LineTone;
+}
+
+/** Narrower than this, the compact layout. OpenCode 1.18's sidebar leaves 37 columns. */
+export const COMPACT_BELOW = 30;
+/** Rules shown per list; the rest are counted. */
+export const MAX_LISTED = 25;
+/** Where to see the warnings. */
+export const CHECK_COMMAND = "npx opencode-rulebook check";
+
+export function panelLines(panel: RulesPanel | undefined, width: number): PanelLine[] {
+  if (!panel) return [];
+  const columns = Math.max(8, Math.floor(width));
+  return columns < COMPACT_BELOW ? compactLines(panel, columns) : fullLines(panel, columns);
+}
+
+function fullLines(panel: RulesPanel, width: number): PanelLine[] {
+  const lines: PanelLine[] = [{ text: "Rules", tone: "title" }];
+  const add = (text: string, tone: LineTone, indent = 0) => lines.push(...wrap(text, width, indent).map((line) => ({ text: line, tone })));
+  const rules = (heading: string, list: readonly PanelRule[], because: (rule: PanelRule) => string | undefined) => {
+    if (list.length === 0) return;
+    add(`${heading} (${list.length})`, "heading");
+    for (const rule of list.slice(0, MAX_LISTED)) {
+      add(`• ${clean(rule.name)}`, "rule", 2);
+      const reason = because(rule);
+      if (reason) add(`  ${reason}`, "reason", 2);
+    }
+    if (list.length > MAX_LISTED) add(`  + ${list.length - MAX_LISTED} more`, "muted", 2);
+  };
+  const names = (heading: string, list: readonly string[], count = list.length) => {
+    if (count === 0) return;
+    add(`${heading} (${count})`, "heading");
+    const more = count - Math.min(list.length, MAX_LISTED);
+    add(`  ${list.slice(0, MAX_LISTED).map(clean).join(", ")}${more > 0 ? `, + ${more} more` : ""}`, "muted", 2);
+  };
+  rules("In context", panel.inContext, (rule) => rule.why && whyText(rule.why));
+  rules("Set aside for now", panel.setAside, (rule) => (rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : "given for another agent or model"));
+  if (panel.inContext.length === 0 && panel.setAside.length === 0) add("No rule in context yet", "muted");
+  names("On request", panel.onRequest);
+  names("Left out by the budget", panel.leftOut, panel.leftOutCount);
+  if (panel.warnings > 0) {
+    add(`⚠ ${plural(panel.warnings, "warning")} about rule files`, "warning", 2);
+    add(`  see ${CHECK_COMMAND}`, "muted", 2);
+  }
+  return lines;
+}
+
+function compactLines(panel: RulesPanel, width: number): PanelLine[] {
+  const lines: PanelLine[] = [{ text: cut(`Rules · ${panel.inContext.length}`, width), tone: "title" }];
+  for (const rule of panel.inContext.slice(0, MAX_LISTED)) lines.push({ text: cut(`${clean(rule.name)} · ${rule.why ? shortWhy(rule.why) : "given"}`, width), tone: "rule" });
+  const more = [
+    panel.inContext.length > MAX_LISTED ? `+${panel.inContext.length - MAX_LISTED} more` : "",
+    panel.setAside.length > 0 ? `${panel.setAside.length} set aside` : "",
+    panel.onRequest.length > 0 ? `${panel.onRequest.length} on request` : "",
+    panel.leftOutCount > 0 ? `${panel.leftOutCount} left out` : "",
+  ].filter((part) => part !== "");
+  if (more.length > 0) lines.push({ text: cut(more.join(" · "), width), tone: "muted" });
+  if (panel.warnings > 0) lines.push({ text: cut(`⚠ ${plural(panel.warnings, "warning")}`, width), tone: "warning" });
+  return lines;
+}
+
+/** Why a rule applies, as the panel words it: `always`, `file src/db/user.ts matched src/db/**`, `keyword "migration" · agent plan`. */
+export function whyText(why: RuleWhy): string {
+  const reason = reasonWords(why.reason);
+  return why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined) ? `${reason} · ${scopeWords(why.scope)}` : reason;
+}
+
+function reasonWords(reason: ActivationReason): string {
+  switch (reason.kind) {
+    case "always":
+      return "always";
+    case "mention":
+      return `@${clean(reason.rule)} in the prompt`;
+    case "rule-tool":
+      return "read on request";
+    case "conditions":
+      return reason.met.map((met) => (met.kind === "file" ? `file ${clean(met.file)} matched ${clean(met.glob)}` : `keyword "${clean(met.keyword)}"`)).join(" and ");
+  }
+}
+
+/** The kind of reason, in a word or two, for the compact layout. */
+function shortWhy(why: RuleWhy): string {
+  const { reason } = why;
+  const kind =
+    reason.kind === "conditions" ? reason.met.map((met) => met.kind).join("+") : reason.kind === "rule-tool" ? "read" : reason.kind === "mention" ? "@mention" : "always";
+  return why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
+}
+
+function scopeWords(scope: ScopeMatch): string {
+  return [scope.agent !== undefined ? `agent ${clean(scope.agent)}` : "", scope.model !== undefined ? `model ${clean(scope.model)}` : ""].filter((part) => part !== "").join(", ");
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+/** Names and paths come from files of untrusted repositories: control characters (a terminal escape) are shown, not obeyed. */
+const clean = (text: string) => text.replace(/\p{Cc}/gu, "?");
+
+/** Cut to `width` columns, with an ellipsis. */
+function cut(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
+}
+
+/**
+ * Wrapped at spaces to `width` columns, keeping the text's own leading spaces;
+ * continuation lines start after `indent` spaces. A word longer than a line
+ * (a long path) is broken where the line ends.
+ */
+export function wrap(text: string, width: number, indent = 0): string[] {
+  const columns = Math.max(1, Math.floor(width));
+  const lead = " ".repeat(Math.min(indent, Math.floor(columns / 2)));
+  const start = /^ */.exec(text)?.[0] ?? "";
+  const lines: string[] = [];
+  let line = start;
+  let bare = true;
+  for (const word of text.slice(start.length).split(" ")) {
+    const candidate = bare ? `${line}${word}` : `${line} ${word}`;
+    if ([...candidate].length <= columns) {
+      line = candidate;
+      bare = false;
+      continue;
+    }
+    const alone = [...lead, ...word];
+    if (!bare && alone.length <= columns) {
+      lines.push(line);
+      line = alone.join("");
+      continue;
+    }
+    // Too long for any line: broken, starting where this line has room. Each pass takes at least half a line (the indent is at most half of it).
+    let rest = bare ? [...line, ...word] : [...line, " ", ...word];
+    while (rest.length > columns) {
+      lines.push(rest.slice(0, columns).join(""));
+      rest = [...lead, ...rest.slice(columns)];
+    }
+    line = rest.join("");
+    bare = false;
+  }
+  lines.push(line);
+  return lines;
+}

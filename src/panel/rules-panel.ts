@@ -1,0 +1,74 @@
+/**
+ * What the Rules panel shows for a session, worked out from the plugin's own
+ * marks in the session's current window (oldest first): the rules the model
+ * holds and why, the rules given for another agent or model and set aside
+ * now, the on-request rules it may read, the rules the budget left out, and
+ * how many warnings the rule files gave. Pure: the same history gives the
+ * same panel, in any process, after a restart, in a fork.
+ */
+import { RULE_READ_TRIGGER, type RulesMarker, type RuleWhy } from "../deliver/marker.js";
+
+export interface PanelRule {
+  name: string;
+  /** Why it applies (absent for marks written before the panel existed). */
+  why?: RuleWhy;
+}
+
+export interface RulesPanel {
+  /** In the model's context window and in effect, in the order they were given. */
+  inContext: PanelRule[];
+  /** In the window, but the model was told they do not apply to the agent or model at work now. */
+  setAside: PanelRule[];
+  /** Listed for the model to read with the `rule` tool, not read yet. */
+  onRequest: string[];
+  /** Active, but left out of the window for its size; readable with the `rule` tool. */
+  leftOut: string[];
+  /** How many rules were left out, when more than `leftOut` names. */
+  leftOutCount: number;
+  /** Warnings about the rule files, as of the latest message. */
+  warnings: number;
+}
+
+/** The panel for a window's marks; undefined when the plugin put nothing in it (no rule exists, or none was given yet). */
+export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefined {
+  if (markers.length === 0) return undefined;
+  const given = new Map<string, PanelRule>();
+  const paused = new Set<string>();
+  const offered = new Set<string>();
+  const leftOut = new Set<string>();
+  let leftOutMore = 0;
+  let warnings = 0;
+  for (const marker of markers) {
+    marker.rules.forEach((name, i) => {
+      const why = marker.why?.[i];
+      given.set(name, why === undefined ? { name } : { name, why });
+      paused.delete(name);
+      leftOut.delete(name);
+    });
+    for (const name of marker.offered ?? []) offered.add(name);
+    for (const name of marker.paused ?? []) paused.add(name);
+    for (const name of marker.resumed ?? []) paused.delete(name);
+    // A composed message names every active rule it leaves out, and the warnings of its rule set: the latest one holds.
+    if (marker.trigger !== RULE_READ_TRIGGER) {
+      leftOut.clear();
+      for (const name of marker.leftOut ?? []) if (!given.has(name)) leftOut.add(name);
+      leftOutMore = Math.max(0, (marker.leftOutCount ?? 0) - (marker.leftOut?.length ?? 0));
+      warnings = marker.warnings ?? 0;
+    }
+    for (const name of marker.removed ?? []) {
+      given.delete(name);
+      paused.delete(name);
+      offered.delete(name);
+      leftOut.delete(name);
+    }
+  }
+  const rules = [...given.values()];
+  return {
+    inContext: rules.filter((rule) => !paused.has(rule.name)),
+    setAside: rules.filter((rule) => paused.has(rule.name)),
+    onRequest: [...offered].filter((name) => !given.has(name)),
+    leftOut: [...leftOut],
+    leftOutCount: leftOut.size + leftOutMore,
+    warnings,
+  };
+}
