@@ -201,3 +201,19 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     }
   });
 });
+
+test("a message of a shape the panel does not know: no block, one warning in the terminal UI's console, the sidebar unharmed", async () => {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (line: string) => void warnings.push(line);
+  try {
+    store("ses_odd", { info: { id: "msg_odd", role: "user" }, parts: 5 as never });
+    const tui = terminalUi();
+    expect(tui.sidebar("ses_odd")).toEqual({ visible: false, lines: [""] });
+    tui.sidebar("ses_odd");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^opencode-rulebook: the Rules panel could not read session ses_odd; it shows nothing for it: /);
+  } finally {
+    console.warn = warn;
+  }
+});

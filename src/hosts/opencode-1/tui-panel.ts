@@ -62,14 +62,21 @@ export function registerRulesPanel<Node>(api: PanelApi, ui: PanelUi<Node>): void
   });
 }
 
+/** Sessions whose messages the panel could not read (said once each). */
+const unreadable = new Set<string>();
+
 /** The panel's lines for a session, as the terminal UI holds its messages now; none when it cannot tell. */
 export function sessionPanelLines(api: PanelApi, sessionID: string, width: number): PanelLine[] {
   try {
     const history = api.state.session.messages(sessionID).map((info) => ({ info, parts: api.state.part(info.id) as HistoryMessage["parts"] }));
     const markers = rulesIn(currentWindow(history).messages, { results: true }).map(({ marker }) => marker);
     return panelLines(rulesPanel(markers), width);
-  } catch {
-    // A message of a shape this version does not know: no panel rather than a broken sidebar.
+  } catch (error) {
+    // A message of a shape this version does not know: no panel rather than a broken sidebar, said once in the terminal UI's console.
+    if (!unreadable.has(sessionID)) {
+      unreadable.add(sessionID);
+      console.warn(`opencode-rulebook: the Rules panel could not read session ${sessionID}; it shows nothing for it: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return [];
   }
 }
