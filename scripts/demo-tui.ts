@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { DIST_PLUGIN, OPENCODE_BIN, REPO_ROOT, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
+import { ruleFilesIn } from "../test/e2e/harness/rules.js";
 import { startRulesProject, tuiEnv } from "../test/e2e/harness/tui.js";
 
 const EXAMPLES = path.join(REPO_ROOT, "rules-examples");
@@ -29,17 +30,6 @@ const fail = (line: string): never => {
   process.stderr.write(`demo:tui: ${line}\n`);
   process.exit(1);
 };
-
-/** The rule files of a folder, by path relative to it. */
-function ruleFiles(dir: string, prefix = ""): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) Object.assign(files, ruleFiles(path.join(dir, entry.name), rel));
-    else if (/\.mdc?$/i.test(entry.name)) files[rel] = fs.readFileSync(path.join(dir, entry.name), "utf8");
-  }
-  return files;
-}
 
 /** The running OpenCode server and terminal UI, for the signal handlers. */
 let server: OpencodeInstance | undefined;
@@ -68,7 +58,7 @@ async function main(): Promise<void> {
     if (!fs.existsSync(file)) fail(`the plugin is not built (${file} is missing): run \`npm run build\` first, or use \`npm run demo:tui\`.`);
 
   const { oc } = await startRulesProject({
-    projectRules: ruleFiles(EXAMPLES),
+    projectRules: ruleFilesIn(EXAMPLES),
     projectFiles: { "README.md": "# shop\n\nA tiny demo project.\n" },
     fakeModelOptions: { titleReply: "Rules panel demo" },
   });

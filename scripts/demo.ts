@@ -19,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contentText, isMainRequest, isSummaryRequest, isTitleRequest, type ChatMessage, type RecordedRequest } from "../test/e2e/harness/fake-model.js";
 import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
+import { ruleFilesIn } from "../test/e2e/harness/rules.js";
 import { createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle, type SessionMessage } from "../test/e2e/harness/wait.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -45,17 +46,6 @@ function check(ok: unknown, claim: string, evidence?: string): void {
   if (!ok) throw new DemoFailure(`${claim}${evidence ? `\n  evidence: ${evidence}` : ""}`);
   checks++;
   detail(`✔ ${claim}`);
-}
-
-/** rules-examples/ as relative path → content. */
-function readExamples(dir = EXAMPLES, prefix = ""): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) Object.assign(files, readExamples(path.join(dir, entry.name), rel));
-    else if (/\.(md|mdc)$/i.test(entry.name)) files[rel] = fs.readFileSync(path.join(dir, entry.name), "utf8");
-  }
-  return files;
 }
 
 /** Names of the rules in a rules text (`<rule name="…"`). */
@@ -131,7 +121,7 @@ async function main(): Promise<void> {
   out("Times are seconds since the demo started. Nothing leaves this machine; no API key is used.");
 
   if (!fs.existsSync(DIST_PLUGIN)) throw new DemoFailure(`the plugin is not built (${DIST_PLUGIN} is missing): run \`npm run build\` first, or use \`npm run demo\``);
-  const projectRules = readExamples();
+  const projectRules = ruleFilesIn(EXAMPLES);
   const globalRules = {
     "demo-global.md": [
       "---",

@@ -8,6 +8,8 @@
  * block per rule (src/render/message.ts); the plugin marks its parts with
  * `metadata["opencode-rulebook"]` (src/hosts/opencode-1/parts.ts).
  */
+import fs from "node:fs";
+import path from "node:path";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk";
 import { contentParts, contentText, isMainRequest, isOpencodeReminder, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";
 import { DIST_PLUGIN, spawnServer, type OpencodeInstance } from "./opencode.js";
@@ -178,4 +180,15 @@ export async function restartOpencode(previous: OpencodeInstance, timeoutMs = 30
   // The watchdog deletes nothing: the caller owns (and removes) rootDir.
   const server = await spawnServer({ cwd: previous.projectDir, env: previous.env, watchdogRoot: "", timeoutMs, name: "restarted opencode" });
   return { url: server.url, client: createOpencodeClient({ baseUrl: server.url, directory: previous.projectDir }), logs: server.logs, stop: server.stop };
+}
+
+/** The rule files (`.md`, `.mdc`) under a folder, by path relative to it: a folder such as rules-examples/ as a project's rules. */
+export function ruleFilesIn(dir: string, prefix = ""): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) Object.assign(files, ruleFilesIn(path.join(dir, entry.name), rel));
+    else if (/\.mdc?$/i.test(entry.name)) files[rel] = fs.readFileSync(path.join(dir, entry.name), "utf8");
+  }
+  return files;
 }
