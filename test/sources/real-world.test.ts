@@ -1,6 +1,8 @@
 /**
- * Real rule files from public repositories (test/fixtures/real-world/, each
- * project with its source and licence in SOURCE.md), each with the activation
+ * Real rule files from public repositories (the steering's corpus,
+ * ../shared/corpus/real-world beside the project: other repositories' files
+ * stay out of this one's tree; each project with its source and licence in
+ * SOURCE.md), each with the activation
  * its own tool gives it, from that tool's documentation (expected.json). The
  * plugin loads each project as OpenCode would open it and must agree on every
  * file: the same mode, the files it attaches for, and the tool's type name.
@@ -17,7 +19,7 @@ import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";
 import { type LoadedRules, loadRules } from "../../src/sources/load.js";
 
-const CORPUS = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "real-world");
+const CORPUS = process.env.RULEBOOK_REAL_WORLD_CORPUS ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "real-world");
 
 interface Expected {
   project: string;
