@@ -10,6 +10,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { openCodeLogDir, rulebookLogFile } from "../log-file.js";
 import { composeRulesMessage } from "../render/compose.js";
 import { renderRulesMessage } from "../render/message.js";
 import { codeMask, proseRanges, type LineCode } from "../rule/markdown-code.js";
@@ -208,6 +209,8 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
     );
   }
 
+  // Where the plugin's own lines are: the warnings in full, and the debug lines when debug is on.
+  const logFile = rulebookLogFile(project.env, project.home);
   if (options.json) {
     const json = {
       ok: errors === 0,
@@ -217,6 +220,7 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
       rules: loaded.rules.length,
       problems: problems.map((problem) => ({ ...problem, line: problem.line ?? null, rule: problem.rule ?? null, displayPath: shownPath(project, problem.path) })),
       notes,
+      logFile,
     };
     return result(`${JSON.stringify(json, null, 2)}\n`, "", exitCode);
   }
@@ -230,5 +234,6 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
   if (lines.length > 0) lines.push("");
   const summary = `${plural(loaded.files.length, "rule file")} checked, ${plural(loaded.rules.length, "rule")} in effect: ${plural(errors, "error")}, ${plural(warnings, "warning")}`;
   lines.push(errors > 0 ? style.red(summary) : warnings > 0 ? style.yellow(summary) : style.green(summary));
-  return result(`${lines.join("\n")}\n`, "", exitCode);
+  const log = `The plugin's log: ${logFile} (OpenCode 2); OpenCode 1 keeps it in its own log, ${openCodeLogDir(project.env, project.home)} (service opencode-rulebook)`;
+  return result(`${lines.join("\n")}\n`, `${log}\n`, exitCode);
 }

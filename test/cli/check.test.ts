@@ -11,11 +11,15 @@ beforeEach(() => {
   box = current();
 });
 
-test("a clean project passes: exit 0, a green summary (without colours off a terminal)", () => {
+test("a clean project passes: exit 0, a green summary (without colours off a terminal); where the plugin's log is, on stderr", () => {
   const { stdout, stderr, code } = box.run(["check"]);
   expect(code).toBe(0);
-  expect(stderr).toBe("");
   expect(stdout).toBe("5 rule files checked, 5 rules in effect: 0 errors, 0 warnings\n");
+  const logDir = join(box.home, ".local", "share", "opencode", "log");
+  expect(stderr).toBe(`The plugin's log: ${join(logDir, "opencode-rulebook.log")} (OpenCode 2); OpenCode 1 keeps it in its own log, ${logDir} (service opencode-rulebook)\n`);
+  const data = join(box.home, "data");
+  expect(box.run(["check"], { env: { XDG_DATA_HOME: data } }).stderr).toContain(`The plugin's log: ${join(data, "opencode", "log", "opencode-rulebook.log")} (OpenCode 2)`);
+  expect(JSON.parse(box.run(["check", "--json"]).stdout).logFile).toBe(join(logDir, "opencode-rulebook.log"));
 });
 
 test("a broken rule file is an error: exit 1, with its path and line", async () => {

@@ -109,9 +109,12 @@ export async function tempProject(): Promise<TempProject> {
     XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME,
     OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR,
     OPENCODE_RULEBOOK_DEBUG: process.env.OPENCODE_RULEBOOK_DEBUG,
+    XDG_DATA_HOME: process.env.XDG_DATA_HOME,
   };
   process.env.HOME = home;
   process.env.XDG_CONFIG_HOME = configHome;
+  // OpenCode 2's plugin writes its log in OpenCode's data folder: a test's goes to its own.
+  process.env.XDG_DATA_HOME = join(home, ".local", "share");
   delete process.env.OPENCODE_CONFIG_DIR;
   delete process.env.OPENCODE_RULEBOOK_DEBUG;
   const project: TempProject = {
@@ -131,7 +134,7 @@ export async function tempProject(): Promise<TempProject> {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
-      await rm(root, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return project;

@@ -10,6 +10,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type * as V2 from "../../src/hosts/opencode-2/api.js";
+import { rpcRegistry } from "./opencode-2-rpc.js";
 
 export const SYSTEM_PROMPT = "You are the simulated OpenCode 2 agent.";
 export const SIM_MODEL = { providerID: "sim", id: "sim-model" } as const;
@@ -58,8 +59,14 @@ export interface SimulatedHostOptions {
 export interface SimulatedHost {
   createSession(input?: { parentID?: string; agent?: string; model?: { providerID: string; id: string } }): string;
   deleteSession(sessionID: string): void;
-  /** `SessionApi.switchAgent` (what Tab does): the session's requests from the next step on are this agent's. */
-  switchAgent(sessionID: string, agent: string): void;
+  /**
+   * `SessionApi.switchAgent` (what Tab does): the session's requests from the
+   * next step on are this agent's. With `info: "kept"` the session's stored
+   * info (`ctx.session.get`) still names the agent it had: the source does not
+   * settle when the stored info follows a switch, so a plugin must take the
+   * request's agent first.
+   */
+  switchAgent(sessionID: string, agent: string, options?: { info?: "kept" }): void;
   /** Resolves when the turn that took this input is over; rejects when a `prompt` hook throws or the turn fails. */
   prompt(sessionID: string, text: string, options?: { delivery?: "steer" | "queue"; files?: V2.SessionPrompt["prompt"]["files"] }): Promise<void>;
   compact(sessionID: string): Promise<void>;
@@ -69,13 +76,20 @@ export interface SimulatedHost {
   restart(): Promise<void>;
   /** The keys the plugin's storage holds. */
   storedKeys(): string[];
+  /** Plugin tool calls whose `execute` threw: each crashed its model step (`packages/core/src/tool.ts`: a defect, not a tool error). */
+  crashedSteps(): string[];
+  /** A terminal UI's RPC call to a server plugin (`POST rpc.call`): its output, or a rejection with an `RpcFailure`. */
+  rpcCall(rpcID: string, method: string, input: unknown): Promise<unknown>;
+  /** A terminal UI's event stream (`event.subscribe`): every event, RPC events included; returns the unsubscribe. */
+  onEvent(listener: (event: V2.HostEvent) => void): () => void;
   stop(): Promise<void>;
 }
 
 type Hook = (event: never) => Promise<void> | void;
 type Deferred = { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void };
 type InboxItem = { id: string; text: string; files?: V2.SessionPrompt["prompt"]["files"]; delivery: "steer" | "queue"; done: Deferred };
-type SimSession = { info: V2.SessionInfo; history: HistoryEntry[]; inbox: InboxItem[]; deleted: boolean; running: boolean; compactions: number };
+/** `agent`: the agent the session's requests run as; `info.agent`: what its stored info says. */
+type SimSession = { info: V2.SessionInfo; agent: string; history: HistoryEntry[]; inbox: InboxItem[]; deleted: boolean; running: boolean; compactions: number };
 type Subscriber = { queue: V2.HostEvent[]; wake?: () => void; closed: boolean };
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -196,6 +210,8 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
   const registrations = new Set<V2.Registration>();
   const transforms = new Set<{ callback: (editor: V2.ToolEditor) => void }>();
   const subscribers = new Set<Subscriber>();
+  const uiListeners = new Set<(event: V2.HostEvent) => void>();
+  const crashes: string[] = [];
   const store = new Map<string, string>();
   const abort = new AbortController();
   let registry = new Map<string, V2.ToolInfo>();
@@ -266,7 +282,9 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         subscriber.queue.push(structuredClone(event));
         subscriber.wake?.();
       });
+    for (const listener of uiListeners) setImmediate(() => uiListeners.has(listener) && listener(structuredClone(event)));
   }
+  const rpc = rpcRegistry(emit);
 
   function close(subscriber: Subscriber): void {
     subscriber.closed = true;
@@ -330,6 +348,20 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         })();
       },
     },
+    // `packages/core/src/plugin/host.ts`: `rpc: Object.assign(rpc.client, { register })`; registrations end with the plugin.
+    rpc: {
+      register: (definition, handlers) =>
+        rpc.register(definition, handlers, (handle) => {
+          const dispose = handle.dispose;
+          const tracked = Object.assign(handle, {
+            dispose: async () => {
+              await dispose();
+              registrations.delete(tracked);
+            },
+          });
+          registrations.add(tracked);
+        }),
+    },
     // `packages/core/src/plugin/host.ts` `storage`: JSON values, copied in and out.
     storage: {
       get: async (key) => {
@@ -352,7 +384,7 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
 
   /** `packages/core/src/tool.ts` `snapshot().execute` → `executeTool`: before hooks, execute, after hooks, then the mutated result (normalized, truncated). */
   async function runTool(session: SimSession, messageID: string, call: { id: string; name: string; input: unknown }, offered: Map<string, V2.ToolInfo>): Promise<ToolState> {
-    const base = { sessionID: session.info.id, agent: session.info.agent ?? "build", messageID, id: call.id };
+    const base = { sessionID: session.info.id, agent: session.agent, messageID, id: call.id };
     let before: { tool: string; input: unknown };
     try {
       before = await trigger(`tool.execute.before`, { tool: call.name, ...base, input: call.input });
@@ -374,6 +406,11 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       const raw = await tool.execute(before.input, { ...base, signal: abort.signal });
       executed = { ...raw, content: normalizeContent(raw.content, raw.output) };
     } catch (error) {
+      // A plugin's Promise `execute` that rejects is a defect: the model step crashes (built-in tools fail with typed tool errors).
+      if (!builtIns.includes(tool)) {
+        crashes.push(`${tool.name}: ${message(error)}`);
+        throw new Error(`model step crashed: tool ${tool.name} threw: ${message(error)}`);
+      }
       // The hook may replace the error; it cannot turn it into a success.
       const failed: V2.ToolFinished = { ...after, status: "error", error: { message: message(error) } };
       await trigger("tool.execute.after", failed).catch(() => undefined);
@@ -398,7 +435,7 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
     const offered = new Map([...registry].filter(([, tool]) => tool.options?.codemode === false));
     const event: V2.SessionContext & { tools: ModelRequest["tools"] } = {
       sessionID: session.info.id,
-      agent: session.info.agent ?? "build",
+      agent: session.agent,
       model: session.info.model ?? SIM_MODEL,
       system: [{ type: "text", text: SYSTEM_PROMPT }],
       messages: toLlmMessages(session.history),
@@ -500,15 +537,16 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         agent: options.agent ?? "build",
         ...(options.model ? { model: options.model } : {}),
       };
-      sessions.set(info.id, { info, history: [], inbox: [], deleted: false, running: false, compactions: 0 });
+      sessions.set(info.id, { info, agent: info.agent ?? "build", history: [], inbox: [], deleted: false, running: false, compactions: 0 });
       const { id: sessionID, ...rest } = info;
       emit("session.created", { sessionID, ...rest });
       return info.id;
     },
-    switchAgent: (sessionID, agent) => {
+    switchAgent: (sessionID, agent, options = {}) => {
       const session = live(sessionID);
-      if (session.info.agent === agent) return;
-      session.info = { ...session.info, agent };
+      if (session.agent === agent) return;
+      session.agent = agent;
+      if (options.info !== "kept") session.info = { ...session.info, agent };
       emit("session.agent.selected", { sessionID, agent });
     },
     deleteSession: (sessionID) => {
@@ -554,6 +592,12 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       await load();
     },
     storedKeys: () => [...store.keys()],
+    crashedSteps: () => [...crashes],
+    rpcCall: (rpcID, method, input) => rpc.call(rpcID, method, input),
+    onEvent: (listener) => {
+      uiListeners.add(listener);
+      return () => void uiListeners.delete(listener);
+    },
     stop: async () => {
       if (stopped) return;
       stopped = true;

@@ -3,6 +3,8 @@
  * host: a restart of OpenCode, subagent sessions, deleted sessions, a prompt
  * steered into a running turn, the system prompt left alone, the debug log.
  */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import entry from "../../src/index.js";
 import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
@@ -125,13 +127,16 @@ describe("OpenCode 2: state over a session's life", () => {
     expect(withSteer.indexOf(MARK.keyword)).toBeLessThan(withSteer.indexOf("Also write a migration."));
   });
 
-  test("with debug on, deliveries are logged to the console (OpenCode 2 gives plugins no log API)", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "debug").mockImplementation((line: string) => void lines.push(line));
+  test("with debug on, deliveries go to the plugin's log file beside OpenCode's logs, and nothing to the console", async () => {
+    const written: string[] = [];
+    for (const method of ["log", "info", "debug", "warn", "error"] as const)
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void written.push(args.join(" ")));
     const host = await start({ debug: true });
     const session = host.createSession();
     await host.prompt(session, "Hello.");
-    await vi.waitFor(() => expect(lines.some((line) => line.startsWith("[opencode-rulebook] debug: Delivered") && line.includes(session))).toBe(true));
+    const file = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
+    await vi.waitFor(async () => expect(await readFile(file, "utf8")).toMatch(new RegExp(`^\\S+ DEBUG Delivered \\d+ rules to session ${session} on session\\.created`, "m")));
+    expect(written).toEqual([]);
   });
 });
 
@@ -188,6 +193,20 @@ describe("OpenCode 2: rules for one agent or one model (issue 13)", () => {
     await host.prompt(onClaude, "Hello.");
     expect(count(host.requests(onClaude)[0], SCOPED.other)).toBe(1);
     expect(count(host.requests(onClaude)[0], SCOPED.sim)).toBe(0);
+  });
+
+  test("the request's agent comes first: a session whose stored info still says plan, prompted as build after a restart, gets build's rules", async () => {
+    const host = await startScoped(() => ({ text: "ok" }));
+    const session = host.createSession({ agent: "plan" });
+    // The user switched to build; OpenCode's stored session info still names plan.
+    host.switchAgent(session, "build", { info: "kept" });
+    await host.restart();
+    await host.prompt(session, "Build it.");
+    const [request] = host.requests(session);
+    expect(request?.agent).toBe("build");
+    expect(count(request, SCOPED.build)).toBe(1);
+    expect(count(request, SCOPED.plan)).toBe(0);
+    expect(textOf(request?.messages ?? [])).not.toContain("Not in effect while you work as agent");
   });
 
   test("a prompt queued while a plan turn runs gets the rules of the agent its request is made as, before its words", async () => {

@@ -11,7 +11,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/deliver/marker.js";
-import { PANEL_ORDER, registerRulesPanel, type PanelApi, type PanelSlotPlugin, type PanelUi } from "../../src/hosts/opencode-1/tui-panel.js";
+import { PANEL_ORDER, registerRulesPanel, type PanelApi, type PanelSlotPlugin } from "../../src/hosts/opencode-1/tui-panel.js";
+import type { PanelUi } from "../../src/panel/panel-block.js";
 import { sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();

@@ -9,18 +9,30 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api.js";
 import { type ModelReply, type ModelRequest, type SimulatedHost, startSimulatedHost } from "../helpers/opencode-2-host.js";
+import { type SimulatedTui, startSimulatedTui } from "../helpers/opencode-2-tui.js";
 import { writeTree } from "../unit/helpers.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest } from "./driver.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** The plugin watches its rule folders; a rule written is seen within this. */
 const RULE_SETTLE_MS = 250;
-/** The environment the plugin reads user-global rules through, pointed at empty folders while a host runs. */
-const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR"] as const;
+/** The environment the plugin reads user-global rules through and writes its log under, pointed at empty folders while a host runs. */
+const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR", "XDG_DATA_HOME"] as const;
 
 /** The built plugin, as OpenCode 2 loads it (`npm test` builds first). */
-export function simulatedOpenCode2(): HostDriver {
-  return driverOn(async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default);
+export function simulatedOpenCode2(): HostDriver & PanelDriver {
+  return driverOn(
+    async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default,
+    () => import(pathToFileURL(join(REPO, "dist/tui.js")).href),
+  );
+}
+
+/** The Rules panel as OpenCode 2's terminal UI draws it: the plugin's terminal UI module loaded by the simulated terminal UI. */
+export interface PanelDriver {
+  /** The plugin's sidebar block for the session, as drawn now (one line per text element; none while hidden). */
+  panel(sessionID: string): string[];
+  /** Where the plugin writes its log. */
+  logFile(): string;
 }
 
 /** The same driver over a given default export (a test's inline plugin). */
@@ -56,8 +68,9 @@ export function seenRequest(request: ModelRequest): SeenRequest {
   return { messages: [{ role: "system", text: request.system.map((part) => part.text).join("\n") }, ...request.messages.map(seenMessage)] };
 }
 
-function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
+function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ default?: unknown }>): HostDriver & PanelDriver {
   let host: SimulatedHost | undefined;
+  let tui: SimulatedTui | undefined;
   let project = "";
   let isolation = "";
   let savedEnv: Partial<Record<(typeof ISOLATED_ENV)[number], string>> = {};
@@ -82,7 +95,7 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
     isolation = "";
   }
 
-  const driver: HostDriver = {
+  const driver: HostDriver & PanelDriver = {
     name: "simulated OpenCode 2",
     async start(setup: HostSetup) {
       // A git-less project in its own temp folder; the plugin's home and config folders are empty temp folders.
@@ -91,7 +104,12 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
       await mkdir(join(project, ".opencode/rules"), { recursive: true });
       await writeTree(join(project, ".opencode/rules"), setup.projectRules);
       await writeTree(project, setup.projectFiles ?? {});
-      const env = { HOME: join(isolation, "home"), XDG_CONFIG_HOME: join(isolation, "xdg-config"), OPENCODE_CONFIG_DIR: join(isolation, "opencode-config") };
+      const env = {
+        HOME: join(isolation, "home"),
+        XDG_CONFIG_HOME: join(isolation, "xdg-config"),
+        OPENCODE_CONFIG_DIR: join(isolation, "opencode-config"),
+        XDG_DATA_HOME: join(isolation, "xdg-data"),
+      };
       for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
       for (const name of ISOLATED_ENV) {
         savedEnv[name] = process.env[name];
@@ -105,6 +123,7 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
           failing: setup.failingClient ?? false,
           responder: (_request, sessionID) => replyFor(scripts.get(sessionID)?.shift()),
         });
+        if (loadTui) tui = await startSimulatedTui(host, await loadTui());
       } catch (error) {
         restoreEnv();
         await removeFolders();
@@ -113,8 +132,10 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
     },
     async stop() {
       try {
+        await tui?.stop();
         await host?.stop();
       } finally {
+        tui = undefined;
         host = undefined;
         scripts.clear();
         restoreEnv();
@@ -143,6 +164,14 @@ function driverOn(loadPlugin: () => Promise<unknown>): HostDriver {
     },
     projectPath(relative) {
       return join(project, relative);
+    },
+    panel(sessionID) {
+      if (!tui) throw new Error("simulated OpenCode 2: this driver has no terminal UI");
+      if (tui.state.status !== "active") throw new Error(`simulated OpenCode 2: the terminal UI plugin failed: ${tui.state.error}`);
+      return tui.sidebar(sessionID).flat();
+    },
+    logFile() {
+      return join(isolation, "xdg-data", "opencode", "log", "opencode-rulebook.log");
     },
   };
   return driver;

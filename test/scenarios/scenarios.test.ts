@@ -6,7 +6,7 @@
  * that apply, each once, in the turn that activated them, with no extra model
  * turn, and every request the one before plus new messages.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import type { HostDriver, SeenRequest } from "./driver.js";
 import { realOpenCode1 } from "./opencode-1-driver.js";
 import { simulatedOpenCode2 } from "./opencode-2-driver.js";
@@ -233,5 +233,70 @@ describe.each(HOSTS)("%s, with a client that fails", (_name, driver) => {
     expect(count(requests[0] as SeenRequest, MARK.always)).toBe(1);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
     expect(text(requests[1] as SeenRequest)).toContain("export const answer");
+  });
+});
+
+describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", () => {
+  const host = simulatedOpenCode2();
+
+  beforeAll(async () => {
+    await host.start({ projectRules: RULES, projectFiles: FILES });
+  }, 60_000);
+
+  afterAll(async () => {
+    await host.stop();
+  });
+
+  /** The panel once it shows what the server says (its answers and change events are asynchronous). */
+  const panelShowing = async (sessionID: string, expected: (lines: string[]) => void) => {
+    await vi.waitFor(() => expected(host.panel(sessionID)), { timeout: 5000, interval: 20 });
+    return host.panel(sessionID);
+  };
+
+  test("after always, file, keyword and agent switches: each rule in context with why, the rule set aside for another agent, and on request", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    expect(host.panel(session)).toEqual([]);
+
+    await host.turn(session, "Say hello.");
+    const first = await panelShowing(session, (lines) => expect(lines).toContain("• house"));
+    expect(first.slice(0, 2)).toEqual(["Rules", "In context (3)"]);
+    expect(first).toEqual(expect.arrayContaining(["• house", "  always", "• edited", "• build-checks", "  always · agent build", "On request (1)", "  secrets"]));
+    expect(first).not.toContain("• plan-notes");
+
+    await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    await panelShowing(session, (lines) => expect(lines).toEqual(expect.arrayContaining(["• ts-code", "  file src/app.ts matched src/**/*.ts"])));
+
+    await host.turn(session, "Write a migration for the users table.");
+    await panelShowing(session, (lines) => expect(lines).toEqual(expect.arrayContaining(["• migrations", '  keyword "migration"'])));
+
+    await host.turn(session, "Plan the next step.", [], { agent: "plan" });
+    const planning = await panelShowing(session, (lines) => expect(lines).toContain("Set aside for now (1)"));
+    expect(planning).toEqual(expect.arrayContaining(["• plan-notes", "  always · agent plan", "Set aside for now (1)", "• build-checks"]));
+    expect(planning.indexOf("• build-checks")).toBeGreaterThan(planning.indexOf("Set aside for now (1)"));
+
+    await host.turn(session, "Read the secrets rule.", [{ rule: "secrets" }, { answer: "read" }], { agent: "plan" });
+    const read = await panelShowing(session, (lines) => expect(lines).toContain("  read on request"));
+    expect(read).not.toContain("On request (1)");
+  });
+
+  test("a session the plugin gave nothing shows no block; sessions are kept apart", { timeout: 30_000 }, async () => {
+    const a = await host.newSession();
+    const b = await host.newSession();
+    await host.turn(a, "Write a migration.");
+    await panelShowing(a, (lines) => expect(lines).toContain("• migrations"));
+    await host.turn(b, "Hello.");
+    const inB = await panelShowing(b, (lines) => expect(lines).toContain("• house"));
+    expect(inB).not.toContain("• migrations");
+    expect(host.panel("ses_unknown")).toEqual([]);
+  });
+
+  test("after a compaction the panel shows the new window: every rule that still applies, given again, each once", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    await panelShowing(session, (lines) => expect(lines).toContain("• ts-code"));
+    await host.compactThenTurn(session, "Continue.");
+    const after = await panelShowing(session, (lines) => expect(lines.filter((line) => line === "• house")).toHaveLength(1));
+    // The compaction re-delivery gives every rule still active once, in one message.
+    expect(after.filter((line) => line === "• ts-code")).toHaveLength(1);
   });
 });

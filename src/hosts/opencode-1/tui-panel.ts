@@ -6,10 +6,11 @@
  * a restart and in a fork, and needs nothing from the server plugin.
  *
  * The terminal UI maps `@opentui/solid` and `solid-js` to its own copies;
- * they come in as `ui` so that tests can draw the panel without a terminal.
- * OpenCode's shapes for this API live here and in `../../tui.ts` only.
+ * they come in as `ui` (`panel/panel-block.ts`) so that tests can draw the
+ * panel without a terminal. OpenCode 1's shapes for this API live here only.
  */
 import { currentWindow, rulesIn, type HistoryMessage } from "./history.js";
+import { panelBlock, type PanelUi } from "../../panel/panel-block.js";
 import { panelLines, type LineTone, type PanelLine } from "../../panel/panel-lines.js";
 import { rulesPanel } from "../../panel/rules-panel.js";
 
@@ -28,21 +29,8 @@ export interface PanelSlotPlugin {
   slots: { sidebar_content(context: unknown, props: { session_id: string }): unknown };
 }
 
-/** What the panel needs of `@opentui/solid` (elements) and `solid-js` (signals, memos). */
-export interface PanelUi<Node> {
-  createElement(tag: string): Node;
-  insert(parent: Node, value: unknown): void;
-  setProp(node: Node, name: string, value: unknown): void;
-  effect(fn: () => void): void;
-  createSignal<T>(value: T): [() => T, (value: T) => void];
-  createMemo<T>(fn: () => T, initial: T | undefined, options: { equals: (a: T, b: T) => boolean }): () => T;
-}
-
 /** After OpenCode's Context block (100) and before MCP (200), LSP and Todo. */
 export const PANEL_ORDER = 150;
-/** The column OpenCode 1.18's sidebar leaves its blocks (42 wide, less its padding): the width until the block is measured. */
-const SIDEBAR_COLUMNS = 37;
-
 /** The theme colour for each kind of line. */
 const TONE_COLOURS: Record<LineTone, string> = {
   title: "text",
@@ -82,29 +70,8 @@ export function sessionPanelLines(api: PanelApi, sessionID: string, width: numbe
 }
 
 function rulesBlock<Node>(api: PanelApi, ui: PanelUi<Node>, sessionID: string): Node {
-  const [width, setWidth] = ui.createSignal(SIDEBAR_COLUMNS);
-  // Recomputed as messages stream in; the lines, and so the elements, change only when the panel does.
-  const lines = ui.createMemo(() => sessionPanelLines(api, sessionID, width()), [], { equals: sameLines });
-  const block = ui.createElement("box");
-  ui.setProp(block, "flexDirection", "column");
-  ui.setProp(block, "onSizeChange", function (this: { width?: number }) {
-    if (typeof this.width === "number" && this.width > 0) setWidth(this.width);
+  return panelBlock(ui, {
+    lines: (width) => sessionPanelLines(api, sessionID, width),
+    colour: (tone) => api.theme.current[TONE_COLOURS[tone]],
   });
-  ui.effect(() => ui.setProp(block, "visible", lines().length > 0));
-  ui.insert(block, () => lines().map((line) => lineElement(api, ui, line)));
-  return block;
 }
-
-function lineElement<Node>(api: PanelApi, ui: PanelUi<Node>, line: PanelLine): Node {
-  const text = ui.createElement("text");
-  ui.setProp(text, "fg", api.theme.current[TONE_COLOURS[line.tone]]);
-  ui.setProp(text, "wrapMode", "word");
-  if (line.tone === "title") {
-    const bold = ui.createElement("b");
-    ui.insert(bold, line.text);
-    ui.insert(text, bold);
-  } else ui.insert(text, line.text);
-  return text;
-}
-
-const sameLines = (a: readonly PanelLine[], b: readonly PanelLine[]) => a.length === b.length && a.every((line, i) => line.text === b[i]?.text && line.tone === b[i]?.tone);

@@ -33,6 +33,8 @@ export interface PluginContext {
   readonly tool: ToolDomain;
   readonly event: EventDomain;
   readonly storage: StorageDomain;
+  /** Absent from revisions before plugin RPC; the adapter goes on without its Rules panel then. */
+  readonly rpc?: RpcDomain;
 }
 
 /** `packages/plugin/src/promise/session.ts` (anomalyco @56a1c92): the hooks and operations used. */
@@ -48,6 +50,29 @@ export interface SessionInfo {
   readonly parentID?: string;
   readonly agent?: string;
   readonly model?: { readonly providerID: string; readonly id: string };
+}
+
+/**
+ * `packages/plugin/src/promise/rpc.ts` (@1066927): a plugin's methods and
+ * events, called from a terminal UI plugin by `context.client.rpc(definition)`
+ * (`packages/client/src/promise/rpc.ts`), routed by `definition.id` to the last
+ * registration (`packages/core/src/rpc.ts` `call`). Available to every server
+ * plugin (`packages/core/src/plugin/host.ts`: `rpc: Object.assign(rpc.client, { register })`).
+ */
+export interface RpcDomain {
+  register(definition: RpcDefinition, handlers: Record<string, (input: unknown) => Promise<unknown>>): Promise<RpcRegistration>;
+}
+
+/** `packages/schema/src/rpc.ts` `PortableDefinition` (@1066927): JSON Schemas are portable; inputs and outputs are checked against them. */
+export interface RpcDefinition {
+  readonly id: string;
+  readonly methods: Readonly<Record<string, { readonly input: Record<string, unknown>; readonly output: Record<string, unknown> }>>;
+  readonly events: Readonly<Record<string, { readonly schema: Record<string, unknown> & { readonly type: "object" } }>>;
+}
+
+export interface RpcRegistration extends Registration {
+  /** Published to every event subscriber as `rpc.<id>.<name>`. */
+  readonly events: { emit(name: string, data: Record<string, unknown>): Promise<void> };
 }
 
 export interface SessionHooks {

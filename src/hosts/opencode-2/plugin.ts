@@ -21,27 +21,42 @@
  *   sees them, so after the checkpoint the re-delivery is the only copy.
  * The system prompt is never touched.
  */
+import { homedir } from "node:os";
 import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "../../deliver/rule-tool.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { errorText, guard, withTimeout } from "../../engine/timing.js";
+import { fileLogSink, rulebookLogFile } from "../../log-file.js";
 import type { Logger } from "../../log.js";
 import type { ModelRef } from "../../select/scope.js";
 import { startForHost } from "../start.js";
-import type { Cleanup, LlmMessage, PluginContext, SessionContext, SessionInfo, SessionPrompt, ToolFinished } from "./api.js";
-import { consoleLogSink } from "./log-sink.js";
+import { promptsInArrival } from "./arriving-prompts.js";
+import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";
+import { followSessions, HOST_CALL_MS, registerAll, sessionInfo } from "./host-calls.js";
+import { panelService, type PanelService } from "./panel-rpc.js";
 import { placeRules } from "./request-rules.js";
 import { ledgerPort, MAX_ENTRIES, rulesLedger, type RulesLedger } from "./session-port.js";
+import { attachedFile, modelRef, resultText, sessionOf } from "./shapes.js";
 
-/** How long a hook waits for the host's session info or the plugin's storage before going on without. */
-const HOST_CALL_MS = 1000;
+/** The `rule` tool's answer when the plugin fails to give one: the model goes on, and the log says why. */
+export const RULE_TOOL_FAILED = "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
 
+/**
+ * OpenCode 2 calls `setup` when it loads the plugin. It never throws: without
+ * its engine or a hook the plugin does less, and says so in its log
+ * (`opencode-rulebook.log` beside OpenCode's logs: OpenCode 2 gives plugins no
+ * log API, and its server's stdout is read for its ready line).
+ */
 export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undefined> {
+  // OpenCode gives every plugin instance its location; without one there is no project to read rules from.
+  if (typeof ctx?.location?.directory !== "string") return undefined;
   let ledger: RulesLedger | undefined;
+  let panel: PanelService | undefined;
   const { log, rulebook } = await startForHost({
     rawOptions: ctx.options,
-    sink: consoleLogSink,
+    sink: fileLogSink(rulebookLogFile(process.env, homedir())),
     port: (log) => {
-      ledger = rulesLedger(ctx.storage, log);
+      panel = panelService(log);
+      ledger = rulesLedger(ctx.storage, log, panel.changed);
       return ledgerPort(ledger);
     },
     directory: ctx.location.directory,
@@ -49,18 +64,38 @@ export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undef
     // Recording an entry races nothing: a new session's rules are in its first request, whenever it comes.
     creationGraceMs: 0,
   });
-  if (!rulebook || !ledger) return undefined;
-  return registerHooks(ctx, rulebook, ledger, log);
+  if (!rulebook || !ledger || !panel) return undefined;
+  const cleanup = await guard(log, "setup", undefined, undefined, () => registerHooks(ctx, { rulebook, ledger: ledger as RulesLedger, panel: panel as PanelService, log }));
+  // Nothing registered: nothing may keep watching the rule folders.
+  if (!cleanup) rulebook.dispose();
+  return cleanup;
 }
 
-/** OpenCode 2's hooks over a running engine. Each catches its own errors: OpenCode counts a throwing hook as a crash of the request. */
-async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledger: RulesLedger, log: Logger): Promise<Cleanup> {
+/** What the hooks work with: the engine, the session's rules entries, the Rules panel's channel, the log. */
+export interface AdapterParts {
+  rulebook: RunningRulebook;
+  ledger: RulesLedger;
+  panel: PanelService;
+  log: Logger;
+}
+
+/**
+ * OpenCode 2's hooks over a running engine. No callback OpenCode calls may
+ * throw: a throwing hook fails the request, a throwing tool `execute` crashes
+ * the model step. Each catches its own errors, logged with their context.
+ */
+export async function registerHooks(ctx: PluginContext, { rulebook, ledger, panel, log }: AdapterParts): Promise<Cleanup> {
   const met = new Map<string, Promise<void>>();
-  /** The first hook of a session (its first prompt, or a request of a session from before a restart) introduces it to the engine. */
+  /**
+   * A session's first request introduces it to the engine (a new session, or
+   * one from before a restart), as the agent and model the request names: the
+   * user may have switched since the session was stored. The session's stored
+   * ones stand in only where the request names none.
+   */
   const meet = (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
     let meeting = met.get(sessionID);
     if (!meeting) {
-      // A meeting that failed is tried again by the session's next hook.
+      // A meeting that failed is tried again by the session's next request.
       meeting = introduce(sessionID, seen).catch((error) => {
         met.delete(sessionID);
         throw error;
@@ -74,8 +109,8 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
     await rulebook.sessionCreated({
       id: sessionID,
       parentID: info?.parentID,
-      agent: info?.agent ?? seen.agent,
-      model: modelRef(info?.model) ?? seen.model,
+      agent: seen.agent ?? info?.agent,
+      model: seen.model ?? modelRef(info?.model),
       hasHistory: restored === true,
     });
   };
@@ -84,17 +119,16 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
   const arriving = promptsInArrival();
 
   const onPrompt = (event: SessionPrompt) =>
-    guard(log, "prompt", event.sessionID, undefined, async () => {
-      await meet(event.sessionID, {});
+    guard(log, "prompt", sessionOf(event), undefined, () => {
       arriving.add(event.sessionID, {
         messageID: event.messageID,
-        texts: typeof event.prompt.text === "string" ? [event.prompt.text] : [],
-        files: (event.prompt.files ?? []).flatMap(attachedFile),
+        texts: typeof event.prompt?.text === "string" ? [event.prompt.text] : [],
+        files: (Array.isArray(event.prompt?.files) ? event.prompt.files : []).flatMap(attachedFile),
       });
     });
 
   const onContext = (event: SessionContext) =>
-    guard(log, "context", event.sessionID, undefined, async () => {
+    guard(log, "context", sessionOf(event), undefined, async () => {
       const { sessionID } = event;
       const seen = { agent: event.agent, model: modelRef(event.model) };
       await meet(sessionID, seen);
@@ -115,41 +149,55 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
       event.messages = placement.messages;
     });
 
+  const onToolCalled = (event: ToolCalled) => guard(log, "execute.before", sessionOf(event), undefined, () => rulebook.toolCalled(event.sessionID, event.input));
+
   const onToolFinished = (event: ToolFinished) =>
-    guard(log, "execute.after", event.sessionID, undefined, async () => {
+    guard(log, "execute.after", sessionOf(event), undefined, async () => {
       if (event.status !== "completed") return;
-      const rules = await rulebook.toolFinished(event.sessionID, event.tool, event.input, resultText(event.result.content, event.result.output));
+      const rules = await rulebook.toolFinished(event.sessionID, event.tool, event.input, resultText(event.result?.content, event.result?.output));
       // Placed after this step's tool results, in the request that reads them.
       if (rules !== undefined) ledger.add(event.sessionID, rules);
     });
 
-  const registrations = await Promise.all([
-    ctx.session.hook("prompt", onPrompt),
-    ctx.session.hook("context", onContext),
-    ctx.tool.hook("execute.before", (event) => rulebook.toolCalled(event.sessionID, event.input)),
-    ctx.tool.hook("execute.after", onToolFinished),
-    ctx.tool.transform((editor) =>
+  const readRule = (input: unknown, context: { readonly sessionID: string }): Promise<ToolResult> =>
+    guard(log, "rule tool", sessionOf(context), { content: RULE_TOOL_FAILED }, async () => {
+      const answer = await rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? ""));
+      if (typeof answer?.output !== "string") throw new Error("the engine gave no answer");
+      if (answer.marker) ledger.ruleRead(context.sessionID, answer.marker.rules[0] ?? "");
+      return { content: answer.output };
+    });
+
+  // Synchronous, cheap and replayable, as OpenCode wants a transform; a failure leaves the tool out, logged.
+  const addRuleTool = (editor: Parameters<Parameters<PluginContext["tool"]["transform"]>[0]>[0]) => {
+    try {
       editor.add({
         name: RULE_TOOL_NAME,
         description: RULE_TOOL_DESCRIPTION,
-        input: {
-          type: "object",
-          properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } },
-          required: ["name"],
-        },
+        input: { type: "object", properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } }, required: ["name"] },
         // Offered to the model itself, not only through OpenCode's code tool.
         options: { codemode: false },
-        execute: async (input, context) => ({ content: rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? "")).output }),
-      }),
-    ),
+        execute: readRule,
+      });
+    } catch (error) {
+      log.error(`Could not offer the rule tool: ${errorText(error)}`);
+    }
+  };
+
+  const registrations = await registerAll(log, [
+    ["prompt hook", () => ctx.session.hook("prompt", onPrompt)],
+    ["context hook", () => ctx.session.hook("context", onContext)],
+    ["execute.before hook", () => ctx.tool.hook("execute.before", onToolCalled)],
+    ["execute.after hook", () => ctx.tool.hook("execute.after", onToolFinished)],
+    ["rule tool", () => ctx.tool.transform(addRuleTool)],
   ]);
+  await panel.serve(ctx.rpc, (sessionID) => ledger.panelMarkers(sessionID));
 
   const stop = new AbortController();
   void followSessions(
     ctx,
     stop.signal,
-    (sessionID) => {
-      rulebook.sessionDeleted(sessionID);
+    async (sessionID) => {
+      await rulebook.sessionDeleted(sessionID);
       ledger.forget(sessionID);
       arriving.forget(sessionID);
       met.delete(sessionID);
@@ -157,95 +205,17 @@ async function registerHooks(ctx: PluginContext, rulebook: RunningRulebook, ledg
     log,
   );
 
-  return async () => {
-    stop.abort();
-    await Promise.all(registrations.map((registration) => registration.dispose().catch(() => undefined)));
-    rulebook.dispose();
-    await ledger.settled();
-    ledger.close();
-    arriving.forget();
-    met.clear();
-    await log.flush();
-  };
-}
-
-/** A prompt as the `prompt` hook saw it, until a request carries its message. */
-interface WaitingPrompt {
-  messageID: string;
-  texts: string[];
-  files: string[];
-}
-
-/** Prompts one session may have waiting: a few queued or steered messages; past this the oldest goes (its rules come with the next). */
-const MAX_WAITING = 32;
-
-/** The prompts admitted and not yet in a request, by session. */
-function promptsInArrival() {
-  const waiting = new Map<string, WaitingPrompt[]>();
-  return {
-    add(sessionID: string, prompt: WaitingPrompt) {
-      const list = [...(waiting.get(sessionID) ?? []), prompt];
-      waiting.set(sessionID, list.slice(-MAX_WAITING));
-    },
-    /**
-     * The prompts whose message this request carries, in order. The others
-     * wait: a queued message reaches a request only when the turn before is
-     * over, whatever came after it (a withdrawn one waits until it is the
-     * oldest of too many).
-     */
-    takeArrived(sessionID: string, messages: readonly LlmMessage[]): WaitingPrompt[] {
-      const list = waiting.get(sessionID);
-      if (!list) return [];
-      const ids = new Set(messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
-      const arrived = list.filter((prompt) => ids.has(prompt.messageID));
-      const still = list.filter((prompt) => !ids.has(prompt.messageID));
-      if (still.length > 0) waiting.set(sessionID, still);
-      else waiting.delete(sessionID);
-      return arrived;
-    },
-    forget(sessionID?: string) {
-      if (sessionID === undefined) waiting.clear();
-      else waiting.delete(sessionID);
-    },
-  };
-}
-
-/** Frees a deleted session's state. OpenCode does not await its subscribers; nothing here needs it to. */
-async function followSessions(ctx: PluginContext, signal: AbortSignal, deleted: (sessionID: string) => void, log: Logger): Promise<void> {
-  try {
-    for await (const event of ctx.event.subscribe({ signal })) {
-      const sessionID = event.data?.sessionID;
-      if (event.type === "session.deleted" && typeof sessionID === "string") deleted(sessionID);
-    }
-  } catch (error) {
-    if (!signal.aborted) log.warn(`Stopped following OpenCode's events (${errorText(error)}); deleted sessions are freed when OpenCode stops`);
-  }
-}
-
-/** The session's parent (a subagent's session has one), agent and model; none when OpenCode does not answer in time. */
-async function sessionInfo(ctx: PluginContext, sessionID: string, log: Logger): Promise<SessionInfo | undefined> {
-  try {
-    return await withTimeout(ctx.session.get({ sessionID }), HOST_CALL_MS);
-  } catch (error) {
-    log.warn(`Could not read session ${sessionID} from OpenCode (${errorText(error)}); treating it as a top-level session`, { sessionID });
-    return undefined;
-  }
-}
-
-/** The text a tool result gives the model: its content, or its output when the content is empty. */
-function resultText(content: unknown, output: unknown): string {
-  if (typeof content === "string" && content !== "") return content;
-  if (Array.isArray(content) && content.length > 0) return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("\n");
-  return output === undefined ? "" : typeof output === "string" ? output : JSON.stringify(output);
-}
-
-/** A prompt's attached file: a path or a `file://` URL, under whichever key OpenCode gives it. */
-function attachedFile(file: { uri?: string; url?: string; path?: string }): string[] {
-  const value = file.path ?? file.uri ?? file.url;
-  return typeof value === "string" && (file.path !== undefined || value.startsWith("file://")) ? [value] : [];
-}
-
-/** OpenCode 2 names a model `{ providerID, id }`; the engine, `{ providerID, modelID }`. */
-function modelRef(model: { providerID: string; id: string } | undefined): ModelRef | undefined {
-  return model ? { providerID: model.providerID, modelID: model.id } : undefined;
+  return () =>
+    guard(log, "cleanup", undefined, undefined, async () => {
+      stop.abort();
+      await Promise.all(registrations.map((registration) => registration.dispose().catch(() => undefined)));
+      await panel.dispose();
+      // Awaited, though the engine's is synchronous: whatever it gives back is caught here.
+      await rulebook.dispose();
+      await ledger.settled();
+      ledger.close();
+      arriving.forget();
+      met.clear();
+      await log.flush();
+    });
 }

@@ -8,7 +8,7 @@
  * (`ctx.storage`, durable and scoped to the plugin's id): the requests after
  * it carry the same rules, at the same places, as the ones before.
  */
-import { asMarker } from "../../deliver/marker.js";
+import { asMarker, ruleReadMarker, type RulesMarker } from "../../deliver/marker.js";
 import type { SessionPort } from "../../engine/host.js";
 import { errorText } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
@@ -22,10 +22,24 @@ import type { Anchor, RulesEntry } from "./request-rules.js";
  */
 export const MAX_ENTRIES = 200;
 
+/** Rules read with the `rule` tool one window remembers for the Rules panel; past this the oldest go. */
+export const MAX_READS = 200;
+
+/** A rule the model read with the `rule` tool, after the window's first `at` entries. */
+interface RuleRead {
+  readonly name: string;
+  readonly at: number;
+}
+
 export type RulesLedger = ReturnType<typeof rulesLedger>;
 
-export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
+/**
+ * The rules entries of each session's window, and the rules the model read
+ * in it; `changed` hears of every change (the Rules panel follows it).
+ */
+export function rulesLedger(storage: StorageDomain | undefined, log: Logger, changed: (sessionID: string) => void = () => undefined) {
   const windows = new Map<string, readonly RulesEntry[]>();
+  const reads = new Map<string, readonly RuleRead[]>();
   /** One write at a time per session, in order: a later state never loses to an earlier one. */
   const writes = new Map<string, Promise<void>>();
   const key = (sessionID: string) => `window/${sessionID}`;
@@ -34,8 +48,9 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
   const save = (sessionID: string) => {
     if (!storage) return;
     const entries = windows.get(sessionID);
+    const read = reads.get(sessionID) ?? [];
     const write = (writes.get(sessionID) ?? Promise.resolve())
-      .then(() => (entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: entries.map(stored) })))
+      .then(() => (entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: entries.map(stored), reads: read })))
       .catch((error) => {
         // Said once per session: storage that fails, fails at every change.
         if (unsaved.has(sessionID)) return;
@@ -50,7 +65,10 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
 
   const set = (sessionID: string, entries: readonly RulesEntry[]) => {
     windows.set(sessionID, entries);
+    // A new window holds no reads.
+    if (entries.length === 0) reads.delete(sessionID);
     save(sessionID);
+    changed(sessionID);
   };
 
   return {
@@ -63,6 +81,30 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
       const before = windows.get(sessionID) ?? [];
       if (entries.length === before.length && entries.every((entry, i) => entry === before[i])) return;
       set(sessionID, entries);
+    },
+    /** The model read a rule with the `rule` tool: the panel shows it in the window from here on. */
+    ruleRead(sessionID: string, name: string) {
+      const at = windows.get(sessionID)?.length ?? 0;
+      reads.set(sessionID, [...(reads.get(sessionID) ?? []), { name, at }].slice(-MAX_READS));
+      save(sessionID);
+      changed(sessionID);
+    },
+    /**
+     * What the Rules panel reads: the marks of the window's rules, in the
+     * order given, the rules read with the tool among them. An entry waiting
+     * for its user's message to reach a request is not in the window yet.
+     */
+    panelMarkers(sessionID: string): RulesMarker[] {
+      const entries = windows.get(sessionID) ?? [];
+      const read = reads.get(sessionID) ?? [];
+      const markers: RulesMarker[] = [];
+      let next = 0;
+      entries.forEach((entry, i) => {
+        for (; next < read.length && (read[next] as RuleRead).at <= i; next++) markers.push(ruleReadMarker((read[next] as RuleRead).name));
+        if (entry.anchor !== undefined || entry.awaits === undefined) markers.push(entry.marker);
+      });
+      for (; next < read.length; next++) markers.push(ruleReadMarker((read[next] as RuleRead).name));
+      return markers;
     },
     /** The window moved on: its entries are no longer sent. */
     startWindow(sessionID: string) {
@@ -81,11 +123,18 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
       // Written by this plugin, but storage is outside it: anything malformed is left out.
       const found = ((value as { entries?: unknown } | undefined)?.entries ?? []) as unknown[];
       const entries = Array.isArray(found) ? found.slice(0, MAX_ENTRIES).flatMap((entry) => restored(entry) ?? []) : [];
-      if (!windows.has(sessionID)) windows.set(sessionID, entries);
+      const foundReads = (value as { reads?: unknown } | undefined)?.reads;
+      if (!windows.has(sessionID)) {
+        windows.set(sessionID, entries);
+        const read = Array.isArray(foundReads) ? foundReads.slice(-MAX_READS).flatMap((item) => restoredRead(item) ?? []) : [];
+        if (read.length > 0) reads.set(sessionID, read);
+        changed(sessionID);
+      }
       return entries.length > 0;
     },
     forget(sessionID: string) {
       windows.delete(sessionID);
+      reads.delete(sessionID);
       unsaved.delete(sessionID);
       save(sessionID);
     },
@@ -95,6 +144,7 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger) {
     },
     close() {
       windows.clear();
+      reads.clear();
       unsaved.clear();
     },
   };
@@ -125,6 +175,11 @@ function restored(value: unknown): RulesEntry | undefined {
   if (typeof text !== "string" || !parsedMarker) return undefined;
   const parsedAnchor = asAnchor(anchor);
   return { text, marker: parsedMarker, ...(parsedAnchor ? { anchor: parsedAnchor } : {}), ...(typeof awaits === "string" ? { awaits } : {}) };
+}
+
+function restoredRead(value: unknown): RuleRead | undefined {
+  const { name, at } = (value ?? {}) as { name?: unknown; at?: unknown };
+  return typeof name === "string" && typeof at === "number" && Number.isInteger(at) && at >= 0 ? { name, at } : undefined;
 }
 
 function asAnchor(value: unknown): Anchor | undefined {

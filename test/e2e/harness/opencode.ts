@@ -106,6 +106,8 @@ export interface OpencodeInstance {
   pid: number;
   /** Collected stdout+stderr of the server so far. */
   logs(): string;
+  /** Collected stdout alone. */
+  stdout(): string;
   /** Records of the probe plugin (only with `probe: true`). */
   probe(): ProbeRecord[];
   /** Path of the probe log (<root>/probe.jsonl). */
@@ -245,6 +247,8 @@ export interface SpawnedServer {
   url: string;
   /** Collected stdout+stderr of the server so far. */
   logs(): string;
+  /** Collected stdout alone: OpenCode's own lines (a host may read its server's first line there). */
+  stdout(): string;
   /** Kill the process group (SIGTERM, SIGKILL after 3 s) and wait for exit. Idempotent. */
   stop(): Promise<void>;
 }
@@ -269,7 +273,11 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
   });
   live.add(child);
   let output = "";
-  child.stdout!.setEncoding("utf8").on("data", (c: string) => (output += c));
+  let stdout = "";
+  child.stdout!.setEncoding("utf8").on("data", (c: string) => {
+    output += c;
+    stdout += c;
+  });
   child.stderr!.setEncoding("utf8").on("data", (c: string) => (output += c));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   exited.then(() => live.delete(child));
@@ -305,7 +313,7 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
         reject(new Error(`${name} exited early (code ${code}, signal ${sig}). Output:\n${output}`));
       });
     });
-    return { child, url, logs: () => output, stop };
+    return { child, url, logs: () => output, stdout: () => stdout, stop };
   } catch (e) {
     await stop();
     throw e;
@@ -462,6 +470,7 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
     env,
     pid: child.pid!,
     logs: server.logs,
+    stdout: server.stdout,
     probe: () => readProbe(probeLog),
     probeLog,
     writeProjectFile(rel, content) {

@@ -1,0 +1,47 @@
+/**
+ * The prompts OpenCode 2 admitted and no request carried yet. Its `prompt`
+ * hook names neither agent nor model; the first request that carries the
+ * prompt's message names both, so a prompt's rules are composed there.
+ */
+import type { LlmMessage } from "./api.js";
+
+/** A prompt as the `prompt` hook saw it, until a request carries its message. */
+export interface WaitingPrompt {
+  messageID: string;
+  texts: string[];
+  files: string[];
+}
+
+/** Prompts one session may have waiting: a few queued or steered messages; past this the oldest goes (its rules come with the next). */
+const MAX_WAITING = 32;
+
+/** The prompts admitted and not yet in a request, by session. */
+export function promptsInArrival() {
+  const waiting = new Map<string, WaitingPrompt[]>();
+  return {
+    add(sessionID: string, prompt: WaitingPrompt) {
+      const list = [...(waiting.get(sessionID) ?? []), prompt];
+      waiting.set(sessionID, list.slice(-MAX_WAITING));
+    },
+    /**
+     * The prompts whose message this request carries, in order. The others
+     * wait: a queued message reaches a request only when the turn before is
+     * over, whatever came after it (a withdrawn one waits until it is the
+     * oldest of too many).
+     */
+    takeArrived(sessionID: string, messages: readonly LlmMessage[]): WaitingPrompt[] {
+      const list = waiting.get(sessionID);
+      if (!list) return [];
+      const ids = new Set(messages.flatMap((message) => (message.id === undefined ? [] : [message.id])));
+      const arrived = list.filter((prompt) => ids.has(prompt.messageID));
+      const still = list.filter((prompt) => !ids.has(prompt.messageID));
+      if (still.length > 0) waiting.set(sessionID, still);
+      else waiting.delete(sessionID);
+      return arrived;
+    },
+    forget(sessionID?: string) {
+      if (sessionID === undefined) waiting.clear();
+      else waiting.delete(sessionID);
+    },
+  };
+}
