@@ -24,8 +24,10 @@ export const MAX_LOG_BYTES = 1024 * 1024;
 
 /**
  * OpenCode's log folder: `log` in its data folder, `$XDG_DATA_HOME/opencode`,
- * else `~/.local/share/opencode` (OpenCode 2: `packages/core/src/global.ts`,
- * `Global.Path.log`). An empty variable counts as unset.
+ * else `~/.local/share/opencode`. OpenCode 2's documentation names
+ * `~/.local/share/opencode/log` (`troubleshooting.mdx` @ae9f5d8); the
+ * `XDG_DATA_HOME` override is OpenCode 1's (`Global.Path.log` from
+ * `xdg-basedir`), not read in 2.x's source. An empty variable counts as unset.
  */
 export function openCodeLogDir(env: Record<string, string | undefined>, home: string): string {
   return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "opencode", "log");
