@@ -32,7 +32,19 @@ interface Expected {
   why: string;
 }
 
-const table = JSON.parse(await readFile(join(CORPUS, "expected.json"), "utf8")) as Expected[];
+const table = JSON.parse(await readCorpusTable()) as Expected[];
+
+/** The corpus lives outside this repository: where it is missing, the failure says where it was looked for. */
+async function readCorpusTable(): Promise<string> {
+  try {
+    return await readFile(join(CORPUS, "expected.json"), "utf8");
+  } catch (error) {
+    throw new Error(
+      `The real-world rule corpus is not at ${CORPUS} (${error instanceof Error ? error.message : String(error)}). ` +
+        "Other repositories' rule files stay out of this one: check out the steering's shared/ beside the project (../shared/corpus/real-world), or set RULEBOOK_REAL_WORLD_CORPUS to its folder.",
+    );
+  }
+}
 const MODES = { always: "always", conditional: "files", "on-request": "on-request", manual: "manual" } as const;
 
 let scratch: string;
