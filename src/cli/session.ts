@@ -9,7 +9,7 @@ import type { Rule } from "../rule/rule.js";
 import type { SessionContext } from "../select/active.js";
 import type { ModelRef, WorkingAs } from "../select/scope.js";
 import { mentionedRuleNames } from "../select/mentions.js";
-import { normalisePath, pathsNamedInPrompt } from "../session/working-set.js";
+import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
 import { readList } from "../rule/parse.js";
 import { UsageError, type ProjectContext } from "./context.js";
 

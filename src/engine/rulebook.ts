@@ -1,11 +1,11 @@
 /**
  * The engine: loads the rules at start, keeps them current, and answers a
- * host's calls (`host.ts`) for each session. Delivery timeline (README, "How
- * delivery works"):
- * 1. A new session: after a short grace period, one silent rules prompt
- *    (`silent-delivery.ts`). A first user message within the grace period
- *    carries the rules itself; one arriving while the prompt is on its way
- *    waits for it, then dates itself after the rules (`turns.ts`).
+ * host's calls (`contract.ts`) for each session. Delivery timeline (README,
+ * "How delivery works"):
+ * 1. A new session: after a short grace period, one silent rules prompt. A
+ *    first user message within the grace period carries the rules itself;
+ *    one arriving while the prompt is on its way waits for it, then dates
+ *    itself after the rules.
  * 2. Rules activated mid-session go into the message that activated them:
  *    the user's message (keywords, mentions, paths) or the tool result (files).
  * 3. Compaction: the window starts again, empty; the re-delivery carries every
@@ -13,30 +13,38 @@
  *    silent prompt while nothing follows the summary, else the next user
  *    message or tool result (the prompt-cache guarantee: nothing the model
  *    read is ever changed or has a message put before it).
- * What each session's window holds is one explicit model
- * (`session/delivery.ts`); this folder does the I/O around it.
+ * What to do is the session model's to say (`session/step.ts`); this folder
+ * carries it out (`runner.ts`) and keeps its bounds.
  *
  * Bounds (README, "Security"): every host call has its own timeout, and every
  * call a host awaits returns within `HookLimits` whatever the host or the disk
  * does; a deleted session is never prompted again and its state is freed;
  * `dispose` stops everything.
  */
+import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RulebookOptions } from "../options.js";
-import type { Rule } from "../rule/rule.js";
 import type { RuleFs } from "../sources/fs.js";
 import { startLiveRules, type RuleChanges } from "../sources/live-rules.js";
 import type { LoadedRules } from "../sources/load.js";
 import { projectRoot } from "../sources/locations.js";
-import type { RetryPolicy } from "../deliver/sessions.js";
 import { reasonText } from "../select/reasons.js";
 import { ruleSetIndex } from "../select/rule-set.js";
-import { advance, type DeliveryEvent } from "../session/delivery.js";
-import { sessionStore, type SessionReport, type SessionState, type SessionStore } from "../session/state.js";
-import type { Rulebook, SessionPort, WindowView } from "./host.js";
-import { silentDelivery } from "./silent-delivery.js";
-import { boundedCalls, errorText, withTimeout, type BoundedCall } from "./timing.js";
-import { sessionTurns } from "./turns.js";
+import type { RuleSet } from "../session/session.js";
+import { sessionStore, type SessionReport } from "../session/store.js";
+import { holdsRules } from "../session/window-queries.js";
+import { rulebookCalls } from "./calls.js";
+import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
+import { sessionRunner } from "./runner.js";
+import { silentDeliveries, type RetryPolicy } from "./silent-retry.js";
+import { boundedCalls, errorText, withTimeout } from "./timing.js";
+
+/** A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before any retry). */
+export const PROMPT_TIMEOUT_MS = 10_000;
+/** Long enough for a prompt sent right after creating a session; short enough to go unnoticed otherwise. */
+export const CREATION_GRACE_MS = 300;
+/** How long a first user message waits for the rules delivery under way. */
+export const FIRST_MESSAGE_WAIT_MS = 2500;
 
 export interface EngineDeps {
   port: SessionPort;
@@ -47,6 +55,8 @@ export interface EngineDeps {
   fs: RuleFs;
   options: RulebookOptions;
   log: Logger;
+  /** The host's words for its calls, in log lines. */
+  labels?: HostLabels;
   retry?: RetryPolicy;
   /** How long a first user message waits for the rules delivery under way. */
   firstMessageWaitMs?: number;
@@ -74,34 +84,6 @@ export interface HookLimits {
 
 export const HOOK_LIMITS: HookLimits = { reloadWaitMs: 1000, historyTimeoutMs: 2000, compactionWaitMs: 4000, pathCheckMs: 500 };
 
-/** The rules in effect, indexed once per load. */
-export interface RuleSet {
-  list: readonly Rule[];
-  byName: ReadonlyMap<string, Rule>;
-  names: ReadonlySet<string>;
-  /** How many warnings loading them gave (the Rules panel counts them). */
-  warnings: number;
-}
-
-/** What the engine's parts share. */
-export interface Engine {
-  deps: EngineDeps;
-  limits: HookLimits;
-  root: string;
-  log: Logger;
-  sessions: SessionStore;
-  rules(): RuleSet;
-  /** Picks up changed rule files, waiting at most `reloadWaitMs`. */
-  refresh(): Promise<void>;
-  within: BoundedCall;
-  /** What the session's window holds, as the host's history shows it, within `historyTimeoutMs`. */
-  readWindow(sessionID: string, scope: "current" | "since-compaction"): Promise<WindowView>;
-  /** Aborted by `dispose`: grace periods end, host calls stop, nothing is sent any more. */
-  stopped: AbortSignal;
-  /** Moves the session's delivery model. */
-  update(state: SessionState, event: DeliveryEvent): void;
-}
-
 /** The engine with what its owner needs besides the host's calls. */
 export interface RunningRulebook extends Rulebook {
   /** The rules in effect now (hot reload replaces them). */
@@ -109,6 +91,8 @@ export interface RunningRulebook extends Rulebook {
   /** Stops watching rule folders, sending and waiting; frees every session. */
   dispose(): void;
   report(sessionID: string): SessionReport | undefined;
+  /** `holder` hears of each session the engine forgets (`undefined`: all of them, at `dispose`), to free what it keeps of it. */
+  onForget(holder: (sessionID: string | undefined) => void): () => void;
 }
 
 export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> {
@@ -116,61 +100,89 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
   const index = ({ rules: list, warnings }: LoadedRules): RuleSet => {
     const byName = new Map(list.map((rule) => [rule.name, rule]));
-    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length };
+    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes };
   };
   let rules = index(live.current());
   const sessions = sessionStore();
   const stopped = new AbortController();
+  const limits = { ...HOOK_LIMITS, ...deps.limits };
+  const within = boundedCalls(stopped.signal);
+
+  const labels = deps.labels ?? {};
+  const runner = sessionRunner({
+    labels,
+    port: deps.port,
+    sessions,
+    rules: () => rules,
+    log,
+    fs: deps.fs,
+    within,
+    stopped: stopped.signal,
+    bounds: {
+      ...limits,
+      promptTimeoutMs: deps.promptTimeoutMs ?? PROMPT_TIMEOUT_MS,
+      firstMessageWaitMs: deps.firstMessageWaitMs ?? FIRST_MESSAGE_WAIT_MS,
+      creationGraceMs: deps.creationGraceMs ?? CREATION_GRACE_MS,
+    },
+    silent: () => silent,
+  });
+  const silent = silentDeliveries({
+    retry: deps.retry,
+    // A deleted session is not prompted; after `dispose` nothing is.
+    alive: (sessionID) => !stopped.signal.aborted && sessions.peek(sessionID) !== undefined,
+    holdsRules: (sessionID) => {
+      const state = sessions.peek(sessionID);
+      return state !== undefined && holdsRules(state.window);
+    },
+    send: async (sessionID, trigger) => void (await runner.drive(sessionID, { type: "silent-due", trigger, rules, freshId: randomUUID() })),
+    onFailure(sessionID, trigger, error, attempt, final) {
+      log.error(
+        `Rules delivery to session ${sessionID} on ${labels[trigger] ?? trigger} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`,
+        {
+          sessionID,
+          event: labels[trigger] ?? trigger,
+          attempt,
+          error: errorText(error),
+        },
+      );
+    },
+  });
 
   /** Sessions holding a changed or deleted rule get the new version, or a note, at their next delivery. */
   const applyChanges = (changes: RuleChanges) => {
     rules = index(live.current());
-    for (const state of sessions.all()) {
-      // Globs may have changed: match the whole working set again, once.
-      state.activation.fileMatches.clear();
-      state.activation.unmatched = [...state.activation.files];
-      for (const name of changes.removed) state.activation.activated.delete(name);
-      state.delivery = advance(state.delivery, { type: "reloaded", current: rules.byName });
-    }
+    for (const id of sessions.ids()) void runner.drive(id, { type: "rules-reloaded", rules, removed: changes.removed });
   };
   let reloading: Promise<void> | undefined;
-  const limits = { ...HOOK_LIMITS, ...deps.limits };
-  const within = boundedCalls(stopped.signal);
-  const engine: Engine = {
-    deps,
-    limits,
-    root: projectRoot(deps.directory, deps.worktree),
-    log,
-    sessions,
-    rules: () => rules,
-    async refresh() {
-      // A slow disk never holds a hook: the reload lands later.
-      reloading ??= live
-        .refresh()
-        .then((changes) => changes && applyChanges(changes))
-        .catch((error) => log.error(`Reloading the rules failed; the rules loaded before stay in effect: ${errorText(error)}`))
-        .finally(() => (reloading = undefined));
-      await withTimeout(reloading, limits.reloadWaitMs);
-    },
-    within,
-    readWindow: (sessionID, scope) => within(limits.historyTimeoutMs, (signal) => deps.port.readWindow(sessionID, scope, signal)),
-    stopped: stopped.signal,
-    update: (state, event) => {
-      state.delivery = advance(state.delivery, event);
-    },
+  const refresh = async () => {
+    // A slow disk never holds a hook: the reload lands later.
+    reloading ??= live
+      .refresh()
+      .then((changes) => changes && applyChanges(changes))
+      .catch((error) => log.error(`Reloading the rules failed; the rules loaded before stay in effect: ${errorText(error)}`))
+      .finally(() => (reloading = undefined));
+    await withTimeout(reloading, limits.reloadWaitMs);
   };
-  const delivery = silentDelivery(engine);
-  const turns = sessionTurns(engine, delivery);
+
+  const calls = rulebookCalls({
+    sessions,
+    runner,
+    rules: () => rules,
+    refresh,
+    log,
+    labels,
+    place: { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home },
+    subagents: deps.options.subagents,
+  });
 
   return {
-    ...delivery.calls,
-    ...turns.calls,
+    ...calls,
     loaded: () => live.current(),
+    onForget: (holder) => sessions.onForget(holder),
     dispose() {
       stopped.abort();
       live.close();
       sessions.close();
-      turns.close();
     },
     report(sessionID) {
       const state = sessions.peek(sessionID);
@@ -179,7 +191,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
         sessionID,
         files: [...state.activation.files].sort(),
         active: [...state.activation.activated].map(([name, reason]) => ({ name, reason: reasonText(reason) })),
-        delivered: [...state.delivery.delivered.keys()].sort(),
+        delivered: [...state.window.delivered.keys()].sort(),
       };
     },
   };

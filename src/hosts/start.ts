@@ -21,6 +21,8 @@ export interface HostStart {
   directory: string;
   worktree: string;
   creationGraceMs?: number;
+  /** The host's words for the engine's calls, in log lines. */
+  labels?: EngineDeps["labels"];
 }
 
 /** The engine, or none when it could not start (logged): without its rules the plugin has nothing to do, and the session goes on as if it were absent. */
@@ -45,6 +47,7 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
       options,
       log,
       userExtraDirs,
+      labels: host.labels,
       ...(host.creationGraceMs === undefined ? {} : { creationGraceMs: host.creationGraceMs }),
     });
     return { log, rulebook };

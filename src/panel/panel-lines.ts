@@ -7,7 +7,7 @@
  * may hold thousands of rules, the sidebar shows the first ones and counts
  * the rest.
  */
-import type { RuleWhy } from "../deliver/marker.js";
+import type { RuleWhy } from "../session/marker.js";
 import type { ActivationReason } from "../select/reasons.js";
 import type { ScopeMatch } from "../select/scope.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";

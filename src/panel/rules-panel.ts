@@ -6,7 +6,7 @@
  * how many warnings the rule files gave. Pure: the same history gives the
  * same panel, in any process, after a restart, in a fork.
  */
-import { RULE_READ_TRIGGER, type RulesMarker, type RuleWhy } from "../deliver/marker.js";
+import { RULE_READ_TRIGGER, type RulesMarker, type RuleWhy } from "../session/marker.js";
 
 export interface PanelRule {
   name: string;

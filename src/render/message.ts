@@ -44,7 +44,7 @@ export interface LeftOutEntry {
 
 /**
  * Where to find the names a message leaves unsaid: the `rule` tool answers an
- * unknown name with the names of every rule (src/deliver/rule-tool.ts).
+ * unknown name with the names of every rule (src/render/rule-request.ts).
  */
 export const ALL_NAMES_HINT = "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any)";
 

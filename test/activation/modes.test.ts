@@ -7,7 +7,7 @@ import { composeRulesMessage } from "../../src/render/compose.js";
 import { whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import type { ActivationReason } from "../../src/select/reasons.js";
-import { answerRuleRequest, MAX_NAMES_LISTED } from "../../src/deliver/rule-tool.js";
+import { answerRuleRequest, MAX_NAMES_LISTED } from "../../src/render/rule-request.js";
 import { whyText } from "../helpers/activation.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 

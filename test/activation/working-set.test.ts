@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { normalisePath, pathCandidatesInPrompt, pathsFromPatch, pathsFromToolArgs, pathsFromToolOutput } from "../../src/session/working-set.js";
+import { pathsFromPatch, pathsFromToolArgs, pathsFromToolOutput } from "../../src/hosts/opencode/tool-paths.js";
 import { atTokens, mentionedRuleNames } from "../../src/select/mentions.js";
+import { listedInProject, normalisePath, pathCandidatesInPrompt } from "../../src/session/paths.js";
+
+/** What a listing adds to the session: the lines the tool gave, kept inside the project. */
+const listed = (tool: string, output: string, root: string) => listedInProject(pathsFromToolOutput(tool, output), root);
 
 describe("the working set of a session", () => {
   test("tool arguments name files: filePath, path, paths, multiedit edits and patches", () => {
@@ -20,9 +24,9 @@ describe("the working set of a session", () => {
 
   test("glob and grep results list files inside the project", () => {
     const output = "/p/src/a.ts\n/p/src/b.ts\n/elsewhere/c.ts\nFound 2 files";
-    expect(pathsFromToolOutput("glob", output, "/p")).toEqual(["/p/src/a.ts", "/p/src/b.ts"]);
-    expect(pathsFromToolOutput("grep", "Found 1 matches\n/p/src/a.ts:\n  Line 3: x", "/p")).toEqual(["/p/src/a.ts"]);
-    expect(pathsFromToolOutput("read", output, "/p")).toEqual([]);
+    expect(listed("glob", output, "/p")).toEqual(["/p/src/a.ts", "/p/src/b.ts"]);
+    expect(listed("grep", "Found 1 matches\n/p/src/a.ts:\n  Line 3: x", "/p")).toEqual(["/p/src/a.ts"]);
+    expect(listed("read", output, "/p")).toEqual([]);
   });
 
   test("paths are project-relative POSIX inside the project and absolute outside", () => {

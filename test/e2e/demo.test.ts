@@ -39,7 +39,7 @@ describe("npm run demo", () => {
     const lines = [
       /OpenCode http:\/\/127\.0\.0\.1:\d+ started/,
       /global rule \(written by the demo/,
-      /plugin stored its rules message .*trigger: session\.created/,
+      /plugin stored its rules message .*trigger: new-session/,
       /rules in it: demo-global, style-guide/,
       /✔ it caused no model request and no assistant reply/,
       /✔ the rules \(message \d+\) come before the user's text \(message \d+\)/,
@@ -47,7 +47,7 @@ describe("npm run demo", () => {
       /✔ keyword rule database\/migrations \("migration"\) went into that user message/,
       /tool {7}result .* \+ RULES appended \[typescript\]/,
       /✔ the rule tool returned the on-request rule security/,
-      /plugin stored a new silent rules message .*trigger: session\.compacted/,
+      /plugin stored a new silent rules message .*trigger: compaction/,
       /✔ every active rule is in that request exactly once/,
       /Demo finished: all \d+ checks passed/,
     ];

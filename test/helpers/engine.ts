@@ -7,7 +7,7 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import type { Event } from "@opencode-ai/sdk";
 import { startRulebook, type EngineDeps, type RunningRulebook } from "../../src/engine/rulebook.js";
-import { hooksFor } from "../../src/hosts/opencode-1/plugin.js";
+import { hooksFor, OPENCODE_1_LABELS } from "../../src/hosts/opencode-1/plugin.js";
 import { sessionPort, type OpencodeClient } from "../../src/hosts/opencode-1/session-port.js";
 
 /** The parts of OpenCode's hook inputs the engine reads: tests give only those. */
@@ -27,7 +27,7 @@ export interface TestEngine {
   onCompactionAutocontinue(input: { sessionID: string; agent: string; model: { id: string; providerID: string }; message?: { id: string } }): Promise<void>;
   onToolBefore(input: ToolInput, output: { args: unknown }): Promise<void>;
   onToolAfter(input: ToolInput, output: Output<"tool.execute.after">): Promise<void>;
-  readRule: RunningRulebook["readRule"];
+  readRule: RunningRulebook["ruleRequested"];
   report: RunningRulebook["report"];
   loaded: RunningRulebook["loaded"];
   dispose(): void;
@@ -36,7 +36,7 @@ export interface TestEngine {
 export type TestEngineDeps = Omit<EngineDeps, "port"> & { client: OpencodeClient };
 
 export async function startEngineWithClient({ client, ...deps }: TestEngineDeps): Promise<TestEngine> {
-  const rulebook = await startRulebook({ ...deps, port: sessionPort(client) });
+  const rulebook = await startRulebook({ ...deps, labels: OPENCODE_1_LABELS, port: sessionPort(client) });
   const hooks = hooksFor(rulebook, deps.log);
   return {
     hooks,
@@ -46,7 +46,7 @@ export async function startEngineWithClient({ client, ...deps }: TestEngineDeps)
     onCompactionAutocontinue: async (input) => hooks["experimental.compaction.autocontinue"]?.(input as never, { enabled: true }),
     onToolBefore: async (input, output) => hooks["tool.execute.before"]?.(input as never, output),
     onToolAfter: async (input, output) => hooks["tool.execute.after"]?.(input as never, output),
-    readRule: (sessionID, name) => rulebook.readRule(sessionID, name),
+    readRule: (sessionID, name) => rulebook.ruleRequested(sessionID, name),
     report: (sessionID) => rulebook.report(sessionID),
     loaded: () => rulebook.loaded(),
     dispose: () => rulebook.dispose(),

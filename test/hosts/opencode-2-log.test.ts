@@ -58,7 +58,7 @@ describe("OpenCode 2: the plugin never writes to stdout", () => {
     expect(run.report?.requests[0]).toContain(MARK);
     const log = await readFile(logFile(), "utf8");
     expect(log).toMatch(/^\S+ DEBUG Discovered project rule: house\.md /m);
-    expect(log).toMatch(/^\S+ DEBUG Delivered \d+ rules to session ses_\S+ on session\.created/m);
+    expect(log).toMatch(/^\S+ DEBUG Delivered \d+ rules to session ses_\S+ on new-session/m);
     expect(log).toMatch(/^\S+ WARN {2}.*broken\.md/m);
     // Every line is one entry: time, level, message.
     for (const line of log.trimEnd().split("\n")) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z (DEBUG|INFO |WARN |ERROR) /);

@@ -135,7 +135,7 @@ describe("OpenCode 2: state over a session's life", () => {
     const session = host.createSession();
     await host.prompt(session, "Hello.");
     const file = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
-    await vi.waitFor(async () => expect(await readFile(file, "utf8")).toMatch(new RegExp(`^\\S+ DEBUG Delivered \\d+ rules to session ${session} on session\\.created`, "m")));
+    await vi.waitFor(async () => expect(await readFile(file, "utf8")).toMatch(new RegExp(`^\\S+ DEBUG Delivered \\d+ rules to session ${session} on new-session`, "m")));
     expect(written).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/marker.js";
+import { MARKER_KEY } from "../../src/session/marker.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 import { sessionCompacted, sessionCreated, startPlugin, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 

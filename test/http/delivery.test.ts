@@ -5,8 +5,8 @@
 import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
 import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
-import { MARKER_KEY } from "../../src/deliver/marker.js";
-import { CREATION_GRACE_MS } from "../../src/engine/silent-delivery.js";
+import { MARKER_KEY } from "../../src/session/marker.js";
+import { CREATION_GRACE_MS } from "../../src/engine/rulebook.js";
 import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();
@@ -37,7 +37,7 @@ test("one prompt per delivery: noReply, one synthetic text part marked as the pl
   const part = body.parts[0]!;
   expect(part.type).toBe("text");
   expect(part.synthetic).toBe(true);
-  expect(part.metadata?.[MARKER_KEY]).toMatchObject({ kind: "rules", rules: ["style", "testing"], trigger: "session.created" });
+  expect(part.metadata?.[MARKER_KEY]).toMatchObject({ kind: "rules", rules: ["style", "testing"], trigger: "new-session" });
   expect(part.text.indexOf("Global style rule.")).toBeLessThan(part.text.indexOf("Project testing rule."));
   expect(part.text).toMatch(/binding/);
   expect(part.text).toContain('file="~/.config/opencode/rules/style.md"');

@@ -7,7 +7,7 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/marker.js";
+import { MARKER_KEY } from "../../src/session/marker.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 import { sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 

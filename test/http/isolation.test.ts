@@ -10,7 +10,7 @@ import { http } from "msw";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/marker.js";
+import { MARKER_KEY } from "../../src/session/marker.js";
 import type { HookLimits } from "../../src/engine/rulebook.js";
 import type { TestEngine as Rulebook } from "../helpers/engine.js";
 import entry from "../../src/index.js";

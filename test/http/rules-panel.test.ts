@@ -10,7 +10,7 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
-import { MARKER_KEY } from "../../src/deliver/marker.js";
+import { MARKER_KEY } from "../../src/session/marker.js";
 import { PANEL_ORDER, registerRulesPanel, type PanelApi, type PanelSlotPlugin } from "../../src/hosts/opencode-1/tui-panel.js";
 import type { PanelUi } from "../../src/panel/panel-block.js";
 import { sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { answerRuleRequest } from "../../src/deliver/rule-tool.js";
+import { answerRuleRequest } from "../../src/render/rule-request.js";
 import { renderRulesMessage, type RenderedRule, type RenderExtras } from "../../src/render/message.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";

@@ -9,7 +9,7 @@ import { chmod, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/pr
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { answerRuleRequest } from "../../src/deliver/rule-tool.js";
+import { answerRuleRequest } from "../../src/render/rule-request.js";
 import { renderRulesMessage } from "../../src/render/message.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";

@@ -4,7 +4,7 @@
  * session switches (src/render/compose.ts), and what the session's delivery
  * model then holds (src/session/delivery.ts).
  */
-import { asMarker } from "../../src/deliver/marker.js";
+import { asMarker } from "../../src/session/marker.js";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { composeRulesMessage, type ComposedMessage, type ComposeOptions } from "../../src/render/compose.js";
@@ -12,7 +12,9 @@ import { MESSAGE_HEADER } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { activeRulesFor, whyRuleDoesNotApply, type SessionContext } from "../../src/select/active.js";
 import { inScope, type WorkingAs } from "../../src/select/scope.js";
-import { advance, NEW_SESSION, type DeliveryEvent, type SessionDelivery } from "../../src/session/delivery.js";
+import { NEW_SESSION as NEW_SESSION_STATE } from "../../src/session/session.js";
+import { step as stepSession } from "../../src/session/step.js";
+import { NEW_WINDOW as NEW_SESSION, type WindowEvent as DeliveryEvent, type WindowState as SessionDelivery } from "../../src/session/window-state.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
 import { makeRule } from "./helpers.js";
 
@@ -40,6 +42,9 @@ const noticeLine = (text: string) => {
   expect(lines[2]).toBe("");
   return lines[3] ?? "";
 };
+
+/** The session model's step, as it moves the window. */
+const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery => stepSession({ ...NEW_SESSION_STATE, window }, event).state.window;
 
 const PAUSED_PLAN_IN_BUILD =
   "Not in effect while you work as agent build, though given to you earlier in this conversation: plan-notes (agent plan). Set them aside until a message says they apply again.";
@@ -430,10 +435,10 @@ describe("property: switching among plan, build and general", () => {
 
 describe("markers read back from a history or storage", () => {
   test("lists of names of another shape are left out; the rest of the marker is kept", () => {
-    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "chat.message", paused: 5, resumed: ["b"], listed: ["c", 3] })).toEqual({
+    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "first-message", paused: 5, resumed: ["b"], listed: ["c", 3] })).toEqual({
       kind: "rules",
       rules: ["a"],
-      trigger: "chat.message",
+      trigger: "first-message",
       resumed: ["b"],
     });
     const whole = { kind: "rules", rules: ["a"], trigger: "t", paused: ["p"] };

@@ -1,5 +1,5 @@
 /**
- * The session's delivery model (src/session/delivery.ts), without OpenCode:
+ * The session's window model (src/session/window.ts, moved by `step`), without a host:
  * a table of transitions (stage before, event, stage after, and what the
  * window then holds), then the sequences that decide a user-visible outcome:
  * rules never sent twice, never lost, a late copy hidden.
@@ -7,20 +7,10 @@
 import { describe, expect, test } from "vitest";
 import type { ComposedMessage } from "../../src/render/compose.js";
 import type { Rule } from "../../src/rule/rule.js";
-import {
-  advance,
-  holdsRules,
-  isSuperseded,
-  mustReadWindow,
-  NEW_SESSION,
-  pendingDeliveries,
-  compactionAlreadyApplied,
-  rulesOwed,
-  userMessageDate,
-  type DeliveryEvent,
-  type SessionDelivery,
-  type Stage,
-} from "../../src/session/delivery.js";
+import { NEW_SESSION as NEW_SESSION_STATE } from "../../src/session/session.js";
+import { step } from "../../src/session/step.js";
+import { compactionAlreadyApplied, holdsRules, isSuperseded, mustReadWindow, pendingDeliveries, rulesOwed, userMessageDate } from "../../src/session/window-queries.js";
+import { NEW_WINDOW as NEW_SESSION, type Stage, type WindowEvent as DeliveryEvent, type WindowState as SessionDelivery } from "../../src/session/window-state.js";
 import { makeRule } from "./helpers.js";
 
 const style = makeRule({ name: "style", content: "Small functions." });
@@ -35,6 +25,8 @@ const composed = (...rules: Rule[]): ComposedMessage => ({
   paused: [],
   resumed: [],
 });
+/** The session model's step, as it moves the window (its effects are the next file's). */
+const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery => step({ ...NEW_SESSION_STATE, window }, event).state.window;
 const at = (stage: Stage, extra: Partial<SessionDelivery> = {}): SessionDelivery => ({ ...NEW_SESSION, stage, ...extra });
 const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduce(advance, state);
 const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({ type: "prompt-sent", delivery, composed: composed(...rules) });

@@ -5,7 +5,7 @@
  * warnings, and nothing at all when the plugin put nothing in the session.
  */
 import { describe, expect, test } from "vitest";
-import { ruleReadMarker, type RulesMarker, type RuleWhy } from "../../src/deliver/marker.js";
+import { ruleReadMarker, type RulesMarker, type RuleWhy } from "../../src/session/marker.js";
 import { COMPACT_BELOW, MAX_LISTED, panelLines, wrap } from "../../src/panel/panel-lines.js";
 import { rulesPanel } from "../../src/panel/rules-panel.js";
 

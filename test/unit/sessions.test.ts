@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
-import { createSessionTracker, DEFAULT_RETRY, type DeliveryTrigger, type TrackerDeps } from "../../src/deliver/sessions.js";
+import { DEFAULT_RETRY, silentDeliveries, type TrackerDeps } from "../../src/engine/silent-retry.js";
+import type { SilentTrigger } from "../../src/session/marker.js";
 
 /** A promise with its resolve/reject exposed. */
 function deferred<T = void>() {
@@ -19,15 +20,15 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
  * a session whose send succeeded holds the rules; a compaction empties it.
  */
 function setup(overrides: Partial<TrackerDeps> = {}) {
-  const sent: Array<[string, DeliveryTrigger]> = [];
-  const send = vi.fn(async (id: string, trigger: DeliveryTrigger) => {
+  const sent: Array<[string, SilentTrigger]> = [];
+  const send = vi.fn(async (id: string, trigger: SilentTrigger) => {
     sent.push([id, trigger]);
   });
   const onFailure = vi.fn();
   const sleep = vi.fn(async (_ms: number) => undefined);
   const held = new Set<string>();
   const deps = { send, onFailure, sleep, ...overrides };
-  const inner = createSessionTracker({
+  const inner = silentDeliveries({
     ...deps,
     holdsRules: (id) => held.has(id),
     send: async (id, trigger) => {
@@ -36,8 +37,8 @@ function setup(overrides: Partial<TrackerDeps> = {}) {
     },
   });
   const tracker = {
-    deliver(id: string, trigger: DeliveryTrigger) {
-      if (trigger === "session.compacted") held.delete(id);
+    deliver(id: string, trigger: SilentTrigger) {
+      if (trigger === "compaction") held.delete(id);
       return inner.deliver(id, trigger);
     },
     inFlight: inner.inFlight,
@@ -50,56 +51,56 @@ describe("Silent Message Rule Injection (tracker)", () => {
   test("Rules sent on session creation: one send, session tracked", async () => {
     const { tracker, send } = setup();
     expect(tracker.isDelivered("ses_1")).toBe(false);
-    await expect(tracker.deliver("ses_1", "session.created")).resolves.toEqual({ delivered: true });
+    await expect(tracker.deliver("ses_1", "new-session")).resolves.toEqual({ delivered: true });
     expect(send).toHaveBeenCalledTimes(1);
-    expect(send).toHaveBeenCalledWith("ses_1", "session.created");
+    expect(send).toHaveBeenCalledWith("ses_1", "new-session");
     expect(tracker.isDelivered("ses_1")).toBe(true);
     expect(tracker.inFlight("ses_1")).toBeUndefined();
   });
 
-  test("Rules not sent twice to same session: a repeated session.created sends nothing", async () => {
+  test("Rules not sent twice to same session: a repeated new-session delivery sends nothing", async () => {
     const { tracker, send } = setup();
-    await tracker.deliver("ses_1", "session.created");
-    await expect(tracker.deliver("ses_1", "session.created")).resolves.toEqual({ delivered: true });
-    await tracker.deliver("ses_1", "session.created");
+    await tracker.deliver("ses_1", "new-session");
+    await expect(tracker.deliver("ses_1", "new-session")).resolves.toEqual({ delivered: true });
+    await tracker.deliver("ses_1", "new-session");
     expect(send).toHaveBeenCalledTimes(1);
   });
 
   test("Rules re-sent on session compaction: forgotten, sent again, tracked again", async () => {
     const gate = deferred();
     const { tracker, send, sent } = setup();
-    await tracker.deliver("ses_1", "session.created");
+    await tracker.deliver("ses_1", "new-session");
     send.mockImplementationOnce(async (id, trigger) => {
       sent.push([id, trigger]);
       await gate.promise;
     });
-    const compacting = tracker.deliver("ses_1", "session.compacted");
+    const compacting = tracker.deliver("ses_1", "compaction");
     // Removed from the tracking set while the new delivery is under way.
     expect(tracker.isDelivered("ses_1")).toBe(false);
     gate.resolve();
     await expect(compacting).resolves.toEqual({ delivered: true });
     expect(sent).toEqual([
-      ["ses_1", "session.created"],
-      ["ses_1", "session.compacted"],
+      ["ses_1", "new-session"],
+      ["ses_1", "compaction"],
     ]);
     expect(tracker.isDelivered("ses_1")).toBe(true);
   });
 
   test("every compaction sends again", async () => {
     const { tracker, send } = setup();
-    await tracker.deliver("s", "session.created");
-    await tracker.deliver("s", "session.compacted");
-    await tracker.deliver("s", "session.compacted");
-    await tracker.deliver("s", "session.created");
+    await tracker.deliver("s", "new-session");
+    await tracker.deliver("s", "compaction");
+    await tracker.deliver("s", "compaction");
+    await tracker.deliver("s", "new-session");
     expect(send).toHaveBeenCalledTimes(3);
   });
 
   test("Compaction for unknown session: rules are sent and the session is tracked", async () => {
     const { tracker, send } = setup();
-    await expect(tracker.deliver("ses_unknown", "session.compacted")).resolves.toEqual({ delivered: true });
-    expect(send).toHaveBeenCalledWith("ses_unknown", "session.compacted");
+    await expect(tracker.deliver("ses_unknown", "compaction")).resolves.toEqual({ delivered: true });
+    expect(send).toHaveBeenCalledWith("ses_unknown", "compaction");
     expect(tracker.isDelivered("ses_unknown")).toBe(true);
-    await tracker.deliver("ses_unknown", "session.created");
+    await tracker.deliver("ses_unknown", "new-session");
     expect(send).toHaveBeenCalledTimes(1);
   });
 
@@ -109,14 +110,14 @@ describe("Silent Message Rule Injection (tracker)", () => {
       throw error;
     });
     const { tracker, onFailure } = setup({ send, retry: { tries: 1, backoffMs: [] } });
-    await expect(tracker.deliver("ses_1", "session.created")).resolves.toEqual({ delivered: false, error });
+    await expect(tracker.deliver("ses_1", "new-session")).resolves.toEqual({ delivered: false, error });
     expect(onFailure).toHaveBeenCalledTimes(1);
-    expect(onFailure).toHaveBeenCalledWith("ses_1", "session.created", error, 1, true);
+    expect(onFailure).toHaveBeenCalledWith("ses_1", "new-session", error, 1, true);
     expect(tracker.isDelivered("ses_1")).toBe(false);
     expect(tracker.inFlight("ses_1")).toBeUndefined();
 
     send.mockImplementation(async () => undefined);
-    await expect(tracker.deliver("ses_1", "session.created")).resolves.toEqual({ delivered: true });
+    await expect(tracker.deliver("ses_1", "new-session")).resolves.toEqual({ delivered: true });
     expect(send).toHaveBeenCalledTimes(2);
     expect(tracker.isDelivered("ses_1")).toBe(true);
   });
@@ -126,7 +127,7 @@ describe("Silent Message Rule Injection (tracker)", () => {
       if (id === "bad") throw new Error("boom");
     });
     const { tracker } = setup({ send, retry: { tries: 2, backoffMs: [5] } });
-    const results = await Promise.all([tracker.deliver("bad", "session.created"), tracker.deliver("good", "session.created")]);
+    const results = await Promise.all([tracker.deliver("bad", "new-session"), tracker.deliver("good", "new-session")]);
     expect(results.map((r) => r.delivered)).toEqual([false, true]);
     expect(tracker.isDelivered("good")).toBe(true);
     expect(tracker.isDelivered("bad")).toBe(false);
@@ -134,24 +135,24 @@ describe("Silent Message Rule Injection (tracker)", () => {
 
   test("a failed compaction re-send leaves the session untracked", async () => {
     const { tracker, send } = setup({ retry: { tries: 1, backoffMs: [] } });
-    await tracker.deliver("s", "session.created");
+    await tracker.deliver("s", "new-session");
     send.mockRejectedValueOnce(new Error("down"));
-    expect((await tracker.deliver("s", "session.compacted")).delivered).toBe(false);
+    expect((await tracker.deliver("s", "compaction")).delivered).toBe(false);
     expect(tracker.isDelivered("s")).toBe(false);
-    // The next session.created (or compaction) tries again.
-    await tracker.deliver("s", "session.created");
+    // The next new-session delivery (or compaction) tries again.
+    await tracker.deliver("s", "new-session");
     expect(tracker.isDelivered("s")).toBe(true);
     expect(send).toHaveBeenCalledTimes(3);
   });
 });
 
 describe("concurrency and retries", () => {
-  test("two session.created events at once produce one send", async () => {
+  test("two new-session deliveries at once produce one send", async () => {
     const gate = deferred();
     const send = vi.fn(async () => gate.promise);
     const { tracker } = setup({ send });
-    const first = tracker.deliver("s", "session.created");
-    const second = tracker.deliver("s", "session.created");
+    const first = tracker.deliver("s", "new-session");
+    const second = tracker.deliver("s", "new-session");
     expect(tracker.inFlight("s")).toBeDefined();
     gate.resolve();
     const results = await Promise.all([first, second]);
@@ -159,12 +160,12 @@ describe("concurrency and retries", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
-  test("a session.created joining an in-flight delivery that fails shares its failure", async () => {
+  test("a new-session delivery joining an in-flight delivery that fails shares its failure", async () => {
     const gate = deferred();
     const send = vi.fn(async () => gate.promise);
     const { tracker } = setup({ send, retry: { tries: 1, backoffMs: [] } });
-    const first = tracker.deliver("s", "session.created");
-    const second = tracker.deliver("s", "session.created");
+    const first = tracker.deliver("s", "new-session");
+    const second = tracker.deliver("s", "new-session");
     gate.reject(new Error("nope"));
     expect((await first).delivered).toBe(false);
     expect((await second).delivered).toBe(false);
@@ -177,16 +178,16 @@ describe("concurrency and retries", () => {
       throw error;
     });
     const { tracker, onFailure, sleep } = setup({ send, retry: { tries: 4, backoffMs: [10, 20] } });
-    const result = await tracker.deliver("s", "session.created");
+    const result = await tracker.deliver("s", "new-session");
     expect(result).toEqual({ delivered: false, error });
     expect(send).toHaveBeenCalledTimes(4);
     // Between tries only, the last backoff repeating once the list runs out.
     expect(sleep.mock.calls).toEqual([[10], [20], [20]]);
     expect(onFailure.mock.calls).toEqual([
-      ["s", "session.created", error, 1, false],
-      ["s", "session.created", error, 2, false],
-      ["s", "session.created", error, 3, false],
-      ["s", "session.created", error, 4, true],
+      ["s", "new-session", error, 1, false],
+      ["s", "new-session", error, 2, false],
+      ["s", "new-session", error, 3, false],
+      ["s", "new-session", error, 4, true],
     ]);
     expect(tracker.isDelivered("s")).toBe(false);
   });
@@ -194,7 +195,7 @@ describe("concurrency and retries", () => {
   test("a retry that succeeds tracks the session and stops retrying", async () => {
     const { tracker, send, sleep, onFailure } = setup({ retry: { tries: 3, backoffMs: [7] } });
     send.mockRejectedValueOnce(new Error("blip"));
-    await expect(tracker.deliver("s", "session.created")).resolves.toEqual({ delivered: true });
+    await expect(tracker.deliver("s", "new-session")).resolves.toEqual({ delivered: true });
     expect(send).toHaveBeenCalledTimes(2);
     expect(sleep.mock.calls).toEqual([[7]]);
     expect(onFailure).toHaveBeenCalledTimes(1);
@@ -206,7 +207,7 @@ describe("concurrency and retries", () => {
       throw new Error("down");
     });
     const { tracker, sleep } = setup({ send, retry: undefined });
-    await tracker.deliver("s", "session.created");
+    await tracker.deliver("s", "new-session");
     expect(DEFAULT_RETRY).toEqual({ tries: 3, backoffMs: [200, 1000] });
     expect(send).toHaveBeenCalledTimes(3);
     expect(sleep.mock.calls).toEqual([[200], [1000]]);
@@ -217,10 +218,10 @@ describe("concurrency and retries", () => {
     const sleep = vi.fn(async () => pause.promise);
     const { tracker, send } = setup({ sleep, retry: { tries: 2, backoffMs: [100] } });
     send.mockRejectedValueOnce(new Error("blip"));
-    const first = tracker.deliver("s", "session.created");
+    const first = tracker.deliver("s", "new-session");
     await tick();
     expect(sleep).toHaveBeenCalledTimes(1);
-    const second = tracker.deliver("s", "session.created");
+    const second = tracker.deliver("s", "new-session");
     pause.resolve();
     expect(await first).toEqual({ delivered: true });
     expect(await second).toEqual({ delivered: true });
@@ -230,33 +231,33 @@ describe("concurrency and retries", () => {
   test("compaction while a delivery is in flight waits for it, then sends again", async () => {
     const gate = deferred();
     const order: string[] = [];
-    const send = vi.fn(async (_id: string, trigger: DeliveryTrigger) => {
+    const send = vi.fn(async (_id: string, trigger: SilentTrigger) => {
       order.push(`start ${trigger}`);
-      if (trigger === "session.created") await gate.promise;
+      if (trigger === "new-session") await gate.promise;
       order.push(`end ${trigger}`);
     });
     const { tracker } = setup({ send });
-    const created = tracker.deliver("s", "session.created");
+    const created = tracker.deliver("s", "new-session");
     await tick();
-    const compacted = tracker.deliver("s", "session.compacted");
+    const compacted = tracker.deliver("s", "compaction");
     await tick();
     // The compaction's send has not started while the first is still in flight.
-    expect(order).toEqual(["start session.created"]);
+    expect(order).toEqual(["start new-session"]);
     gate.resolve();
     await expect(compacted).resolves.toEqual({ delivered: true });
     await created;
-    expect(order).toEqual(["start session.created", "end session.created", "start session.compacted", "end session.compacted"]);
+    expect(order).toEqual(["start new-session", "end new-session", "start compaction", "end compaction"]);
     expect(tracker.isDelivered("s")).toBe(true);
     expect(tracker.inFlight("s")).toBeUndefined();
   });
 
-  test("a session.created arriving during a compaction re-send joins it", async () => {
+  test("a new-session delivery arriving during a compaction re-send joins it", async () => {
     const gate = deferred();
     const { tracker, send } = setup();
-    await tracker.deliver("s", "session.created");
+    await tracker.deliver("s", "new-session");
     send.mockImplementationOnce(async () => gate.promise);
-    const compacted = tracker.deliver("s", "session.compacted");
-    const created = tracker.deliver("s", "session.created");
+    const compacted = tracker.deliver("s", "compaction");
+    const created = tracker.deliver("s", "new-session");
     gate.resolve();
     await Promise.all([compacted, created]);
     expect(send).toHaveBeenCalledTimes(2);
@@ -265,12 +266,12 @@ describe("concurrency and retries", () => {
 
   test("compaction waits even when the in-flight delivery fails, then still sends", async () => {
     const gate = deferred();
-    const send = vi.fn(async (_id: string, trigger: DeliveryTrigger) => {
-      if (trigger === "session.created") await gate.promise;
+    const send = vi.fn(async (_id: string, trigger: SilentTrigger) => {
+      if (trigger === "new-session") await gate.promise;
     });
     const { tracker } = setup({ send, retry: { tries: 1, backoffMs: [] } });
-    const created = tracker.deliver("s", "session.created");
-    const compacted = tracker.deliver("s", "session.compacted");
+    const created = tracker.deliver("s", "new-session");
+    const compacted = tracker.deliver("s", "compaction");
     gate.reject(new Error("first failed"));
     expect((await created).delivered).toBe(false);
     expect(await compacted).toEqual({ delivered: true });
@@ -284,8 +285,8 @@ describe("concurrency and retries", () => {
       if (id === "slow") await gate.promise;
     });
     const { tracker } = setup({ send });
-    const slow = tracker.deliver("slow", "session.created");
-    await expect(tracker.deliver("fast", "session.created")).resolves.toEqual({ delivered: true });
+    const slow = tracker.deliver("slow", "new-session");
+    await expect(tracker.deliver("fast", "new-session")).resolves.toEqual({ delivered: true });
     expect(tracker.isDelivered("slow")).toBe(false);
     gate.resolve();
     await slow;

@@ -10,7 +10,7 @@
  * from the part's `tail_start_id`), then everything after the summary. A
  * compaction still summarising, or one that failed, has not moved the window.
  */
-import type { RulesMarker } from "../../deliver/marker.js";
+import type { RulesMarker } from "../../session/marker.js";
 import { markerOf, resultMarkerOf, type ToolPartState } from "./parts.js";
 
 export interface HistoryMessage {

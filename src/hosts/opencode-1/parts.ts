@@ -2,11 +2,12 @@
  * The plugin's parts in OpenCode 1 messages: the marker in a part's metadata
  * that makes it the plugin's, and ids for parts it adds.
  */
-import { asMarker, MARKER_KEY, type RulesMarker } from "../../deliver/marker.js";
+import { MARKER_KEY, type RulesMarker } from "../../session/marker.js";
+import { storedMarker } from "../opencode/stored-marker.js";
 
 /** The plugin's marker on a part, if the part is one of the plugin's. */
 export function markerOf(part: { metadata?: Record<string, unknown> } | undefined): RulesMarker | undefined {
-  return asMarker(part?.metadata?.[MARKER_KEY]);
+  return storedMarker(part?.metadata?.[MARKER_KEY]);
 }
 
 /** A tool part as far as the plugin reads it: the result's metadata, and whether OpenCode cleared its output since. */
@@ -21,7 +22,7 @@ export function resultMarkerOf(part: { type: string; state?: ToolPartState }): R
   const state = part.type === "tool" ? part.state : undefined;
   // A pruned result (its output cleared) no longer holds the rules.
   if (state?.status !== "completed" || state.time?.compacted !== undefined) return undefined;
-  return asMarker(state.metadata?.[MARKER_KEY]);
+  return storedMarker(state.metadata?.[MARKER_KEY]);
 }
 
 /**

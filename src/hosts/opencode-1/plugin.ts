@@ -1,27 +1,47 @@
 /**
  * The OpenCode 1 adapter (`@opencode-ai/plugin`): OpenCode's hooks, turned
- * into the engine's calls (`engine/host.ts`), and the engine's answers put
+ * into the engine's calls (`engine/contract.ts`), and the engine's answers put
  * back into OpenCode's shapes. OpenCode 1's shapes live in this folder only.
  */
 import type { Hooks, Plugin } from "@opencode-ai/plugin";
 import type { Part } from "@opencode-ai/sdk";
-import { MARKER_KEY } from "../../deliver/marker.js";
-import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, ruleToolArgs } from "../../deliver/rule-tool.js";
+import type { HostLabels } from "../../engine/contract.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
-import { openCodeLogSink } from "./log-sink.js";
-import type { ModelRef } from "../../select/scope.js";
+import { MARKER_KEY } from "../../session/marker.js";
+import { attachedPath } from "../opencode/attachments.js";
+import { modelRef } from "../opencode/model-ref.js";
+import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName, ruleToolArgs } from "../opencode/rule-tool.js";
+import { pathsFromToolArgs, pathsFromToolOutput } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
+import { openCodeLogSink } from "./log-sink.js";
 import { markerOf, partIdBefore } from "./parts.js";
 import { sessionPort } from "./session-port.js";
 
 /** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
 const FORK_TITLE = /\(fork #\d+\)$/;
 
+/** The engine's calls under OpenCode 1's names for them, in log lines. */
+export const OPENCODE_1_LABELS: HostLabels = {
+  sessionSeen: "session.created",
+  compactionBegan: "experimental.session.compacting",
+  windowRestarted: "experimental.compaction.autocontinue",
+  compactionEnded: "session.compacted",
+  fileTouched: "file.edited",
+  userTurn: "chat.message",
+  ownRulesStored: "chat.message",
+  toolAboutToRun: "tool.execute.before",
+  toolResult: "tool.execute.after",
+  ruleRequested: "rule tool",
+  "new-session": "session.created",
+  compaction: "session.compacted",
+};
+
 export const RulebookPlugin: Plugin = async (input, rawOptions) => {
   const { log, rulebook } = await startForHost({
     rawOptions,
+    labels: OPENCODE_1_LABELS,
     sink: openCodeLogSink(input.client),
     port: () => sessionPort(input.client),
     directory: input.directory,
@@ -38,10 +58,10 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       guard(log, event?.type, undefined, undefined, async () => {
         if (event.type === "session.created") {
           const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
-          await rulebook.sessionCreated({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
-        } else if (event.type === "session.compacted") await rulebook.sessionCompacted(event.properties.sessionID);
-        else if (event.type === "session.deleted") rulebook.sessionDeleted(event.properties.info.id);
-        else if (event.type === "file.edited") await rulebook.fileEdited(event.properties.file);
+          await rulebook.sessionSeen({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
+        } else if (event.type === "session.compacted") await rulebook.compactionEnded(event.properties.sessionID);
+        else if (event.type === "session.deleted") rulebook.sessionGone(event.properties.info.id);
+        else if (event.type === "file.edited") await rulebook.fileTouched(event.properties.file);
       }),
     "chat.message": (input, output) =>
       guard(log, "chat.message", input.sessionID, undefined, async () => {
@@ -49,16 +69,16 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
         const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
         if (own && marker) {
           // The plugin's own silent prompt, being stored.
-          const answer = await rulebook.ownPromptStored(input.sessionID, marker, output.message.time.created);
+          const answer = await rulebook.ownRulesStored(input.sessionID, marker, output.message.time.created);
           if (answer.hide) (own as { ignored?: boolean }).ignored = true;
           return;
         }
-        const answer = await rulebook.userMessage({
+        const answer = await rulebook.userTurn({
           sessionID: input.sessionID,
           texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
           files: output.parts.flatMap(attachedFile),
           agent: output.message.agent ?? input.agent,
-          model: output.message.model ?? input.model,
+          model: modelRef(output.message.model ?? input.model),
           created: output.message.time.created,
         });
         if (answer.created !== undefined) output.message.time.created = answer.created;
@@ -75,16 +95,21 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
         });
       }),
     // Awaited inside the compaction, before its summary is written: unlike its event, never late.
-    "experimental.session.compacting": async (input) =>
-      guard(log, "experimental.session.compacting", input.sessionID, undefined, () => rulebook.compactionStarting(input.sessionID)),
+    "experimental.session.compacting": async (input) => guard(log, "experimental.session.compacting", input.sessionID, undefined, () => rulebook.compactionBegan(input.sessionID)),
     // `message` is the compaction's own message: the id its window starts with in the history.
-    "experimental.compaction.autocontinue": async (input) =>
-      rulebook.compactionEnding(input.sessionID, { agent: input.agent, model: modelRef(input.model) }, (input.message as { id?: string } | undefined)?.id),
-    "tool.execute.before": async (input, output) => rulebook.toolCalled(input.sessionID, output.args),
+    "experimental.compaction.autocontinue": (input) =>
+      guard(log, "experimental.compaction.autocontinue", input.sessionID, undefined, () =>
+        rulebook.windowRestarted(input.sessionID, { agent: input.agent, model: modelRef(input.model) }, (input.message as { id?: string } | undefined)?.id),
+      ),
+    "tool.execute.before": (input, output) =>
+      guard(log, "tool.execute.before", input.sessionID, undefined, () => rulebook.toolAboutToRun(input.sessionID, pathsFromToolArgs(output.args))),
     "tool.execute.after": (input, output) =>
       guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
+        // The rule tool's own answer carries its rule already.
+        if (input.tool === RULE_TOOL_NAME) return;
         const result = typeof output.output === "string" ? output.output : "";
-        const rules = await rulebook.toolFinished(input.sessionID, input.tool, (input as { args?: unknown }).args, result);
+        const args = (input as { args?: unknown }).args;
+        const rules = await rulebook.toolResult(input.sessionID, { tool: input.tool, files: pathsFromToolArgs(args), listed: pathsFromToolOutput(input.tool, result) });
         if (rules === undefined) return;
         output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
         output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
@@ -94,7 +119,7 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
         description: RULE_TOOL_DESCRIPTION,
         args: ruleToolArgs,
         execute: async (args, context) => {
-          const read = rulebook.readRule(context.sessionID, String((args as { name?: unknown }).name ?? ""));
+          const read = rulebook.ruleRequested(context.sessionID, requestedRuleName(args));
           // The marker in the result's metadata: the history (and the Rules panel) shows the rule is in the window.
           return read.marker ? { output: read.output, metadata: { [MARKER_KEY]: read.marker } } : read.output;
         },
@@ -106,15 +131,4 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A file part's path (or its `file://` URL); parts of any other shape name none. */
-function attachedFile(part: Part): string[] {
-  if (part.type !== "file") return [];
-  const source = (part as { source?: { path?: unknown } }).source;
-  if (typeof source?.path === "string") return [source.path];
-  return typeof part.url === "string" && part.url.startsWith("file://") ? [part.url] : [];
-}
-
-/** OpenCode's session info names a model `{ providerID, id }`; prompts take `{ providerID, modelID }`. */
-function modelRef(model: { providerID: string; id?: string; modelID?: string } | undefined): ModelRef | undefined {
-  const modelID = model?.modelID ?? model?.id;
-  return model && modelID ? { providerID: model.providerID, modelID } : undefined;
-}
+const attachedFile = (part: Part): string[] => (part.type === "file" ? attachedPath({ path: (part as { source?: { path?: unknown } }).source?.path, url: part.url }) : []);

@@ -5,8 +5,8 @@
  * plugin recognises its own message in `chat.message` and in the history.
  */
 import type { PluginInput } from "@opencode-ai/plugin";
-import type { RulesPrompt, SessionPort } from "../../engine/host.js";
-import { MARKER_KEY } from "../../deliver/marker.js";
+import type { RulesPrompt, SessionPort } from "../../engine/contract.js";
+import { MARKER_KEY } from "../../session/marker.js";
 import { compactionUnderway, currentWindow, lastUserChoice, rulesIn, type HistoryMessage } from "./history.js";
 
 export type OpencodeClient = PluginInput["client"];

@@ -14,7 +14,7 @@
  * from the session's messages); `changed` says a session's window changed,
  * so the terminal UI asks again.
  */
-import type { RulesMarker } from "../../deliver/marker.js";
+import type { RulesMarker } from "../../session/marker.js";
 import { errorText } from "../../engine/timing.js";
 import { SERVICE, type Logger } from "../../log.js";
 import type { RpcDefinition, RpcDomain, RpcRegistration } from "./api.js";
@@ -40,6 +40,8 @@ const MAX_PENDING = 1_000;
 export interface PanelService {
   /** A session's window changed. */
   changed(sessionID: string): void;
+  /** The session is gone: no change of it is announced any more. */
+  forget(sessionID: string): void;
   /** Offers the panel's method to the terminal UI; without RPC (an older OpenCode 2) there is no panel, said once. */
   serve(rpc: RpcDomain | undefined, markers: (sessionID: string) => RulesMarker[]): Promise<void>;
   dispose(): Promise<void>;
@@ -66,6 +68,9 @@ export function panelService(log: Logger): PanelService {
       pending.add(sessionID);
       timer ??= setTimeout(flush, CHANGE_DELAY_MS);
       timer.unref?.();
+    },
+    forget(sessionID) {
+      pending.delete(sessionID);
     },
     async serve(rpc, markers) {
       if (typeof rpc?.register !== "function") {

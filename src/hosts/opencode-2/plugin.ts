@@ -1,6 +1,6 @@
 /**
  * The OpenCode 2 adapter (`@opencode/plugin`, Promise API): OpenCode 2's
- * hooks, turned into the engine's calls (`engine/host.ts`). OpenCode 2's
+ * hooks, turned into the engine's calls (`engine/contract.ts`). OpenCode 2's
  * shapes live in this folder only (`api.ts` declares them).
  *
  * How the rules reach the model. OpenCode 2 offers three ways: durable
@@ -22,12 +22,15 @@
  * The system prompt is never touched.
  */
 import { homedir } from "node:os";
-import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME } from "../../deliver/rule-tool.js";
+import type { HostLabels } from "../../engine/contract.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { errorText, guard, withTimeout } from "../../engine/timing.js";
 import { fileLogSink, rulebookLogFile } from "../../log-file.js";
 import type { Logger } from "../../log.js";
 import type { ModelRef } from "../../select/scope.js";
+import { modelRef } from "../opencode/model-ref.js";
+import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
+import { pathsFromToolArgs, pathsFromToolOutput } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { promptsInArrival } from "./arriving-prompts.js";
 import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";
@@ -35,10 +38,20 @@ import { followSessions, HOST_CALL_MS, registerAll, sessionInfo } from "./host-c
 import { panelService, type PanelService } from "./panel-rpc.js";
 import { placeRules } from "./request-rules.js";
 import { ledgerPort, MAX_ENTRIES, rulesLedger, type RulesLedger } from "./session-port.js";
-import { attachedFile, modelRef, resultText, sessionOf } from "./shapes.js";
+import { attachedFile, resultText, sessionOf } from "./shapes.js";
 
 /** The `rule` tool's answer when the plugin fails to give one: the model goes on, and the log says why. */
 export const RULE_TOOL_FAILED = "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
+
+/** The engine's calls under OpenCode 2's names for what brings them, in log lines. */
+export const OPENCODE_2_LABELS: HostLabels = {
+  sessionSeen: "context (first request)",
+  windowRestarted: "context (window moved)",
+  userTurn: "context (prompt arrived)",
+  toolAboutToRun: "execute.before",
+  toolResult: "execute.after",
+  ruleRequested: "rule tool",
+};
 
 /**
  * OpenCode 2 calls `setup` when it loads the plugin. It never throws: without
@@ -53,6 +66,7 @@ export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undef
   let panel: PanelService | undefined;
   const { log, rulebook } = await startForHost({
     rawOptions: ctx.options,
+    labels: OPENCODE_2_LABELS,
     sink: fileLogSink(rulebookLogFile(process.env, homedir())),
     port: (log) => {
       panel = panelService(log);
@@ -106,7 +120,7 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
   };
   const introduce = async (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
     const [info, restored] = await Promise.all([sessionInfo(ctx, sessionID, log), withTimeout(ledger.restore(sessionID), HOST_CALL_MS)]);
-    await rulebook.sessionCreated({
+    await rulebook.sessionSeen({
       id: sessionID,
       parentID: info?.parentID,
       agent: seen.agent ?? info?.agent,
@@ -135,11 +149,11 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       if (placeRules(event.messages, ledger.entries(sessionID)).moved || ledger.entries(sessionID).length > MAX_ENTRIES) {
         // A compaction checkpoint (or a revert) left the rules' places out of the request: the window starts again, empty.
         ledger.startWindow(sessionID);
-        await rulebook.compactionEnding(sessionID, seen);
+        await rulebook.windowRestarted(sessionID, seen);
       }
       // A user's message reaches the model here first, as the agent and model this request names (the user may have switched since the last).
       for (const prompt of arriving.takeArrived(sessionID, event.messages)) {
-        const answer = await rulebook.userMessage({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
+        const answer = await rulebook.userTurn({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
         // Before the user's words, in every request from this one on.
         if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
       }
@@ -149,19 +163,22 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       event.messages = placement.messages;
     });
 
-  const onToolCalled = (event: ToolCalled) => guard(log, "execute.before", sessionOf(event), undefined, () => rulebook.toolCalled(event.sessionID, event.input));
+  const onToolCalled = (event: ToolCalled) =>
+    guard(log, "execute.before", sessionOf(event), undefined, () => rulebook.toolAboutToRun(event.sessionID, pathsFromToolArgs(event.input)));
 
   const onToolFinished = (event: ToolFinished) =>
     guard(log, "execute.after", sessionOf(event), undefined, async () => {
-      if (event.status !== "completed") return;
-      const rules = await rulebook.toolFinished(event.sessionID, event.tool, event.input, resultText(event.result?.content, event.result?.output));
+      // The rule tool's own answer carries its rule already.
+      if (event.status !== "completed" || event.tool === RULE_TOOL_NAME) return;
+      const output = resultText(event.result?.content, event.result?.output);
+      const rules = await rulebook.toolResult(event.sessionID, { tool: event.tool, files: pathsFromToolArgs(event.input), listed: pathsFromToolOutput(event.tool, output) });
       // Placed after this step's tool results, in the request that reads them.
       if (rules !== undefined) ledger.add(event.sessionID, rules);
     });
 
   const readRule = (input: unknown, context: { readonly sessionID: string }): Promise<ToolResult> =>
     guard(log, "rule tool", sessionOf(context), { content: RULE_TOOL_FAILED }, async () => {
-      const answer = await rulebook.readRule(context.sessionID, String((input as { name?: unknown } | undefined)?.name ?? ""));
+      const answer = await rulebook.ruleRequested(context.sessionID, requestedRuleName(input));
       if (typeof answer?.output !== "string") throw new Error("the engine gave no answer");
       if (answer.marker) ledger.ruleRead(context.sessionID, answer.marker.rules[0] ?? "");
       return { content: answer.output };
@@ -173,7 +190,7 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       editor.add({
         name: RULE_TOOL_NAME,
         description: RULE_TOOL_DESCRIPTION,
-        input: { type: "object", properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } }, required: ["name"] },
+        input: RULE_TOOL_INPUT,
         // Offered to the model itself, not only through OpenCode's code tool.
         options: { codemode: false },
         execute: readRule,
@@ -192,18 +209,23 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
   ]);
   await panel.serve(ctx.rpc, (sessionID) => ledger.panelMarkers(sessionID));
 
-  const stop = new AbortController();
-  void followSessions(
-    ctx,
-    stop.signal,
-    async (sessionID) => {
-      await rulebook.sessionDeleted(sessionID);
-      ledger.forget(sessionID);
-      arriving.forget(sessionID);
-      met.delete(sessionID);
-    },
+  // What this adapter keeps of a session goes when the engine forgets it (deleted, or the plugin disposed).
+  const forget = (sessionID: string | undefined) => {
+    if (sessionID === undefined) return met.clear();
+    ledger.forget(sessionID);
+    arriving.forget(sessionID);
+    panel.forget(sessionID);
+    met.delete(sessionID);
+  };
+  const stopHolding = await guard(
     log,
+    "session follower",
+    undefined,
+    () => undefined,
+    () => rulebook.onForget(forget),
   );
+  const stop = new AbortController();
+  void followSessions(ctx, stop.signal, async (sessionID) => rulebook.sessionGone(sessionID), log);
 
   return () =>
     guard(log, "cleanup", undefined, undefined, async () => {
@@ -212,10 +234,10 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       await panel.dispose();
       // Awaited, though the engine's is synchronous: whatever it gives back is caught here.
       await rulebook.dispose();
+      stopHolding();
       await ledger.settled();
       ledger.close();
       arriving.forget();
-      met.clear();
       await log.flush();
     });
 }

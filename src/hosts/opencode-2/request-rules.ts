@@ -12,7 +12,7 @@
  * request, the window has moved on (a compaction checkpoint, a revert) and the
  * model no longer sees what was placed there.
  */
-import { MARKER_KEY, type RulesMarker } from "../../deliver/marker.js";
+import { MARKER_KEY, type RulesMarker } from "../../session/marker.js";
 import type { LlmMessage } from "./api.js";
 
 /** Where a rules message sits: before a message, or after one and the tool results that follow it. */

@@ -8,8 +8,9 @@
  * (`ctx.storage`, durable and scoped to the plugin's id): the requests after
  * it carry the same rules, at the same places, as the ones before.
  */
-import { asMarker, ruleReadMarker, type RulesMarker } from "../../deliver/marker.js";
-import type { SessionPort } from "../../engine/host.js";
+import { ruleReadMarker, type RulesMarker } from "../../session/marker.js";
+import { storedMarker } from "../opencode/stored-marker.js";
+import type { SessionPort } from "../../engine/contract.js";
 import { errorText } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import type { StorageDomain } from "./api.js";
@@ -171,7 +172,7 @@ function stored(entry: RulesEntry): Record<string, unknown> {
 function restored(value: unknown): RulesEntry | undefined {
   if (!value || typeof value !== "object") return undefined;
   const { text, marker, anchor, awaits } = value as Record<string, unknown>;
-  const parsedMarker = asMarker(marker);
+  const parsedMarker = storedMarker(marker);
   if (typeof text !== "string" || !parsedMarker) return undefined;
   const parsedAnchor = asAnchor(anchor);
   return { text, marker: parsedMarker, ...(parsedAnchor ? { anchor: parsedAnchor } : {}), ...(typeof awaits === "string" ? { awaits } : {}) };

@@ -1,5 +1,5 @@
 /** OpenCode 2's values in the engine's terms. Pure. */
-import type { ModelRef } from "../../select/scope.js";
+import { attachedPath } from "../opencode/attachments.js";
 
 /** The session an event names, for the log; none when the event is not what OpenCode promises. */
 export function sessionOf(event: unknown): string | undefined {
@@ -14,13 +14,7 @@ export function resultText(content: unknown, output: unknown): string {
   return output === undefined ? "" : typeof output === "string" ? output : JSON.stringify(output);
 }
 
-/** A prompt's attached file: a path or a `file://` URL, under whichever key OpenCode gives it. */
+/** A prompt's attached file, under whichever key OpenCode 2 gives it. */
 export function attachedFile(file: { uri?: string; url?: string; path?: string }): string[] {
-  const value = file.path ?? file.uri ?? file.url;
-  return typeof value === "string" && (file.path !== undefined || value.startsWith("file://")) ? [value] : [];
-}
-
-/** OpenCode 2 names a model `{ providerID, id }`; the engine, `{ providerID, modelID }`. */
-export function modelRef(model: { providerID: string; id: string } | undefined): ModelRef | undefined {
-  return model ? { providerID: model.providerID, modelID: model.id } : undefined;
+  return attachedPath({ path: file.path, url: file.uri ?? file.url });
 }

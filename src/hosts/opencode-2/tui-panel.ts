@@ -10,7 +10,7 @@
  * once in the plugin's log), an answer that does not come or does not parse
  * leaves the panel empty, and every call is bounded.
  */
-import { asMarker, type RulesMarker } from "../../deliver/marker.js";
+import { asMarker, type RulesMarker } from "../../session/marker.js";
 import { errorText, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import { panelBlock, type PanelUi } from "../../panel/panel-block.js";

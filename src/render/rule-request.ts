@@ -1,17 +1,10 @@
 /**
- * The `rule` tool: the model reads a rule by name — an on-request rule from
+ * The `rule` tool's answer: the model reads a rule by name — an on-request rule from
  * the list in its rules message, or one left out of it for the size budget.
  * An unknown name answers with the names that exist.
  */
-import { z } from "zod";
 import type { Rule } from "../rule/rule.js";
-import { renderRulesMessage } from "../render/message.js";
-
-/** The name the tool is registered under. */
-export const RULE_TOOL_NAME = "rule";
-
-export const RULE_TOOL_DESCRIPTION =
-  "Read one of this project's rules (opencode-rulebook) by its name. The rules message at the start of the session lists rules to read on request, with what each covers: read the matching rule before doing work it concerns, then follow it.";
+import { renderRulesMessage } from "./message.js";
 
 export interface RuleToolAnswer {
   output: string;
@@ -42,10 +35,3 @@ export function answerRuleRequest(rules: readonly Rule[], requested: string): Ru
   }
   return { output: renderRulesMessage([rule], { header: `The project's rule "${rule.name}", binding from now on in this session:` }), rule };
 }
-
-/** What the tool's one argument is, as the model reads it (every host's schema says the same). */
-export const RULE_NAME_DESCRIPTION = "The rule's name, exactly as listed (for example `database` or `backend/api`).";
-
-export const ruleToolArgs = {
-  name: z.string().describe(RULE_NAME_DESCRIPTION),
-};

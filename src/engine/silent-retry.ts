@@ -1,15 +1,15 @@
 /**
  * The one silent delivery under way per session, and its retries. Whether a
- * session holds the rules is its delivery model's to say (`holdsRules`).
+ * session holds the rules is its window model's to say (`holdsRules`).
  *
- * - `session.created`: deliver unless the session already holds the rules; a
- *   second event while the first delivery is in flight joins it (one message).
- * - `session.compacted`: compaction dropped the rules from the model's
- *   context: deliver again, after any delivery under way.
+ * - `new-session`: deliver unless the session already holds the rules; a
+ *   second call while the first delivery is in flight joins it (one message).
+ * - `compaction`: compaction dropped the rules from the model's context:
+ *   deliver again, after any delivery under way.
  * - A failed delivery is retried a bounded number of times, then left for
  *   the session's next event.
  */
-export type DeliveryTrigger = "session.created" | "session.compacted";
+import type { SilentTrigger } from "../session/marker.js";
 
 export interface DeliveryResult {
   delivered: boolean;
@@ -24,16 +24,16 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { tries: 3, backoffMs: [200, 1000] };
 
-export interface SessionTracker {
-  deliver(sessionID: string, trigger: DeliveryTrigger): Promise<DeliveryResult>;
+export interface SilentDeliveries {
+  deliver(sessionID: string, trigger: SilentTrigger): Promise<DeliveryResult>;
   /** The delivery under way for this session, if any. */
   inFlight(sessionID: string): Promise<DeliveryResult> | undefined;
 }
 
 export interface TrackerDeps {
   /** Sends the rules; throws when they were not stored. */
-  send(sessionID: string, trigger: DeliveryTrigger): Promise<void>;
-  onFailure(sessionID: string, trigger: DeliveryTrigger, error: unknown, attempt: number, final: boolean): void;
+  send(sessionID: string, trigger: SilentTrigger): Promise<void>;
+  onFailure(sessionID: string, trigger: SilentTrigger, error: unknown, attempt: number, final: boolean): void;
   /** False for a session that was deleted (or a plugin disposed): no more tries. */
   alive?: (sessionID: string) => boolean;
   /** The session's window holds the rules already: a new session's delivery is not due. */
@@ -42,13 +42,13 @@ export interface TrackerDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function createSessionTracker(deps: TrackerDeps): SessionTracker {
+export function silentDeliveries(deps: TrackerDeps): SilentDeliveries {
   const inFlight = new Map<string, Promise<DeliveryResult>>();
   const retry = deps.retry ?? DEFAULT_RETRY;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   const alive = deps.alive ?? (() => true);
-  const attempt = async (sessionID: string, trigger: DeliveryTrigger): Promise<DeliveryResult> => {
+  const attempt = async (sessionID: string, trigger: SilentTrigger): Promise<DeliveryResult> => {
     let lastError: unknown;
     for (let n = 1; n <= retry.tries; n++) {
       if (!alive(sessionID)) return { delivered: false };
@@ -64,7 +64,7 @@ export function createSessionTracker(deps: TrackerDeps): SessionTracker {
     return { delivered: false, error: lastError };
   };
 
-  const start = (sessionID: string, trigger: DeliveryTrigger, after?: Promise<unknown>): Promise<DeliveryResult> => {
+  const start = (sessionID: string, trigger: SilentTrigger, after?: Promise<unknown>): Promise<DeliveryResult> => {
     const run = (after ? after.then(() => attempt(sessionID, trigger)) : attempt(sessionID, trigger)).finally(() => {
       if (inFlight.get(sessionID) === run) inFlight.delete(sessionID);
     });
@@ -75,7 +75,7 @@ export function createSessionTracker(deps: TrackerDeps): SessionTracker {
   return {
     deliver(sessionID, trigger) {
       const running = inFlight.get(sessionID);
-      if (trigger === "session.created") {
+      if (trigger === "new-session") {
         if (running) return running;
         if (deps.holdsRules(sessionID)) return Promise.resolve({ delivered: true });
         return start(sessionID, trigger);

@@ -23,6 +23,7 @@ export interface RulesMarker {
   kind: "rules";
   /** Names of the rules the message carries. */
   rules: string[];
+  /** What brought it (`Trigger`), in host-neutral words (earlier versions stored a host's hook names: its adapter reads them). */
   trigger: string;
   /** One id per delivery attempt: after a timeout, the history shows whether the attempt was stored after all. */
   delivery?: string;
@@ -52,7 +53,7 @@ export interface MarkerContext {
   warnings?: number;
 }
 
-export function markerFor(composed: ComposedMessage, trigger: string, context: MarkerContext = {}): RulesMarker {
+export function markerFor(composed: ComposedMessage, trigger: Trigger, context: MarkerContext = {}): RulesMarker {
   const listed = composed.onRequest.filter(isScoped).map((rule) => rule.name);
   const leftOut = composed.leftOut.map((rule) => rule.name);
   return {
@@ -74,6 +75,16 @@ export function markerFor(composed: ComposedMessage, trigger: string, context: M
 
 /** The trigger of the plugin's `rule` tool answer: a rule read by name, not a composed message. */
 export const RULE_READ_TRIGGER = "rule";
+
+/** The silent rules messages: a new session's, and a compaction's new window's. */
+export type SilentTrigger = "new-session" | "compaction";
+
+/**
+ * What brought a rules message: a silent delivery, the user's message (the
+ * session's first delivery, or rules it activated), the `rule` tool, or the
+ * name of the tool whose result carried them.
+ */
+export type Trigger = SilentTrigger | "first-message" | "message" | typeof RULE_READ_TRIGGER | (string & {});
 
 /** The marker of the plugin's `rule` tool answer: the one rule the model read by name. */
 export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });

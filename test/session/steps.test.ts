@@ -1,0 +1,192 @@
+/**
+ * The session model's steps (src/session/step.ts), without a host or an
+ * engine: for each moment of a session, the state before, the event, the
+ * stage after, and the effects it asks for (read the window, check paths,
+ * send rules, answer the host), then the conversations those effects make.
+ */
+import { describe, expect, test } from "vitest";
+import type { Rule } from "../../src/rule/rule.js";
+import { NEW_SESSION, type Effect, type RuleSet, type SessionEvent, type SessionState, type Turn, type WindowView } from "../../src/session/session.js";
+import { step } from "../../src/session/step.js";
+import type { Stage } from "../../src/session/window-state.js";
+import { makeRule } from "../unit/helpers.js";
+
+const style = makeRule({ name: "style", content: "Small functions." });
+const migrations = makeRule({ name: "migrations", keywords: ["migration"], content: "Follow the checklist." });
+const typescript = makeRule({ name: "typescript", globs: ["src/**/*.ts"], content: "Strict types." });
+const ruleSet = (...list: Rule[]): RuleSet => ({ list, byName: new Map(list.map((rule) => [rule.name, rule])), names: new Set(list.map((rule) => rule.name)), warnings: 0 });
+const rules = ruleSet(style, migrations, typescript);
+const at = (stage: Stage, extra: Partial<SessionState> = {}): SessionState => ({ ...NEW_SESSION, window: { ...NEW_SESSION.window, stage }, ...extra });
+/** A window that holds the always-on rule already. */
+const holding = at("held", { window: { ...NEW_SESSION.window, stage: "held", delivered: new Map([["style", style]]) } });
+const turn = (prompt: string, extra: Partial<Turn> = {}): Turn => ({ prompt, files: [], named: [], created: 100, ...extra });
+const view = (extra: Partial<WindowView> = {}): WindowView => ({ rules: [], choice: {}, movedOn: false, ...extra });
+const seen = (purpose: Extract<SessionEvent, { type: "window-seen" }>["purpose"], found?: WindowView): SessionEvent => ({
+  type: "window-seen",
+  purpose,
+  ...(found ? { view: found } : { error: "unreadable" }),
+  rules,
+  now: 50,
+  freshId: "d-new",
+});
+/** An effect as the table names it: its type, and what tells it apart. */
+const named = (effect: Effect): string => {
+  switch (effect.type) {
+    case "read-window":
+      return `read-window ${effect.scope} for ${effect.purpose.kind}`;
+    case "deliver-silently":
+      return `deliver-silently ${effect.trigger}${effect.grace ? " after grace" : ""}${effect.thenWentOn ? " then went-on" : ""}`;
+    case "send-rules":
+      return `send-rules ${effect.trigger} [${effect.marker.rules.join(",")}] as ${effect.delivery}`;
+    case "answer":
+      return `answer${effect.rules ? ` [${effect.rules.marker.rules.join(",")}] ${effect.rules.marker.trigger}` : ""}${effect.hide === undefined ? "" : ` hide=${effect.hide}`}${effect.created === undefined ? "" : ` dated ${effect.created}`}`;
+    case "note":
+      return `note ${effect.note.kind}`;
+    case "check-paths":
+      return `check-paths ${effect.turn.named.map(({ path }) => path).join(",")}`;
+    default:
+      return effect.type;
+  }
+};
+const work = (effects: Effect[]) => effects.filter((effect) => effect.type !== "note").map(named);
+
+describe("each moment: stage after, and the effects asked for", () => {
+  const table: Array<[string, SessionState, SessionEvent, Stage, string[]]> = [
+    [
+      "a new session: the silent delivery, after the grace period",
+      at("unread"),
+      { type: "seen", ignored: false, hasHistory: false },
+      "empty",
+      ["deliver-silently new-session after grace"],
+    ],
+    ["a session with a history: nothing until its first message", at("unread"), { type: "seen", ignored: false, hasHistory: true }, "unread", []],
+    ["a subagent's session, subagents off: left alone", at("unread"), { type: "seen", ignored: true, hasHistory: false }, "ignored", []],
+    [
+      "a silent delivery to an empty window sends its rules",
+      at("empty"),
+      { type: "silent-due", trigger: "new-session", rules, freshId: "d1" },
+      "empty",
+      ["send-rules new-session [style] as d1"],
+    ],
+    [
+      "a session seen without its agent reads its history first",
+      at("unread"),
+      { type: "silent-due", trigger: "new-session", rules, freshId: "d1" },
+      "unread",
+      ["read-window current for silent"],
+    ],
+    [
+      "a compaction's delivery reads the new window first",
+      at("empty", { agent: "build" }),
+      { type: "silent-due", trigger: "compaction", rules, freshId: "d1" },
+      "empty",
+      ["read-window since-compaction for silent"],
+    ],
+    ["rules owed to the next message: no silent prompt", at("owed"), { type: "silent-due", trigger: "compaction", rules, freshId: "d1" }, "owed", []],
+    [
+      "the window restarted: its rules go again, then the host goes on",
+      at("held"),
+      { type: "window-restarted", agent: "build" },
+      "empty",
+      ["deliver-silently compaction then went-on"],
+    ],
+    ["the host went on before the rules landed: owed", at("empty"), { type: "went-on" }, "owed", []],
+    ["the host's word of a compaction: read what its window holds", at("held"), { type: "compaction-ended" }, "held", ["read-window since-compaction for compaction-ended"]],
+    ["a user's turn waits for the delivery under way", at("empty"), { type: "user-turn", turn: turn("hi") }, "empty", ["await-delivery"]],
+    [
+      "…then, with a compaction under way, reads whether this message opens its window",
+      at("held", { window: { ...NEW_SESSION.window, stage: "held", compacting: true } }),
+      { type: "turn-may-go-on", turn: turn("hi"), rules },
+      "held",
+      ["read-window since-compaction for join-compaction"],
+    ],
+    ["…a session not read yet reads its window", at("unread"), { type: "turn-may-go-on", turn: turn("hi"), rules }, "unread", ["read-window current for turn"]],
+    [
+      "…paths its words name are checked",
+      at("held"),
+      { type: "turn-may-go-on", turn: turn("see src/a.ts", { named: [{ path: "src/a.ts", absolute: "/p/src/a.ts" }] }), rules },
+      "held",
+      ["check-paths src/a.ts"],
+    ],
+    ["…and the message carries the rules it activates", holding, { type: "turn-may-go-on", turn: turn("a migration"), rules }, "held", ["answer [migrations] message"]],
+    ["…a first message carries every rule the session needs", at("empty"), { type: "turn-may-go-on", turn: turn("hi"), rules }, "held", ["answer [style] first-message"]],
+    ["a checked path activates its glob rule", holding, { type: "paths-found", turn: turn("see it"), existing: ["src/a.ts"], rules }, "held", ["answer [typescript] message"]],
+    ["a tool result carries the rules its files activate", holding, { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }, "held", ["answer [typescript] read"]],
+    ["a tool result before the first delivery carries nothing", at("empty"), { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }, "empty", ["answer"]],
+    ["a tool result pays rules owed since a compaction", at("owed"), { type: "tool-finished", tool: "read", files: [], rules }, "held", ["answer [style] read"]],
+    ["the plugin's own prompt stored: counted at once", at("empty"), { type: "own-rules-stored", delivery: "d9", created: 7, rules }, "empty", ["answer hide=false"]],
+    ["files touched join the working set, nothing asked", at("held"), { type: "files-touched", files: ["src/a.ts"] }, "held", []],
+    ["the rule tool read a rule: held, active", at("held"), { type: "rule-requested", rule: migrations }, "held", []],
+  ];
+  test.each(table)("%s", (_name, state, event, after, effects) => {
+    const next = step(state, event);
+    expect(next.state.window.stage).toBe(after);
+    expect(work(next.effects)).toEqual(effects);
+  });
+});
+
+describe("conversations", () => {
+  test("a silent prompt: sent, then stored; the window holds it, and the log is told", () => {
+    const sending = step(at("empty", { agent: "build" }), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" });
+    const send = sending.effects.find((effect) => effect.type === "send-rules");
+    expect(send).toMatchObject({ agent: "build", marker: { delivery: "d1", trigger: "new-session" } });
+    if (send?.type !== "send-rules") throw new Error("no send");
+    const stored = step(sending.state, { type: "rules-sent", delivery: "d1", created: 10, composed: send.composed, window: send.window, trigger: "new-session", rules });
+    expect(stored.state.window).toMatchObject({ stage: "held", rulesCreated: 10 });
+    expect(stored.effects.map(named)).toEqual(["note delivered"]);
+  });
+
+  test("a refused prompt is forgotten; the next try composes again", () => {
+    const sending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" });
+    const refused = step(sending.state, { type: "rules-refused", delivery: "d1" });
+    expect(refused.state.window.attempts.size).toBe(0);
+    expect(work(step(refused.state, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" }).effects)).toEqual(["send-rules new-session [style] as d2"]);
+  });
+
+  test("an earlier prompt whose fate is unknown, and a history that cannot be read: this try fails, nothing is sent blind", () => {
+    const pending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
+    const retry = step(pending, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" });
+    expect(work(retry.effects)).toEqual(["read-window current for silent"]);
+    expect(work(step(retry.state, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] })).effects)).toEqual(["fail"]);
+  });
+
+  test("the history shows the earlier prompt stored after all: it is the delivery, none is sent", () => {
+    const pending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
+    const marker = { kind: "rules" as const, rules: ["style"], trigger: "new-session", delivery: "d1" };
+    const found = step(pending, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] }, view({ rules: [{ marker, created: 30 }] })));
+    expect(work(found.effects)).toEqual([]);
+    expect(found.state.window).toMatchObject({ stage: "held", rulesCreated: 30 });
+  });
+
+  test("a compaction's window the host already works in: the rules are owed to the next message, and the log says so", () => {
+    const after = step(at("empty", { agent: "build" }), seen({ kind: "silent", trigger: "compaction", pending: [] }, view({ movedOn: true })));
+    expect(after.state.window.stage).toBe("owed");
+    expect(after.effects.map(named)).toEqual(["note went-on-before-rules"]);
+  });
+
+  test("a user's turn whose history cannot be read delivers anyway, and says so", () => {
+    const after = step(at("unread"), seen({ kind: "turn", turn: turn("hi") }));
+    expect(after.effects.map(named)).toEqual(["note history-unreadable", "note delivered", "answer [style] first-message"]);
+  });
+
+  test("a user's message sorts after the window's rules message", () => {
+    const held = at("held", { window: { ...NEW_SESSION.window, stage: "held", rulesCreated: 100, listedOnRequest: true, delivered: new Map([["style", style]]) } });
+    expect(work(step(held, { type: "turn-may-go-on", turn: turn("hi", { created: 100 }), rules }).effects)).toEqual(["answer dated 101"]);
+  });
+
+  test("a late copy of rules that went another way is hidden", () => {
+    const sent = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
+    // The user's message reads the window (the prompt's fate is unknown), finds nothing, and carries the rules itself.
+    const reading = step(sent, { type: "turn-may-go-on", turn: turn("hi"), rules });
+    expect(work(reading.effects)).toEqual(["read-window current for turn"]);
+    const carried = step(reading.state, seen({ kind: "turn", turn: turn("hi") }, view())).state;
+    expect(work(step(carried, { type: "own-rules-stored", delivery: "d1", created: 9, rules }).effects)).toEqual(["answer hide=true"]);
+  });
+
+  test("a reload matches the whole working set again and forgets deleted rules' activations", () => {
+    const active = step(at("held"), { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }).state;
+    expect([...active.activation.activated.keys()]).toEqual(["typescript"]);
+    const reloaded = step(active, { type: "rules-reloaded", rules: ruleSet(style), removed: ["typescript"] }).state;
+    expect(reloaded.activation).toMatchObject({ unmatched: ["src/a.ts"], fileMatches: new Map(), activated: new Map() });
+  });
+});
