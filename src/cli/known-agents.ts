@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { configFiles, readConfigFile } from "../opencode-config.js";
 import { nodeRuleFs } from "../sources/fs.js";
 import { foldersFromRoot, openCodeConfigDir } from "../sources/locations.js";
-import type { Boundary } from "../sources/trust.js";
+import type { Boundary } from "../rule/trust.js";
 import { walkBudget, walkFolder, type WalkBudget } from "../sources/walk.js";
 import type { ProjectContext } from "./context.js";
 

@@ -10,7 +10,7 @@ import type { SessionContext } from "../select/active.js";
 import type { ModelRef, WorkingAs } from "../select/scope.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
-import { readList } from "../rule/parse.js";
+import { readList } from "../rule/keys.js";
 import { UsageError, type ProjectContext } from "./context.js";
 
 export interface Hypothesis {

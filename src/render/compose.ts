@@ -1,6 +1,7 @@
 /**
- * What a rules message holds for a session now: the active rules not yet
- * delivered, within the byte budget, plus the list of on-request rules.
+ * What a rules message holds for a session now: what its window needs
+ * (select/window-needs.ts), the active rules within the byte budget
+ * (fit.ts), plus the list of on-request rules.
  * Pure; the engine and the command line's `render` share it.
  *
  * The budget is worked out in one pass: the message is the join of blocks,
@@ -12,9 +13,11 @@
  * rules left out or deleted) is counted against the budget or bounded.
  */
 import type { Rule } from "../rule/rule.js";
-import { activeRulesAmong, isExplicit, type ActiveRule, type SessionContext } from "../select/active.js";
+import type { ActiveRule, SessionContext } from "../select/active.js";
 import { ruleSetIndex } from "../select/rule-set.js";
-import { inScope, isScoped, scopeText, workingAsText, type WorkingAs } from "../select/scope.js";
+import { scopeText, workingAsText, type WorkingAs } from "../select/scope.js";
+import { windowNeeds, type WindowState } from "../select/window-needs.js";
+import { chooseByPriority, fitOnRequest, onRequestBytes, sectionBytes, sum } from "./fit.js";
 import {
   ALL_NAMES_HINT,
   assembleRulesMessage,
@@ -25,30 +28,15 @@ import {
   renderOnRequestEntry,
   renderOnRequestSection,
   renderRuleSection,
-  ruleSectionBytes,
   rulesFrameBytes,
   rulesMessageHeader,
   type FrameOf,
 } from "./message.js";
-import { byteLength, longestPrefix, nameList, type NameList } from "./name-list.js";
+import { byteLength, nameList, type NameList } from "./name-list.js";
 
-export interface ComposeOptions {
-  /**
-   * The rules the session holds in its context window, by name, as the Rule
-   * object it was given. A rule is held only if it is that very object (the
-   * loader keeps an unchanged rule's object): a new object under a held name
-   * is a changed file, delivered again with a notice; a held name no rule has
-   * any more is a deleted file, announced.
-   */
-  delivered?: ReadonlyMap<string, Rule>;
-  /** List the on-request rules (the first message of a window does). */
-  listOnRequest?: boolean;
+export interface ComposeOptions extends WindowState {
   /** Past this size, rules are left out whole (lowest priority first) and named instead; the on-request list is cut short. */
   maxBytes?: number;
-  /** On-request rules with `agents:` or `models:` the window already lists: listed when they come into scope, whether or not the list was given. */
-  listed?: ReadonlySet<string>;
-  /** Rules in the window (given or listed) the model has been told do not apply now (another agent or model). */
-  paused?: ReadonlySet<string>;
 }
 
 export interface ComposedMessage {
@@ -77,21 +65,13 @@ const NAMED_LIST_MAX_NAMES = 200;
 const SEPARATOR = 2;
 
 export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
-  const delivered: ReadonlyMap<string, Rule> = options.delivered ?? new Map();
-  const held = (rule: Rule) => delivered.get(rule.name) === rule;
-  const index = ruleSetIndex(rules);
-  const active = activeRulesAmong(rules, context, held);
-  const alreadyListed = options.listed ?? new Set<string>();
-  const workingAs = context.workingAs;
-  // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
-  const onRequest = index.onRequest.filter((rule) => !held(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : options.listOnRequest === true));
-  const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
-  const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, options.paused ?? new Set(), active);
+  const { active, changed, onRequest, removed, paused, resumed } = windowNeeds(rules, context, options);
   if (active.length === 0 && onRequest.length === 0 && removed.length === 0 && paused.length === 0 && resumed.length === 0) return undefined;
 
+  const index = ruleSetIndex(rules);
+  const workingAs = context.workingAs;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const allowance = Math.min(NAMED_LIST_MAX_BYTES, Math.floor(maxBytes / 8));
-  const changed = active.map(({ rule }) => delivered.has(rule.name));
   const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), removedFrame);
   const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
   // Notices name few rules: each is looked up in the set's index, never the whole set walked.
@@ -158,37 +138,6 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   };
 }
 
-/**
- * The rules in the window whose scope a switch of agent or model changed:
- * given or listed for another agent or model and not yet said not to apply
- * (`paused`), or said so and in scope again, their text still in the window
- * (`resumed`; a rule whose file changed meanwhile is given again instead).
- * Rules asked for by name are not for one agent: never paused.
- */
-function switchedRules(
-  rules: readonly Rule[],
-  context: SessionContext,
-  delivered: ReadonlyMap<string, Rule>,
-  listed: ReadonlySet<string>,
-  wasPaused: ReadonlySet<string>,
-  active: readonly ActiveRule[],
-): { paused: string[]; resumed: string[] } {
-  const index = ruleSetIndex(rules);
-  const given = new Set(active.map(({ rule }) => rule.name));
-  const paused: string[] = [];
-  const resumed: string[] = [];
-  for (const name of new Set([...delivered.keys(), ...listed])) {
-    const rule = rules[index.positions.get(name)?.[0] ?? -1];
-    // A deleted rule is announced as deleted; one given again in this message needs no word.
-    if (!rule || given.has(name)) continue;
-    const explicit = context.mentioned?.has(name) || isExplicit(context.activated?.get(name));
-    const out = isScoped(rule) && !explicit && !inScope(rule, context.workingAs);
-    if (out && !wasPaused.has(name)) paused.push(name);
-    else if (!out && wasPaused.has(name)) resumed.push(name);
-  }
-  return { paused, resumed };
-}
-
 /** A rule as a switch notice names it: with the agents and models it is for. */
 function scopedName(rule: Rule | undefined, name: string): string {
   const only = rule && scopeText(rule);
@@ -209,57 +158,11 @@ const resumedFrame =
     after: `${more > 0 ? `${named > 0 ? " and" : ""} ${countLabel(more)} more rules` : ""}.`,
   });
 
-/** Block sizes by rule: a rule is never changed once loaded (a changed file is a new object). */
-const sectionSizes = new WeakMap<Rule, number>();
-
-function sectionBytes(rule: Rule): number {
-  let size = sectionSizes.get(rule);
-  if (size === undefined) {
-    size = ruleSectionBytes(rule);
-    sectionSizes.set(rule, size);
-  }
-  return size;
-}
-
-/**
- * Which rules fit in `room`: all if they do; otherwise by priority (high
- * first, message order among equals), each that still fits, so a large rule
- * left out does not take smaller, lower-priority ones with it. Given `keep`,
- * adds to the rules already kept.
- */
-function chooseByPriority(active: readonly ActiveRule[], costs: readonly number[], room: number, keep = costs.map(() => false)): boolean[] {
-  if (sum(costs) <= room) return keep.fill(true);
-  const order = active.map((_, i) => i).sort((a, b) => (active[b] as ActiveRule).rule.priority - (active[a] as ActiveRule).rule.priority || a - b);
-  let left = room - sum(costs.filter((_, i) => keep[i]));
-  for (const i of order) {
-    const cost = costs[i] as number;
-    if (keep[i] || cost > left) continue;
-    keep[i] = true;
-    left -= cost;
-  }
-  return keep;
-}
-
 /** The rules left out (all of them without `keep`), as the notice names them: changed ones first (the session holds a stale version), then message order. */
 function leftOutNames(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[] | undefined): NameList {
   const order: number[] = [];
   for (const wanted of [true, false]) for (const i of active.keys()) if (changed[i] === wanted && keep?.[i] !== true) order.push(i);
   return nameList(order.length, (j) => leftOutName({ name: (active[order[j] as number] as ActiveRule).rule.name, changed: changed[order[j] as number] === true }), leftOutFrame);
-}
-
-/** How many on-request entries fit in `limit` bytes, with the line counting the rest. */
-function fitOnRequest(entryBytes: readonly number[], limit: number): number {
-  const prefix = [0];
-  for (const bytes of entryBytes) prefix.push((prefix[prefix.length - 1] as number) + bytes);
-  // 0 when not even one entry fits: the list is left for a later message rather than sent empty.
-  return longestPrefix(entryBytes.length, (k) => onRequestBytes(entryBytes, prefix[k] as number, k) <= limit);
-}
-
-/** Size of the on-request section listing its first `k` entries (`listedBytes` together) and counting the rest. */
-function onRequestBytes(entryBytes: readonly number[], listedBytes: number, k: number): number {
-  const more = entryBytes.length - k;
-  // Heading, the "more" line if any, and a line break after each entry but the last line.
-  return byteLength(renderOnRequestSection([], more)) + listedBytes + (more > 0 ? k : k - 1);
 }
 
 /** What changed in rules the session already had, said before the rules themselves. */
@@ -286,10 +189,4 @@ const removedFrame: FrameOf = (named, more) => {
 /** The notice's size at most: a blank line after the header, then its sentences joined by spaces. */
 function noticeBytes(sentences: readonly string[]): number {
   return sentences.length > 0 ? SEPARATOR + sum(sentences.map(byteLength)) + sentences.length - 1 : 0;
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const value of values) total += value;
-  return total;
 }

@@ -16,7 +16,7 @@
  *
  * Safety: a reference is followed only when the path as written and the
  * file's real path (symlinks resolved) lie inside the folders its rule may
- * reach (src/sources/trust.ts: a repository's rule, the repository only; a
+ * reach (./trust.ts: a repository's rule, the repository only; a
  * user's rule, the user's rules and config folders); each place a reference
  * is looked up in, the roots included, is checked alike. Anything else
  * (outside, missing, a cycle, too deep, too large) is left as text, with a
@@ -25,7 +25,7 @@
  * Pure: all reading goes through the `read` callback.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { inside, type Trust } from "../sources/trust.js";
+import { inside, type Trust } from "./trust.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { codeMask, type LineCode, proseRanges } from "./markdown-code.js";
 import { ruleWarning, type FactsWithout, type RuleWarning, type WarningFacts } from "./warnings.js";

@@ -46,4 +46,9 @@ export interface Rule {
 
 export const DEFAULT_PRIORITY = 50;
 
+/** A rule file that changed in a way the model would notice: a session holding the old version gets the new one. */
+export function differs(before: Rule, after: Rule): boolean {
+  return before.content !== after.content || before.path !== after.path || before.description !== after.description;
+}
+
 /** A problem with a rule file or folder: a typed value; its text is made where a person reads it (src/rule/warnings.ts). */

@@ -17,7 +17,7 @@
  * past that.
  */
 import type { Rule } from "../rule/rule.js";
-import { matchingGlob } from "./globs.js";
+import { matchingGlob } from "../glob/rule-glob.js";
 import { matchingKeyword } from "./keywords.js";
 import type { ActivationReason, ConditionMet, FileMatch } from "./reasons.js";
 import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";

@@ -7,7 +7,7 @@
  * changes it. An array that did change length is indexed again.
  */
 import type { Rule } from "../rule/rule.js";
-import { globIndex, type GlobIndex } from "./glob-index.js";
+import { globIndex, type GlobIndex } from "../glob/index-by-part.js";
 import { keywordIndex, type KeywordIndex } from "./keywords.js";
 
 export type ActivationMode = "always" | "conditional" | "on-request" | "manual";

@@ -6,7 +6,7 @@
  * read with the `rule` tool reach past it (active.ts).
  */
 import type { Rule } from "../rule/rule.js";
-import { greedyMatch } from "./glob-pattern.js";
+import { greedyMatch } from "../glob/match.js";
 
 /** A model as OpenCode names it: `anthropic` and `claude-sonnet-4`. */
 export type ModelRef = { providerID: string; modelID: string };

@@ -2,7 +2,7 @@
 import type { ComposedMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import { isScoped } from "../select/scope.js";
-import { differs } from "../sources/live-rules.js";
+import { differs } from "../rule/rule.js";
 import { ATTEMPTS_REMEMBERED, type Attempt, type CurrentRules, type FoundRules, type WindowEvent, type WindowState } from "./window-state.js";
 
 export function advanceWindow(state: WindowState, event: WindowEvent): WindowState {

@@ -4,13 +4,13 @@
  */
 import { basename, dirname } from "node:path";
 import { codeMask } from "../rule/markdown-code.js";
-import { readList } from "../rule/parse.js";
+import { readList } from "../rule/keys.js";
 import type { RuleScope } from "../rule/rule.js";
+import { allowsRealPath, type Boundary, type Trust } from "../rule/trust.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason } from "./fs.js";
 import { displayPath, foldersFromRoot, projectRoot } from "./locations.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, SourceContext } from "./source.js";
-import { allowsRealPath, type Boundary, type Trust } from "./trust.js";
 import { walkFolder } from "./walk.js";
 
 /** The folder globs are relative to: the worktree root when the directory is inside it. */

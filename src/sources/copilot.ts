@@ -11,7 +11,7 @@
  * when it has a `description`, else applies only when mentioned.
  */
 import { join } from "node:path";
-import { readList } from "../rule/parse.js";
+import { readList } from "../rule/keys.js";
 import { addFolder, addSingleFile, anchoredAtRoot, emptyFound, projectLevels, without } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";

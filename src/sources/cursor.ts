@@ -27,7 +27,7 @@
  * it, scopes its rules to its folder (named `pkg/a/x`, see nested.ts).
  */
 import { basename, join } from "node:path";
-import { GLOB_KEYS, readList } from "../rule/parse.js";
+import { GLOB_KEYS, readList } from "../rule/keys.js";
 import { addFolder, addSingleFile, emptyFound, hasDescription, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
 import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";

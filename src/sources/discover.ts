@@ -7,6 +7,7 @@ import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
 import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
+import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
 import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
@@ -14,7 +15,6 @@ import { globalRulesDir, openCodeConfigDir } from "./locations.js";
 import { readAndSettle, type Settled } from "./pipeline.js";
 import { probingFs } from "./probe.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
-import type { Trust } from "./trust.js";
 import { walkBudget } from "./walk.js";
 
 export interface DiscoveryContext extends SourceContext {

@@ -10,11 +10,11 @@
  * files); it is then the user's.
  */
 import { isAbsolute, join, resolve } from "node:path";
+import { inside } from "../rule/trust.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "./source.js";
-import { inside } from "./trust.js";
 
 /** The absolute folders `extraDirs` names, in the order given, without repeats. */
 export function resolveExtraDirs(extraDirs: readonly string[], context: Pick<SourceContext, "home" | "directory" | "worktree">): string[] {

@@ -10,8 +10,9 @@
 import type { Dirent } from "node:fs";
 import { join, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { relativePath } from "../rule/relative-path.js";
 import type { RuleFs } from "./fs.js";
-import { childPaths, foldersFromRoot, relativePath } from "./locations.js";
+import { childPaths, foldersFromRoot } from "./locations.js";
 
 /** One ignore file's patterns, and the folder they are relative to. */
 export interface IgnoreLevel {

@@ -11,7 +11,7 @@
  * (https://kiro.dev/docs/steering/, "Inclusion modes".)
  */
 import { dirname, join } from "node:path";
-import { readList } from "../rule/parse.js";
+import { readList } from "../rule/keys.js";
 import { addFolder, describedOrNamed, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
 import { prefetch } from "./probe.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";

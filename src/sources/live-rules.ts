@@ -4,7 +4,7 @@
  * go to the log; a reload logs only warnings that are new.
  */
 import type { Logger } from "../log.js";
-import type { Rule } from "../rule/rule.js";
+import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
 import type { DiscoveryContext } from "./discover.js";
 import { ALL_SOURCES, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
@@ -67,9 +67,4 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
     },
     close: () => watcher.close(),
   };
-}
-
-/** A rule file that changed in a way the model would notice: a session holding the old version gets the new one. */
-export function differs(before: Rule, after: Rule): boolean {
-  return before.content !== after.content || before.path !== after.path || before.description !== after.description;
 }

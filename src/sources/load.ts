@@ -4,6 +4,7 @@
  * so they cannot disagree about which rules exist.
  */
 import type { Rule } from "../rule/rule.js";
+import { inside } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
@@ -15,7 +16,6 @@ import { kiroSource } from "./kiro.js";
 import { foldersFromRoot } from "./locations.js";
 import { nativeSource } from "./native.js";
 import type { FoundRuleFile, RuleSource } from "./source.js";
-import { inside } from "./trust.js";
 import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {

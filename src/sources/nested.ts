@@ -17,7 +17,7 @@
  * never reaches a session working elsewhere. Manual rules stay manual.
  */
 import { join, relative, sep } from "node:path";
-import { GLOB_KEYS, readList } from "../rule/parse.js";
+import { GLOB_KEYS, readList } from "../rule/keys.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import { hasDescription, projectRootOf, without } from "./common.js";
 import type { RuleFs } from "./fs.js";

@@ -1,10 +1,10 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
 import type { FrontMatterView, RuleCandidate } from "../rule/parse.js";
 import type { ReferenceSyntax } from "../rule/references.js";
+import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";
 import type { RuleFs } from "./fs.js";
-import type { Trust } from "./trust.js";
 import type { WalkBudget } from "./walk.js";
 
 export interface SourceContext {

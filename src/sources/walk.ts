@@ -14,11 +14,11 @@
  * git ignores.
  */
 import type { Dirent } from "node:fs";
+import { allowsRealPath, type Boundary } from "../rule/trust.js";
 import { ruleWarning, type RuleWarning, type WarningFacts } from "../rule/warnings.js";
 import { errorCode, errorReason, type RuleFs } from "./fs.js";
 import { type IgnoreChain, ignoresIn, inForceBelow } from "./gitignore.js";
 import { childPaths } from "./locations.js";
-import { allowsRealPath, type Boundary } from "./trust.js";
 
 export interface WalkedFile {
   path: string;

@@ -30,7 +30,7 @@
  * `trigger` as written (`always_on` for the two single files).
  */
 import { basename, join } from "node:path";
-import { readList } from "../rule/parse.js";
+import { readList } from "../rule/keys.js";
 import { addFolder, addSingleFile, describedOrNamed, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
 import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
 import { prefetch } from "./probe.js";

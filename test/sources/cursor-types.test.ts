@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
-import { matchingGlob } from "../../src/select/globs.js";
+import { matchingGlob } from "../../src/glob/rule-glob.js";
 import { prefixGlob } from "../../src/sources/nested.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 

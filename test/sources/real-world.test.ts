@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
-import { matchingGlob } from "../../src/select/globs.js";
+import { matchingGlob } from "../../src/glob/rule-glob.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
 import { nodeRuleFs } from "../../src/sources/fs.js";

@@ -3,7 +3,7 @@ import micromatch from "micromatch";
 import { describe, expect, test } from "vitest";
 import { activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { ruleGlob } from "../../src/select/globs.js";
+import { ruleGlob } from "../../src/glob/rule-glob.js";
 import { reasonText, type ActivationReason } from "../../src/select/reasons.js";
 import { whyText } from "../helpers/activation.js";
 import { makeRule } from "./helpers.js";
@@ -210,7 +210,7 @@ describe("glob matching", () => {
   });
 
   test("a './'-prefixed glob without another slash is anchored at the project root (`./Makefile` must not match packages/x/Makefile)", () => {
-    // `./src/*.ts` is anchored (test above); `./Makefile` is too: src/select/globs.ts decides whether
+    // `./src/*.ts` is anchored (test above); `./Makefile` is too: src/glob/rule-glob.ts decides whether
     // the glob has a slash before it strips `./`, so it does not become `**/Makefile`.
     expect(applies("./Makefile", "Makefile")).toBe(true);
     expect(applies("./Makefile", "packages/x/Makefile")).toBe(false);

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { matchNewFiles } from "../../src/select/active.js";
-import { globIndex } from "../../src/select/glob-index.js";
-import { matchingGlob, ruleGlob } from "../../src/select/globs.js";
+import { globIndex } from "../../src/glob/index-by-part.js";
+import { matchingGlob, ruleGlob } from "../../src/glob/rule-glob.js";
 import type { FileMatch } from "../../src/select/reasons.js";
 import { makeRule } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { readList } from "../../src/rule/parse.js";
+import { readList } from "../../src/rule/keys.js";
 import { utf8 } from "./helpers.js";
 import { parse, PATH } from "./parse-helpers.js";
 

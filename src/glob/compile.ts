@@ -14,22 +14,19 @@
  *
  * Compiling never throws: a glob that cannot be used comes back with the reason.
  *
- * This module is the matcher's API; the steps live in glob-braces.ts (1),
- * glob-pattern.ts (2, 3) and glob-class.ts (escapes and character classes).
+ * This module is the matcher's API; the steps live in expand.ts (1),
+ * pattern.ts (2), match.ts (3) and char-class.ts (escapes and character
+ * classes).
  */
-import { expandBraces } from "./glob-braces.js";
-import { compilePathPattern, matchPathPattern, starBeforeTrailingGlobstar, type PathPattern } from "./glob-pattern.js";
-
-/** Counts the matcher's work, so a test can prove the bound without a clock. */
-export interface StepCounter {
-  steps: number;
-}
+import { expandGlob } from "./expand.js";
+import { matchPathPattern } from "./match.js";
+import { compilePathPattern, starBeforeTrailingGlobstar, type PathPattern, type StepCounter } from "./pattern.js";
 
 export type CompiledGlob =
   | {
       ok: true;
       match(path: string, counter?: StepCounter): boolean;
-      /** The plain globs it stands for, compiled: glob-index.ts reads what they fix. */
+      /** The plain globs it stands for, compiled: index-by-part.ts reads what they fix. */
       patterns: readonly PathPattern[];
     }
   | { ok: false; problem: string };
@@ -40,9 +37,6 @@ export interface GlobOptions {
 }
 
 export const MAX_GLOB_LENGTH = 1024;
-export const MAX_ALTERNATIVES = 256;
-/** All alternatives together: bounds the memory a compiled glob holds. */
-export const MAX_EXPANDED_LENGTH = 8192;
 
 export function compileGlob(glob: string, options: GlobOptions = {}): CompiledGlob {
   if (glob.length > MAX_GLOB_LENGTH) return { ok: false, problem: `it is longer than ${MAX_GLOB_LENGTH} characters` };
@@ -65,14 +59,4 @@ export function compileGlob(glob: string, options: GlobOptions = {}): CompiledGl
       return patterns.some((pattern) => matchPathPattern(pattern, segments, counter));
     },
   };
-}
-
-/** The plain globs `glob` stands for, or why it cannot be expanded. */
-export function expandGlob(glob: string): string[] | string {
-  const expanded = expandBraces(glob, MAX_ALTERNATIVES);
-  if (typeof expanded === "string") return expanded;
-  const alternatives = [...new Set(expanded)];
-  const total = alternatives.reduce((sum, alternative) => sum + alternative.length, 0);
-  if (total > MAX_EXPANDED_LENGTH) return `its braces expand to more than ${MAX_EXPANDED_LENGTH} characters`;
-  return alternatives;
 }

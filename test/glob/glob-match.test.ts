@@ -6,8 +6,10 @@
 import fc from "fast-check";
 import micromatch from "micromatch";
 import { describe, expect, test } from "vitest";
-import { compileGlob, expandGlob, MAX_ALTERNATIVES, type StepCounter } from "../../src/select/glob-match.js";
-import { globProblem, matchingGlob, ruleGlob } from "../../src/select/globs.js";
+import { compileGlob } from "../../src/glob/compile.js";
+import { expandGlob, MAX_ALTERNATIVES } from "../../src/glob/expand.js";
+import type { StepCounter } from "../../src/glob/pattern.js";
+import { globProblem, matchingGlob, ruleGlob } from "../../src/glob/rule-glob.js";
 
 const matches = (glob: string, file: string) => matchingGlob(file, [glob]) === glob;
 

@@ -11,7 +11,7 @@
  * folders.
  */
 import { isAbsolute, sep } from "node:path";
-import { relativePath } from "./locations.js";
+import { relativePath } from "./relative-path.js";
 
 /** Whose a rule file is: the repository's (untrusted) or the user's. */
 export type Trust = "repository" | "user";

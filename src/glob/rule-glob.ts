@@ -3,12 +3,13 @@
  * separators, brace expansion, dot files included, and a pattern without a
  * slash (`*.ts`) matching at any depth, as Cursor and Claude Code read it.
  *
- * Globs come from untrusted rule files: matching goes through glob-match.ts,
+ * Globs come from untrusted rule files: matching goes through compile.ts,
  * whose cost is bounded whatever the pattern, and a glob that cannot be used
  * never matches and never throws.
  */
-import { compileGlob, MAX_GLOB_LENGTH, type StepCounter } from "./glob-match.js";
-import { fixedPart, type FixedPart } from "./glob-fixed.js";
+import { compileGlob, MAX_GLOB_LENGTH } from "./compile.js";
+import { fixedPart, type FixedPart } from "./fixed-part.js";
+import type { StepCounter } from "./pattern.js";
 
 export interface RuleGlob {
   /** Why the glob cannot be used; such a glob matches nothing. */

@@ -1,9 +1,24 @@
 /**
- * Brace and extglob expansion for glob-match.ts: `{a,b}`, `{1..5}`, `{a..e}`,
- * `@(a|b)` and `?(a|b)` become the plain globs they stand for, counted before
- * they are expanded so that no glob can expand to more than a limit.
+ * Brace and extglob expansion, the matcher's first step (compile.ts):
+ * `{a,b}`, `{1..5}`, `{a..e}`, `@(a|b)` and `?(a|b)` become the plain globs
+ * they stand for, counted before they are expanded so that no glob can expand
+ * to more than a limit.
  */
-import { classEnd, escaped } from "./glob-class.js";
+import { classEnd, escaped } from "./char-class.js";
+
+export const MAX_ALTERNATIVES = 256;
+/** All alternatives together: bounds the memory a compiled glob holds. */
+export const MAX_EXPANDED_LENGTH = 8192;
+
+/** The plain globs `glob` stands for, or why it cannot be expanded. */
+export function expandGlob(glob: string): string[] | string {
+  const expanded = expandBraces(glob, MAX_ALTERNATIVES);
+  if (typeof expanded === "string") return expanded;
+  const alternatives = [...new Set(expanded)];
+  const total = alternatives.reduce((sum, alternative) => sum + alternative.length, 0);
+  if (total > MAX_EXPANDED_LENGTH) return `its braces expand to more than ${MAX_EXPANDED_LENGTH} characters`;
+  return alternatives;
+}
 
 /** A piece of a glob before expansion: literal glob text, or a choice between sequences. */
 type Piece = string | Piece[][];

@@ -1,12 +1,12 @@
 /**
- * Rules' globs filed by what a matching file must have (globs.ts `fixed`):
+ * Rules' globs filed by what a matching file must have (rule-glob.ts `fixed`):
  * its first folders (`src/mod-5` of `src/mod-5/**\/*.ts`), its name, or its
  * extension. A new file is then tried only against the globs filed under its
  * own folders, name and extension, and those that fix nothing: the answer is
  * the plain loop's, at a cost that follows the file, not the number of rules.
  */
-import type { FixedPart } from "./glob-fixed.js";
-import { ruleGlob } from "./globs.js";
+import type { FixedPart } from "./fixed-part.js";
+import { ruleGlob } from "./rule-glob.js";
 
 export interface GlobIndex<T> {
   /** Values with a glob that fixes nothing, in the order added: tried for every file. */

@@ -1,9 +1,8 @@
 /**
  * Reading glob text: backslash escapes and character classes (`[!a-z_]`,
- * `[[:alpha:]]`), for the brace expansion and the segment compiler of
- * glob-match.ts. A class never spans a `/`.
+ * `[[:alpha:]]`), for the brace expansion (expand.ts) and the segment
+ * compiler (pattern.ts). A class never spans a `/`.
  */
-import type { StepCounter } from "./glob-match.js";
 
 /** Whether the character at `index` is escaped by an odd run of backslashes before it. */
 export function escaped(glob: string, index: number): boolean {
@@ -103,12 +102,4 @@ export function parseClass(glob: string, open: number, end: number): CharClass |
 function classChar(glob: string, i: number): [number, number] {
   if (glob[i] === "\\" && i + 1 < glob.length) return [glob.charCodeAt(i + 1), i + 2];
   return [glob.charCodeAt(i), i + 1];
-}
-
-export function classMatches(charClass: CharClass, code: number, counter: StepCounter | undefined): boolean {
-  const { ranges } = charClass;
-  if (counter) counter.steps += ranges.length / 2;
-  let inside = false;
-  for (let i = 0; i < ranges.length && !inside; i += 2) inside = code >= ranges[i]! && code <= ranges[i + 1]!;
-  return inside !== charClass.negated;
 }

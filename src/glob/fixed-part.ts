@@ -1,5 +1,5 @@
 /** What a compiled glob fixes about every path it matches: what the glob index files it under. */
-import type { PathPattern } from "./glob-pattern.js";
+import type { PathPattern } from "./pattern.js";
 
 /**
  * What every path the pattern matches has, for an index of globs: its first

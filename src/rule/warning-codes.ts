@@ -1,0 +1,68 @@
+/** The catalogue of warning codes that warnings.ts makes warnings from and words. */
+import type { CheckedKey, DefaultedKey } from "./keys.js";
+import type { Trust } from "./trust.js";
+
+/** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
+export type FoundValue = "nothing" | "list" | "date" | "mapping" | { type: string; json: string };
+
+type Empty = Record<never, never>;
+export type Skips = { rule: string };
+type Reference = { reference: string };
+
+/** Every code, with the details its text needs. */
+export interface Details {
+  // A rules folder, or something in one.
+  "folder-unreadable": { reason: string };
+  "folder-unresolvable": { reason: string };
+  "folder-not-a-folder": Empty;
+  "subfolder-unreadable": { reason: string };
+  "symlink-loop": { realPath: string };
+  "folder-already-read": { realPath: string };
+  "folder-too-deep": { maxDepth: number };
+  "walk-limit": { limit: number; what: "folders" | "entries" | "files" };
+  "too-many-warnings": { limit: number };
+  "nested-search-limit": { maxFolders: number };
+  "nested-folder-unreadable": { reason: string };
+  "path-unreadable": { reason: string };
+  "path-unresolvable": Empty;
+  "not-regular-file": Empty;
+  "outside-repository": { realPath: string; realRoot: string; what: "file" | "folder" };
+  "extra-dir-outside-repository": Empty;
+  // A rule file that was skipped.
+  "rule-too-large": Skips & { limit: number; size?: number };
+  "rule-unreadable": Skips & { reason: string };
+  "not-text": Skips & { reason: string };
+  "file-empty": Skips;
+  "front-matter-language": Skips & { language: string };
+  "front-matter-unclosed": Skips;
+  "front-matter-stray-delimiter": Skips & { strayLine: number };
+  "front-matter-too-deep": Skips;
+  "yaml-invalid": Skips & { reason: string };
+  "front-matter-not-mapping": Skips;
+  "no-rule-text": Skips;
+  "key-invalid": Skips & { key: CheckedKey; found: FoundValue };
+  // A rule that loads, with something of it ignored.
+  "key-ignored": { key: DefaultedKey; found: FoundValue };
+  "glob-unusable": { glob: string; problem: string; nowApplies?: "by-keywords" | "on-request" | "when-mentioned" };
+  "unknown-keys": { keys: string[] };
+  /** `agents:` or `models:` present but naming none: the rule is not narrowed. */
+  "scope-empty": { key: "agents" | "models" };
+  "activation-invalid": { key: string; allowed: string[]; value: string };
+  "activation-incomplete": { key: string; value: string; lacks: "fileMatchPattern" | "globs" | "description" };
+  /** A key the originating tool does not read: ignored here too, so the rule applies as it does there. */
+  "key-ignored-by-tool": { key: string; tool: string; reads: string; alwaysOn: boolean };
+  /** The key a tool applies a rule by is missing: the rule waits to be mentioned, as the tool applies nothing by itself. */
+  "activation-missing": { key: string; tool: string; allowed: string[] };
+  /** A name in `agents:` that no OpenCode agent has (built in, or defined in the user's or the project's config); `known` are the ones that exist. */
+  "agent-unknown": { agent: string; known: string[] };
+  "reference-too-deep": Reference & { maxDepth: number };
+  "reference-outside": Reference & { target: string; trust: Trust };
+  "reference-missing": Reference & { target: string; alsoTried?: string[] };
+  "reference-unreadable": Reference & { reason: string };
+  "reference-leads-outside": Reference & { realPath: string; trust: Trust };
+  "reference-cycle": Reference & { chain: string[] };
+  "reference-too-large": Reference & { maxBytes: number };
+  // OpenCode's config files.
+  "config-invalid": { reason: string };
+  "plugin-options": { problem: string };
+}

@@ -1,0 +1,89 @@
+/**
+ * What a session's context window needs from the rule set now: the active
+ * rules it does not hold, the on-request rules to list, and what it must be
+ * told of rules it holds (changed, deleted, paused or resumed by a switch of
+ * agent or model). Pure; render/compose.ts makes the message.
+ */
+import type { Rule } from "../rule/rule.js";
+import { activeRulesAmong, isExplicit, type ActiveRule, type SessionContext } from "./active.js";
+import { ruleSetIndex } from "./rule-set.js";
+import { inScope, isScoped } from "./scope.js";
+
+/** What the window holds and has been told. */
+export interface WindowState {
+  /**
+   * The rules the session holds in its context window, by name, as the Rule
+   * object it was given. A rule is held only if it is that very object (the
+   * loader keeps an unchanged rule's object): a new object under a held name
+   * is a changed file, delivered again with a notice; a held name no rule has
+   * any more is a deleted file, announced.
+   */
+  delivered?: ReadonlyMap<string, Rule>;
+  /** List the on-request rules (the first message of a window does). */
+  listOnRequest?: boolean;
+  /** On-request rules with `agents:` or `models:` the window already lists: listed when they come into scope, whether or not the list was given. */
+  listed?: ReadonlySet<string>;
+  /** Rules in the window (given or listed) the model has been told do not apply now (another agent or model). */
+  paused?: ReadonlySet<string>;
+}
+
+export interface WindowNeeds {
+  /** Active rules the window does not hold, in message order. */
+  active: ActiveRule[];
+  /** By active rule: the window holds another version of it (its file changed). */
+  changed: boolean[];
+  /** On-request rules to list. */
+  onRequest: Rule[];
+  /** Held names no rule has any more: deleted rule files. */
+  removed: string[];
+  /** Rules in the window that no longer apply after a switch of agent or model. */
+  paused: string[];
+  /** Paused rules that apply again. */
+  resumed: string[];
+}
+
+export function windowNeeds(rules: readonly Rule[], context: SessionContext, window: WindowState): WindowNeeds {
+  const delivered: ReadonlyMap<string, Rule> = window.delivered ?? new Map();
+  const held = (rule: Rule) => delivered.get(rule.name) === rule;
+  const index = ruleSetIndex(rules);
+  const active = activeRulesAmong(rules, context, held);
+  const alreadyListed = window.listed ?? new Set<string>();
+  const workingAs = context.workingAs;
+  // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
+  const onRequest = index.onRequest.filter((rule) => !held(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true));
+  const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
+  const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, window.paused ?? new Set(), active);
+  const changed = active.map(({ rule }) => delivered.has(rule.name));
+  return { active, changed, onRequest, removed, paused, resumed };
+}
+
+/**
+ * The rules in the window whose scope a switch of agent or model changed:
+ * given or listed for another agent or model and not yet said not to apply
+ * (`paused`), or said so and in scope again, their text still in the window
+ * (`resumed`; a rule whose file changed meanwhile is given again instead).
+ * Rules asked for by name are not for one agent: never paused.
+ */
+function switchedRules(
+  rules: readonly Rule[],
+  context: SessionContext,
+  delivered: ReadonlyMap<string, Rule>,
+  listed: ReadonlySet<string>,
+  wasPaused: ReadonlySet<string>,
+  active: readonly ActiveRule[],
+): { paused: string[]; resumed: string[] } {
+  const index = ruleSetIndex(rules);
+  const given = new Set(active.map(({ rule }) => rule.name));
+  const paused: string[] = [];
+  const resumed: string[] = [];
+  for (const name of new Set([...delivered.keys(), ...listed])) {
+    const rule = rules[index.positions.get(name)?.[0] ?? -1];
+    // A deleted rule is announced as deleted; one given again in this message needs no word.
+    if (!rule || given.has(name)) continue;
+    const explicit = context.mentioned?.has(name) || isExplicit(context.activated?.get(name));
+    const out = isScoped(rule) && !explicit && !inScope(rule, context.workingAs);
+    if (out && !wasPaused.has(name)) paused.push(name);
+    else if (!out && wasPaused.has(name)) resumed.push(name);
+  }
+  return { paused, resumed };
+}
