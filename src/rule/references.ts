@@ -25,7 +25,7 @@
  * Pure: all reading goes through the `read` callback.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { inside, type Trust } from "../sources/trust.js";
+import { inside, type Trust } from "../discover/trust.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { codeMask, type LineCode, proseRanges } from "./markdown-code.js";
 import { ruleWarning, type FactsWithout, type RuleWarning, type WarningFacts } from "./warnings.js";

@@ -9,7 +9,7 @@
  * why a glob cannot be used.) Code that decides anything looks at the code
  * and the details, never at the text.
  */
-import type { Trust } from "../sources/trust.js";
+import type { Trust } from "../discover/trust.js";
 import type { GLOB_KEYS, KEYWORD_KEYS, SCOPE_KEYS } from "./parse.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
 

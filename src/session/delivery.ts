@@ -28,7 +28,7 @@
 import type { ComposedMessage } from "../render/compose.js";
 import { isScoped } from "../select/scope.js";
 import type { Rule } from "../rule/rule.js";
-import { differs } from "../sources/live-rules.js";
+import { differs } from "../formats/live-rules.js";
 
 export type Stage = "unread" | "empty" | "owed" | "held" | "ignored";
 

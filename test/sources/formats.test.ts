@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
-import { prefixGlob, scopeToFolder } from "../../src/sources/nested.js";
-import { mapTrigger } from "../../src/sources/windsurf.js";
+import { prefixGlob, scopeToFolder } from "../../src/discover/nested.js";
+import { mapTrigger } from "../../src/formats/windsurf.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

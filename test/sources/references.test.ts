@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { expandReferences, mayHaveReferences, type ReferenceOptions } from "../../src/rule/references.js";
-import { inside } from "../../src/sources/trust.js";
+import { inside } from "../../src/discover/trust.js";
 import { type Box, makeBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

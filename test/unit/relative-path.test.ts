@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { isAbsolute, relative, sep } from "node:path";
 import { describe, expect, test } from "vitest";
-import { relativePath } from "../../src/sources/locations.js";
-import { inside } from "../../src/sources/trust.js";
+import { relativePath } from "../../src/discover/locations.js";
+import { inside } from "../../src/discover/trust.js";
 
 /** The boundary check as it was, on `path.relative` alone. */
 const insideByRelative = (path: string, folders: readonly string[]) =>

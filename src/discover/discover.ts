@@ -11,7 +11,7 @@ import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from ".
 import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, openCodeConfigDir } from "./locations.js";
-import { readAndSettle, type Settled } from "./pipeline.js";
+import { readAndSettle, type Settled } from "./read-settle.js";
 import { probingFs } from "./probe.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";

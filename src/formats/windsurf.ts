@@ -31,10 +31,10 @@
  */
 import { basename, join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, describedOrNamed, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
-import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { addFolder, addSingleFile, describedOrNamed, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "../discover/common.js";
+import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "../discover/nested.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 
 const RULES = ".windsurf/rules";
 const LEGACY = ".windsurfrules";

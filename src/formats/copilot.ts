@@ -12,9 +12,9 @@
  */
 import { join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, anchoredAtRoot, emptyFound, projectLevels, without } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
+import { addFolder, addSingleFile, anchoredAtRoot, emptyFound, projectLevels, without } from "../discover/common.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;
 const ALWAYS_FILE = ".github/copilot-instructions.md";

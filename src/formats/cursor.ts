@@ -28,10 +28,10 @@
  */
 import { basename, join } from "node:path";
 import { GLOB_KEYS, readList } from "../rule/parse.js";
-import { addFolder, addSingleFile, emptyFound, hasDescription, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
-import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { addFolder, addSingleFile, emptyFound, hasDescription, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "../discover/common.js";
+import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "../discover/nested.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 
 const RULES = ".cursor/rules";
 const LEGACY = ".cursorrules";

@@ -12,9 +12,9 @@
  */
 import { dirname, join } from "node:path";
 import { readList } from "../rule/parse.js";
-import { addFolder, describedOrNamed, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { addFolder, describedOrNamed, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "../discover/common.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 
 const STEERING = ".kiro/steering";
 

@@ -9,9 +9,9 @@
  * loads it itself.
  */
 import { join } from "node:path";
-import { addFolder, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, RuleSource, SourceContext } from "./source.js";
+import { addFolder, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "../discover/common.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 
 const RULES = ".claude/rules";
 

@@ -7,9 +7,9 @@
  * a rule with `globs` instead is always on there, so here too, with a warning.
  */
 import { basename, join } from "node:path";
-import { addFolder, addSingleFile, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { addFolder, addSingleFile, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "../discover/common.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 
 /** A rule file, or a folder of rules. */
 const CLINERULES = ".clinerules";

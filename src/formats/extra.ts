@@ -11,10 +11,10 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import { ruleWarning } from "../rule/warnings.js";
-import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, RuleSource, SourceContext } from "./source.js";
-import { inside } from "./trust.js";
+import { addFolder, emptyFound, MARKDOWN_OR_MDC, projectRootOf } from "../discover/common.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import { inside } from "../discover/trust.js";
 
 /** The absolute folders `extraDirs` names, in the order given, without repeats. */
 export function resolveExtraDirs(extraDirs: readonly string[], context: Pick<SourceContext, "home" | "directory" | "worktree">): string[] {

@@ -9,13 +9,13 @@ import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
 import { copilotSource } from "./copilot.js";
 import { cursorSource } from "./cursor.js";
-import { discoverRules, type DiscoveryContext } from "./discover.js";
+import { discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { extraSource } from "./extra.js";
 import { kiroSource } from "./kiro.js";
-import { foldersFromRoot } from "./locations.js";
+import { foldersFromRoot } from "../discover/locations.js";
 import { nativeSource } from "./native.js";
-import type { FoundRuleFile, RuleSource } from "./source.js";
-import { inside } from "./trust.js";
+import type { FoundRuleFile, RuleSource } from "../discover/source.js";
+import { inside } from "../discover/trust.js";
 import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {
