@@ -23,7 +23,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_MAX_RULE_BYTES } from "../src/discover/discover.js";
 import { nodeRuleFs } from "../src/discover/fs.js";
-import { NESTED_SEARCH } from "../src/discover/nested.js";
+import { NESTED_SEARCH } from "../src/discover/nested-search.js";
 import { SKIPPED_FOLDERS } from "../src/discover/walk.js";
 import { REPO } from "./plugin.js";
 import { median, ms, ratio } from "./stats.js";

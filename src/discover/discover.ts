@@ -8,11 +8,11 @@ import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/pars
 import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
-import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, openCodeConfigDir } from "./locations.js";
-import { readAndSettle, type Settled } from "./read-settle.js";
 import { probingFs } from "./probe.js";
+import { projectRootOf, realRootOf } from "./project.js";
+import { readAndSettle, type Settled } from "./read-settle.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";
 import { walkBudget } from "./walk.js";
