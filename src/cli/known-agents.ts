@@ -18,7 +18,8 @@ import { configFiles, readConfigFile } from "../opencode-config.js";
 import { nodeRuleFs } from "../discover/fs.js";
 import { foldersFromRoot, openCodeConfigDir } from "../discover/locations.js";
 import type { Boundary } from "../discover/trust.js";
-import { walkBudget, walkFolder, type WalkBudget } from "../discover/walk.js";
+import { walkBudget, type WalkBudget } from "../discover/walk-limits.js";
+import { walkFolder } from "../discover/walk.js";
 import type { ProjectContext } from "./context.js";
 
 /** OpenCode 1.18's own agents: the ones a user picks, the task tool's subagents, and the hidden ones it runs itself. */

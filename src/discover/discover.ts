@@ -15,7 +15,7 @@ import { projectRootOf, realRootOf } from "./project.js";
 import { readAndSettle, type Settled } from "./read-settle.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
 import type { Trust } from "./trust.js";
-import { walkBudget } from "./walk.js";
+import { walkBudget } from "./walk-limits.js";
 
 export interface DiscoveryContext extends SourceContext {
   /** A larger file is skipped without being read. */

@@ -15,7 +15,8 @@ import { ignoresAbove } from "./gitignore.js";
 import { prefetch } from "./probe.js";
 import { projectRootOf } from "./project.js";
 import type { FoundRules, SourceContext } from "./source.js";
-import { walkBudget, walkProjectTree } from "./walk.js";
+import { walkBudget } from "./walk-limits.js";
+import { walkProjectTree } from "./walk.js";
 
 /**
  * Bounds of the search below the directory, so a huge tree cannot stall

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { RuleFs } from "../../src/discover/fs.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
-import { MAX_WALK_WARNINGS, WALK_LIMITS } from "../../src/discover/walk.js";
+import { MAX_WALK_WARNINGS, WALK_LIMITS } from "../../src/discover/walk-limits.js";
 import { type Box, makeBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 
