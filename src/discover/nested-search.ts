@@ -1,7 +1,7 @@
 /**
  * Rules folders below the directory (Cursor's `.cursor/rules`, Windsurf's
- * `.windsurf/rules` in sub-folders of the project); their rules are scoped to
- * their folder by formats/folder-scope.ts.
+ * `.windsurf/rules` in sub-folders of the project); the formats scope their
+ * rules to their folder (folder-scope.ts).
  *
  * The search is one walk of the project's tree per load, shared by the
  * sources that look for nested folders: breadth first, in name order, within
