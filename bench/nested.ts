@@ -21,17 +21,17 @@ import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { DEFAULT_MAX_RULE_BYTES } from "../src/sources/discover.js";
-import { nodeRuleFs } from "../src/sources/fs.js";
-import { NESTED_SEARCH } from "../src/sources/nested.js";
-import { SKIPPED_FOLDERS } from "../src/sources/walk.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../src/discover/discover.js";
+import { nodeRuleFs } from "../src/discover/fs.js";
+import { NESTED_SEARCH } from "../src/discover/nested-search.js";
+import { SKIPPED_FOLDERS } from "../src/discover/walk.js";
 import { REPO } from "./plugin.js";
 import { median, ms, ratio } from "./stats.js";
 
 /** The plugin's own `loadRules`: from the build, as the other sections measure it (`npm run build` first), or with `--src` from the sources. */
-async function pluginLoadRules(): Promise<typeof import("../src/sources/load.js").loadRules> {
-  const built = pathToFileURL(join(REPO, "dist", "sources", "load.js")).href;
-  const module = (await import(process.argv.includes("--src") ? "../src/sources/load.js" : built)) as typeof import("../src/sources/load.js");
+async function pluginLoadRules(): Promise<typeof import("../src/formats/load.js").loadRules> {
+  const built = pathToFileURL(join(REPO, "dist", "formats", "load.js")).href;
+  const module = (await import(process.argv.includes("--src") ? "../src/formats/load.js" : built)) as typeof import("../src/formats/load.js");
   return module.loadRules;
 }
 

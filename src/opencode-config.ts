@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
-import { foldersFromRoot, openCodeConfigDir } from "./sources/locations.js";
+import { foldersFromRoot, openCodeConfigDir } from "./discover/locations.js";
 
 export interface FoundOptions {
   raw: unknown;

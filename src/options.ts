@@ -3,7 +3,7 @@
  * validated: an unknown key or a wrong type is reported, and its default used.
  */
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./render/compose.js";
-import { DEFAULT_MAX_RULE_BYTES } from "./sources/discover.js";
+import { DEFAULT_MAX_RULE_BYTES } from "./discover/discover.js";
 
 export interface RulebookOptions {
   /** Log discovery and delivery details to OpenCode's log. Also on with `OPENCODE_RULEBOOK_DEBUG=1`. */

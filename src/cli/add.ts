@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import matter from "gray-matter";
 import { parseRule } from "../rule/parse.js";
 import { warningText } from "../rule/warnings.js";
-import { globalRulesDir, displayPath, projectRulesDirs } from "../sources/locations.js";
+import { globalRulesDir, displayPath, projectRulesDirs } from "../discover/locations.js";
 import { result, shownPath, UsageError, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, type Style } from "./format.js";
 import { listFlag } from "./session.js";

@@ -8,10 +8,10 @@ import { dirname, join, resolve } from "node:path";
 import { findPluginOptions, userPluginOptions } from "../opencode-config.js";
 import { parseOptions, type RulebookOptions } from "../options.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
-import type { DiscoveryContext } from "../sources/discover.js";
-import { nodeRuleFs, type RuleFs } from "../sources/fs.js";
-import { ALL_SOURCES, loadRules, type LoadedRules } from "../sources/load.js";
-import { displayPath, projectRoot } from "../sources/locations.js";
+import type { DiscoveryContext } from "../discover/discover.js";
+import { nodeRuleFs, type RuleFs } from "../discover/fs.js";
+import { ALL_SOURCES, loadRules, type LoadedRules } from "../formats/load.js";
+import { displayPath, projectRoot } from "../discover/locations.js";
 
 /** The process around a command: passed in so tests and the real binary differ only here. */
 export interface CliIo {

@@ -10,7 +10,7 @@ import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { reasonText, type ActivationReason } from "../select/reasons.js";
 import { inScope, modelName, type ScopeMatch, type WorkingAs } from "../select/scope.js";
-import type { LoadedRules } from "../sources/load.js";
+import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
 import { hypotheticalSession } from "./session.js";

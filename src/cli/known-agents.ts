@@ -15,10 +15,11 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { configFiles, readConfigFile } from "../opencode-config.js";
-import { nodeRuleFs } from "../sources/fs.js";
-import { foldersFromRoot, openCodeConfigDir } from "../sources/locations.js";
+import { nodeRuleFs } from "../discover/fs.js";
+import { foldersFromRoot, openCodeConfigDir } from "../discover/locations.js";
 import type { Boundary } from "../rule/trust.js";
-import { walkBudget, walkFolder, type WalkBudget } from "../sources/walk.js";
+import { walkBudget, type WalkBudget } from "../discover/walk-limits.js";
+import { walkFolder } from "../discover/walk.js";
 import type { ProjectContext } from "./context.js";
 
 /** OpenCode 1.18's own agents: the ones a user picks, the task tool's subagents, and the hidden ones it runs itself. */

@@ -3,7 +3,7 @@ import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
 import { activationOf } from "../select/rule-set.js";
 import { scopeText } from "../select/scope.js";
-import type { LoadedRules } from "../sources/load.js";
+import type { LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
 

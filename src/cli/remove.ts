@@ -3,8 +3,8 @@
  * otherwise it needs `--yes`, so a script never deletes by accident.
  */
 import { promises as fs } from "node:fs";
-import type { LoadedRules } from "../sources/load.js";
-import type { FoundRuleFile } from "../sources/source.js";
+import type { LoadedRules } from "../formats/load.js";
+import type { FoundRuleFile } from "../discover/source.js";
 import { result, shownPath, type CliIo, type CommandResult, type ProjectContext } from "./context.js";
 
 export interface RemoveOptions {

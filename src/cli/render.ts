@@ -7,7 +7,7 @@
  */
 import { composeRulesMessage } from "../render/compose.js";
 import { inScope, isScoped, type WorkingAs } from "../select/scope.js";
-import type { LoadedRules } from "../sources/load.js";
+import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, sizeLabel, type Style } from "./format.js";
 import { hypotheticalSession } from "./session.js";

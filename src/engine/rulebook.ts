@@ -24,10 +24,10 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RulebookOptions } from "../options.js";
-import type { RuleFs } from "../sources/fs.js";
-import { startLiveRules, type RuleChanges } from "../sources/live-rules.js";
-import type { LoadedRules } from "../sources/load.js";
-import { projectRoot } from "../sources/locations.js";
+import type { RuleFs } from "../discover/fs.js";
+import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
+import type { LoadedRules } from "../formats/load.js";
+import { projectRoot } from "../discover/locations.js";
 import { reasonText } from "../select/reasons.js";
 import { ruleSetIndex } from "../select/rule-set.js";
 import type { RuleSet } from "../session/session.js";

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
-import type { RuleFs } from "../sources/fs.js";
+import type { RuleFs } from "../discover/fs.js";
 import { reasonText } from "../select/reasons.js";
 import type { Effect, Note, RuleSet, SessionEvent } from "../session/session.js";
 import { step } from "../session/step.js";

@@ -9,8 +9,8 @@ import { errorText } from "../engine/timing.js";
 import { createLogger, type LogSink, type Logger } from "../log.js";
 import { userPluginOptions } from "../opencode-config.js";
 import { parseOptions } from "../options.js";
-import { nodeRuleFs } from "../sources/fs.js";
-import { ALL_SOURCES } from "../sources/load.js";
+import { nodeRuleFs } from "../discover/fs.js";
+import { ALL_SOURCES } from "../formats/load.js";
 
 export interface HostStart {
   /** The plugin's options as the host's config gives them. */

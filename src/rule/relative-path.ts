@@ -1,4 +1,4 @@
-/** Relative paths, for the trust check (trust.ts) and discovery (src/sources/). */
+/** Relative paths, for the trust check (trust.ts) and discovery (src/discover/). */
 import { relative, sep } from "node:path";
 
 /** A part `.` or `..`, a doubled separator, or a trailing one: a path `relative` would normalise first. */

@@ -3,9 +3,9 @@ import { mkdir, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { composeRulesMessage } from "../../src/render/compose.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
-import { loadRules } from "../../src/sources/load.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
+import { loadRules } from "../../src/formats/load.js";
 import { projectTree } from "./fixtures.js";
 import { type Sandbox, useSandbox } from "./helpers.js";
 

@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import entry from "../../src/index.js";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
 import { startEngineWithClient, type TestEngine, type TestEngineDeps } from "./engine.js";
 
 export const BASE_URL = "http://127.0.0.1:4999";

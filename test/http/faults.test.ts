@@ -6,7 +6,7 @@
  */
 import { beforeEach, expect, test } from "vitest";
 import type { TestEngine as Rulebook } from "../helpers/engine.js";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
 
 const fake = useFakeOpencode();

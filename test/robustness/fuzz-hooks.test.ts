@@ -20,7 +20,7 @@ import { startEngineWithClient as startRulebook, type TestEngine as Rulebook } f
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
 
 type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "slow";
 const BEHAVIOURS: Behaviour[] = ["ok", "ok", "ok", "error", "throw", "hang", "stored-then-hang", "slow"];

@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { vi } from "vitest";
-import type { DiscoveryContext } from "../../src/sources/discover.js";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
+import type { DiscoveryContext } from "../../src/discover/discover.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 
 export const MAX_RULE_BYTES = 65536;
 

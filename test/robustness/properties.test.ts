@@ -20,7 +20,7 @@ import { parseRulesMessage } from "../helpers/rules-message.js";
 import { splitFrontMatter } from "../../src/rule/front-matter.js";
 import { decodeRuleText } from "../../src/rule/decode.js";
 import type { Rule } from "../../src/rule/rule.js";
-import { loadRules } from "../../src/sources/load.js";
+import { loadRules } from "../../src/formats/load.js";
 import { sandbox, type Sandbox } from "./helpers.js";
 
 let box: Sandbox;

@@ -12,8 +12,8 @@ import { describe, expect, test } from "vitest";
 import { answerRuleRequest } from "../../src/render/rule-request.js";
 import { renderRulesMessage } from "../../src/render/message.js";
 import { parseRulesMessage } from "../helpers/rules-message.js";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
-import type { LoadedRules } from "../../src/sources/load.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
+import type { LoadedRules } from "../../src/formats/load.js";
 import { eacces, MAX_RULE_BYTES, spyFs, type Sandbox } from "../robustness/helpers.js";
 import { badInputSandbox, byPath, CORPUS } from "./bad-input-tools.js";
 import { shown, type ShownWarning } from "./shown-warnings.js";
@@ -146,11 +146,11 @@ describe("made at test time: permission denied", () => {
     await chmod(box.root, 0o755);
     const entry = join(box.root, "load-as-nobody.ts");
     const bundle = join(box.root, "load-as-nobody.mjs");
-    const src = fileURLToPath(new URL("../../src/sources/", import.meta.url));
+    const src = fileURLToPath(new URL("../../src/", import.meta.url));
     await writeFile(
       entry,
-      `import { loadRules } from ${JSON.stringify(join(src, "load.ts"))};
-       import { nodeRuleFs } from ${JSON.stringify(join(src, "fs.ts"))};
+      `import { loadRules } from ${JSON.stringify(join(src, "formats", "load.ts"))};
+       import { nodeRuleFs } from ${JSON.stringify(join(src, "discover", "fs.ts"))};
        const loaded = await loadRules({ env: {}, home: ${JSON.stringify(box.home)}, directory: ${JSON.stringify(box.project)}, worktree: ${JSON.stringify(box.project)}, fs: nodeRuleFs, maxRuleBytes: ${MAX_RULE_BYTES} });
        process.stdout.write(JSON.stringify({ rules: loaded.rules, warnings: loaded.warnings }));`,
     );

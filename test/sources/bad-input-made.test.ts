@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { nodeRuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
 import { MAX_RULE_BYTES, spyFs, type Sandbox } from "../robustness/helpers.js";
 import { badInputSandbox, byPath } from "./bad-input-tools.js";
 import { shown } from "./shown-warnings.js";

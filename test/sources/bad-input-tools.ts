@@ -3,8 +3,8 @@ import { copyFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, expect } from "vitest";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
-import { loadRules, type LoadedRules } from "../../src/sources/load.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
+import { loadRules, type LoadedRules } from "../../src/formats/load.js";
 import { sandbox, type Sandbox } from "../robustness/helpers.js";
 
 export const CORPUS = fileURLToPath(new URL("../fixtures/bad/", import.meta.url));

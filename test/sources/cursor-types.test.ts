@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { activationOf } from "../../src/select/rule-set.js";
+import { prefixGlob } from "../../src/formats/folder-scope.js";
 import { matchingGlob } from "../../src/glob/rule-glob.js";
-import { prefixGlob } from "../../src/sources/nested.js";
+import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 
 let box: Box;

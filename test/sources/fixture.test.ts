@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { whyRuleApplies } from "../../src/select/active.js";
-import { ALL_SOURCES } from "../../src/sources/load.js";
+import { ALL_SOURCES } from "../../src/formats/load.js";
 import { type Box, makeBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ruleWarning, type RuleWarning } from "../../src/rule/warnings.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { mapApplyTo } from "../../src/sources/copilot.js";
-import { mapInclusion } from "../../src/sources/kiro.js";
-import type { MapperWarn } from "../../src/sources/source.js";
+import { mapApplyTo } from "../../src/formats/copilot.js";
+import { mapInclusion } from "../../src/formats/kiro.js";
+import type { MapperWarn } from "../../src/discover/source.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { prefixGlob, scopeToFolder } from "../../src/formats/folder-scope.js";
+import { mapTrigger } from "../../src/formats/windsurf.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { prefixGlob, scopeToFolder } from "../../src/sources/nested.js";
-import { mapTrigger } from "../../src/sources/windsurf.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

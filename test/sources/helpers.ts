@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach } from "vitest";
-import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/sources/discover.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
+import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/discover/discover.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { loadRules, type LoadOptions } from "../../src/sources/load.js";
+import { loadRules, type LoadOptions } from "../../src/formats/load.js";
 
 export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "all-formats");
 

@@ -4,8 +4,8 @@
  */
 import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ALL_SOURCES } from "../../src/sources/load.js";
-import { foldersToWatch, rulePlaces } from "../../src/sources/watch.js";
+import { ALL_SOURCES } from "../../src/formats/load.js";
+import { foldersToWatch, rulePlaces } from "../../src/discover/watch.js";
 import { type Box, makeBox } from "./helpers.js";
 
 const layouts = ALL_SOURCES.flatMap((source) => (source.layout ? [source.layout] : []));

@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { MAX_IGNORE_FILE_BYTES } from "../../src/sources/gitignore.js";
-import { NESTED_SEARCH } from "../../src/sources/nested.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { MAX_IGNORE_FILE_BYTES } from "../../src/discover/gitignore.js";
+import { NESTED_SEARCH } from "../../src/discover/nested-search.js";
 import { type Box, makeBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

@@ -6,8 +6,8 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { makeRule } from "../unit/helpers.js";
-import { resolveExtraDirs } from "../../src/sources/extra.js";
-import { ALL_SOURCES, resolvePrecedence } from "../../src/sources/load.js";
+import { resolveExtraDirs } from "../../src/formats/extra.js";
+import { ALL_SOURCES, resolvePrecedence } from "../../src/formats/load.js";
 import { type Box, makeBox } from "./helpers.js";
 
 let box: Box;

@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { matchingGlob } from "../../src/glob/rule-glob.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { type LoadedRules, loadRules } from "../../src/sources/load.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { type LoadedRules, loadRules } from "../../src/formats/load.js";
 
 const CORPUS = process.env.RULEBOOK_REAL_WORLD_CORPUS ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "real-world");
 

@@ -6,9 +6,9 @@ import type { Dirent, Stats } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { RuleFs } from "../../src/sources/fs.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { MAX_WALK_WARNINGS, WALK_LIMITS } from "../../src/sources/walk.js";
+import type { RuleFs } from "../../src/discover/fs.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { MAX_WALK_WARNINGS, WALK_LIMITS } from "../../src/discover/walk-limits.js";
 import { type Box, makeBox } from "./helpers.js";
 import { shown } from "./shown-warnings.js";
 

@@ -10,7 +10,7 @@ import { createLogger } from "../../src/log.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { activeRulesFor } from "../../src/select/active.js";
 import { activationOf } from "../../src/select/rule-set.js";
-import { startLiveRules } from "../../src/sources/live-rules.js";
+import { startLiveRules } from "../../src/formats/live-rules.js";
 import { type Box, loadSource, useBox } from "./helpers.js";
 
 let box: Box;

@@ -6,7 +6,7 @@ import { findProblems, listProjectFiles } from "../../src/cli/check.js";
 import type { ProjectContext } from "../../src/cli/context.js";
 import { DEFAULT_OPTIONS } from "../../src/options.js";
 import { ruleWarning } from "../../src/rule/warnings.js";
-import type { LoadedRules } from "../../src/sources/load.js";
+import type { LoadedRules } from "../../src/formats/load.js";
 import { makeRule, tempDirs, writeTree } from "./helpers.js";
 
 const dirs = tempDirs();

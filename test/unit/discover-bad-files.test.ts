@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 import { shown } from "../sources/shown-warnings.js";
 import { discoverSandbox, GOOD } from "./discover-helpers.js";
 import { writeTree } from "./helpers.js";

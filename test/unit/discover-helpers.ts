@@ -2,10 +2,10 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
-import { DEFAULT_MAX_RULE_BYTES, discoverRules, type DiscoveryContext } from "../../src/sources/discover.js";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { nativeSource } from "../../src/sources/native.js";
-import type { RuleSource } from "../../src/sources/source.js";
+import { DEFAULT_MAX_RULE_BYTES, discoverRules, type DiscoveryContext } from "../../src/discover/discover.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { nativeSource } from "../../src/formats/native.js";
+import type { RuleSource } from "../../src/discover/source.js";
 import { tempDirs } from "./helpers.js";
 
 export const GOOD = { "good.md": "A good rule.", "zz-last.mdc": "Last good rule." };

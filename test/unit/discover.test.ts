@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, realpath, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
-import { nodeRuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
 import { shown } from "../sources/shown-warnings.js";
 import { discoverSandbox, GOOD } from "./discover-helpers.js";
 import { writeTree } from "./helpers.js";

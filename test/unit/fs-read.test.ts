@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { nodeRuleFs, readAtMost } from "../../src/sources/fs.js";
+import { nodeRuleFs, readAtMost } from "../../src/discover/fs.js";
 
 const MIB = 1024 * 1024;
 let dir: string;

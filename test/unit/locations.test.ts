@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { displayPath, foldersFromRoot, globalRulesDir, openCodeConfigDir, projectRulesDirs } from "../../src/sources/locations.js";
+import { displayPath, foldersFromRoot, globalRulesDir, openCodeConfigDir, projectRulesDirs } from "../../src/discover/locations.js";
 
 describe("globalRulesDir", () => {
   const home = "/home/ada";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_OPTIONS, MAX_LIST_ENTRIES, MAX_MESSAGE_BYTES_LIMIT, MAX_RULE_BYTES_LIMIT, MIN_MESSAGE_BYTES, MIN_RULE_BYTES, parseOptions } from "../../src/options.js";
-import { DEFAULT_MAX_RULE_BYTES } from "../../src/sources/discover.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 
 describe("parseOptions", () => {
   test("no options: defaults, no errors", () => {

@@ -1,7 +1,7 @@
 /** Shared by the walk tests: real temporary folders, and the node file system with reading forbidden. */
 import { realpath } from "node:fs/promises";
 import { afterEach, vi } from "vitest";
-import { nodeRuleFs, type RuleFs } from "../../src/sources/fs.js";
+import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 import { tempDirs } from "./helpers.js";
 
 const dirs = tempDirs();

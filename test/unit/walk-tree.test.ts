@@ -2,9 +2,10 @@
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { nodeRuleFs } from "../../src/sources/fs.js";
-import { ignoresAbove } from "../../src/sources/gitignore.js";
-import { SKIPPED_FOLDERS, walkBudget, walkFolder, walkProjectTree } from "../../src/sources/walk.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { ignoresAbove } from "../../src/discover/gitignore.js";
+import { walkBudget } from "../../src/discover/walk-limits.js";
+import { SKIPPED_FOLDERS, walkFolder, walkProjectTree } from "../../src/discover/walk.js";
 import { shown } from "../sources/shown-warnings.js";
 import { writeTree } from "./helpers.js";
 import { makeRoot, spyFs } from "./walk-helpers.js";

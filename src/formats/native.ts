@@ -3,10 +3,11 @@
  * `.opencode/rules` of every folder from the worktree root down to the
  * project directory (nearest last).
  */
-import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "./common.js";
-import { globalRulesDir, NATIVE_RULES, projectRulesDirs } from "./locations.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, RuleSource, SourceContext } from "./source.js";
+import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { globalRulesDir, NATIVE_RULES, projectRulesDirs } from "../discover/locations.js";
+import { prefetch } from "../discover/probe.js";
+import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import { MARKDOWN_OR_MDC } from "./mapping.js";
 
 export const nativeSource: RuleSource = {
   id: "native",

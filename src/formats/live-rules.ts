@@ -3,13 +3,13 @@
  * reloaded on demand after a change. Discovery lines, shadowing and warnings
  * go to the log; a reload logs only warnings that are new.
  */
+import type { DiscoveryContext } from "../discover/discover.js";
+import { foldersFromRoot, globalRulesDir } from "../discover/locations.js";
+import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.js";
 import type { Logger } from "../log.js";
 import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
-import type { DiscoveryContext } from "./discover.js";
 import { ALL_SOURCES, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
-import { foldersFromRoot, globalRulesDir } from "./locations.js";
-import { foldersToWatch, rulePlaces, watchRuleFolders } from "./watch.js";
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {

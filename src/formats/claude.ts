@@ -9,9 +9,11 @@
  * loads it itself.
  */
 import { join } from "node:path";
-import { addFolder, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, RuleSource, SourceContext } from "./source.js";
+import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels } from "../discover/project.js";
+import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import { MARKDOWN, pathsType, readPathsOnly } from "./mapping.js";
 
 const RULES = ".claude/rules";
 

@@ -11,10 +11,12 @@
  * when it has a `description`, else applies only when mentioned.
  */
 import { join } from "node:path";
+import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels } from "../discover/project.js";
+import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 import { readList } from "../rule/keys.js";
-import { addFolder, addSingleFile, anchoredAtRoot, emptyFound, projectLevels, without } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "./source.js";
+import { anchoredAtRoot, without } from "./mapping.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;
 const ALWAYS_FILE = ".github/copilot-instructions.md";

@@ -1,6 +1,6 @@
 /** Reading rule files and parsing them apart in time: every result in input order, and never more than the bound under way. */
 import { describe, expect, test } from "vitest";
-import { readAndSettle } from "../../src/sources/pipeline.js";
+import { readAndSettle } from "../../src/discover/read-settle.js";
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,9 +7,11 @@
  * a rule with `globs` instead is always on there, so here too, with a warning.
  */
 import { basename, join } from "node:path";
-import { addFolder, addSingleFile, emptyFound, MARKDOWN, pathsType, projectLevels, readPathsOnly } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels } from "../discover/project.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import { MARKDOWN, pathsType, readPathsOnly } from "./mapping.js";
 
 /** A rule file, or a folder of rules. */
 const CLINERULES = ".clinerules";

@@ -9,13 +9,13 @@ import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResul
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
-import { projectRootOf, realRootOf } from "./common.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, openCodeConfigDir } from "./locations.js";
-import { readAndSettle, type Settled } from "./pipeline.js";
 import { probingFs } from "./probe.js";
+import { projectRootOf, realRootOf } from "./project.js";
+import { readAndSettle, type Settled } from "./read-settle.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
-import { walkBudget } from "./walk.js";
+import { walkBudget } from "./walk-limits.js";
 
 export interface DiscoveryContext extends SourceContext {
   /** A larger file is skipped without being read. */

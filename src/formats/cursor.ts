@@ -2,7 +2,7 @@
  * Cursor (https://docs.cursor.com/context/rules): `.cursor/rules/**\/*.{mdc,md}`
  * at every project level (root down to the directory) and in sub-folders
  * below the directory ("Subdirectories can include their own
- * `.cursor/rules` directory scoped to that folder", see nested.ts),
+ * `.cursor/rules` directory scoped to that folder", see discover/nested-search.ts),
  * `~/.cursor/rules` (global), and the legacy `.cursorrules` at the project
  * root only ("a `.cursorrules` file in the root of your project"): one in a
  * sub-folder is not a rule.
@@ -24,14 +24,17 @@
  * type, is always on, named `cursorrules`, its type shown as Always.
  *
  * A level between the project root and the directory, or a sub-folder below
- * it, scopes its rules to its folder (named `pkg/a/x`, see nested.ts).
+ * it, scopes its rules to its folder (named `pkg/a/x`, see folder-scope.ts).
  */
 import { basename, join } from "node:path";
+import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
+import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels, projectRootOf } from "../discover/project.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { GLOB_KEYS, readList } from "../rule/keys.js";
-import { addFolder, addSingleFile, emptyFound, hasDescription, ignoredByTool, MARKDOWN_OR_MDC, projectLevels, projectRootOf } from "./common.js";
-import { folderPrefix, nestedLevels, prefixGlob, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { folderPrefix, prefixGlob, prefixOf, scopeToFolder } from "./folder-scope.js";
+import { hasDescription, ignoredByTool, MARKDOWN_OR_MDC } from "./mapping.js";
 
 const RULES = ".cursor/rules";
 const LEGACY = ".cursorrules";

@@ -4,7 +4,7 @@
  * directory: "searches up to the git root directory to find rules in parent
  * directories") and in sub-folders below the directory ("All
  * `.windsurf/rules` directories within your current workspace and its
- * sub-directories", see nested.ts); the legacy `.windsurfrules` at every
+ * sub-directories", see discover/nested-search.ts); the legacy `.windsurfrules` at every
  * project level; `~/.codeium/windsurf/memories/global_rules.md` (global).
  * A rules folder's own sub-folders are read too (`<sub>/<name>`), which the
  * docs do not describe.
@@ -26,15 +26,18 @@
  * `.windsurfrules` and `global_rules.md` are always on, named `windsurfrules`
  * and `global_rules`. A level between the project root and the directory, or
  * a sub-folder below it, scopes its `.windsurf/rules` to its folder (named
- * `pkg/a/x`, see nested.ts). The rule's type, as `list` shows it, is its
+ * `pkg/a/x`, see folder-scope.ts). The rule's type, as `list` shows it, is its
  * `trigger` as written (`always_on` for the two single files).
  */
 import { basename, join } from "node:path";
+import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
+import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels, projectRootOf } from "../discover/project.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { readList } from "../rule/keys.js";
-import { addFolder, addSingleFile, describedOrNamed, emptyFound, ignoredByTool, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
-import { folderPrefix, nestedLevels, prefixOf, scopeToFolder, searchBelowDirectory } from "./nested.js";
-import { prefetch } from "./probe.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { folderPrefix, prefixOf, scopeToFolder } from "./folder-scope.js";
+import { describedOrNamed, ignoredByTool, MARKDOWN, type NamedText, without } from "./mapping.js";
 
 const RULES = ".windsurf/rules";
 const LEGACY = ".windsurfrules";

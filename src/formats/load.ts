@@ -3,19 +3,19 @@
  * precedence. The engine and the command line both load rules through here,
  * so they cannot disagree about which rules exist.
  */
-import type { Rule } from "../rule/rule.js";
+import { discoverRules, type DiscoveryContext } from "../discover/discover.js";
+import { foldersFromRoot } from "../discover/locations.js";
+import type { FoundRuleFile, RuleSource } from "../discover/source.js";
 import { inside } from "../rule/trust.js";
+import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
 import { copilotSource } from "./copilot.js";
 import { cursorSource } from "./cursor.js";
-import { discoverRules, type DiscoveryContext } from "./discover.js";
 import { extraSource } from "./extra.js";
 import { kiroSource } from "./kiro.js";
-import { foldersFromRoot } from "./locations.js";
 import { nativeSource } from "./native.js";
-import type { FoundRuleFile, RuleSource } from "./source.js";
 import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {

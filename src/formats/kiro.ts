@@ -11,10 +11,12 @@
  * (https://kiro.dev/docs/steering/, "Inclusion modes".)
  */
 import { dirname, join } from "node:path";
+import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { prefetch } from "../discover/probe.js";
+import { projectLevels, projectRootOf } from "../discover/project.js";
+import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { readList } from "../rule/keys.js";
-import { addFolder, describedOrNamed, emptyFound, MARKDOWN, type NamedText, projectLevels, projectRootOf, without } from "./common.js";
-import { prefetch } from "./probe.js";
-import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import { describedOrNamed, MARKDOWN, type NamedText, without } from "./mapping.js";
 
 const STEERING = ".kiro/steering";
 

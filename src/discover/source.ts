@@ -5,7 +5,7 @@ import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";
 import type { RuleFs } from "./fs.js";
-import type { WalkBudget } from "./walk.js";
+import type { WalkBudget } from "./walk-limits.js";
 
 export interface SourceContext {
   env: Record<string, string | undefined>;

@@ -1,0 +1,124 @@
+/**
+ * What a source finds: turning walked files into candidates, and reading one
+ * fixed rule file (`.cursorrules` and the like).
+ */
+import { basename, dirname } from "node:path";
+import type { RuleScope } from "../rule/rule.js";
+import { ruleWarning } from "../rule/warnings.js";
+import { errorCode, errorReason } from "./fs.js";
+import { displayPath } from "./locations.js";
+import { projectRootOf, realRootOf } from "./project.js";
+import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
+import { allowsRealPath, type Boundary, type Trust } from "../rule/trust.js";
+import { walkFolder } from "./walk.js";
+
+export function emptyFound(): Required<FoundRules> {
+  return { files: [], warnings: [], folders: [], userFolders: [] };
+}
+
+/** A project file is the repository's, a global one the user's, unless the source says otherwise. */
+function trustOf(spec: { scope: RuleScope; trust?: Trust }): Trust {
+  return spec.trust ?? (spec.scope === "project" ? "repository" : "user");
+}
+
+async function boundaryOf(context: SourceContext, trust: Trust): Promise<Boundary> {
+  return { trust, realRoot: await realRootOf(context) };
+}
+
+export interface FolderSpec {
+  folder: string;
+  scope: RuleScope;
+  source: string;
+  /** Which file names are rule files. */
+  accept: (name: string) => boolean;
+  /** The rule's name from its path inside the folder; default: without `.md` / `.mdc`. */
+  nameOf?: (relPath: string) => string;
+  /** Only files directly in the folder, not in sub-folders. */
+  topLevelOnly?: boolean;
+  /** Whose files these are; default: the repository's in project scope, the user's in global scope. */
+  trust?: Trust;
+}
+
+/** Walks a rules folder and adds its rule files as candidates. */
+export async function addFolder(found: Required<FoundRules>, context: SourceContext, spec: FolderSpec): Promise<void> {
+  const trust = trustOf(spec);
+  const boundary = trust === "repository" ? await boundaryOf(context, trust) : undefined;
+  const walk = await walkFolder(spec.folder, context.fs, { accept: spec.accept, boundary, budget: context.walkBudget });
+  found.warnings.push(...walk.warnings);
+  // A folder refused by the boundary is neither watched nor a place references may lead.
+  if (walk.refused) return;
+  found.folders.push(spec.folder);
+  if (trust === "user") found.userFolders.push(spec.folder);
+  const root = spec.scope === "project" ? projectRootOf(context) : "";
+  const nameOf = spec.nameOf ?? ((relPath: string) => relPath.replace(/\.(md|mdc)$/i, ""));
+  for (const file of walk.files) {
+    if (spec.topLevelOnly && file.relPath.includes("/")) continue;
+    found.files.push({
+      name: nameOf(file.relPath),
+      scope: spec.scope,
+      source: spec.source,
+      path: file.path,
+      displayPath: displayPath(file.path, root, context.home),
+      relPath: file.relPath,
+      size: file.size,
+      trust,
+    });
+  }
+}
+
+/** What is at a path: nothing, a regular file (with its size), a folder, or a warning already recorded. */
+export type PathKind = { kind: "none" } | { kind: "file"; size: number } | { kind: "folder" };
+
+export async function kindOf(path: string, context: SourceContext, found: FoundRules): Promise<PathKind> {
+  let stat;
+  try {
+    stat = await context.fs.stat(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(path, { code: "path-unreadable", reason: errorReason(error) }));
+    return { kind: "none" };
+  }
+  if (stat.isFile()) return { kind: "file", size: stat.size };
+  if (stat.isDirectory()) return { kind: "folder" };
+  found.warnings.push(ruleWarning(path, { code: "not-regular-file" }));
+  return { kind: "none" };
+}
+
+/**
+ * Adds one fixed rule file (`.cursorrules`, `copilot-instructions.md`, …)
+ * under a fixed name when it exists. Returns what was at the path.
+ */
+export async function addSingleFile(
+  found: Required<FoundRules>,
+  context: SourceContext,
+  spec: { path: string; scope: RuleScope; source: string; name: string; trust?: Trust },
+): Promise<PathKind> {
+  const kind = await kindOf(spec.path, context, found);
+  if (kind.kind !== "file") return kind;
+  const trust = trustOf(spec);
+  if (trust === "repository") {
+    const boundary = await boundaryOf(context, trust);
+    const realPath = await context.fs.realpath(spec.path).catch(() => undefined);
+    if (realPath === undefined || !allowsRealPath(boundary, realPath)) {
+      found.warnings.push(
+        ruleWarning(spec.path, realPath === undefined ? { code: "path-unresolvable" } : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" }),
+      );
+      return { kind: "none" };
+    }
+  }
+  found.folders.push(dirname(spec.path));
+  if (trust === "user") found.userFolders.push(dirname(spec.path));
+  const root = spec.scope === "project" ? projectRootOf(context) : "";
+  const file: FoundRuleFile = {
+    name: spec.name,
+    scope: spec.scope,
+    source: spec.source,
+    path: spec.path,
+    displayPath: displayPath(spec.path, root, context.home),
+    relPath: basename(spec.path),
+    size: kind.size,
+    trust,
+  };
+  found.files.push(file);
+  return kind;
+}
