@@ -6,9 +6,9 @@
  * below it, never from a floor above. The order follows the pipeline a rule
  * goes through: the log first (everything may log); glob matching; what a
  * rule is; where rule files come from (formats/ and discover/ share a floor:
- * they may import each other, the cycle check keeps that one-way); the
- * options and OpenCode's config; which rules apply; how they are rendered;
- * what each session was given; the engine that drives it; the Rules panel;
+ * they may import each other, the cycle check keeps that one-way); which
+ * rules apply; how they are rendered; the options and OpenCode's config
+ * (their defaults are discovery's and rendering's); what each session holds; the engine that drives it; the Rules panel;
  * the hosts (the shared OpenCode code below each generation's adapter); the
  * command; and the two entries on top.
  *
@@ -25,9 +25,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["glob/"],
   ["rule/"],
   ["formats/", "discover/"],
-  ["options.ts", "opencode-config.ts"],
   ["select/"],
   ["render/"],
+  ["options.ts", "opencode-config.ts"], // their defaults come from discovery and rendering
   ["session/"],
   ["engine/"],
   ["panel/"],

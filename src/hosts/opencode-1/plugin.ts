@@ -5,6 +5,7 @@
  */
 import type { Hooks, Plugin } from "@opencode-ai/plugin";
 import type { Part } from "@opencode-ai/sdk";
+import { z } from "zod";
 import type { HostLabels } from "../../engine/contract.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
 import { guard } from "../../engine/timing.js";
@@ -12,7 +13,7 @@ import type { Logger } from "../../log.js";
 import { MARKER_KEY } from "../../session/marker.js";
 import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
-import { RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName, ruleToolArgs } from "../opencode/rule-tool.js";
+import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
 import { pathsFromToolArgs, pathsFromToolOutput } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { openCodeLogSink } from "./log-sink.js";
@@ -117,7 +118,8 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
     tool: {
       [RULE_TOOL_NAME]: {
         description: RULE_TOOL_DESCRIPTION,
-        args: ruleToolArgs,
+        // OpenCode 1 takes the tool's arguments as a zod schema.
+        args: { name: z.string().describe(RULE_NAME_DESCRIPTION) },
         execute: async (args, context) => {
           const read = rulebook.ruleRequested(context.sessionID, requestedRuleName(args));
           // The marker in the result's metadata: the history (and the Rules panel) shows the rule is in the window.

@@ -1,9 +1,8 @@
 /**
  * The `rule` tool as both OpenCode generations offer it: its name, what the
- * model reads about it, and its one argument (OpenCode 1 takes a zod schema,
- * OpenCode 2 a JSON schema of the same words).
+ * model reads about it, and its one argument (OpenCode 2 takes the JSON
+ * schema here; OpenCode 1 a zod schema of the same words, in its adapter).
  */
-import { z } from "zod";
 
 /** The name the tool is registered under. */
 export const RULE_TOOL_NAME = "rule";
@@ -13,11 +12,6 @@ export const RULE_TOOL_DESCRIPTION =
 
 /** What the tool's one argument is, as the model reads it (every host's schema says the same). */
 export const RULE_NAME_DESCRIPTION = "The rule's name, exactly as listed (for example `database` or `backend/api`).";
-
-/** OpenCode 1's `args`. */
-export const ruleToolArgs = {
-  name: z.string().describe(RULE_NAME_DESCRIPTION),
-};
 
 /** OpenCode 2's `input`. */
 export const RULE_TOOL_INPUT = { type: "object", properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } }, required: ["name"] } as const;
