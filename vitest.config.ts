@@ -10,7 +10,7 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
-const standIn = fileURLToPath(new URL("./test/helpers/opentui-stand-in.ts", import.meta.url));
+const standIn = fileURLToPath(new URL("./test/support/opentui-stand-in.ts", import.meta.url));
 
 export default defineConfig({
   test: {

@@ -1,6 +1,6 @@
 /**
  * The text of a rules message. Pure. Its inverse, which only tests need, is
- * test/helpers/rules-message.ts.
+ * test/support/rules-message.ts.
  *
  * Structure: a `<rulebook>` block holding one `<rule …>` block per rule.
  * A delimiter is only a delimiter on a line of its own; a line of rule text
@@ -19,7 +19,7 @@ export const MESSAGE_HEADER =
 /** The parts of a rule a message carries. */
 export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> & Partial<Pick<Rule, "source" | "agents" | "models">>;
 
-/** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/helpers/rules-message.ts takes it off). */
+/** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/support/rules-message.ts takes it off). */
 export const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
 
 export interface RenderExtras {
@@ -168,7 +168,7 @@ function escapeContent(content: string): string {
     .join("\n");
 }
 
-/** How attribute values are escaped (test/helpers/rules-message.ts reads them back). */
+/** How attribute values are escaped (test/support/rules-message.ts reads them back). */
 export const ATTRIBUTE_ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;" };
 
 const ATTRIBUTE_SPECIAL = /[&"<>\n\r]/;

@@ -5,7 +5,7 @@
  * value. A folded code point keeps its UTF-16 length, so an index into folded
  * text is an index into the text.
  *
- * test/unit/case-fold.test.ts checks both claims over every code point.
+ * test/select/case-fold.test.ts checks both claims over every code point.
  */
 
 /** Whether two characters are equal under `iu`: a back-reference compares them as the flags do. */

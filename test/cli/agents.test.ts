@@ -6,8 +6,8 @@ import { composeRulesMessage } from "../../src/render/compose.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 import { loadRules } from "../../src/formats/load.js";
-import { projectTree } from "./fixtures.js";
-import { type Sandbox, useSandbox } from "./helpers.js";
+import { projectTree } from "../support/cli-fixtures.js";
+import { type Sandbox, useSandbox } from "../support/cli.js";
 
 /** One rule per use: plan only, build only, a custom agent's (a file rule), one model's; and one for everyone. */
 const SCOPED_RULES: Record<string, string> = {

@@ -2,8 +2,8 @@
 import { realpath, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { projectTree } from "./fixtures.js";
-import { ANSI, type Sandbox, useSandbox } from "./helpers.js";
+import { projectTree } from "../support/cli-fixtures.js";
+import { ANSI, type Sandbox, useSandbox } from "../support/cli.js";
 
 const current = useSandbox((box) => box.write(projectTree()));
 let box: Sandbox;

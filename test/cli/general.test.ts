@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { projectTree } from "./fixtures.js";
-import { ANSI, CLI, cleanEnv, REPO, hasScript, sandbox, type Sandbox, useSandbox } from "./helpers.js";
+import { projectTree } from "../support/cli-fixtures.js";
+import { ANSI, CLI, cleanEnv, REPO, hasScript, sandbox, type Sandbox, useSandbox } from "../support/cli.js";
 
 const current = useSandbox((box) => box.write(projectTree()));
 let box: Sandbox;

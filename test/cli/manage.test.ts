@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
-import { CLI, cleanEnv, hasScript, type Sandbox, useSandbox } from "./helpers.js";
+import { CLI, cleanEnv, hasScript, type Sandbox, useSandbox } from "../support/cli.js";
 
 const current = useSandbox();
 let box: Sandbox;

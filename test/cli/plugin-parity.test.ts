@@ -5,9 +5,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from "vitest";
-import { fakeServer, recordRequests, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../helpers/fake-opencode.js";
-import { PROJECT_RULES } from "./fixtures.js";
-import { buildOnce, CLI, cleanEnv } from "./helpers.js";
+import { fakeServer, recordRequests, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../support/fake-opencode.js";
+import { PROJECT_RULES } from "../support/cli-fixtures.js";
+import { buildOnce, CLI, cleanEnv } from "../support/cli.js";
 
 // Each test spawns the command a few times; a loaded machine makes that slow.
 vi.setConfig({ testTimeout: 60_000 });

@@ -6,8 +6,8 @@ import { mentionedRuleNames } from "../../src/select/mentions.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 import { loadRules } from "../../src/formats/load.js";
-import { GLOBAL_RULES, projectTree } from "./fixtures.js";
-import { ANSI, sandbox, type Sandbox, useSandbox } from "./helpers.js";
+import { GLOBAL_RULES, projectTree } from "../support/cli-fixtures.js";
+import { ANSI, sandbox, type Sandbox, useSandbox } from "../support/cli.js";
 
 const current = useSandbox(async (box) => {
   await box.write(projectTree());

@@ -7,8 +7,7 @@
  * plugin loads each project as OpenCode would open it and must agree on every
  * file: the same mode, the files it attaches for, and the tool's type name.
  */
-import { cp, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, mkdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -18,6 +17,7 @@ import { activationOf } from "../../src/select/rule-set.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { type LoadedRules, loadRules } from "../../src/formats/load.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 const CORPUS = process.env.RULEBOOK_REAL_WORLD_CORPUS ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "real-world");
 
@@ -51,7 +51,7 @@ let scratch: string;
 const loaded = new Map<string, LoadedRules>();
 
 beforeAll(async () => {
-  scratch = await realpath(await mkdtemp(join(tmpdir(), "rulebook-real-world-")));
+  scratch = await tempFolder("rulebook-real-world-");
   const home = join(scratch, "home");
   await mkdir(home);
   for (const project of new Set(table.map((entry) => entry.project))) {

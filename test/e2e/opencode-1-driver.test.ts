@@ -1,11 +1,11 @@
 /**
- * Smoke test of the OpenCode 1 scenario driver (`test/scenarios/opencode-1-driver.ts`):
+ * Smoke test of the OpenCode 1 scenario driver (`test/support/opencode-1-driver.ts`):
  * the real `opencode serve` with the plugin, seen through the host-neutral
  * `SeenRequest` shape.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { HostDriver, SeenRequest } from "../scenarios/driver.js";
-import { realOpenCode1 } from "../scenarios/opencode-1-driver.js";
+import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
+import { realOpenCode1 } from "../support/opencode-1-driver.js";
 import { alwaysRule } from "./harness/rules.js";
 
 const MARK = "MARK-DRIVER-ALWAYS-6e2";

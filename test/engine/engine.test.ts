@@ -13,7 +13,7 @@ import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import type { WindowView } from "../../src/session/session.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
-import { type TempProject, tempProject } from "../helpers/fake-opencode.js";
+import { type TempProject, tempProject } from "../support/fake-opencode.js";
 
 /** A port that stores what it is sent, as a window the engine can read back; `refuse` and `hang` make the next sends fail. */
 function fakePort() {

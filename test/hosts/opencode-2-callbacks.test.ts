@@ -18,8 +18,8 @@ import { rulesLedger } from "../../src/hosts/opencode-2/session-port.js";
 import type { TuiContext } from "../../src/hosts/opencode-2/tui-panel.js";
 import { createLogger, type LogLevel } from "../../src/log.js";
 import tuiEntry from "../../src/tui.js";
-import { type TempProject, tempProject } from "../helpers/fake-opencode.js";
-import { createRoot, draw } from "../helpers/opentui-stand-in.js";
+import { type TempProject, tempProject } from "../support/fake-opencode.js";
+import { createRoot, draw } from "../support/opentui-stand-in.js";
 
 const boom = () => {
   throw new Error("simulated failure");

@@ -5,13 +5,13 @@
  * log level and through failures; every line goes to `opencode-rulebook.log`
  * in OpenCode's log folder, warnings and errors to stderr as well.
  */
-import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { READY_LINE, runSimulatedServer } from "../helpers/opencode-2-server.js";
-import { writeTree } from "../unit/helpers.js";
+import { READY_LINE, runSimulatedServer } from "../support/opencode-2-server.js";
+import { writeTree } from "../support/temp-folder.js";
+import { tempFolder } from "../support/temp-folder.js";
 
 const PLUGIN = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 const MARK = "MARK-STDOUT-ALWAYS-3f";
@@ -21,7 +21,7 @@ let project: string;
 const logFile = () => join(env.XDG_DATA_HOME as string, "opencode", "log", "opencode-rulebook.log");
 
 beforeEach(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), "rulebook-oc2-stdout-")));
+  root = await tempFolder("rulebook-oc2-stdout-");
   project = join(root, "project");
   env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "config"), XDG_DATA_HOME: join(root, "data"), OPENCODE_CONFIG_DIR: join(root, "opencode-config") };
   for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });

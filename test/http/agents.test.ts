@@ -7,8 +7,8 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY, type RulesMarker } from "../../src/session/marker.js";
-import { parseRulesMessage } from "../helpers/rules-message.js";
-import { sessionCompacted, sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { parseRulesMessage } from "../support/rules-message.js";
+import { sessionCompacted, sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

@@ -7,7 +7,7 @@ import * as entry from "../../src/index.js";
 import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { CREATION_GRACE_MS } from "../../src/engine/rulebook.js";
-import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

@@ -5,9 +5,9 @@
  * rule may be lost or sent twice.
  */
 import { beforeEach, expect, test } from "vitest";
-import type { TestEngine as Rulebook } from "../helpers/engine.js";
+import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
-import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

@@ -8,8 +8,8 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
-import { parseRulesMessage } from "../helpers/rules-message.js";
-import { sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { parseRulesMessage } from "../support/rules-message.js";
+import { sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import type { HookLimits } from "../../src/engine/rulebook.js";
-import type { TestEngine as Rulebook } from "../helpers/engine.js";
+import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
 import entry from "../../src/index.js";
-import { parseRulesMessage } from "../helpers/rules-message.js";
+import { parseRulesMessage } from "../support/rules-message.js";
 import {
   BASE_URL,
   fakeServer,
@@ -25,7 +25,7 @@ import {
   type FakeOpencode,
   type TempProject,
   useFakeOpencode,
-} from "../helpers/fake-opencode.js";
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

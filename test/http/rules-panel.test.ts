@@ -13,7 +13,7 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { PANEL_ORDER, registerRulesPanel, type PanelApi, type PanelSlotPlugin } from "../../src/hosts/opencode-1/tui-panel.js";
 import type { PanelUi } from "../../src/panel/panel-block.js";
-import { sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject, useFakeOpencode } from "../helpers/fake-opencode.js";
+import { sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;

@@ -9,7 +9,7 @@ import type { Rule } from "../../src/rule/rule.js";
 import { NEW_SESSION, type Effect, type RuleSet, type SessionEvent, type SessionState, type Turn, type WindowView } from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
 import type { Stage } from "../../src/session/window-state.js";
-import { makeRule } from "../unit/helpers.js";
+import { makeRule } from "../support/rules.js";
 
 const style = makeRule({ name: "style", content: "Small functions." });
 const migrations = makeRule({ name: "migrations", keywords: ["migration"], content: "Follow the checklist." });

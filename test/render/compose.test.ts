@@ -1,0 +1,363 @@
+import fc from "fast-check";
+import { beforeEach, describe, expect, test, vi } from "vitest";
+import { composeRulesMessage, DEFAULT_MAX_MESSAGE_BYTES, type ComposedMessage } from "../../src/render/compose.js";
+import { MESSAGE_HEADER, renderRuleSection, renderRulesMessage } from "../../src/render/message.js";
+import type { Rule } from "../../src/rule/rule.js";
+import { parseRulesMessage } from "../support/rules-message.js";
+import { makeRule } from "../support/rules.js";
+
+// Counts how many rule blocks the composer renders: only those it keeps, each once, whatever the budget.
+vi.mock("../../src/render/message.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/render/message.js")>();
+  return { ...original, renderRuleSection: vi.fn(original.renderRuleSection) };
+});
+
+beforeEach(() => {
+  vi.mocked(renderRuleSection).mockClear();
+});
+
+const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+const names = (rules: ReadonlyArray<{ name: string }>) => rules.map((rule) => rule.name);
+const includedNames = (composed: ComposedMessage) => composed.included.map(({ rule }) => rule.name);
+/** A rule whose whole block is about `size` bytes. */
+const sized = (name: string, size: number, priority = 50) => makeRule({ name, priority, content: "x".repeat(Math.max(0, size - 80)) });
+const onRequest = (name: string, description = `When working on ${name}`) => makeRule({ name, alwaysApply: false, description });
+const none = { files: [] };
+
+describe("the normal case is the message as rendered before budgets existed", () => {
+  test("all rules and the on-request list, byte for byte", () => {
+    const rules = [makeRule({ name: "a", scope: "global" }), makeRule({ name: "b" }), onRequest("sec", "Secrets")];
+    const composed = composeRulesMessage(rules, none, { listOnRequest: true })!;
+    expect(composed.text).toBe(renderRulesMessage(rules.slice(0, 2), { onRequest: [rules[2] as Rule] }));
+    expect(composed.removed).toEqual([]);
+    expect(composed.leftOut).toEqual([]);
+  });
+
+  test("a rule left out is named after the rules, as before", () => {
+    const rules = [sized("big", 3000, 10), makeRule({ name: "important", priority: 90 }), makeRule({ name: "style" })];
+    const composed = composeRulesMessage(rules, none, { maxBytes: 1500 })!;
+    expect(includedNames(composed)).toEqual(["important", "style"]);
+    expect(composed.text).toBe(renderRulesMessage([rules[1] as Rule, rules[2] as Rule], { leftOut: [{ name: "big" }] }));
+  });
+});
+
+describe("the budget is worked out in one pass", () => {
+  test("10,000 always-on rules: only the blocks kept are rendered, each once; the message within budget, every rule included or left out", () => {
+    const rules = Array.from({ length: 10_000 }, (_, i) => makeRule({ name: `rule-${i}`, priority: 1 + (i % 100), content: `Rule number ${i}. ${"y".repeat(i % 300)}` }));
+    const composed = composeRulesMessage(rules, none, { listOnRequest: true })!;
+    expect(vi.mocked(renderRuleSection)).toHaveBeenCalledTimes(composed.included.length);
+    expect(new Set(vi.mocked(renderRuleSection).mock.calls.map(([rule]) => rule))).toEqual(new Set(composed.included.map(({ rule }) => rule)));
+    expect(bytes(composed.text)).toBeLessThanOrEqual(DEFAULT_MAX_MESSAGE_BYTES);
+    expect(composed.included.length + composed.leftOut.length).toBe(10_000);
+    expect(composed.included.length).toBeGreaterThan(0);
+    // The highest priority goes first.
+    expect(composed.leftOut.some((rule) => rule.priority === 100)).toBe(false);
+    expect(names(parseRulesMessage(composed.text))).toEqual(includedNames(composed));
+    expect(composed.text).toMatch(/more not named here\. Read each with the `rule` tool/);
+  });
+});
+
+describe("backfill", () => {
+  test("a large rule that does not fit is left out; smaller, lower-priority rules after it still go in", () => {
+    const rules = [sized("high", 2000, 90), sized("large", 4200, 60), sized("small-1", 1000, 20), sized("small-2", 1000, 10)];
+    const composed = composeRulesMessage(rules, none, { maxBytes: 6000 })!;
+    expect(includedNames(composed)).toEqual(["high", "small-1", "small-2"]);
+    expect(names(composed.leftOut)).toEqual(["large"]);
+    expect(composed.text).toContain("Also in force, left out of this message to keep it short: large. Read each with the `rule` tool");
+    expect(bytes(composed.text)).toBeLessThanOrEqual(6000);
+  });
+
+  test("no rule is left out while the message leaves room for it: the space kept for the left-out notice and not used goes to rules", () => {
+    const sizes = [49, 49, 49, 49, 49, 790, 49];
+    const found = sizes.map((size, i) => makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${"x".repeat(size)}.` }));
+    const composed = composeRulesMessage(found, none, { maxBytes: 1500 })!;
+    // Before, r0 was left out too, with 141 bytes free and its block 138.
+    expect(includedNames(composed)).toEqual(["r0", "r5"]);
+    expect(names(composed.leftOut)).toEqual(["r1", "r2", "r3", "r4", "r6"]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ size: fc.integer({ min: 0, max: 5000 }), priority: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1500, max: 20_000 }),
+        (specs, maxBytes) => {
+          const rules = specs.map(({ size, priority }, i) => makeRule({ name: `r${i}`, priority, content: `${"x".repeat(size)}.` }));
+          const composed = composeRulesMessage(rules, none, { maxBytes })!;
+          const free = maxBytes - bytes(composed.text);
+          for (const rule of composed.leftOut) expect(bytes(renderRuleSection(rule)) + 2, `${rule.name} left out with ${free} bytes free`).toBeGreaterThan(free);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  test("the message keeps the order of the rules given, not the order they were chosen in", () => {
+    const rules = [sized("low", 500, 10), sized("mid", 3000, 50), sized("top", 500, 90)];
+    const composed = composeRulesMessage(rules, none, { maxBytes: 2000 })!;
+    expect(includedNames(composed)).toEqual(["low", "top"]);
+    expect(names(parseRulesMessage(composed.text))).toEqual(["low", "top"]);
+  });
+});
+
+describe("the on-request list counts against the budget", () => {
+  const many = Array.from({ length: 3000 }, (_, i) => onRequest(`topic-${i}`, `Conventions for topic number ${i} of the project`));
+
+  test("3,000 on-request rules: the list is cut at whole entries and says how many more there are", () => {
+    const composed = composeRulesMessage([makeRule({ name: "style" }), ...many], none, { listOnRequest: true })!;
+    expect(bytes(composed.text)).toBeLessThanOrEqual(DEFAULT_MAX_MESSAGE_BYTES);
+    expect(composed.onRequest.length).toBeGreaterThan(100);
+    expect(composed.onRequest.length).toBeLessThan(3000);
+    const more = (3000 - composed.onRequest.length).toLocaleString("en-US");
+    const last = composed.onRequest[composed.onRequest.length - 1] as Rule;
+    expect(composed.text).toContain(
+      `\n- ${last.name}: ${last.description}\n…and ${more} more rules to read on request, not listed here to keep this message short; ` +
+        "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).\n</rulebook>",
+    );
+    expect(composed.text).not.toContain(`- topic-${composed.onRequest.length}:`);
+    expect(includedNames(composed)).toEqual(["style"]);
+  });
+
+  test("rules come first, but the list keeps a quarter of the budget", () => {
+    const rules = Array.from({ length: 100 }, (_, i) => sized(`always-${i}`, 1000));
+    const maxBytes = 16_000;
+    const composed = composeRulesMessage([...rules, ...many], none, { listOnRequest: true, maxBytes })!;
+    expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+    const list = composed.text.slice(composed.text.indexOf("Rules to read on request:"));
+    expect(bytes(list)).toBeGreaterThan(maxBytes / 4 - 100);
+    expect(composed.included.length).toBeGreaterThan(5);
+  });
+
+  test("a short list takes only its own size; space the rules leave goes to the list", () => {
+    const composed = composeRulesMessage([sized("a", 1000), ...many.slice(0, 3)], none, { listOnRequest: true, maxBytes: 2000 })!;
+    expect(names(composed.onRequest)).toEqual(["topic-0", "topic-1", "topic-2"]);
+    expect(composed.text).not.toContain("more rules to read on request");
+  });
+
+  test("an entry too long for the list's share waits: the rules fill the message, the list is not sent (the caller lists it later)", () => {
+    const a = sized("a", 900);
+    const maxBytes = bytes(renderRulesMessage([a])) + 450;
+    const composed = composeRulesMessage([a, onRequest("x", "d".repeat(600))], none, { listOnRequest: true, maxBytes })!;
+    expect(includedNames(composed)).toEqual(["a"]);
+    expect(composed.onRequest).toEqual([]);
+    expect(composed.text).not.toContain("Rules to read on request");
+    expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+  });
+
+  test("the list's share is kept even when that leaves a rule out", () => {
+    const a = sized("a", 900);
+    const maxBytes = bytes(renderRulesMessage([a])) + 100;
+    const composed = composeRulesMessage([a, onRequest("x")], none, { listOnRequest: true, maxBytes })!;
+    expect(names(composed.leftOut)).toEqual(["a"]);
+    expect(names(composed.onRequest)).toEqual(["x"]);
+    expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
+describe("the left-out notice is bounded", () => {
+  test("it names rules up to a bounded size, then counts the rest; every left-out rule is still reported", () => {
+    const rules = Array.from({ length: 2000 }, (_, i) => makeRule({ name: `a-rather-long-rule-name-number-${i}`, content: "z".repeat(400) }));
+    const maxBytes = 20_000;
+    const composed = composeRulesMessage(rules, none, { maxBytes })!;
+    expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+    expect(composed.included.length + composed.leftOut.length).toBe(2000);
+    const notice = /Also in force, left out of this message to keep it short: (.*) and ([\d,]+) more not named here\./.exec(composed.text);
+    expect(notice).not.toBeNull();
+    const named = (notice?.[1] ?? "").split(", ");
+    expect(named[0]).toBe(composed.leftOut[0]?.name);
+    expect(named.length + Number((notice?.[2] ?? "").replace(/,/g, ""))).toBe(composed.leftOut.length);
+    expect(bytes(notice?.[0] ?? "")).toBeLessThanOrEqual(2048 + 200);
+    expect(composed.text).toContain("the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).");
+  });
+});
+
+describe("delivered rules are known by identity", () => {
+  const style = makeRule({ name: "style", content: "Small functions." });
+  const ts = makeRule({ name: "typescript", content: "Strict." });
+  const sec = onRequest("security", "Secrets");
+
+  test("rules the session holds, as the same objects, are not sent or listed again", () => {
+    const delivered = new Map<string, Rule>([
+      ["style", style],
+      ["typescript", ts],
+      ["security", sec],
+    ]);
+    expect(composeRulesMessage([style, ts, sec], none, { delivered, listOnRequest: true })).toBeUndefined();
+    const partly = composeRulesMessage([style, ts, sec], none, { delivered: new Map([["style", style]]), listOnRequest: true })!;
+    expect(includedNames(partly)).toEqual(["typescript"]);
+    expect(names(partly.onRequest)).toEqual(["security"]);
+  });
+
+  test("a new object under a held name replaces it, with the change notice; equal text is still a new version", () => {
+    const edited = { ...style, content: "Smaller functions." };
+    const composed = composeRulesMessage([edited, ts], none, {
+      delivered: new Map([
+        ["style", style],
+        ["typescript", ts],
+      ]),
+    })!;
+    expect(includedNames(composed)).toEqual(["style"]);
+    expect(composed.text).toBe(renderRulesMessage([edited], { notice: "The rule file of style changed: the version below replaces the one you were given earlier." }));
+    const copy = { ...ts };
+    expect(
+      includedNames(
+        composeRulesMessage([style, copy], none, {
+          delivered: new Map([
+            ["style", style],
+            ["typescript", ts],
+          ]),
+        })!,
+      ),
+    ).toEqual(["typescript"]);
+  });
+
+  test("a held name no rule has any more is announced as deleted, even with nothing else to say", () => {
+    const composed = composeRulesMessage([style], none, {
+      delivered: new Map([
+        ["style", style],
+        ["old", ts],
+      ]),
+    })!;
+    expect(composed.removed).toEqual(["old"]);
+    expect(composed.included).toEqual([]);
+    expect(composed.text).toBe(`<rulebook>\n${MESSAGE_HEADER}\n\nThe rule file of old was deleted: that rule no longer applies.\n</rulebook>`);
+  });
+
+  test("changed and deleted together, in today's wording", () => {
+    const edited = { ...ts, content: "Stricter." };
+    const composed = composeRulesMessage([style, edited], none, {
+      delivered: new Map([
+        ["style", style],
+        ["typescript", ts],
+        ["gone", sec],
+      ]),
+    })!;
+    expect(composed.removed).toEqual(["gone"]);
+    expect(composed.text.split("\n")[3]).toBe(
+      "The rule file of typescript changed: the version below replaces the one you were given earlier. The rule file of gone was deleted: that rule no longer applies.",
+    );
+  });
+
+  test("a changed on-request rule is listed again", () => {
+    const composed = composeRulesMessage([style, { ...sec, description: "Secrets, now with vaults" }], none, {
+      delivered: new Map([
+        ["style", style],
+        ["security", sec],
+      ]),
+      listOnRequest: true,
+    })!;
+    expect(names(composed.onRequest)).toEqual(["security"]);
+    expect(composed.text).toContain("- security: Secrets, now with vaults");
+  });
+
+  test("a changed rule left out for the budget is named first, saying the version the session has no longer applies", () => {
+    const big = sized("big", 3000, 10);
+    const composed = composeRulesMessage([style, big, sized("other", 3000, 10)], none, { delivered: new Map([["big", sized("big", 100, 10)]]), maxBytes: 1500 })!;
+    expect(names(composed.leftOut)).toEqual(["big", "other"]);
+    expect(composed.text).toContain("left out of this message to keep it short: big (its file changed since you were given it: the version you have no longer applies), other.");
+    expect(composed.text).not.toContain("The rule file of big changed");
+  });
+
+  test("the change notice's names count against the budget: at every budget near the full size, the message fits", () => {
+    const rules = Array.from({ length: 20 }, (_, i) => makeRule({ name: `changed-rule-with-a-long-name-${"n".repeat(40)}-${i}`, content: "c".repeat(100) }));
+    const delivered = new Map(rules.map((rule) => [rule.name, { ...rule }] as const));
+    const whole = bytes(composeRulesMessage(rules, none, { delivered, maxBytes: 1e9 })!.text);
+    for (let maxBytes = whole - 3000; maxBytes <= whole + 10; maxBytes += 7) {
+      const composed = composeRulesMessage(rules, none, { delivered, maxBytes })!;
+      expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+      expect(composed.included.length + composed.leftOut.length).toBe(20);
+    }
+  });
+
+  test("many deletions: some named, the rest counted, all reported as announced, the message within budget", () => {
+    const delivered = new Map<string, Rule>(Array.from({ length: 3000 }, (_, i) => [`deleted-rule-${i}`, style] as const));
+    const composed = composeRulesMessage([style], none, { delivered, maxBytes: 8000 })!;
+    expect(composed.removed).toHaveLength(3000);
+    expect(bytes(composed.text)).toBeLessThanOrEqual(8000);
+    expect(composed.text).toMatch(/The rule files of deleted-rule-0, deleted-rule-1, .* and [\d,]+ more rules you were given earlier were deleted/);
+    expect(composed.text).toContain("any rule you were given that the `rule` tool no longer knows is one of them");
+  });
+});
+
+describe("property: within budget, every active rule accounted for", () => {
+  const spec = fc.record({
+    rules: fc.array(
+      fc.record({
+        size: fc.nat({ max: 4000 }),
+        priority: fc.integer({ min: 1, max: 100 }),
+        kind: fc.constantFrom("always", "always", "always", "on-request"),
+        nameLength: fc.integer({ min: 1, max: 40 }),
+      }),
+      { maxLength: 40 },
+    ),
+    maxBytes: fc.integer({ min: 200, max: 30_000 }),
+    listOnRequest: fc.boolean(),
+  });
+
+  test("random sizes, priorities and budgets", () => {
+    fc.assert(
+      fc.property(spec, ({ rules: specs, maxBytes, listOnRequest }) => {
+        const rules = specs.map(({ size, priority, kind, nameLength }, i) => {
+          const name = `${i}-${"n".repeat(nameLength)}`;
+          return kind === "always"
+            ? makeRule({ name, priority, content: "c".repeat(size) })
+            : makeRule({ name, priority, alwaysApply: false, description: "d".repeat(1 + (size % 200)) });
+        });
+        const active = rules.filter((rule) => rule.alwaysApply !== false);
+        const composed = composeRulesMessage(rules, none, { maxBytes, listOnRequest });
+        if (!composed) {
+          expect(active.length === 0 && (!listOnRequest || active.length === rules.length)).toBe(true);
+          return;
+        }
+        // The smallest message that can say anything: the header and every rule counted as left out.
+        const floor = bytes(renderRulesMessage([], { leftOutMore: active.length }));
+        if (maxBytes >= floor) expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+        const included = includedNames(composed);
+        expect(new Set([...included, ...names(composed.leftOut)])).toEqual(new Set(names(active)));
+        expect(included.length + composed.leftOut.length).toBe(active.length);
+        expect(names(parseRulesMessage(composed.text))).toEqual(included);
+        for (const listed of composed.onRequest) expect(composed.text).toContain(`\n- ${listed.name}: `);
+        // When the whole message fits, it is the message with nothing held back.
+        const whole = renderRulesMessage(active, { onRequest: listOnRequest ? rules.filter((rule) => rule.alwaysApply === false) : [] });
+        if (bytes(whole) <= maxBytes) expect(composed.text).toBe(whole);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("with rules the session holds, holds in an older version, or held and since deleted", () => {
+    const held = fc.constantFrom("no", "same", "older");
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ size: fc.nat({ max: 3000 }), priority: fc.integer({ min: 1, max: 100 }), held }), { maxLength: 30 }),
+        fc.array(fc.string({ minLength: 1, maxLength: 40 }), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 30_000 }),
+        (specs, deletedNames, extra) => {
+          const rules = specs.map(({ size, priority }, i) => makeRule({ name: `r${i}`, priority, content: "c".repeat(size) }));
+          const delivered = new Map<string, Rule>();
+          specs.forEach(({ held }, i) => {
+            const rule = rules[i] as Rule;
+            if (held === "same") delivered.set(rule.name, rule);
+            if (held === "older") delivered.set(rule.name, { ...rule });
+          });
+          const deleted = [...new Set(deletedNames.map((name) => `gone-${name}`))];
+          for (const name of deleted) delivered.set(name, makeRule({ name }));
+          // Generous room for the header and the bounded notices.
+          const maxBytes = bytes(renderRulesMessage([])) + 3000 + extra;
+          const composed = composeRulesMessage(rules, none, { delivered, maxBytes });
+          const pending = rules.filter((rule) => delivered.get(rule.name) !== rule);
+          if (!composed) {
+            expect(pending.length + deleted.length).toBe(0);
+            return;
+          }
+          expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
+          expect(composed.removed).toEqual(deleted);
+          const included = includedNames(composed);
+          expect(new Set([...included, ...names(composed.leftOut)])).toEqual(new Set(names(pending)));
+          expect(included.length + composed.leftOut.length).toBe(pending.length);
+          expect(names(parseRulesMessage(composed.text))).toEqual(included);
+          const replaced = included.filter((name) => delivered.has(name));
+          if (replaced.length > 0) expect(composed.text).toContain(`The rule file of ${replaced.join(", ")} changed:`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
