@@ -103,7 +103,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes };
   };
   let rules = index(live.current());
-  const sessions = sessionStore();
+  const sessions = sessionStore((sessionID, error) =>
+    log.error(`Freeing what is kept of session ${sessionID ?? "(all sessions)"} failed; the rest was freed: ${errorText(error)}`, { sessionID, error: errorText(error) }),
+  );
   const stopped = new AbortController();
   const limits = { ...HOOK_LIMITS, ...deps.limits };
   const within = boundedCalls(stopped.signal);
@@ -136,15 +138,13 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     },
     send: async (sessionID, trigger) => void (await runner.drive(sessionID, { type: "silent-due", trigger, rules, freshId: randomUUID() })),
     onFailure(sessionID, trigger, error, attempt, final) {
-      log.error(
-        `Rules delivery to session ${sessionID} on ${labels[trigger] ?? trigger} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`,
-        {
-          sessionID,
-          event: labels[trigger] ?? trigger,
-          attempt,
-          error: errorText(error),
-        },
-      );
+      const event = labels[trigger] ?? trigger;
+      log.error(`Rules delivery to session ${sessionID} on ${event} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`, {
+        sessionID,
+        event,
+        attempt,
+        error: errorText(error),
+      });
     },
   });
 

@@ -112,9 +112,8 @@ export function sessionRunner(parts: RunnerParts) {
     if (how.grace) {
       // A host may prompt a new session at once, and set its agent and model from that first prompt: a silent prompt racing it could
       // leave the session on the default agent. A first message arriving within the grace period carries the rules itself.
+      // Deleted during it (or the plugin disposed): the delivery finds the session gone and sends nothing.
       await sleep(bounds.creationGraceMs, parts.stopped);
-      // Deleted during the grace period (or the plugin disposed): nothing to send.
-      if (parts.stopped.aborted || !sessions.peek(sessionID)) return undefined;
     }
     const delivering = parts.silent().deliver(sessionID, trigger);
     if (!how.thenWentOn) return void (await delivering);

@@ -8,7 +8,8 @@ import { NEW_SESSION, type SessionState } from "./session.js";
 /** How many deleted sessions are remembered, so a late call or delivery for one never brings its state back. */
 const DELETED_REMEMBERED = 1_000;
 
-export function sessionStore() {
+/** `holderFailed` hears of a holder that threw while freeing a session: the others are told all the same. */
+export function sessionStore(holderFailed: (sessionID: string | undefined, error: unknown) => void) {
   const sessions = new Map<string, SessionState>();
   const deleted = new Set<string>();
   const holders = new Set<(sessionID: string | undefined) => void>();
@@ -18,7 +19,9 @@ export function sessionStore() {
       // One holder's failure does not keep the others holding a session that is gone.
       try {
         holder(sessionID);
-      } catch {}
+      } catch (error) {
+        holderFailed(sessionID, error);
+      }
     }
   };
   return {

@@ -5,7 +5,6 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
@@ -100,11 +99,7 @@ export async function sandbox(): Promise<Sandbox> {
     globalRules: join(xdg, "opencode", "rules"),
     projectRules: join(project, ".opencode", "rules"),
     async write(files) {
-      for (const [rel, text] of Object.entries(files)) {
-        const path = resolve(project, rel);
-        await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, text);
-      }
+      await tree.write(project, files);
     },
     run(args, options = {}) {
       const spawned = spawnSync(process.execPath, [CLI, ...args], {

@@ -8,8 +8,7 @@ import type { Hooks, PluginInput } from "@opencode-ai/plugin";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import entry from "../../src/index.js";
 import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
@@ -121,10 +120,8 @@ export async function tempProject(): Promise<TempProject> {
     globalRulesDir: tree.globalRules,
     projectRulesDir: tree.projectRules,
     async writeRule(scope, relPath, text) {
-      const path = join(scope === "global" ? project.globalRulesDir : project.projectRulesDir, relPath);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, text);
-      return path;
+      const [path] = await tree.write(scope === "global" ? project.globalRulesDir : project.projectRulesDir, { [relPath]: text });
+      return path as string;
     },
     async cleanup() {
       for (const [key, value] of Object.entries(saved)) {

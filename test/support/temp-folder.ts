@@ -5,18 +5,18 @@
  */
 import { cp, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /** A fresh temporary folder, by its real path. */
 export async function tempFolder(prefix = "rulebook-test-"): Promise<string> {
   return realpath(await mkdtemp(join(tmpdir(), prefix)));
 }
 
-/** Writes `files` (relative path → content) under `root`, making folders as needed; the absolute paths written. */
+/** Writes `files` (path relative to `root`, or absolute → content), making folders as needed; the absolute paths written. */
 export async function writeTree(root: string, files: Record<string, string | Uint8Array>): Promise<string[]> {
   const paths: string[] = [];
   for (const [rel, content] of Object.entries(files)) {
-    const path = join(root, rel);
+    const path = resolve(root, rel);
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, content);
     paths.push(path);

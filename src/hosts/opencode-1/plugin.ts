@@ -14,7 +14,7 @@ import { MARKER_KEY } from "../../session/marker.js";
 import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { pathsFromToolArgs, pathsFromToolOutput } from "../opencode/tool-paths.js";
+import { pathsFromToolArgs, touchedBy } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { openCodeLogSink } from "./log-sink.js";
 import { markerOf, partIdBefore } from "./parts.js";
@@ -109,8 +109,7 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
         // The rule tool's own answer carries its rule already.
         if (input.tool === RULE_TOOL_NAME) return;
         const result = typeof output.output === "string" ? output.output : "";
-        const args = (input as { args?: unknown }).args;
-        const rules = await rulebook.toolResult(input.sessionID, { tool: input.tool, files: pathsFromToolArgs(args), listed: pathsFromToolOutput(input.tool, result) });
+        const rules = await rulebook.toolResult(input.sessionID, touchedBy(input.tool, (input as { args?: unknown }).args, result));
         if (rules === undefined) return;
         output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
         output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };

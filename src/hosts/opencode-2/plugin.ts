@@ -30,7 +30,7 @@ import type { Logger } from "../../log.js";
 import type { ModelRef } from "../../select/scope.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { pathsFromToolArgs, pathsFromToolOutput } from "../opencode/tool-paths.js";
+import { pathsFromToolArgs, touchedBy } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { promptsInArrival } from "./arriving-prompts.js";
 import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";
@@ -170,8 +170,7 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
     guard(log, "execute.after", sessionOf(event), undefined, async () => {
       // The rule tool's own answer carries its rule already.
       if (event.status !== "completed" || event.tool === RULE_TOOL_NAME) return;
-      const output = resultText(event.result?.content, event.result?.output);
-      const rules = await rulebook.toolResult(event.sessionID, { tool: event.tool, files: pathsFromToolArgs(event.input), listed: pathsFromToolOutput(event.tool, output) });
+      const rules = await rulebook.toolResult(event.sessionID, touchedBy(event.tool, event.input, resultText(event.result?.content, event.result?.output)));
       // Placed after this step's tool results, in the request that reads them.
       if (rules !== undefined) ledger.add(event.sessionID, rules);
     });
