@@ -22,10 +22,11 @@
 export const LAYERS: readonly (readonly string[])[] = [
   ["log.ts"], // imports nothing of the project
   ["log-file.ts"], // the log only
-  ["glob/"],
+  ["glob/", "pattern/"], // matchers: file globs, forbidden text
   ["rule/"],
   ["formats/", "discover/"],
   ["select/"],
+  ["enforce/"], // which rules a tool call breaks
   ["render/"],
   ["options.ts", "opencode-config.ts"], // their defaults come from discovery and rendering
   ["session/"],

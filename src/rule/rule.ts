@@ -3,6 +3,8 @@
  * Parsing produces it, selection and rendering only read it.
  */
 
+import type { ForbidPattern } from "../pattern/forbid-pattern.js";
+
 /** Where a rule was found: the user's global folder or the project (any level of it). */
 export type RuleScope = "global" | "project";
 
@@ -42,6 +44,19 @@ export interface Rule {
   models?: string[];
   /** Another tool's own name for the rule's type, as that tool would give it (Cursor "Agent Requested", Kiro "fileMatch"); `list` shows it. */
   toolType?: string;
+  /** What the rule forbids, and what a call that breaks it meets; present only with at least one usable pattern. */
+  enforce?: RuleEnforcement;
+}
+
+/** `block`: the call is refused before it runs; `warn`: it runs, and its result carries the rule. */
+export type EnforceMode = "block" | "warn";
+
+export interface RuleEnforcement {
+  mode: EnforceMode;
+  /** Text that must never be added to a file the rule applies to (its globs; without globs, every file). */
+  forbid: readonly ForbidPattern[];
+  /** Shell commands that must never run, whatever the files. */
+  forbidCommands: readonly ForbidPattern[];
 }
 
 export const DEFAULT_PRIORITY = 50;
