@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./render/compose.js";
 import { DEFAULT_MAX_RULE_BYTES } from "./discover/discover.js";
+import type { EnforceOption } from "./enforce/violations.js";
 
 export interface RulebookOptions {
   /** Log discovery and delivery details to OpenCode's log. Also on with `OPENCODE_RULEBOOK_DEBUG=1`. */
@@ -18,6 +19,8 @@ export interface RulebookOptions {
   maxRuleBytes: number;
   /** Past this size a message leaves out lower-priority rules, naming them instead. */
   maxMessageBytes: number;
+  /** What a call that breaks a rule that forbids meets: each rule's own mode (`block`), a warning whatever the rule says (`warn`), or no check (`off`). */
+  enforce: EnforceOption;
 }
 
 export const DEFAULT_OPTIONS: RulebookOptions = {
@@ -27,7 +30,10 @@ export const DEFAULT_OPTIONS: RulebookOptions = {
   subagents: true,
   maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
   maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+  enforce: "block",
 };
+
+const ENFORCE_VALUES: readonly EnforceOption[] = ["block", "warn", "off"];
 
 export interface ParsedOptions {
   options: RulebookOptions;
@@ -89,6 +95,10 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
           else reject(key, `a whole number of bytes from ${min} to ${max}`, value, options[key]);
           break;
         }
+        case "enforce":
+          if (ENFORCE_VALUES.includes(value as EnforceOption)) options.enforce = value as EnforceOption;
+          else reject(key, `"block", "warn" or "off"`, value, options.enforce);
+          break;
         case "extraDirs":
           if (isBoundedList(value, MAX_DIR_LENGTH)) options.extraDirs = value;
           else reject(key, `a list of at most ${MAX_LIST_ENTRIES} folder paths, each 1 to ${MAX_DIR_LENGTH} characters`, value, []);

@@ -12,7 +12,8 @@ import { listedInProject, normalisePath, pathsNamedInPrompt } from "../session/p
 import type { RuleSet, SessionState } from "../session/session.js";
 import type { SessionStore } from "../session/store.js";
 import { servedSession } from "../session/window-queries.js";
-import type { HostLabels, Rulebook } from "./contract.js";
+import type { ProposedCall } from "../enforce/proposed.js";
+import type { HostLabels, Rulebook, ToolVerdict } from "./contract.js";
 import type { Runner } from "./runner.js";
 import { errorText, guard } from "./timing.js";
 
@@ -28,6 +29,8 @@ export interface CallParts {
   place: { directory: string; projectRoot: string; home: string };
   /** Whether a subagent's session gets rules. */
   subagents: boolean;
+  /** Checks a call about to run against the rules that forbid (`check-call.ts`). */
+  checkCall(sessionID: string, call: ProposedCall): Promise<ToolVerdict>;
 }
 
 export function rulebookCalls(parts: CallParts): Rulebook {
@@ -103,20 +106,26 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         return { hide: answer?.hide === true };
       }),
 
-    toolAboutToRun: (sessionID, files) =>
-      guard(log, label("toolAboutToRun"), sessionID, undefined, async () => {
-        if (!served(sessionID)) return;
-        lastActiveSession = sessionID;
-        await runner.drive(sessionID, { type: "files-touched", files: files.map(inProject) });
+    toolAboutToRun: (sessionID, call) =>
+      // A failure to check lets the call run: the fallback is no verdict.
+      guard(log, label("toolAboutToRun"), sessionID, {}, async () => {
+        if (served(sessionID)) {
+          lastActiveSession = sessionID;
+          await runner.drive(sessionID, { type: "files-touched", files: call.files.map(inProject) });
+        }
+        // Checked whether or not the session gets rules: a subagent's calls are held to the rules like its parent's.
+        return parts.checkCall(sessionID, call);
       }),
 
     toolResult: (sessionID, touched) =>
       guard(log, label("toolResult"), sessionID, undefined, async () => {
-        if (sessions.get(sessionID)?.window.stage === "ignored") return undefined;
+        // A call that broke a `warn` rule gets it in its result, even in a session that gets no rules otherwise.
+        const warned = sessions.peek(sessionID)?.warned?.has(touched.callID ?? touched.tool) === true;
+        if (sessions.get(sessionID)?.window.stage === "ignored" && !warned) return undefined;
         await parts.refresh();
-        if (!served(sessionID)) return undefined;
+        if (!served(sessionID) && !warned) return undefined;
         const files = [...touched.files, ...listedInProject(touched.listed ?? [], place.projectRoot)].map(inProject);
-        const answer = await runner.drive(sessionID, { type: "tool-finished", tool: touched.tool, files, rules: parts.rules() });
+        const answer = await runner.drive(sessionID, { type: "tool-finished", tool: touched.tool, callID: touched.callID, files, rules: parts.rules() });
         return answer?.rules;
       }),
 

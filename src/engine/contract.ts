@@ -3,6 +3,7 @@
  * words: a host's adapter turns its hooks and events into these calls, and
  * these answers into its own shapes.
  */
+import type { ProposedCall } from "../enforce/proposed.js";
 import type { ModelRef } from "../select/scope.js";
 import type { RulesMarker, SilentTrigger } from "../session/marker.js";
 import type { RulesAnswer, WindowView } from "../session/session.js";
@@ -56,8 +57,15 @@ export interface UserTurn {
 /** What a tool touched: the files its arguments name, and the lines of a listing it gave (those inside the project count). */
 export interface ToolTouch {
   tool: string;
+  /** The host's id of the call: the rules it broke that only warn go with its result. */
+  callID?: string;
   files: readonly string[];
   listed?: readonly string[];
+}
+
+/** What a tool call about to run meets: refused, the model reading `refusal.text` as the call's error (the rules it breaks), or let run. */
+export interface ToolVerdict {
+  refusal?: RulesAnswer;
 }
 
 /** What to do with a user's message: put the rules before the user's words, and date it after the rules message. */
@@ -83,8 +91,8 @@ export interface Rulebook {
   userTurn(turn: UserTurn): Promise<UserTurnAnswer>;
   /** The plugin's own rules message, as the host stores it: `hide` a late copy of rules that went another way. */
   ownRulesStored(sessionID: string, marker: RulesMarker, created: number): Promise<{ hide: boolean }>;
-  /** A tool is about to run: the files it will touch count already. */
-  toolAboutToRun(sessionID: string, files: readonly string[]): Promise<void>;
+  /** A tool is about to run: the files it will touch count already, and what it would add is checked against the rules that forbid. */
+  toolAboutToRun(sessionID: string, call: ProposedCall): Promise<ToolVerdict>;
   /** A tool ran: the rules to give the model with its result, if it activated any. */
   toolResult(sessionID: string, touched: ToolTouch): Promise<RulesAnswer | undefined>;
   /** The model asked for a rule by name: the answer, marked as the plugin's when it gives a rule. */

@@ -34,6 +34,7 @@ import type { RuleSet } from "../session/session.js";
 import { sessionStore, type SessionReport } from "../session/store.js";
 import { holdsRules } from "../session/window-queries.js";
 import { rulebookCalls } from "./calls.js";
+import { callChecker } from "./check-call.js";
 import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
 import { sessionRunner } from "./runner.js";
 import { silentDeliveries, type RetryPolicy } from "./silent-retry.js";
@@ -80,9 +81,11 @@ export interface HookLimits {
   compactionWaitMs: number;
   /** For checking which paths named in a prompt exist. */
   pathCheckMs: number;
+  /** For checking a tool call against the rules that forbid, reading the file it writes included; past it the rest is let through. */
+  checkMs: number;
 }
 
-export const HOOK_LIMITS: HookLimits = { reloadWaitMs: 1000, historyTimeoutMs: 2000, compactionWaitMs: 4000, pathCheckMs: 500 };
+export const HOOK_LIMITS: HookLimits = { reloadWaitMs: 1000, historyTimeoutMs: 2000, compactionWaitMs: 4000, pathCheckMs: 500, checkMs: 1000 };
 
 /** The engine with what its owner needs besides the host's calls. */
 export interface RunningRulebook extends Rulebook {
@@ -164,14 +167,17 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     await withTimeout(reloading, limits.reloadWaitMs);
   };
 
+  const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
+  const checkCall = callChecker({ sessions, runner, rules: () => rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place });
   const calls = rulebookCalls({
+    checkCall,
     sessions,
     runner,
     rules: () => rules,
     refresh,
     log,
     labels,
-    place: { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home },
+    place,
     subagents: deps.options.subagents,
   });
 

@@ -130,6 +130,12 @@ export function sessionRunner(parts: RunnerParts) {
       const where =
         note.how === "message" ? "inside its user message" : note.how === "tool-result" ? `with the result of ${note.tool}` : `on ${parts.labels[note.how] ?? note.how}`;
       log.debug(`Delivered ${note.rules.length} rules to session ${sessionID} ${where}`, { sessionID, rules: note.rules });
+    } else if (note.kind === "enforced") {
+      const verb = note.mode === "block" ? "Refused" : "Let run, with a warning,";
+      const what = note.broken.map(
+        ({ rule, pattern, file, lineNumber }) => `${rule} (${pattern}${file === undefined ? "" : ` in ${file}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`})`,
+      );
+      log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, { sessionID, tool: note.tool, rules: note.broken.map(({ rule }) => rule) });
     } else if (note.kind === "went-on-before-rules") {
       log.debug(`Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`, { sessionID });
     } else {

@@ -8,7 +8,7 @@
  * the rest.
  */
 import type { RuleWhy } from "../session/marker.js";
-import type { ActivationReason } from "../select/reasons.js";
+import { enforcedText, type ActivationReason } from "../select/reasons.js";
 import type { ScopeMatch } from "../select/scope.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
 
@@ -91,6 +91,8 @@ function reasonWords(reason: ActivationReason): string {
       return `@${clean(reason.rule)} in the prompt`;
     case "rule-tool":
       return "read on request";
+    case "enforced":
+      return clean(enforcedText(reason));
     case "conditions":
       return reason.met.map((met) => (met.kind === "file" ? `file ${clean(met.file)} matched ${clean(met.glob)}` : `keyword "${clean(met.keyword)}"`)).join(" and ");
   }
@@ -100,7 +102,17 @@ function reasonWords(reason: ActivationReason): string {
 function shortWhy(why: RuleWhy): string {
   const { reason } = why;
   const kind =
-    reason.kind === "conditions" ? reason.met.map((met) => met.kind).join("+") : reason.kind === "rule-tool" ? "read" : reason.kind === "mention" ? "@mention" : "always";
+    reason.kind === "conditions"
+      ? reason.met.map((met) => met.kind).join("+")
+      : reason.kind === "enforced"
+        ? reason.mode === "block"
+          ? "blocked"
+          : "warned"
+        : reason.kind === "rule-tool"
+          ? "read"
+          : reason.kind === "mention"
+            ? "@mention"
+            : "always";
   return why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
 }
 

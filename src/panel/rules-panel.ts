@@ -6,7 +6,7 @@
  * how many warnings the rule files gave. Pure: the same history gives the
  * same panel, in any process, after a restart, in a fork.
  */
-import { RULE_READ_TRIGGER, type RulesMarker, type RuleWhy } from "../session/marker.js";
+import { isComposed, type RulesMarker, type RuleWhy } from "../session/marker.js";
 
 export interface PanelRule {
   name: string;
@@ -49,7 +49,7 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
     for (const name of marker.paused ?? []) paused.add(name);
     for (const name of marker.resumed ?? []) paused.delete(name);
     // A composed message names every active rule it leaves out, and the warnings of its rule set: the latest one holds.
-    if (marker.trigger !== RULE_READ_TRIGGER) {
+    if (isComposed(marker)) {
       leftOut.clear();
       for (const name of marker.leftOut ?? []) if (!given.has(name)) leftOut.add(name);
       leftOutMore = Math.max(0, (marker.leftOutCount ?? 0) - (marker.leftOut?.length ?? 0));

@@ -29,7 +29,17 @@ export type ActivationReason =
   /** The rule's conditions that hold, in order: the file match, then the keyword. Never empty. */
   | { kind: "conditions"; met: readonly [ConditionMet, ...ConditionMet[]] }
   /** The model read the rule with the `rule` tool. */
-  | { kind: "rule-tool" };
+  | { kind: "rule-tool" }
+  /** A tool call broke the rule: refused (`block`) or let run with the rule in its result (`warn`). */
+  | EnforcedReason;
+
+/** The call that broke a rule that forbids: the tool, and the file it wrote (none for a command). */
+export interface EnforcedReason {
+  kind: "enforced";
+  mode: "block" | "warn";
+  tool: string;
+  file?: string;
+}
 
 /** The reason in words: `always`, `file src/app.ts matched src/**\/*.ts and keyword "deploy" in the prompt`. */
 export function reasonText(reason: ActivationReason): string {
@@ -44,5 +54,12 @@ export function reasonText(reason: ActivationReason): string {
         .join(" and ");
     case "rule-tool":
       return "read with the rule tool";
+    case "enforced":
+      return enforcedText(reason);
   }
+}
+
+/** `blocked write src/a.ts`, `blocked bash`, `warned edit src/a.ts`: the call that broke the rule. */
+export function enforcedText(reason: EnforcedReason): string {
+  return `${reason.mode === "block" ? "blocked" : "warned"} ${reason.tool}${reason.file === undefined ? "" : ` ${reason.file}`}`;
 }

@@ -75,6 +75,13 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
 
 /** The trigger of the plugin's `rule` tool answer: a rule read by name, not a composed message. */
 export const RULE_READ_TRIGGER = "rule";
+/** The triggers of a refused call's rules, and of a call's `warn` rules: the rules it broke, not a composed message. */
+export const BLOCKED_TRIGGER = "blocked";
+export const WARNED_TRIGGER = "warned";
+
+/** A composed rules message (it names the rules the budget left out, and the rule set's warnings), not a rule given on its own. */
+export const isComposed = (marker: Pick<RulesMarker, "trigger">): boolean =>
+  marker.trigger !== RULE_READ_TRIGGER && marker.trigger !== BLOCKED_TRIGGER && marker.trigger !== WARNED_TRIGGER;
 
 /** The silent rules messages: a new session's, and a compaction's new window's. */
 export type SilentTrigger = "new-session" | "compaction";
@@ -84,7 +91,7 @@ export type SilentTrigger = "new-session" | "compaction";
  * session's first delivery, or rules it activated), the `rule` tool, or the
  * name of the tool whose result carried them.
  */
-export type Trigger = SilentTrigger | "first-message" | "message" | typeof RULE_READ_TRIGGER | (string & {});
+export type Trigger = SilentTrigger | "first-message" | "message" | typeof RULE_READ_TRIGGER | typeof BLOCKED_TRIGGER | typeof WARNED_TRIGGER | (string & {});
 
 /** The marker of the plugin's `rule` tool answer: the one rule the model read by name. */
 export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });
@@ -130,6 +137,8 @@ function isReason(value: unknown): value is ActivationReason {
       return true;
     case "mention":
       return isText(value.rule);
+    case "enforced":
+      return (value.mode === "block" || value.mode === "warn") && isText(value.tool) && (value.file === undefined || isText(value.file));
     case "conditions":
       return (
         Array.isArray(value.met) &&

@@ -12,6 +12,7 @@
  * a user's turn) interleave as the host's calls do, each step reading the
  * session as it is then.
  */
+import type { Violation } from "../enforce/violations.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
 import type { ModelRef } from "../select/scope.js";
@@ -29,6 +30,8 @@ export interface SessionState {
   readonly activation: Activation;
   /** What the last look saw when it found nothing to send: while none of it changes, the next look finds nothing again without composing. */
   readonly quiet?: Readonly<Record<string, unknown>>;
+  /** Rules a `warn` rule puts into the result of a call that ran, by the call's id, until its result comes (`MAX_WARNED_CALLS` at most). */
+  readonly warned?: ReadonlyMap<string, RulesAnswer>;
 }
 
 export const NEW_SESSION: SessionState = { window: NEW_WINDOW, activation: NO_ACTIVATION };
@@ -97,8 +100,10 @@ export type SessionEvent =
   | { type: "turn-may-go-on"; turn: Turn; rules: RuleSet }
   /** Files the session works with: a tool about to run names them, or a file was touched. */
   | { type: "files-touched"; files: readonly string[] }
-  /** A tool ran: the files it named and listed; the rules it activated go with its result. */
-  | { type: "tool-finished"; tool: string; files: readonly string[]; rules: RuleSet }
+  /** A tool ran: the files it named and listed; the rules it activated go with its result, and the rules it broke that only warn. */
+  | { type: "tool-finished"; tool: string; callID?: string; files: readonly string[]; rules: RuleSet }
+  /** A tool call about to run was checked against the rules that forbid: the rules it breaks, none when it breaks none. */
+  | { type: "call-checked"; tool: string; callID?: string; violations: readonly Violation[] }
   /** The model asked for a rule by name. */
   | { type: "rule-requested"; rule: Rule }
   /** The host stores a rules message of the plugin's, dated `created`. */
@@ -116,6 +121,8 @@ export type Note =
   | { kind: "activated"; rule: string; reason: ActivationReason }
   | { kind: "delivered"; rules: readonly string[]; how: SilentTrigger | "message" | "tool-result"; tool?: string }
   | { kind: "went-on-before-rules" }
+  /** A call broke rules that forbid: refused (`block`), or let run with the rules in its result (`warn`). */
+  | { kind: "enforced"; mode: "block" | "warn"; tool: string; broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }> }
   | { kind: "history-unreadable"; error: string };
 
 /** Rules for the host to give with the message at hand, and the marker that names them. */
@@ -139,7 +146,7 @@ export type Effect =
   /** The history cannot be read while an earlier prompt may have been stored: this try fails, a later one reads it again. */
   | { type: "fail"; reason: "history-unreadable-with-pending" }
   /** The host's answer to the call at hand. */
-  | { type: "answer"; rules?: RulesAnswer; created?: number; hide?: boolean };
+  | { type: "answer"; rules?: RulesAnswer; created?: number; hide?: boolean; refusal?: RulesAnswer };
 
 export interface Step {
   state: SessionState;

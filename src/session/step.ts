@@ -7,6 +7,7 @@
 import { mentionedRuleNames } from "../select/mentions.js";
 import { reloaded, withActivated, withFiles, withMentions } from "./activation.js";
 import { composeFor } from "./compose-for.js";
+import { callChecked, takeWarning, withWarning } from "./enforced.js";
 import { markerFor, type SilentTrigger } from "./marker.js";
 import type { Effect, Note, ReadPurpose, RuleSet, SessionEvent, SessionState, Step, Turn, WindowView } from "./session.js";
 import { advanceWindow } from "./window.js";
@@ -48,17 +49,15 @@ export function step(state: SessionState, event: SessionEvent): Step {
     case "files-touched":
       return only({ ...state, activation: withFiles(state.activation, event.files) });
     case "tool-finished": {
-      const touched = { ...state, activation: withFiles(state.activation, event.files) };
-      // A new session's first delivery will carry them; rules owed since a compaction go now.
-      if (!holdsRules(touched.window) && !rulesOwed(touched.window)) return then(touched, { type: "answer" });
-      const { state: next, composed, notes } = composeFor(touched, event.rules);
-      if (!composed || composed.included.length === 0) return { state: next, effects: [...noted(notes), { type: "answer" }] };
-      // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
-      const held = moved(next, { type: "tool-result", composed, current: event.rules.byName });
-      const rules = { text: composed.text, marker: markerFor(composed, event.tool, { warnings: event.rules.warnings }) };
-      const delivered: Note = { kind: "delivered", rules: names(composed), how: "tool-result", tool: event.tool };
-      return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", rules }] };
+      const { state: taken, warning } = takeWarning(state, event.callID ?? event.tool);
+      const result = toolFinished(taken, event);
+      if (!warning) return result;
+      // A `warn` rule the call broke goes after the rules the result carries.
+      const effects = result.effects.map((effect) => (effect.type === "answer" ? { ...effect, rules: withWarning(effect.rules, warning) } : effect));
+      return { state: result.state, effects };
     }
+    case "call-checked":
+      return callChecked(state, event);
     case "rule-requested": {
       const read = moved(state, { type: "rule-read", rule: event.rule });
       return only({ ...read, activation: withActivated(read.activation, [{ name: event.rule.name, reason: { kind: "rule-tool" } }]) });
@@ -83,6 +82,19 @@ export function step(state: SessionState, event: SessionEvent): Step {
     default:
       return only(moved(state, event));
   }
+}
+
+function toolFinished(state: SessionState, event: Extract<SessionEvent, { type: "tool-finished" }>): Step {
+  const touched = { ...state, activation: withFiles(state.activation, event.files) };
+  // A new session's first delivery will carry them; rules owed since a compaction go now.
+  if (!holdsRules(touched.window) && !rulesOwed(touched.window)) return then(touched, { type: "answer" });
+  const { state: next, composed, notes } = composeFor(touched, event.rules);
+  if (!composed || composed.included.length === 0) return { state: next, effects: [...noted(notes), { type: "answer" }] };
+  // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
+  const held = moved(next, { type: "tool-result", composed, current: event.rules.byName });
+  const rules = { text: composed.text, marker: markerFor(composed, event.tool, { warnings: event.rules.warnings }) };
+  const delivered: Note = { kind: "delivered", rules: names(composed), how: "tool-result", tool: event.tool };
+  return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", rules }] };
 }
 
 /** A silent prompt is due: unless owed to the next message, read the window first when it may already hold rules. */

@@ -113,7 +113,7 @@ describe("the engine over a fake port", () => {
 
   test("a tool that touches a file gives the rules its glob activates with its result, once", async () => {
     await rulebook.sessionSeen({ id: "s1", hasHistory: false });
-    await rulebook.toolAboutToRun("s1", ["src/app.ts"]);
+    await rulebook.toolAboutToRun("s1", { tool: "read", files: ["src/app.ts"], changes: [] });
     const rules = await rulebook.toolResult("s1", { tool: "read", files: ["src/app.ts"] });
     expect(rules?.marker).toMatchObject({ rules: ["typescript"], trigger: "read" });
     expect(await rulebook.toolResult("s1", { tool: "read", files: ["src/app.ts"] })).toBeUndefined();

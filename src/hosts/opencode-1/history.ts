@@ -26,7 +26,7 @@ export interface HistoryMessage {
     finish?: string;
     error?: unknown;
   };
-  parts: Array<{ type: string; ignored?: boolean; metadata?: Record<string, unknown>; tail_start_id?: string; state?: ToolPartState }>;
+  parts: Array<{ type: string; tool?: string; ignored?: boolean; metadata?: Record<string, unknown>; tail_start_id?: string; state?: ToolPartState }>;
 }
 
 const isCompaction = (message: HistoryMessage | undefined) => message?.info.role === "user" && message.parts.some((part) => part.type === "compaction");

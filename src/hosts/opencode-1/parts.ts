@@ -3,6 +3,7 @@
  * that makes it the plugin's, and ids for parts it adds.
  */
 import { MARKER_KEY, type RulesMarker } from "../../session/marker.js";
+import { refusalMarker } from "../opencode/refused-call.js";
 import { storedMarker } from "../opencode/stored-marker.js";
 
 /** The plugin's marker on a part, if the part is one of the plugin's. */
@@ -13,13 +14,16 @@ export function markerOf(part: { metadata?: Record<string, unknown> } | undefine
 /** A tool part as far as the plugin reads it: the result's metadata, and whether OpenCode cleared its output since. */
 export interface ToolPartState {
   status?: string;
+  /** A failed call's error: a refusal's names the rules it gave. */
+  error?: unknown;
   metadata?: Record<string, unknown>;
   time?: { compacted?: number };
 }
 
-/** The plugin's marker on a tool result (rules given with it, or the `rule` tool's answer) while the model still reads that result. */
-export function resultMarkerOf(part: { type: string; state?: ToolPartState }): RulesMarker | undefined {
+/** The plugin's marker on a tool result (rules given with it, the `rule` tool's answer, a refused call's error) while the model still reads that result. */
+export function resultMarkerOf(part: { type: string; tool?: string; state?: ToolPartState }): RulesMarker | undefined {
   const state = part.type === "tool" ? part.state : undefined;
+  if (state?.status === "error" && typeof state.error === "string") return refusalMarker(state.error, part.tool ?? "tool");
   // A pruned result (its output cleared) no longer holds the rules.
   if (state?.status !== "completed" || state.time?.compacted !== undefined) return undefined;
   return storedMarker(state.metadata?.[MARKER_KEY]);

@@ -14,7 +14,8 @@ import { MARKER_KEY } from "../../session/marker.js";
 import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { pathsFromToolArgs, touchedBy } from "../opencode/tool-paths.js";
+import { proposedCall } from "../opencode/tool-call.js";
+import { touchedBy } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { openCodeLogSink } from "./log-sink.js";
 import { markerOf, partIdBefore } from "./parts.js";
@@ -102,14 +103,19 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       guard(log, "experimental.compaction.autocontinue", input.sessionID, undefined, () =>
         rulebook.windowRestarted(input.sessionID, { agent: input.agent, model: modelRef(input.model) }, (input.message as { id?: string } | undefined)?.id),
       ),
-    "tool.execute.before": (input, output) =>
-      guard(log, "tool.execute.before", input.sessionID, undefined, () => rulebook.toolAboutToRun(input.sessionID, pathsFromToolArgs(output.args))),
+    "tool.execute.before": async (input, output) => {
+      const verdict = await guard(log, "tool.execute.before", input?.sessionID, undefined, () =>
+        rulebook.toolAboutToRun(input.sessionID, proposedCall(input.tool, input.callID, output?.args)),
+      );
+      // Thrown past the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
+      if (verdict?.refusal) throw new Error(verdict.refusal.text);
+    },
     "tool.execute.after": (input, output) =>
       guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
         // The rule tool's own answer carries its rule already.
         if (input.tool === RULE_TOOL_NAME) return;
         const result = typeof output.output === "string" ? output.output : "";
-        const rules = await rulebook.toolResult(input.sessionID, touchedBy(input.tool, (input as { args?: unknown }).args, result));
+        const rules = await rulebook.toolResult(input.sessionID, { ...touchedBy(input.tool, (input as { args?: unknown }).args, result), callID: input.callID });
         if (rules === undefined) return;
         output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
         output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };

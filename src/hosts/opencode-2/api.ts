@@ -137,9 +137,14 @@ export interface ToolHooks {
   "execute.after": ToolFinished;
 }
 
+/** `execute.before`: throwing refuses the call, its error given to the model as the call's result (promise/tool.ts @196e461). */
 export interface ToolCalled {
   readonly tool: string;
   readonly sessionID: string;
+  readonly agent?: string;
+  readonly messageID?: string;
+  /** The call's id (`Tool.CallID`); `execute.after` names the same. */
+  readonly id?: string;
   readonly input: unknown;
 }
 
@@ -148,7 +153,7 @@ export interface ToolCalled {
  * (`packages/core/src/tool.ts` `executeTool`, then truncation to 2,000 lines /
  * 50 KiB, @1066927); `output` only stands in when `content` is empty.
  */
-export type ToolFinished = { readonly tool: string; readonly sessionID: string; readonly input: unknown } & (
+export type ToolFinished = { readonly tool: string; readonly sessionID: string; readonly id?: string; readonly input: unknown } & (
   | { readonly status: "completed"; result: ToolResult }
   | { readonly status: "error"; error: unknown }
 );

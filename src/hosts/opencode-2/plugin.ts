@@ -30,7 +30,8 @@ import type { Logger } from "../../log.js";
 import type { ModelRef } from "../../select/scope.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { pathsFromToolArgs, touchedBy } from "../opencode/tool-paths.js";
+import { proposedCall } from "../opencode/tool-call.js";
+import { touchedBy } from "../opencode/tool-paths.js";
 import { startForHost } from "../start.js";
 import { promptsInArrival } from "./arriving-prompts.js";
 import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";
@@ -163,14 +164,25 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       event.messages = placement.messages;
     });
 
-  const onToolCalled = (event: ToolCalled) =>
-    guard(log, "execute.before", sessionOf(event), undefined, () => rulebook.toolAboutToRun(event.sessionID, pathsFromToolArgs(event.input)));
+  const onToolCalled = async (event: ToolCalled) => {
+    const verdict = await guard(log, "execute.before", sessionOf(event), undefined, () =>
+      rulebook.toolAboutToRun(event.sessionID, proposedCall(event.tool, event.id, event.input)),
+    );
+    if (!verdict?.refusal) return;
+    // The history keeps the refusal as the call's error; the Rules panel reads the rules it gave from the window's entries.
+    ledger.given(event.sessionID, verdict.refusal.marker);
+    // Thrown past the guard on purpose: OpenCode refuses the call before it runs, and the model reads this as its result.
+    throw new Error(verdict.refusal.text);
+  };
 
   const onToolFinished = (event: ToolFinished) =>
     guard(log, "execute.after", sessionOf(event), undefined, async () => {
       // The rule tool's own answer carries its rule already.
       if (event.status !== "completed" || event.tool === RULE_TOOL_NAME) return;
-      const rules = await rulebook.toolResult(event.sessionID, touchedBy(event.tool, event.input, resultText(event.result?.content, event.result?.output)));
+      const rules = await rulebook.toolResult(event.sessionID, {
+        ...touchedBy(event.tool, event.input, resultText(event.result?.content, event.result?.output)),
+        callID: event.id,
+      });
       // Placed after this step's tool results, in the request that reads them.
       if (rules !== undefined) ledger.add(event.sessionID, rules);
     });
@@ -179,7 +191,7 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
     guard(log, "rule tool", sessionOf(context), { content: RULE_TOOL_FAILED }, async () => {
       const answer = await rulebook.ruleRequested(context.sessionID, requestedRuleName(input));
       if (typeof answer?.output !== "string") throw new Error("the engine gave no answer");
-      if (answer.marker) ledger.ruleRead(context.sessionID, answer.marker.rules[0] ?? "");
+      if (answer.marker) ledger.given(context.sessionID, answer.marker);
       return { content: answer.output };
     });
 

@@ -23,12 +23,12 @@ import type { Anchor, RulesEntry } from "./request-rules.js";
  */
 export const MAX_ENTRIES = 200;
 
-/** Rules read with the `rule` tool one window remembers for the Rules panel; past this the oldest go. */
+/** Rules given outside the entries (read with the `rule` tool, or with a refused call) one window remembers for the Rules panel; past this the oldest go. */
 export const MAX_READS = 200;
 
-/** A rule the model read with the `rule` tool, after the window's first `at` entries. */
+/** Rules the model got outside the entries (read with the `rule` tool, a refused call's error), after the window's first `at` entries. */
 interface RuleRead {
-  readonly name: string;
+  readonly marker: RulesMarker;
   readonly at: number;
 }
 
@@ -83,10 +83,10 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
       if (entries.length === before.length && entries.every((entry, i) => entry === before[i])) return;
       set(sessionID, entries);
     },
-    /** The model read a rule with the `rule` tool: the panel shows it in the window from here on. */
-    ruleRead(sessionID: string, name: string) {
+    /** The model got rules outside the entries (it read one with the `rule` tool; a call was refused): the panel shows them in the window from here on. */
+    given(sessionID: string, marker: RulesMarker) {
       const at = windows.get(sessionID)?.length ?? 0;
-      reads.set(sessionID, [...(reads.get(sessionID) ?? []), { name, at }].slice(-MAX_READS));
+      reads.set(sessionID, [...(reads.get(sessionID) ?? []), { marker, at }].slice(-MAX_READS));
       save(sessionID);
       changed(sessionID);
     },
@@ -101,10 +101,10 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
       const markers: RulesMarker[] = [];
       let next = 0;
       entries.forEach((entry, i) => {
-        for (; next < read.length && (read[next] as RuleRead).at <= i; next++) markers.push(ruleReadMarker((read[next] as RuleRead).name));
+        for (; next < read.length && (read[next] as RuleRead).at <= i; next++) markers.push((read[next] as RuleRead).marker);
         if (entry.anchor !== undefined || entry.awaits === undefined) markers.push(entry.marker);
       });
-      for (; next < read.length; next++) markers.push(ruleReadMarker((read[next] as RuleRead).name));
+      for (; next < read.length; next++) markers.push((read[next] as RuleRead).marker);
       return markers;
     },
     /** The window moved on: its entries are no longer sent. */
@@ -178,9 +178,12 @@ function restored(value: unknown): RulesEntry | undefined {
   return { text, marker: parsedMarker, ...(parsedAnchor ? { anchor: parsedAnchor } : {}), ...(typeof awaits === "string" ? { awaits } : {}) };
 }
 
+/** A stored read: `{ marker, at }`, or `{ name, at }` as versions before refusals stored a rule read by name. */
 function restoredRead(value: unknown): RuleRead | undefined {
-  const { name, at } = (value ?? {}) as { name?: unknown; at?: unknown };
-  return typeof name === "string" && typeof at === "number" && Number.isInteger(at) && at >= 0 ? { name, at } : undefined;
+  const { name, marker, at } = (value ?? {}) as { name?: unknown; marker?: unknown; at?: unknown };
+  if (typeof at !== "number" || !Number.isInteger(at) || at < 0) return undefined;
+  const read = typeof name === "string" ? ruleReadMarker(name) : storedMarker(marker);
+  return read ? { marker: read, at } : undefined;
 }
 
 function asAnchor(value: unknown): Anchor | undefined {

@@ -1,0 +1,95 @@
+/**
+ * What the model reads when a call broke a rule that forbids: the refusal a
+ * blocked call fails with, or the note a `warn` rule puts into a call's
+ * result. Each names the rule, the forbidden pattern and the offending line;
+ * a rule whose text the window does not hold yet comes with its text. Pure.
+ *
+ * A host that keeps only the refusal's text (OpenCode 1 stores a failed
+ * call's error, not its metadata) reads the rules back with `refusedRulesIn`.
+ */
+import type { Violation } from "../enforce/violations.js";
+import type { Rule } from "../rule/rule.js";
+import { renderRulesMessage } from "./message.js";
+
+/** A broken rule as the model is told of it. */
+export type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber">;
+
+/** The offending line is cut to this many characters. */
+export const MAX_SHOWN_LINE = 200;
+
+export const REFUSAL_HEADER =
+  "opencode-rulebook refused this call before it ran: it breaks a rule of this project. Nothing was written and nothing ran. " +
+  "Change the call so that it does not add what the rule forbids, then make it again.";
+
+export const WARNING_HEADER = "opencode-rulebook: this call breaks a rule of this project (it ran; the rule asks you to put it right):";
+
+/**
+ * The refusal of a blocked call. `withText`: the rules whose text the
+ * window lacks (given here, once per window); the others are named only.
+ */
+export function refusalText(broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
+  return brokenText(REFUSAL_HEADER, broken, withText);
+}
+
+/** The note a `warn` rule puts after a call's result. */
+export function warningText(broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
+  return brokenText(WARNING_HEADER, broken, withText);
+}
+
+function brokenText(header: string, broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
+  const lines = broken.map(brokenLine);
+  const given = uniqueRules(broken).filter((rule) => withText.has(rule.name));
+  const texts = given.length === 0 ? "" : `\n\n${renderRulesMessage(given, { header: given.length === 1 ? "The rule:" : "The rules:" })}`;
+  return `${header}\n${lines.join("\n")}${texts}`;
+}
+
+/** `- Rule "no-console" forbids `console.log(` in "src/a.ts" line 3: console.log("x")`. */
+function brokenLine({ rule, pattern, file, line, lineNumber }: BrokenRule): string {
+  const where = file === undefined ? "in the command" : `in ${JSON.stringify(file)}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`;
+  return `- Rule ${JSON.stringify(rule.name)} forbids ${codeSpan(shownLine(pattern.written))} ${where}: ${shownLine(line)}`;
+}
+
+/** A line as the model is shown it: control characters as `?`, cut to `MAX_SHOWN_LINE` characters. */
+export function shownLine(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?").trim();
+  return clean.length > MAX_SHOWN_LINE ? `${clean.slice(0, MAX_SHOWN_LINE)}…` : clean;
+}
+
+/** A pattern in backticks, with as many as it needs to hold its own. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;
+}
+
+function uniqueRules(broken: readonly BrokenRule[]): Rule[] {
+  const seen = new Map<string, Rule>();
+  for (const { rule } of broken) if (!seen.has(rule.name)) seen.set(rule.name, rule);
+  return [...seen.values()];
+}
+
+const BROKEN_LINE = /^- Rule ("(?:[^"\\\n]|\\.)*") forbids .*? in (?:("(?:[^"\\\n]|\\.)*")|the command)/;
+
+/** The rules a refusal (or a warning) names, each with the file of its first line, read back from its text; none when the text is not the plugin's. */
+export function refusedRulesIn(text: string): Array<{ name: string; file?: string }> {
+  if (!text.includes(REFUSAL_HEADER) && !text.includes(WARNING_HEADER)) return [];
+  const found = new Map<string, string | undefined>();
+  for (const line of text.split("\n")) {
+    const match = BROKEN_LINE.exec(line);
+    if (!match) continue;
+    const name = parseQuoted(match[1] as string);
+    if (name === undefined || found.has(name)) continue;
+    found.set(name, match[2] === undefined ? undefined : parseQuoted(match[2]));
+  }
+  return [...found].map(([name, file]) => (file === undefined ? { name } : { name, file }));
+}
+
+function parseQuoted(quoted: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(quoted);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The session's side of rules that hold: a call that broke rules is refused
+ * (`block`) or runs with the rules in its result (`warn`). Either way the
+ * model is told which rule, which pattern and which line; the rule's text
+ * comes with it once per context window, after which the window holds it like
+ * any delivered rule (the Rules panel lists it, `blocked write src/a.ts`). It
+ * is not activated for the session: after a compaction it comes back only if
+ * it applies again. Pure.
+ */
+import type { Violation } from "../enforce/violations.js";
+import { refusalText, warningText } from "../render/refusal.js";
+import type { Rule } from "../rule/rule.js";
+import type { EnforcedReason } from "../select/reasons.js";
+import { BLOCKED_TRIGGER, type RulesMarker, WARNED_TRIGGER } from "./marker.js";
+import type { Effect, RulesAnswer, SessionEvent, SessionState, Step } from "./session.js";
+import { advanceWindow } from "./window.js";
+
+/** Calls whose `warn` rules wait for their result, per session: a call whose result never comes must not keep its note for ever. */
+export const MAX_WARNED_CALLS = 32;
+
+export function callChecked(state: SessionState, { tool, callID, violations }: Extract<SessionEvent, { type: "call-checked" }>): Step {
+  if (violations.length === 0) return { state, effects: [{ type: "answer" }] };
+  const blocked = violations.some((violation) => violation.mode === "block");
+  // A refused call reports every rule it broke; a call that runs, its warnings.
+  const broken = blocked ? violations : violations.filter((violation) => violation.mode === "warn");
+  const rules = uniqueRules(broken);
+  // Once per window: a rule the window holds as it is now is named, not repeated.
+  const withText = new Set(rules.filter((rule) => state.window.delivered.get(rule.name) !== rule).map((rule) => rule.name));
+  let next = state;
+  for (const rule of rules) if (withText.has(rule.name)) next = given(next, rule);
+  const mode = blocked ? "block" : "warn";
+  const answer: RulesAnswer = {
+    text: blocked ? refusalText(broken, withText) : warningText(broken, withText),
+    marker: enforcedMarker(broken, mode, tool),
+  };
+  const note: Effect = {
+    type: "note",
+    note: {
+      kind: "enforced",
+      mode,
+      tool,
+      broken: broken.map(({ rule, pattern, file, lineNumber }) => ({
+        rule: rule.name,
+        pattern: pattern.written,
+        ...(file === undefined ? {} : { file }),
+        ...(lineNumber === undefined ? {} : { lineNumber }),
+      })),
+    },
+  };
+  if (blocked) return { state: next, effects: [note, { type: "answer", refusal: answer }] };
+  const warned = new Map(state.warned ?? []);
+  warned.set(callID ?? tool, answer);
+  while (warned.size > MAX_WARNED_CALLS) warned.delete(warned.keys().next().value as string);
+  return { state: { ...next, warned }, effects: [note, { type: "answer" }] };
+}
+
+/** The rules a `warn` rule puts into this call's result, taken out of the session. */
+export function takeWarning(state: SessionState, key: string): { state: SessionState; warning?: RulesAnswer } {
+  const warning = state.warned?.get(key);
+  if (!warning) return { state };
+  const warned = new Map(state.warned);
+  warned.delete(key);
+  return { state: { ...state, warned: warned.size === 0 ? undefined : warned }, warning };
+}
+
+/** A tool result's rules and the warning that goes after them, as one answer. */
+export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer): RulesAnswer {
+  if (!rules) return warning;
+  const names = new Set(rules.marker.rules);
+  const added = warning.marker.rules.map((name, i) => ({ name, why: warning.marker.why?.[i] })).filter(({ name }) => !names.has(name));
+  const marker: RulesMarker = {
+    ...rules.marker,
+    rules: [...rules.marker.rules, ...added.map(({ name }) => name)],
+    ...(rules.marker.why ? { why: [...rules.marker.why, ...added.flatMap(({ why }) => (why ? [why] : []))] } : {}),
+  };
+  return { text: `${rules.text}\n\n${warning.text}`, marker };
+}
+
+/** The window holds the rule's text from here on, as a rule read by name does. */
+const given = (state: SessionState, rule: Rule): SessionState => {
+  const window = advanceWindow(state.window, { type: "rule-read", rule });
+  return window === state.window ? state : { ...state, window };
+};
+
+function enforcedMarker(broken: readonly Violation[], mode: "block" | "warn", tool: string): RulesMarker {
+  const firstFile = new Map<string, string | undefined>();
+  for (const { rule, file } of broken) if (!firstFile.has(rule.name)) firstFile.set(rule.name, file);
+  const names = [...firstFile.keys()];
+  return {
+    kind: "rules",
+    rules: names,
+    trigger: mode === "block" ? BLOCKED_TRIGGER : WARNED_TRIGGER,
+    why: names.map((name) => {
+      const file = firstFile.get(name);
+      const reason: EnforcedReason = { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) };
+      return { reason };
+    }),
+  };
+}
+
+function uniqueRules(broken: readonly Violation[]): Rule[] {
+  const seen = new Map<string, Rule>();
+  for (const { rule } of broken) if (!seen.has(rule.name)) seen.set(rule.name, rule);
+  return [...seen.values()];
+}
