@@ -17,11 +17,14 @@
  *    real OpenCode, with the plugin and with none (issue 17).
  * 6. The search for nested rules folders in a 100,000-file repository vs a plain
  *    recursive readdir of the folders it must visit.
+ * 7. A tool call checked against 1,000 rules that forbid, 10 patterns each, for a
+ *    1 KiB and a 1 MiB write, vs splitting the text written into lines.
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { relative } from "node:path";
 import { benchCold } from "./cold.js";
+import { ENFORCING_RULES, measureEnforcement, PATTERNS_PER_RULE, summarise as summariseChecks } from "./enforce.js";
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
 import { benchNested, REPOSITORY_FILES } from "./nested.js";
@@ -41,6 +44,7 @@ const EVENT_LIMIT_MS = 1; // targets 2 and 3
 const GROWTH_LIMIT = 1.25; // target 4: "≈ 1.0", with room for noise
 const ISSUE7_LIMIT = 2; // start, times the async floor
 const NESTED_LIMIT = 2; // the nested-folder search, times its readdir floor
+const LINEAR_LIMIT = 1.5; // a checked write's cost per KiB, 1 MiB against 1 KiB
 
 function sourceState(): string {
   try {
@@ -253,6 +257,27 @@ out.push(
 );
 out.push("");
 
+// ---------------------------------------------------------------- 7. rules that hold
+
+progress(`checked calls, ${count(ENFORCING_RULES)} rules × ${PATTERNS_PER_RULE} patterns`);
+const enforce = await measureEnforcement(plugin, quick ? 40 : 200);
+const [small, large] = enforce.writes.map((write) => ({ write, ...summariseChecks(write) }));
+const perKiB = (row: NonNullable<typeof small>) => row.median / (row.write.bytes / 1024);
+out.push(
+  `7. A write checked against ${count(ENFORCING_RULES)} rules × ${PATTERNS_PER_RULE} patterns that all apply (tool.execute.before), vs the floor: splitting the text written into its lines`,
+);
+out.push(
+  table(
+    ["write", "median", "p99", "floor", "ratio", "let run"],
+    enforce.writes.map((write) => {
+      const s = summariseChecks(write);
+      return [write.label, `${ms(s.median)} ms`, `${ms(s.p99)} ms`, `${ms(s.floor)} ms`, ratio(s.median / s.floor), write.letRun ? "yes" : "NO"];
+    }),
+  ),
+);
+out.push(`   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. A 50,000-character write against /(a+)+$/: ${ms(enforce.hostileMs)} ms.`);
+out.push("");
+
 // ---------------------------------------------------------------- targets
 
 const t1 = startRows.find((row) => row.files === 1000)!;
@@ -309,6 +334,15 @@ out.push(
         verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs)),
       ],
       ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
+      ["7. checked 1 KiB write, median", `${ms(small?.median ?? NaN)} ms`, "1 ms", ratio(small?.median ?? NaN), "< 1x", verdict((small?.median ?? Infinity) < EVENT_LIMIT_MS)],
+      [
+        "7. linear in the size written (per KiB, 1 MiB vs 1 KiB)",
+        `${us(large ? perKiB(large) : NaN)} µs/KiB`,
+        `${us(small ? perKiB(small) : NaN)} µs/KiB`,
+        ratio(large && small ? perKiB(large) / perKiB(small) : NaN),
+        `≤ ${LINEAR_LIMIT}x`,
+        verdict(large !== undefined && small !== undefined && perKiB(large) <= LINEAR_LIMIT * perKiB(small)),
+      ],
       [
         `6. nested rules folders, ${count(nested.files)} files`,
         `${ms(nested.searchMs)} ms`,

@@ -69,18 +69,26 @@ function uniqueRules(broken: readonly BrokenRule[]): Rule[] {
   return [...seen.values()];
 }
 
-const BROKEN_LINE = /^- Rule ("(?:[^"\\\n]|\\.)*") forbids .*? in (?:("(?:[^"\\\n]|\\.)*")|the command)/;
+/** Our own line: the name, the pattern's code span (as many backticks closing it as opened it), then the file or the command. */
+const BROKEN_LINE = /^- Rule ("(?:[^"\\\n]|\\.)*") forbids (`+).*?\2 in (?:("(?:[^"\\\n]|\\.)*")|the command)/;
 
-/** The rules a refusal (or a warning) names, each with the file of its first line, read back from its text; none when the text is not the plugin's. */
+/**
+ * The rules a refusal (or a warning) names, each with the file of its first
+ * line, read back from its text; none when the text is not the plugin's. Only
+ * the lines right after the header count: a rule's text below them may hold
+ * anything.
+ */
 export function refusedRulesIn(text: string): Array<{ name: string; file?: string }> {
-  if (!text.includes(REFUSAL_HEADER) && !text.includes(WARNING_HEADER)) return [];
+  const header = [REFUSAL_HEADER, WARNING_HEADER].map((known) => text.indexOf(`${known}\n`)).find((at) => at >= 0);
+  if (header === undefined) return [];
   const found = new Map<string, string | undefined>();
-  for (const line of text.split("\n")) {
+  const lines = text.slice(text.indexOf("\n", header) + 1).split("\n");
+  for (const line of lines) {
     const match = BROKEN_LINE.exec(line);
-    if (!match) continue;
+    if (!match) break;
     const name = parseQuoted(match[1] as string);
     if (name === undefined || found.has(name)) continue;
-    found.set(name, match[2] === undefined ? undefined : parseQuoted(match[2]));
+    found.set(name, match[3] === undefined ? undefined : parseQuoted(match[3]));
   }
   return [...found].map(([name, file]) => (file === undefined ? { name } : { name, file }));
 }

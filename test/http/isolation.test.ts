@@ -39,7 +39,7 @@ beforeEach(async () => {
   await project.writeRule("project", "migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
 });
 
-const SHORT: HookLimits = { reloadWaitMs: 50, historyTimeoutMs: 50, compactionWaitMs: 150, pathCheckMs: 50 };
+const SHORT: HookLimits = { reloadWaitMs: 50, historyTimeoutMs: 50, compactionWaitMs: 150, pathCheckMs: 50, checkMs: 50 };
 
 const engine = (rawOptions: Record<string, unknown> = {}, overrides: { creationGraceMs?: number; promptTimeoutMs?: number } = {}): Promise<Rulebook> =>
   startTestEngine(project, logged, {

@@ -56,6 +56,8 @@ export function realOpenCode1(): HostDriver {
     if ("read" in step) return { toolCalls: [{ name: "read", arguments: { filePath: absolute(step.read) } }] };
     if ("write" in step) return { toolCalls: [{ name: "write", arguments: { filePath: absolute(step.write), content: step.content } }] };
     if ("rule" in step) return { toolCalls: [{ name: "rule", arguments: { name: step.rule } }] };
+    if ("edit" in step) return { toolCalls: [{ name: "edit", arguments: { filePath: absolute(step.edit), oldString: step.oldString, newString: step.newString } }] };
+    if ("bash" in step) return { toolCalls: [{ name: "bash", arguments: { command: step.bash, description: "Runs the command" } }] };
     return step.answer;
   }
 
@@ -156,6 +158,7 @@ export function realOpenCode1(): HostDriver {
     },
 
     projectPath,
+    pluginLog: () => instance().logs(),
   };
 }
 

@@ -3,6 +3,7 @@
  * loaded as OpenCode 2 loads a module: its default export) in the simulated
  * host of `test/support/opencode-2-host.ts`, with a scripted model.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -46,6 +47,8 @@ function replyFor(step: ModelStep | undefined): ModelReply {
   if ("read" in step) return { toolCalls: [{ name: "read", input: { path: step.read } }] };
   if ("write" in step) return { toolCalls: [{ name: "write", input: { path: step.write, content: step.content } }] };
   if ("rule" in step) return { toolCalls: [{ name: "rule", input: { name: step.rule } }] };
+  if ("edit" in step) return { toolCalls: [{ name: "edit", input: { path: step.edit, oldString: step.oldString, newString: step.newString } }] };
+  if ("bash" in step) return { toolCalls: [{ name: "bash", input: { command: step.bash } }] };
   return { text: step.answer };
 }
 
@@ -172,6 +175,9 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
     },
     logFile() {
       return join(isolation, "xdg-data", "opencode", "log", "opencode-rulebook.log");
+    },
+    pluginLog() {
+      return existsSync(driver.logFile()) ? readFileSync(driver.logFile(), "utf8") : "";
     },
   };
   return driver;

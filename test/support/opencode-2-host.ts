@@ -6,6 +6,7 @@
  * behaviour it follows (source read in `zjdCander/opencode@1066927`, see
  * /work/notes/v2-facts.md); it keeps only what the rulebook's adapter can see.
  */
+import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -260,6 +261,38 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         await mkdir(dirname(resolve(directory, path)), { recursive: true });
         await writeFile(resolve(directory, path), content);
         return { content: `Wrote ${path}` };
+      },
+    },
+    {
+      name: "edit",
+      description: "Replaces text in a file.",
+      input: {
+        type: "object",
+        properties: { path: { type: "string" }, oldString: { type: "string" }, newString: { type: "string" } },
+        required: ["path", "oldString", "newString"],
+      },
+      options: { codemode: false },
+      execute: async (args) => {
+        const { path, oldString, newString } = args as { path: string; oldString: string; newString: string };
+        const before = await readFile(resolve(directory, path), "utf8");
+        if (!before.includes(oldString)) throw new Error(`oldString not found in ${path}`);
+        await writeFile(resolve(directory, path), before.replace(oldString, newString));
+        return { content: `Edited ${path}` };
+      },
+    },
+    {
+      name: "bash",
+      description: "Runs a shell command in the project.",
+      input: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+      options: { codemode: false },
+      execute: async (args) => {
+        const { command } = args as { command: string };
+        const output = await new Promise<string>((done) =>
+          execFile("sh", ["-c", command], { cwd: directory, timeout: 10_000 }, (error, stdout, stderr) =>
+            done(`${stdout}${stderr}${error ? `\n(exit ${error.code ?? "?"})` : ""}`),
+          ),
+        );
+        return { content: output };
       },
     },
   ];

@@ -21,6 +21,10 @@ export interface SeenRequest {
 export type ModelStep =
   | { read: string }
   | { write: string; content: string }
+  /** Replaces `oldString` with `newString` in the file (the host's edit tool). */
+  | { edit: string; oldString: string; newString: string }
+  /** Runs a shell command (the host's bash tool). */
+  | { bash: string }
   /** The plugin's `rule` tool. */
   | { rule: string }
   | { answer: string };
@@ -66,4 +70,6 @@ export interface HostDriver {
   writeRule(name: string, content: string): Promise<void>;
   /** Absolute path of a project file. */
   projectPath(relative: string): string;
+  /** What the plugin logged so far (warnings and errors at least). */
+  pluginLog(): string;
 }

@@ -1,0 +1,155 @@
+/**
+ * Rules that hold (issue 28), one table on both hosts: OpenCode 1 is the real
+ * `opencode serve` (1.18.33) with a fake model scripted to break rules;
+ * OpenCode 2 is the simulated host. Each row asserts what a user would see:
+ * the file on disk, whether the command ran, and what the model read next.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { realOpenCode1 } from "../support/opencode-1-driver.js";
+import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
+import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
+
+const RULE_TEXT = {
+  console: "MARK-NO-CONSOLE-41c: log through src/log.ts.",
+  push: "MARK-NO-FORCE-PUSH-9d2: never force-push.",
+  todo: "MARK-NO-TODO-6e0: open an issue instead of a TODO.",
+  hostile: "MARK-HOSTILE-1f7: no runs of a.",
+} as const;
+
+const RULES: Record<string, string> = {
+  "no-console.md": `---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid:\n  - "console.log("\n---\n${RULE_TEXT.console}\n`,
+  "no-force-push.md": `---\nalwaysApply: false\nforbidCommands:\n  - /git\\s+push\\s+(-f|--force)\\b/\n---\n${RULE_TEXT.push}\n`,
+  "no-todo.md": `---\nalwaysApply: false\nglobs: notes/**\nforbid: TODO\nenforce: warn\n---\n${RULE_TEXT.todo}\n`,
+  "hostile.md": `---\nalwaysApply: false\nglobs: hostile/**\nforbid: "/(a+)+$/"\n---\n${RULE_TEXT.hostile}\n`,
+};
+const FILES = {
+  "src/legacy.ts": 'export function legacy() {\n  console.log("kept");\n  return 1;\n}\n',
+  "scripts/run.js": "// scripts are not under the rule's globs\n",
+};
+
+const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
+const count = (request: SeenRequest | undefined, mark: string) => (request ? text(request).split(mark).length - 1 : 0);
+const lastTool = (request: SeenRequest | undefined) => request?.messages.filter((message) => message.role === "tool").at(-1)?.text ?? "";
+
+function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
+  for (let i = 1; i < requests.length; i++) {
+    const earlier = requests[i - 1] as SeenRequest;
+    expect((requests[i] as SeenRequest).messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
+  }
+}
+
+const HOSTS: Array<[string, () => HostDriver]> = [
+  ["OpenCode 1 (real opencode serve)", realOpenCode1],
+  ["OpenCode 2 (simulated host)", simulatedOpenCode2],
+];
+
+describe.each(HOSTS)("%s", (_name, driver) => {
+  let host: HostDriver;
+
+  beforeAll(async () => {
+    host = driver();
+    await host.start({ projectRules: RULES, projectFiles: FILES });
+  }, 60_000);
+
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("src/x.ts");
+    const requests = await host.turn(session, "Add a greeting module.", [
+      { write: file, content: 'export function greet() {\n  console.log("hi");\n}\n' },
+      { write: file, content: 'import { log } from "./log";\nexport function greet() {\n  log("hi");\n}\n' },
+      { answer: "done" },
+    ]);
+    const [, afterRefusal, afterWrite] = requests;
+    // The model read the refusal, naming rule, pattern and line, and the rule's text, once.
+    expect(lastTool(afterRefusal)).toContain('Rule "no-console" forbids `console.log(` in "src/x.ts" line 2: console.log("hi");');
+    expect(count(afterRefusal, RULE_TEXT.console)).toBe(1);
+    // The corrected write went through; the file never held the forbidden call.
+    expect(readFileSync(file, "utf8")).toContain('log("hi")');
+    expect(readFileSync(file, "utf8")).not.toContain("console.log(");
+    expect(count(afterWrite, RULE_TEXT.console)).toBe(1);
+    // A refusal is a tool result at the end: every request extends the one before.
+    expectEachExtendsTheLast(requests);
+  });
+
+  test("a second refusal in the same window names the rule and the line, not its text again", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("src/y.ts");
+    const requests = await host.turn(session, "Write two modules.", [
+      { write: file, content: "console.log(1);\n" },
+      { write: file, content: "console.log(2);\n" },
+      { answer: "giving up" },
+    ]);
+    expect(lastTool(requests[2])).toContain("console.log(2);");
+    expect(count(requests[2], RULE_TEXT.console)).toBe(1);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  test("an edit of a file that already has console.log elsewhere goes through", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("src/legacy.ts");
+    await host.turn(session, "Return 2.", [{ edit: file, oldString: "return 1;", newString: "return 2;" }, { answer: "done" }]);
+    expect(readFileSync(file, "utf8")).toContain("return 2;");
+  });
+
+  test("a file outside the rule's globs is not checked", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("scripts/debug.js");
+    await host.turn(session, "Add a debug script.", [{ write: file, content: 'console.log("debug");\n' }, { answer: "done" }]);
+    expect(readFileSync(file, "utf8")).toContain("console.log(");
+  });
+
+  test("git push --force never runs; a harmless command does", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const marker = host.projectPath("pushed.txt");
+    const harmless = host.projectPath("listed.txt");
+    const requests = await host.turn(session, "Publish it.", [
+      { bash: `echo pushed > ${marker} && git push --force origin main` },
+      { bash: `echo listed > ${harmless}` },
+      { answer: "done" },
+    ]);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(harmless)).toBe(true);
+    expect(lastTool(requests[1])).toContain('Rule "no-force-push" forbids');
+    expect(count(requests[1], RULE_TEXT.push)).toBe(1);
+  });
+
+  test("a warn rule lets the call run, and its result carries the rule once", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("notes/plan.md");
+    const requests = await host.turn(session, "Write the plan.", [
+      { write: file, content: "# Plan\nTODO: decide\n" },
+      { write: host.projectPath("notes/more.md"), content: "TODO: more\n" },
+      { answer: "done" },
+    ]);
+    expect(readFileSync(file, "utf8")).toContain("TODO: decide");
+    expect(lastTool(requests[1])).toContain('Rule "no-todo" forbids `TODO` in "notes/plan.md" line 2: TODO: decide');
+    expect(count(requests[1], RULE_TEXT.todo)).toBe(1);
+    // The second warning names the rule and the line only.
+    expect(lastTool(requests[2])).toContain("TODO: more");
+    expect(count(requests[2], RULE_TEXT.todo)).toBe(1);
+    expectEachExtendsTheLast(requests);
+  });
+
+  test("/(a+)+$/ against a 50,000-character write is checked within the plugin's bound", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("hostile/input.txt");
+    const requests = await host.turn(session, "Write the fixture.", [{ write: file, content: `${"a".repeat(50_000)}b` }, { answer: "done" }]);
+    // Matched in linear time: checked in full (no "could not check all" in the log), and let through as it breaks nothing.
+    expect(readFileSync(file, "utf8").length).toBe(50_001);
+    expect(host.pluginLog()).not.toContain("Could not check all");
+    expect(lastTool(requests[1])).not.toContain("refused");
+  });
+
+  test("removing a violation is never blocked", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("src/cleanup.ts");
+    writeFileSync(file, 'export const a = 1;\nconsole.log("old");\n');
+    await host.turn(session, "Remove the log.", [{ edit: file, oldString: 'console.log("old");\n', newString: "" }, { answer: "done" }]);
+    expect(readFileSync(file, "utf8")).not.toContain("console.log");
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * What a session does with a call that breaks rules that forbid
+ * (src/session/enforced.ts, through `step`): a refusal naming the rule,
+ * pattern and line, the rule's text once per window, a warning carried by
+ * the call's result, and what the window holds afterwards.
+ */
+import { describe, expect, test } from "vitest";
+import type { Violation } from "../../src/enforce/violations.js";
+import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
+import { refusedRulesIn } from "../../src/render/refusal.js";
+import type { Rule } from "../../src/rule/rule.js";
+import { MAX_WARNED_CALLS } from "../../src/session/enforced.js";
+import { NEW_SESSION, type Effect, type RuleSet, type SessionState } from "../../src/session/session.js";
+import { step } from "../../src/session/step.js";
+import { makeRule } from "../support/rules.js";
+
+const literal = (written: string): ForbidPattern => ({ written, kind: "literal", re2: written, size: written.length + 2 });
+const noConsole = makeRule({
+  name: "no-console",
+  globs: ["src/**/*.ts"],
+  content: "Log through src/log.ts.",
+  enforce: { mode: "block", forbid: [literal("console.log(")], forbidCommands: [] },
+});
+const noPush = makeRule({ name: "no-force-push", alwaysApply: false, content: "Never force-push.", enforce: { mode: "block", forbid: [], forbidCommands: [literal("--force")] } });
+const noTodo = makeRule({ name: "no-todo", alwaysApply: false, content: "Open an issue instead.", enforce: { mode: "warn", forbid: [literal("TODO")], forbidCommands: [] } });
+const ruleSet = (...list: Rule[]): RuleSet => ({ list, byName: new Map(list.map((rule) => [rule.name, rule])), names: new Set(list.map((rule) => rule.name)), warnings: 0 });
+const rules = ruleSet(noConsole, noPush, noTodo);
+const held: SessionState = { ...NEW_SESSION, window: { ...NEW_SESSION.window, stage: "held" } };
+
+const broke = (rule: Rule, line: string, extra: Partial<Violation> = {}): Violation => ({
+  rule,
+  pattern: (rule.enforce?.forbid[0] ?? rule.enforce?.forbidCommands[0]) as ForbidPattern,
+  mode: rule.enforce?.mode ?? "block",
+  line,
+  ...extra,
+});
+const answerOf = (effects: readonly Effect[]) => effects.find((effect): effect is Extract<Effect, { type: "answer" }> => effect.type === "answer");
+const check = (state: SessionState, violations: Violation[], tool = "write", callID = "call-1") => step(state, { type: "call-checked", tool, callID, violations });
+
+describe("a call that breaks a block rule", () => {
+  test("is refused with the rule, the pattern, the file and line, and the rule's text", () => {
+    const { effects } = check(held, [broke(noConsole, 'console.log("hi")', { file: "src/x.ts", lineNumber: 3 })]);
+    const refusal = answerOf(effects)?.refusal;
+    expect(refusal?.text).toContain('- Rule "no-console" forbids `console.log(` in "src/x.ts" line 3: console.log("hi")');
+    expect(refusal?.text).toContain("Log through src/log.ts.");
+    expect(refusal?.marker).toMatchObject({ rules: ["no-console"], trigger: "blocked", why: [{ reason: { kind: "enforced", mode: "block", tool: "write", file: "src/x.ts" } }] });
+  });
+
+  test("a second refusal in the same window names the rule and the line, without its text", () => {
+    const first = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
+    const second = check(first.state, [broke(noConsole, "console.log(2)", { file: "src/y.ts" })], "edit", "call-2");
+    const text = answerOf(second.effects)?.refusal?.text ?? "";
+    expect(text).toContain('"no-console"');
+    expect(text).toContain("console.log(2)");
+    expect(text).not.toContain("Log through src/log.ts.");
+  });
+
+  test("after a compaction the window no longer holds it: the next refusal gives the text again", () => {
+    const first = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
+    const compacted = step(first.state, { type: "window-restarted" }).state;
+    const again = check(compacted, [broke(noConsole, "console.log(2)", { file: "src/x.ts" })]);
+    expect(answerOf(again.effects)?.refusal?.text).toContain("Log through src/log.ts.");
+  });
+
+  test("is held by the window but not activated: compaction re-delivers it only if it applies again", () => {
+    const { state } = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
+    expect(state.window.delivered.get("no-console")).toBe(noConsole);
+    expect(state.activation.activated.has("no-console")).toBe(false);
+  });
+
+  test("a refused command names the command", () => {
+    const { effects } = check(held, [broke(noPush, "git push --force origin main")], "bash");
+    const refusal = answerOf(effects)?.refusal;
+    expect(refusal?.text).toContain('- Rule "no-force-push" forbids `--force` in the command: git push --force origin main');
+    expect(refusal?.marker.why?.[0]?.reason).toEqual({ kind: "enforced", mode: "block", tool: "bash" });
+  });
+
+  test("warn rules broken by the same call are named in the refusal too", () => {
+    const { effects, state } = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" }), broke(noTodo, "// TODO", { file: "src/x.ts" })]);
+    expect(refusedRulesIn(answerOf(effects)?.refusal?.text ?? "").map(({ name }) => name)).toEqual(["no-console", "no-todo"]);
+    expect(state.warned).toBeUndefined();
+  });
+
+  test("the log hears of it, typed", () => {
+    const { effects } = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts", lineNumber: 9 })]);
+    expect(effects[0]).toEqual({
+      type: "note",
+      note: { kind: "enforced", mode: "block", tool: "write", broken: [{ rule: "no-console", pattern: "console.log(", file: "src/x.ts", lineNumber: 9 }] },
+    });
+  });
+});
+
+describe("a call that breaks only warn rules", () => {
+  test("runs; its result carries the rule and the line, once", () => {
+    const checked = check(held, [broke(noTodo, "// TODO later", { file: "src/x.ts" })], "edit", "c7");
+    expect(answerOf(checked.effects)?.refusal).toBeUndefined();
+    const finished = step(checked.state, { type: "tool-finished", tool: "edit", callID: "c7", files: [], rules });
+    const rulesAnswer = answerOf(finished.effects)?.rules;
+    expect(rulesAnswer?.text).toContain('- Rule "no-todo" forbids `TODO` in "src/x.ts": // TODO later');
+    expect(rulesAnswer?.text).toContain("Open an issue instead.");
+    expect(rulesAnswer?.marker.why?.[0]?.reason).toMatchObject({ kind: "enforced", mode: "warn" });
+    // Taken: another result of another call carries nothing.
+    const later = step(finished.state, { type: "tool-finished", tool: "edit", callID: "c8", files: [], rules });
+    expect(answerOf(later.effects)?.rules).toBeUndefined();
+  });
+
+  test("only its own call's result carries it", () => {
+    const checked = check(held, [broke(noTodo, "TODO", { file: "src/x.ts" })], "edit", "c7");
+    const other = step(checked.state, { type: "tool-finished", tool: "read", callID: "c6", files: [], rules });
+    expect(answerOf(other.effects)?.rules).toBeUndefined();
+  });
+
+  test("calls whose result never comes are forgotten past a bound", () => {
+    let state = held;
+    for (let i = 0; i < MAX_WARNED_CALLS + 10; i++) state = check(state, [broke(noTodo, "TODO", { file: "src/x.ts" })], "edit", `c${i}`).state;
+    expect(state.warned?.size).toBe(MAX_WARNED_CALLS);
+    expect(state.warned?.has("c0")).toBe(false);
+  });
+});
+
+test("a call that breaks nothing is let run, and nothing changes", () => {
+  const { state, effects } = check(held, []);
+  expect(state).toBe(held);
+  expect(effects).toEqual([{ type: "answer" }]);
+});
