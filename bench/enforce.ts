@@ -89,7 +89,9 @@ export async function measureEnforcement(plugin: Plugin, rounds: number): Promis
       let letRun = true;
       const n = bytes > 1024 ? Math.max(5, Math.round(rounds / 20)) : rounds;
       for (let i = 0; i < n; i++) {
-        samples.push(await timed(async () => void (letRun = (await write(`src/new-${label.length}-${i}.ts`, text)) && letRun)));
+        let ran = false;
+        samples.push(await timed(async () => void (ran = await write(`src/new-${label.length}-${i}.ts`, text))));
+        letRun &&= ran;
         floor.push(await timed(async () => void text.split("\n").length));
       }
       writes.push({ label, bytes, samples, floor, letRun });
