@@ -30,7 +30,12 @@ const FILES = {
 
 const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
 const count = (request: SeenRequest | undefined, mark: string) => (request ? text(request).split(mark).length - 1 : 0);
-const lastTool = (request: SeenRequest | undefined) => request?.messages.filter((message) => message.role === "tool").at(-1)?.text ?? "";
+/** What the model read of the last call: its result, and what the host placed after it (OpenCode 2 puts the plugin's rules right after the step's results). */
+const lastTool = (request: SeenRequest | undefined) => {
+  const messages = request?.messages ?? [];
+  const at = messages.map((message) => message.role).lastIndexOf("tool");
+  return at < 0 ? "" : messages.slice(at).map((message) => message.text).join("\n");
+};
 
 function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
   for (let i = 1; i < requests.length; i++) {
