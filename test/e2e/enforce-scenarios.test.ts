@@ -34,7 +34,12 @@ const count = (request: SeenRequest | undefined, mark: string) => (request ? tex
 const lastTool = (request: SeenRequest | undefined) => {
   const messages = request?.messages ?? [];
   const at = messages.map((message) => message.role).lastIndexOf("tool");
-  return at < 0 ? "" : messages.slice(at).map((message) => message.text).join("\n");
+  return at < 0
+    ? ""
+    : messages
+        .slice(at)
+        .map((message) => message.text)
+        .join("\n");
 };
 
 function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {

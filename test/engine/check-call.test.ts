@@ -1,0 +1,125 @@
+/**
+ * A tool call checked by the engine (src/engine/check-call.ts), no host: a
+ * write against the file on disk, the user's `enforce` option, a subagent's
+ * session, a file that cannot be read, and a check that runs out of time.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { SessionPort } from "../../src/engine/contract.js";
+import { type RunningRulebook, startRulebook } from "../../src/engine/rulebook.js";
+import type { ProposedChange } from "../../src/enforce/proposed.js";
+import { createLogger } from "../../src/log.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { parseOptions } from "../../src/options.js";
+import { type TempProject, tempProject } from "../support/fake-opencode.js";
+
+const port: SessionPort = {
+  sendRules: async () => ({ created: 1 }),
+  readWindow: async () => ({ rules: [], choice: {}, movedOn: false }),
+};
+
+let project: TempProject;
+let rulebook: RunningRulebook;
+const logged: string[] = [];
+
+async function start(options: Record<string, unknown> = {}, fs = nodeRuleFs, subagents = true) {
+  rulebook = await startRulebook({
+    port,
+    directory: project.projectDir,
+    worktree: project.projectDir,
+    env: process.env,
+    home: project.home,
+    fs,
+    options: { ...parseOptions(options, {}).options, subagents },
+    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), false),
+    creationGraceMs: 0,
+  });
+}
+
+beforeEach(async () => {
+  project = await tempProject();
+  logged.length = 0;
+  await project.writeRule("project", "no-console.md", '---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid: "console.log("\n---\nLog through src/log.ts.\n');
+  await project.writeRule("project", "no-force.md", "---\nalwaysApply: false\nforbidCommands: /--force\\b/\nenforce: warn\n---\nNever force.\n");
+  await mkdir(join(project.projectDir, "src"), { recursive: true });
+  await writeFile(join(project.projectDir, "src/old.ts"), 'export const a = 1;\nconsole.log("kept");\n');
+});
+afterEach(async () => {
+  rulebook?.dispose();
+  await project.cleanup();
+});
+
+const call = (changes: ProposedChange[], tool = "write") => ({ tool, callID: `c-${Math.random()}`, files: [], changes });
+const write = (path: string, content: string): ProposedChange => ({ kind: "write", path: join(project.projectDir, path), content });
+
+describe("a write, compared with the file on disk", () => {
+  test("a line already in the file is not added: rewriting a file that holds console.log( elsewhere goes through", async () => {
+    await start();
+    const verdict = await rulebook.toolAboutToRun("s1", call([write("src/old.ts", 'export const a = 2;\nconsole.log("kept");\n')]));
+    expect(verdict.refusal).toBeUndefined();
+  });
+
+  test("a new line that breaks the rule is refused, with its line number in the new file", async () => {
+    await start();
+    const verdict = await rulebook.toolAboutToRun("s1", call([write("src/old.ts", 'export const a = 1;\nconsole.log("kept");\nconsole.log("new");\n')]));
+    expect(verdict.refusal?.text).toContain('in "src/old.ts" line 3: console.log("new");');
+    expect(logged.join("\n")).toContain("Refused a write call in session s1: it breaks no-console");
+  });
+
+  test("a file outside the rule's globs is not checked", async () => {
+    await start();
+    expect((await rulebook.toolAboutToRun("s1", call([write("scripts/a.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+  });
+
+  test("a file that cannot be read lets the write through, and says so in the log", async () => {
+    // Rule files read as usual; the project's source file is unreadable.
+    const failing = {
+      ...nodeRuleFs,
+      readFile: (path: string, maxBytes: number, size?: number) =>
+        path.endsWith("old.ts") ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })) : nodeRuleFs.readFile(path, maxBytes, size),
+    };
+    await start({}, failing);
+    expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+    expect(logged.join("\n")).toMatch(/warn: Could not check a write call of .*src\/old.ts in session s1 .*EACCES.*let through/);
+  });
+});
+
+describe("the user's enforce option", () => {
+  test('"warn": the call runs, and its result carries the rule', async () => {
+    await start({ enforce: "warn" });
+    const changes = [write("src/new.ts", "console.log(1)\n")];
+    const about = call(changes);
+    expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
+    const result = await rulebook.toolResult("s1", { tool: "write", callID: about.callID, files: [] });
+    expect(result?.text).toContain('Rule "no-console" forbids');
+  });
+
+  test('"off": nothing is checked', async () => {
+    await start({ enforce: "off" });
+    expect((await rulebook.toolAboutToRun("s1", call([write("src/new.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+  });
+
+  test("a wrong value is reported and the default (block) used", () => {
+    expect(parseOptions({ enforce: "never" }, {})).toMatchObject({
+      options: { enforce: "block" },
+      errors: [expect.stringContaining('option "enforce" should be "block", "warn" or "off"')],
+    });
+  });
+});
+
+test("a subagent's session is checked even when subagents get no rules", async () => {
+  await start({}, nodeRuleFs, false);
+  await rulebook.sessionSeen({ id: "child", parentID: "parent", hasHistory: false });
+  expect((await rulebook.toolAboutToRun("child", call([write("src/new.ts", "console.log(1)\n")]))).refusal?.text).toContain("no-console");
+});
+
+test("a warn rule's command runs; the result of that call, and only that one, carries it", async () => {
+  await start();
+  const about = call([{ kind: "command", command: "git push --force" }], "bash");
+  expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
+  expect(await rulebook.toolResult("s1", { tool: "bash", callID: "another", files: [] })).toBeUndefined();
+  expect((await rulebook.toolResult("s1", { tool: "bash", callID: about.callID, files: [] }))?.text).toContain(
+    'Rule "no-force" forbids `/--force\\b/` in the command: git push --force',
+  );
+});
