@@ -308,6 +308,38 @@ async function main(): Promise<void> {
     );
     check(ruleCounts(turn5[0]!).get("planning") === 1, "the planning rule's text stays once in the request (history), never sent again");
 
+    // ── 6. A rule that holds ────────────────────────────────────────────
+    section("6. A rule that holds: the model is stopped, and corrects itself");
+    const greetTs = path.join(projectDir, "src", "greet.ts");
+    model.enqueue(
+      {
+        text: "Adding a greeting with a log line.",
+        toolCalls: [{ name: "write", arguments: { filePath: greetTs, content: 'export function hello() {\n  console.log("hello");\n}\n' } }],
+      },
+      {
+        text: "The logging rule forbids that: using src/log.ts.",
+        toolCalls: [{ name: "write", arguments: { filePath: greetTs, content: 'import { log } from "./log.js";\nexport function hello() {\n  log("hello");\n}\n' } }],
+      },
+      "Done: hello() logs through src/log.ts.",
+    );
+    const p6 = "Add a hello() that logs a greeting.";
+    now(`user: ${quote(p6)}`);
+    mark = model.requests.length;
+    await prompt(client, session.id, p6);
+    const turn6 = model.requests.slice(mark).filter(isMainRequest);
+    const refused = turn6[1] ? pieces(turn6[1].body.messages.at(-1)!).join("\n") : "";
+    if (turn6[1]) printRequest(turn6[1], "after the refused write");
+    detail(`the model read: ${quote(refused.split("\n").slice(0, 2).join(" "), 220)}`);
+    check(
+      refused.includes('Rule "logging" forbids `console.log(` in "src/greet.ts" line 2'),
+      "the write adding console.log( to src/greet.ts was refused, naming the rule, the pattern and the line",
+    );
+    check(
+      ruleCounts(turn6[1]!).get("logging") === 1 && !ruleNames(refused).includes("logging"),
+      "the logging rule's text is in that request once: the window held it already (src/app.ts was read), so the refusal names it without repeating it",
+    );
+    check(turn6.length === 3 && !fs.readFileSync(greetTs, "utf8").includes("console.log("), "the corrected write went through in the same turn; the file never held console.log(");
+
     // ── Summary ──────────────────────────────────────────────────────────
     section("Every model request");
     for (const r of model.requests) {
