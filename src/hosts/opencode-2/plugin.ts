@@ -11,10 +11,8 @@
  * - a synthetic message admitted from a hook or event lands at a step
  *   boundary (from an event or the `context` hook it costs an extra model
  *   step), its id is spent for the whole history (after a compaction checkpoint
- *   the same rules need new ids), and it is kept in history, so the checkpoint's
- *   serialized recent conversation carries an old copy beside the new one;
- * - an amended tool result is stored too (the same copy in the checkpoint),
- *   and OpenCode truncates long results after the hook, rules included;
+ *   the same rules need new ids), and it is kept in history (the checkpoint's recent conversation keeps an old copy);
+ * - an amended tool result is stored too, and truncated after the hook, rules included;
  * - a request edit is never stored: the rules are put back into every request
  *   at the place they were first given (`request-rules.ts`), so the bytes of
  *   earlier messages never change; the summary request of a compaction never
@@ -164,14 +162,13 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
       event.messages = placement.messages;
     });
 
+  // A refusal is thrown past the guard on purpose: OpenCode refuses the call before it runs and the model reads the text; the panel reads its rules from the ledger.
   const onToolCalled = async (event: ToolCalled) => {
     const verdict = await guard(log, "execute.before", sessionOf(event), undefined, () =>
       rulebook.toolAboutToRun(event.sessionID, proposedCall(event.tool, event.id, event.input)),
     );
     if (!verdict?.refusal) return;
-    // The history keeps the refusal as the call's error; the Rules panel reads the rules it gave from the window's entries.
     ledger.given(event.sessionID, verdict.refusal.marker);
-    // Thrown past the guard on purpose: OpenCode refuses the call before it runs, and the model reads this as its result.
     throw new Error(verdict.refusal.text);
   };
 
