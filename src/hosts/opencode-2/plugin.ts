@@ -16,8 +16,7 @@
  * - a request edit is never stored: the rules are put back into every request
  *   at the place they were first given (`request-rules.ts`), so the bytes of
  *   earlier messages never change; the summary request of a compaction never
- *   sees them, so after the checkpoint the re-delivery is the only copy.
- * The system prompt is never touched.
+ *   sees them, so after the checkpoint the re-delivery is the only copy. The system prompt is never touched.
  */
 import { homedir } from "node:os";
 import type { HostLabels } from "../../engine/contract.js";
