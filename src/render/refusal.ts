@@ -63,7 +63,8 @@ function codeSpan(text: string): string {
   return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;
 }
 
-function uniqueRules(broken: readonly BrokenRule[]): Rule[] {
+/** The rules broken, each once, in the order first broken. */
+export function uniqueRules(broken: readonly BrokenRule[]): Rule[] {
   const seen = new Map<string, Rule>();
   for (const { rule } of broken) if (!seen.has(rule.name)) seen.set(rule.name, rule);
   return [...seen.values()];

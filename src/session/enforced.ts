@@ -8,10 +8,9 @@
  * it applies again. Pure.
  */
 import type { Violation } from "../enforce/violations.js";
-import { refusalText, warningText } from "../render/refusal.js";
+import { refusalText, uniqueRules, warningText } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
-import type { EnforcedReason } from "../select/reasons.js";
-import { BLOCKED_TRIGGER, type RulesMarker, WARNED_TRIGGER } from "./marker.js";
+import { enforcedMarker, type RulesMarker } from "./marker.js";
 import type { Effect, RulesAnswer, SessionEvent, SessionState, Step } from "./session.js";
 import { advanceWindow } from "./window.js";
 
@@ -31,7 +30,7 @@ export function callChecked(state: SessionState, { tool, callID, violations }: E
   const mode = blocked ? "block" : "warn";
   const answer: RulesAnswer = {
     text: blocked ? refusalText(broken, withText) : warningText(broken, withText),
-    marker: enforcedMarker(broken, mode, tool),
+    marker: enforcedMarker(firstFiles(broken), mode, tool),
   };
   const note: Effect = {
     type: "note",
@@ -76,30 +75,15 @@ export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer
   return { text: `${rules.text}\n\n${warning.text}`, marker };
 }
 
+/** Each rule broken, once, with the file of its first line (none for a command). */
+function firstFiles(broken: readonly Violation[]): Array<{ name: string; file?: string }> {
+  const first = new Map<string, string | undefined>();
+  for (const { rule, file } of broken) if (!first.has(rule.name)) first.set(rule.name, file);
+  return [...first].map(([name, file]) => (file === undefined ? { name } : { name, file }));
+}
+
 /** The window holds the rule's text from here on, as a rule read by name does. */
 const given = (state: SessionState, rule: Rule): SessionState => {
   const window = advanceWindow(state.window, { type: "rule-read", rule });
   return window === state.window ? state : { ...state, window };
 };
-
-function enforcedMarker(broken: readonly Violation[], mode: "block" | "warn", tool: string): RulesMarker {
-  const firstFile = new Map<string, string | undefined>();
-  for (const { rule, file } of broken) if (!firstFile.has(rule.name)) firstFile.set(rule.name, file);
-  const names = [...firstFile.keys()];
-  return {
-    kind: "rules",
-    rules: names,
-    trigger: mode === "block" ? BLOCKED_TRIGGER : WARNED_TRIGGER,
-    why: names.map((name) => {
-      const file = firstFile.get(name);
-      const reason: EnforcedReason = { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) };
-      return { reason };
-    }),
-  };
-}
-
-function uniqueRules(broken: readonly Violation[]): Rule[] {
-  const seen = new Map<string, Rule>();
-  for (const { rule } of broken) if (!seen.has(rule.name)) seen.set(rule.name, rule);
-  return [...seen.values()];
-}

@@ -93,6 +93,16 @@ export type SilentTrigger = "new-session" | "compaction";
  */
 export type Trigger = SilentTrigger | "first-message" | "message" | typeof RULE_READ_TRIGGER | typeof BLOCKED_TRIGGER | typeof WARNED_TRIGGER | (string & {});
 
+/** The marker of the rules a call broke (`mode`: refused, or let run with a warning), each with the file it wrote, if any. */
+export function enforcedMarker(broken: ReadonlyArray<{ name: string; file?: string }>, mode: "block" | "warn", tool: string): RulesMarker {
+  return {
+    kind: "rules",
+    rules: broken.map(({ name }) => name),
+    trigger: mode === "block" ? BLOCKED_TRIGGER : WARNED_TRIGGER,
+    why: broken.map(({ file }) => ({ reason: { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) } })),
+  };
+}
+
 /** The marker of the plugin's `rule` tool answer: the one rule the model read by name. */
 export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });
 

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { realOpenCode1 } from "../support/opencode-1-driver.js";
 import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
+import { expectEachExtendsTheLast } from "../support/scenario-checks.js";
 import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
 
 const RULE_TEXT = {
@@ -41,13 +42,6 @@ const lastTool = (request: SeenRequest | undefined) => {
         .map((message) => message.text)
         .join("\n");
 };
-
-function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
-  for (let i = 1; i < requests.length; i++) {
-    const earlier = requests[i - 1] as SeenRequest;
-    expect((requests[i] as SeenRequest).messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
-  }
-}
 
 const HOSTS: Array<[string, () => HostDriver]> = [
   ["OpenCode 1 (real opencode serve)", realOpenCode1],

@@ -7,6 +7,7 @@
  * turn, and every request the one before plus new messages.
  */
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { expectEachExtendsTheLast } from "../support/scenario-checks.js";
 import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
 import { realOpenCode1 } from "../support/opencode-1-driver.js";
 import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
@@ -41,14 +42,6 @@ const text = (request: SeenRequest) => request.messages.map((message) => message
 const count = (request: SeenRequest, mark: string) => text(request).split(mark).length - 1;
 /** The request's text up to the user's words: what the model read before them. */
 const readBefore = (request: SeenRequest, words: string) => text(request).slice(0, text(request).lastIndexOf(words));
-
-/** Each request of a session is the one before plus new messages: the system prompt and every earlier message keep their bytes. */
-function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
-  for (let i = 1; i < requests.length; i++) {
-    const earlier = requests[i - 1] as SeenRequest;
-    expect((requests[i] as SeenRequest).messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
-  }
-}
 
 /** The request without OpenCode 1's `<system-reminder>` blocks (plan mode, agent switches), which it adds to the latest user message only. */
 function withoutHostReminders(request: SeenRequest): SeenRequest {

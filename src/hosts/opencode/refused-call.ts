@@ -4,20 +4,10 @@
  * back from that text (the Rules panel shows them, `blocked write src/a.ts`).
  */
 import { refusedRulesIn } from "../../render/refusal.js";
-import type { EnforcedReason } from "../../select/reasons.js";
-import { BLOCKED_TRIGGER, type RulesMarker } from "../../session/marker.js";
+import { enforcedMarker, type RulesMarker } from "../../session/marker.js";
 
 /** The marker of a refusal the plugin wrote, read from the failed call's error; undefined for any other error. */
 export function refusalMarker(error: string, tool: string): RulesMarker | undefined {
   const refused = refusedRulesIn(error);
-  if (refused.length === 0) return undefined;
-  return {
-    kind: "rules",
-    rules: refused.map(({ name }) => name),
-    trigger: BLOCKED_TRIGGER,
-    why: refused.map(({ file }) => {
-      const reason: EnforcedReason = { kind: "enforced", mode: "block", tool, ...(file === undefined ? {} : { file }) };
-      return { reason };
-    }),
-  };
+  return refused.length === 0 ? undefined : enforcedMarker(refused, "block", tool);
 }
