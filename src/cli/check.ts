@@ -1,12 +1,14 @@
 /**
  * `check`: validates every rule file for CI and pre-commit hooks.
  * Errors (exit 1): a rule file that was skipped (unreadable, invalid front
- * matter or types, over the size limit) or a rules folder that was not read.
+ * matter or types, over the size limit), a rules folder that was not read, or
+ * a forbidden pattern (`forbid`, `forbidCommands`) that cannot be used.
  * Warnings (exit 0): defaults used for bad values, plugin options, globs that
  * match no file in the project or can never match one, keys the rule's own
- * tool ignores, unknown front matter keys, links to missing files (outside
- * code), shadowed or duplicate rules, rules over the message budget, names
- * in `agents:` that no OpenCode agent has.
+ * tool ignores (`forbid` in another tool's rule among them), unknown front
+ * matter keys, links to missing files (outside code), shadowed or duplicate
+ * rules, rules over the message budget, names in `agents:` that no OpenCode
+ * agent has.
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";

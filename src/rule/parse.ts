@@ -7,8 +7,9 @@
  */
 import { globProblem } from "../glob/rule-glob.js";
 import { decodeRuleText } from "./decode.js";
+import { readEnforcement } from "./enforcement.js";
 import { splitFrontMatter } from "./front-matter.js";
-import { GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
+import { ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
 import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleScope } from "./rule.js";
 import { foundValue, ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "./warnings.js";
 
@@ -46,7 +47,7 @@ export interface FrontMatterView {
 export type FrontMatterMapper = (front: FrontMatterView) => { data: Record<string, unknown>; toolType?: string };
 
 /** Keys the common reader understands: the others are kept as unknown. */
-const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS, ...SCOPE_KEYS]);
+const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS, ...SCOPE_KEYS, ...ENFORCEMENT_KEYS]);
 
 export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper): ParsedRule {
   const decoded = decodeRuleText(bytes);
@@ -153,6 +154,10 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     if (lost) activation = lost.activation;
   }
 
+  // What the rule forbids never changes when it applies: a pattern that cannot be used is left out, not the rule.
+  const enforcement = readEnforcement(data, { path: candidate.path, source: candidate.source, text });
+  warnings.push(...enforcement.warnings);
+
   const unknownKeys = Object.keys(data).filter((key) => !KNOWN_KEYS.has(key));
   // Spelt out: V8 builds a spread of the candidate plus ten keys many times slower.
   const { name, scope, source, path, displayPath } = candidate;
@@ -174,6 +179,7 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   };
   if (narrowed.agents) rule.agents = narrowed.agents;
   if (narrowed.models) rule.models = narrowed.models;
+  if (enforcement.enforce) rule.enforce = enforcement.enforce;
   return { rule, warnings };
 }
 

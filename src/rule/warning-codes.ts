@@ -1,5 +1,5 @@
 /** The catalogue of warning codes that warnings.ts makes warnings from and words. */
-import type { CheckedKey, DefaultedKey } from "./keys.js";
+import type { CheckedKey, DefaultedKey, EnforcementKey, ForbidKey } from "./keys.js";
 import type { Trust } from "./trust.js";
 
 /** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
@@ -55,6 +55,16 @@ export interface Details {
   "activation-missing": { key: string; tool: string; allowed: string[] };
   /** A name in `agents:` that no OpenCode agent has (built in, or defined in the user's or the project's config); `known` are the ones that exist. */
   "agent-unknown": { agent: string; known: string[] };
+  // What a rule forbids (`forbid`, `forbidCommands`, `enforce`): a pattern that cannot be used is not loaded.
+  /** The key's value is neither a pattern nor a list of patterns; or, with `item` (1-based), one item of its list is not text. */
+  "forbid-invalid": { key: ForbidKey; found: FoundValue; item?: number };
+  /** `pattern` as written (cut short); `problem` says why, from its verb on ("uses a lookahead …"). */
+  "forbid-pattern-unusable": { key: ForbidKey; pattern: string; problem: string };
+  "forbid-too-many": { key: ForbidKey; count: number; limit: number };
+  "enforce-invalid": { found: FoundValue };
+  "enforce-without-forbid": Empty;
+  /** Another tool's rule file: only this plugin's own folders may forbid, so the rule applies as it does in `tool`. */
+  "enforcement-ignored-by-tool": { key: EnforcementKey; tool: string };
   "reference-too-deep": Reference & { maxDepth: number };
   "reference-outside": Reference & { target: string; trust: Trust };
   "reference-missing": Reference & { target: string; alsoTried?: string[] };

@@ -182,6 +182,22 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
       `agent ${JSON.stringify(w.agent)} in "agents" is neither built into OpenCode nor defined in your or the project's OpenCode config (known agents: ${someNames(w.known)}); ` +
       "the rule applies to no session under that name",
   ),
+  "forbid-invalid": error((w) =>
+    w.item === undefined
+      ? `front matter key "${w.key}" should be a pattern or a YAML list of patterns, found ${shown(w.found)}; it was ignored, so it forbids nothing`
+      : `item ${w.item} of front matter key "${w.key}" should be a pattern, found ${shown(w.found)}; this item was ignored`,
+  ),
+  "forbid-pattern-unusable": error((w) => `forbidden pattern ${JSON.stringify(w.pattern)} in "${w.key}" ${w.problem}; this pattern was ignored`),
+  "forbid-too-many": error(
+    (w) => `front matter key "${w.key}" lists ${w.count} patterns, more than ${w.limit}; the first ${w.limit} are used, the other ${w.count - w.limit} were not loaded`,
+  ),
+  "enforce-invalid": warning((w) => `front matter key "enforce" should be "block" or "warn", found ${shown(w.found)}; "block" used`),
+  "enforce-without-forbid": warning(() => 'front matter key "enforce" is set but the rule has no usable "forbid" or "forbidCommands" pattern; nothing is enforced'),
+  "enforcement-ignored-by-tool": warning(
+    (w) =>
+      `front matter key "${w.key}" is read only in opencode-rulebook's own rules folders (.opencode/rules, the global rules folder, extraDirs); ` +
+      `in a ${w.tool} rule it is ignored, so the rule forbids nothing (move it to .opencode/rules to enforce it)`,
+  ),
   "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
   "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),
   "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${[w.target, ...(w.alsoTried ?? [])].join(" or ")}); left as text`),
