@@ -7,7 +7,7 @@
  */
 import { matchingGlob } from "../glob/rule-glob.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
-import { patternScanner, type PatternScanner, type ScanBudget } from "../pattern/pattern-scan.js";
+import { type PatternScan, patternScanner, type ScanBudget } from "../pattern/pattern-scan.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { inScope, type WorkingAs } from "../select/scope.js";
 import type { AddedLine } from "./proposed.js";
@@ -40,7 +40,7 @@ export type EnforceOption = "block" | "warn" | "off";
 /** The patterns of one kind, each with the rule it belongs to, and their scanner. */
 interface Forbidden {
   owners: ReadonlyArray<{ rule: Rule; pattern: ForbidPattern }>;
-  scanner?: PatternScanner;
+  scanner?: PatternScan;
 }
 
 interface Enforcers {
@@ -82,7 +82,7 @@ export function violationsIn(changes: readonly CheckedChange[], rules: readonly 
     if (!kind.scanner) continue;
     const units = change.kind === "file" ? change.added.map((added) => added.text) : [change.command];
     if (units.length === 0) continue;
-    const scan = kind.scanner.scan(units, budget);
+    const scan = kind.scanner(units, budget);
     if (!scan.complete) complete = false;
     const broken = new Set<string>();
     // The first line of each rule, in the order the call adds them.
