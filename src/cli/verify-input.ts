@@ -10,6 +10,7 @@ import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode, errorReason, readAtMost } from "../discover/fs.js";
+import { linesOf } from "../enforce/added-lines.js";
 import type { AddedLine } from "../enforce/proposed.js";
 import { MAX_COMPARED_BYTES } from "../engine/check-call.js";
 import { listProjectFiles, PROJECT_FILE_LIMIT } from "./check.js";
@@ -181,9 +182,7 @@ async function readWhole(root: string, file: string): Promise<Target | undefined
   return { kind: "lines", file, added: everyLine(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) };
 }
 
-/** Every line of a text, numbered from 1; the newline that ends the last one does not start another. */
+/** Every line of a text, numbered from 1, as the plugin splits a file a write replaces. */
 export function everyLine(text: string): AddedLine[] {
-  const lines = text.split(/\r?\n/);
-  if (lines.at(-1) === "") lines.pop();
-  return lines.map((line, index) => ({ text: line, line: index + 1 }));
+  return linesOf(text).map((line, index) => ({ text: line, line: index + 1 }));
 }
