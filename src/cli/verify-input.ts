@@ -62,16 +62,17 @@ export async function wholeFileTargets(project: ProjectContext, paths: readonly 
     const listed = await listedFiles(project, git, folders, notes);
     files.push(...listed.filter((file) => paths.length === 0 || folders.some((folder) => under(file, folder))));
   }
-  return { targets: readEach([...new Set(files)], project.projectRoot), notes };
+  return { targets: readEach([...new Set(files)].sort(), project.projectRoot), notes };
 }
 
 /** The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds. */
 export async function diffTargets(project: ProjectContext, paths: readonly string[], request: DiffRequest, git: Git): Promise<Targets> {
   const inside = await git(["rev-parse", "--is-inside-work-tree"]);
   if (inside.code !== 0 || inside.stdout.trim() !== "true") {
-    throw new UsageError(
-      `${shownPath(project, project.directory) || "."} is not in a git repository (${gitMessage(inside)}): --diff and --staged read the changes git sees; without them, verify checks whole files`,
-    );
+    const where = shownPath(project, project.directory) || ".";
+    // Anything else is git's to say: a repository it will not read (`safe.directory`), a broken one.
+    if (inside.code !== 0 && !/not a git repository/i.test(inside.stderr)) throw new UsageError(`git cannot read the repository at ${where}: ${gitMessage(inside)}`);
+    throw new UsageError(`${where} is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files`);
   }
   const base = await diffBase(git, request.rev);
   const pathspecs = paths.map((path) => (path === "" ? "." : path));

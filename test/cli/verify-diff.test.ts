@@ -119,6 +119,15 @@ test("whole files in a repository are git's files: what it ignores is left out, 
   const { stdout, code } = verify();
   expect(code).toBe(1);
   expect(stdout).toBe('error   README.md:1: rule "no-debugger" forbids `debugger;`: Do not write debugger; anywhere.\n\n1 error, 0 warnings in 1 of 2 files checked\n');
+
+  // Tracked and untracked files alike, in path order.
+  await committed({ "src/app.ts": "debugger;\n" });
+  await box.write({ "src/new.ts": "debugger;\n", "src/zed.ts": "debugger;\n" });
+  expect(
+    verify()
+      .stdout.split("\n")
+      .map((line) => line.split(":")[0]),
+  ).toEqual(["error   README.md", "error   src/app.ts", "error   src/new.ts", "error   src/zed.ts", "", "4 errors, 0 warnings in 4 of 5 files checked", ""]);
 });
 
 test("as a pre-commit hook, `verify --staged` stops a commit that adds a forbidden line, `git commit -a` included", async () => {
