@@ -13,6 +13,7 @@ import { inScope, modelName, type ScopeMatch, type WorkingAs } from "../select/s
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { enforceJson, forbiddingRules, forbiddingText } from "./forbids.js";
 import { hypotheticalSession } from "./session.js";
 
 export interface ExplainOptions {
@@ -47,6 +48,7 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   const messageBytes = composed ? byteLength(composed.text) : 0;
   const agentNamed = loaded.rules.some((rule) => rule.agents);
   const modelNamed = loaded.rules.some((rule) => rule.models);
+  const forbidding = forbiddingRules(loaded.rules, session.files, session.workingAs);
 
   if (options.json) {
     const entry = ({ rule, reason, for: scope }: Verdict) => ({
@@ -68,6 +70,7 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
       notDelivered: verdicts.filter((verdict) => !verdict.delivered).map(entry),
       onRequest: (composed?.onRequest ?? []).map((rule) => rule.name),
       leftOut: (composed?.leftOut ?? []).map((rule) => rule.name),
+      forbidding: forbidding.map(({ rule, files, applies }) => ({ name: rule.name, ...enforceJson(rule), files, applies })),
       message: { bytes: messageBytes, tokens: estimateTokens(messageBytes), maxBytes: project.options.maxMessageBytes },
     };
     return result(`${JSON.stringify(json, null, 2)}\n`);
@@ -91,6 +94,14 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   if (notDelivered.length === 0) lines.push(style.dim("  (none)"));
   lines.push(...columns(notDelivered.map(({ rule, reason }) => [style.dim(`✗ ${rule.name}`), reason])));
   lines.push("");
+  // Said when some rule forbids: what, where, and whether it holds for this agent and model.
+  if (forbidding.length > 0) {
+    lines.push(style.bold(`Rules that forbid (${forbidding.length})`));
+    lines.push(
+      ...columns(forbidding.map((entry) => [entry.applies ? entry.rule.name : style.dim(entry.rule.name), entry.mode, forbiddingText(entry, session.files, session.workingAs)])),
+    );
+    lines.push("");
+  }
   lines.push(
     composed
       ? `Message: ${sizeLabel(messageBytes)} (budget ${project.options.maxMessageBytes} B); ${plural(delivered.length, "rule")} delivered, ${composed.onRequest.length} listed on request, ${composed.leftOut.length} left out`

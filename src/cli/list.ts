@@ -6,6 +6,7 @@ import { scopeText } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { enforceJson, enforcesLabel } from "./forbids.js";
 
 export interface ListOptions {
   json?: boolean;
@@ -74,13 +75,17 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
 }
 
 /**
- * How the rule activates here, for which agents and models, and, for
- * another tool's rule, what that tool calls its type:
- * `always · for agent plan`, `on request (Agent Requested)`.
+ * How the rule activates here, for which agents and models, whether it
+ * forbids, and, for another tool's rule, what that tool calls its type:
+ * `always · for agent plan · enforces: block`, `on request (Agent Requested)`.
  */
 function activationCell(rule: Rule, style: Style): string {
+  const parts = [activationLabel(rule)];
   const only = scopeText(rule);
-  const activation = only === undefined ? activationLabel(rule) : `${activationLabel(rule)} · for ${only}`;
+  if (only !== undefined) parts.push(`for ${only}`);
+  const enforces = enforcesLabel(rule);
+  if (enforces !== undefined) parts.push(style.bold(enforces));
+  const activation = parts.join(" · ");
   return rule.toolType === undefined ? activation : `${activation} ${style.dim(`(${rule.toolType})`)}`;
 }
 
@@ -102,6 +107,7 @@ export function ruleJson(rule: Rule) {
     // Only for a rule with a scope: absent, it is for every agent and model.
     ...(rule.agents ? { agents: rule.agents } : {}),
     ...(rule.models ? { models: rule.models } : {}),
+    enforce: enforceJson(rule),
     bytes,
     tokens: estimateTokens(bytes),
     path: rule.path,

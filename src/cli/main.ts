@@ -4,8 +4,9 @@
  * without starting OpenCode. It loads, selects and renders rules with the
  * plugin's own code, so it cannot disagree with what a session gets.
  *
- * Exit status: 0 success; 1 `check` found errors, or a refusal (rule exists,
- * no confirmation, no such rule); 2 wrong usage.
+ * Exit status: 0 success; 1 `check` found errors, `verify` found a `block`
+ * rule broken, or a refusal (rule exists, no confirmation, no such rule);
+ * 2 wrong usage, or `verify` could not read what it was to check.
  */
 import { Command, CommanderError, Option } from "commander";
 import { readFileSync, realpathSync } from "node:fs";
@@ -16,6 +17,7 @@ import { addCommand } from "./add.js";
 import { checkCommand, listProjectFiles } from "./check.js";
 import { loadProjectRules, projectContext, UsageError, type CliIo, type CommandResult } from "./context.js";
 import { explainCommand } from "./explain.js";
+import { gitIn } from "./git.js";
 import { makeStyle, useColour } from "./format.js";
 import { initCommand } from "./init.js";
 import { knownAgents } from "./known-agents.js";
@@ -23,6 +25,8 @@ import { listCommand } from "./list.js";
 import { removeCommand } from "./remove.js";
 import { renderCommand } from "./render.js";
 import { listFlag, workingAsFlags } from "./session.js";
+import { verifyCommand } from "./verify.js";
+import { diffTargets, namedPaths, wholeFileTargets } from "./verify-input.js";
 
 export interface Output {
   stdout(text: string): void;
@@ -97,6 +101,27 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
       const context = project(options);
       const [loaded, files, agents] = await Promise.all([loadProjectRules(context), listProjectFiles(context.projectRoot), knownAgents(context)]);
       outcome = checkCommand(context, loaded, files, options, style, agents);
+    });
+
+  command("verify", "check files against what the rules forbid (`forbid:`); exit status 1 when a block rule is broken (for CI and pre-commit hooks)")
+    .argument("[path...]", "files or folders to check (default: the whole project); with --diff or --staged, the changes under them")
+    .option("--diff [rev]", "only the lines added since <rev> (default HEAD), staged or not, and untracked files whole")
+    .option("--staged", "only the lines the index adds, as `git commit` would record them (for a pre-commit hook)")
+    .addOption(agentOption())
+    .addOption(modelOption())
+    .option("--json", "machine-readable output")
+    .action(async (paths: string[], options: { cwd?: string; diff?: string | boolean; staged?: boolean; agent?: string; model?: string; json?: boolean }) => {
+      const workingAs = workingAsFlags(options);
+      const context = project(options);
+      const named = namedPaths(context, paths);
+      const git = gitIn(context.projectRoot, io.env);
+      const staged = options.staged === true;
+      const input =
+        options.diff !== undefined || staged
+          ? diffTargets(context, named, { rev: typeof options.diff === "string" ? options.diff : undefined, staged }, git)
+          : wholeFileTargets(context, named, git);
+      const [loaded, targets] = await Promise.all([loadProjectRules(context), input]);
+      outcome = await verifyCommand(context, loaded, targets, { json: options.json, workingAs }, style);
     });
 
   command("add", "write a new rule file with proper front matter (refuses to overwrite)")

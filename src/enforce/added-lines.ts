@@ -1,28 +1,39 @@
 /**
- * What a change adds: the lines of the text after it that the text before it
- * did not hold, counted as a multiset (a line there twice before and three
- * times after adds one). Lines that stay, move or go add nothing, so a file
- * that already breaks a rule can still be changed elsewhere, and removing a
- * violation is never refused. Pure; linear in the two texts.
+ * The lines a change adds: what is in the text after it and was not in the
+ * text before, counted as a multiset (a line present twice before and three
+ * times after adds one). Only added text can break a rule that forbids: a
+ * file that already holds a violation can still be edited elsewhere, and
+ * removing one is never blocked.
  */
 import type { AddedLine } from "./proposed.js";
 
-export function linesAdded(before: string, after: string): AddedLine[] {
-  const left = new Map<string, number>();
-  if (before !== "") for (const line of splitLines(before)) left.set(line, (left.get(line) ?? 0) + 1);
-  const added: AddedLine[] = [];
-  if (after === "") return added;
-  splitLines(after).forEach((text, i) => {
-    const remaining = left.get(text) ?? 0;
-    if (remaining > 0) left.set(text, remaining - 1);
-    else added.push({ text, line: i + 1 });
-  });
-  return added;
+/** The lines of a text: `\r\n` counts as `\n`, and a final newline ends the last line rather than starting an empty one. */
+export function linesOf(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.replaceAll("\r\n", "\n").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines;
 }
 
-/** The text's lines, `\r\n` read as `\n`; a last newline ends the last line, it does not start an empty one. */
-export function splitLines(text: string): string[] {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
+/**
+ * The lines of `after` that `before` does not hold, with their 1-based line
+ * numbers in `after`. Linear time: one count per distinct line of `before`,
+ * spent by the first lines of `after` that match, so a repeat beyond the count
+ * is the one reported.
+ */
+export function linesAdded(before: string, after: string): AddedLine[] {
+  return addedAgainst(linesOf(before), linesOf(after)).map(({ text, index }) => ({ text, line: index + 1 }));
+}
+
+/** The entries of `after` that `before` does not hold (multiset), with their index in `after`. */
+export function addedAgainst(before: readonly string[], after: readonly string[]): { text: string; index: number }[] {
+  const remaining = new Map<string, number>();
+  for (const line of before) remaining.set(line, (remaining.get(line) ?? 0) + 1);
+  const added: { text: string; index: number }[] = [];
+  after.forEach((text, index) => {
+    const count = remaining.get(text) ?? 0;
+    if (count > 0) remaining.set(text, count - 1);
+    else added.push({ text, index });
+  });
+  return added;
 }

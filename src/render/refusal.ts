@@ -57,7 +57,7 @@ export function shownLine(line: string): string {
 }
 
 /** A pattern in backticks, with as many as it needs to hold its own. */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
   const fence = "`".repeat(longest + 1);
   return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;

@@ -1,71 +1,64 @@
-/** What OpenCode's tools would add, read from a call's arguments (src/hosts/opencode/tool-changes.ts). */
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { addedInPatch, proposedChanges } from "../../src/hosts/opencode/tool-changes.js";
+import type { ProposedChange } from "../../src/enforce/proposed.js";
+import { MAX_FILES_PER_PATCH } from "../../src/hosts/opencode/patch-text.js";
+import { proposedChanges } from "../../src/hosts/opencode/tool-changes.js";
+import { MAX_PATHS_PER_CALL } from "../../src/hosts/opencode/tool-paths.js";
 
-describe("proposedChanges", () => {
-  test("write: the whole new text, for the engine to compare with the file on disk (filePath or path)", () => {
-    expect(proposedChanges("write", { filePath: "/p/a.ts", content: "x\n" })).toEqual([{ kind: "write", path: "/p/a.ts", content: "x\n" }]);
-    expect(proposedChanges("write", { path: "a.ts", content: "x\n" })).toEqual([{ kind: "write", path: "a.ts", content: "x\n" }]);
+const envelope = (...body: string[]) => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
+/** The texts a call adds, file by file. */
+const addedTexts = (changes: readonly ProposedChange[]) => changes.map((change) => (change.kind === "edit" ? [change.path, change.added.map((line) => line.text)] : [change.kind]));
+
+describe("what a call of OpenCode's tools proposes", () => {
+  test("write: the whole file, named filePath (1.x) or path (2.x)", () => {
+    expect(proposedChanges("write", { filePath: "/p/a.ts", content: "console.log(1)\n" })).toEqual([{ kind: "write", path: "/p/a.ts", content: "console.log(1)\n" }]);
+    expect(proposedChanges("write", { path: "src/a.ts", content: "" })).toEqual([{ kind: "write", path: "src/a.ts", content: "" }]);
   });
 
-  test("edit: the new text's lines the replaced text did not hold", () => {
-    expect(proposedChanges("edit", { filePath: "a.ts", oldString: 'console.log("a");\nreturn 1;', newString: 'console.log("a");\nreturn 2;' })).toEqual([
-      { kind: "edit", path: "a.ts", added: [{ text: "return 2;" }] },
+  test("edit: the lines of newString that oldString lacks, without line numbers", () => {
+    expect(proposedChanges("edit", { filePath: "/p/a.ts", oldString: "let a = 1;", newString: "let a = 1;\nconsole.log(a);" })).toEqual([
+      { kind: "edit", path: "/p/a.ts", added: [{ text: "console.log(a);" }] },
+    ]);
+    expect(proposedChanges("edit", { path: "src/a.ts", oldString: "x", newString: "console.log(x)", replaceAll: true })).toEqual([
+      { kind: "edit", path: "src/a.ts", added: [{ text: "console.log(x)" }] },
     ]);
   });
 
-  test("an edit that keeps a violating line, or removes one, adds nothing", () => {
-    expect(proposedChanges("edit", { filePath: "a.ts", oldString: "console.log(1)\nx", newString: "console.log(1)" })).toEqual([]);
-    expect(proposedChanges("edit", { filePath: "a.ts", oldString: "console.log(1)\n", newString: "" })).toEqual([]);
+  test("edit: a violating line the edit keeps adds nothing, and removing a violation adds nothing", () => {
+    const kept = proposedChanges("edit", { filePath: "a.ts", oldString: "console.log(a);\nlet b = 1;", newString: "console.log(a);\nlet b = 2;" });
+    expect(addedTexts(kept)).toEqual([["a.ts", ["let b = 2;"]]]);
+    expect(addedTexts(proposedChanges("edit", { filePath: "a.ts", oldString: "f();\nconsole.log(a);", newString: "f();" }))).toEqual([["a.ts", []]]);
   });
 
-  test("multiedit: each edit, with its own file or the call's", () => {
-    const changes = proposedChanges("multiedit", {
-      filePath: "a.ts",
-      edits: [
-        { oldString: "a", newString: "b" },
-        { filePath: "c.ts", oldString: "", newString: "d" },
-      ],
-    });
-    expect(changes).toEqual([
-      { kind: "edit", path: "a.ts", added: [{ text: "b" }] },
-      { kind: "edit", path: "c.ts", added: [{ text: "d" }] },
+  test("edit with an empty oldString creates a file: every line is added", () => {
+    expect(addedTexts(proposedChanges("edit", { filePath: "new.ts", oldString: "", newString: "a\nconsole.log(1)\n" }))).toEqual([["new.ts", ["a", "console.log(1)"]]]);
+  });
+
+  test("multiedit: one edit per entry, on the top-level file (the host applies every entry there)", () => {
+    const edits = [
+      { filePath: "/p/other.ts", oldString: "a", newString: "a\nconsole.log(a)" },
+      { oldString: "b", newString: "c" },
+    ];
+    expect(addedTexts(proposedChanges("multiedit", { filePath: "/p/a.ts", edits }))).toEqual([
+      ["/p/a.ts", ["console.log(a)"]],
+      ["/p/a.ts", ["c"]],
     ]);
+    expect(addedTexts(proposedChanges("multiedit", { edits }))).toEqual([["/p/other.ts", ["console.log(a)"]]]);
   });
 
-  test("bash: the command", () => {
-    expect(proposedChanges("bash", { command: "git push --force", description: "push" })).toEqual([{ kind: "command", command: "git push --force" }]);
-  });
-
-  test("a tool the plugin does not know, or arguments of another shape, propose nothing", () => {
-    expect(proposedChanges("read", { filePath: "a.ts" })).toEqual([]);
-    expect(proposedChanges("custom_writer", { filePath: "a.ts", content: "console.log(1)" })).toEqual([]);
-    expect(proposedChanges("write", "not an object")).toEqual([]);
-    expect(proposedChanges("write", { filePath: 3, content: "x" })).toEqual([]);
-    expect(proposedChanges("toString", {})).toEqual([]);
-  });
-});
-
-describe("addedInPatch", () => {
-  test("OpenCode's patch format: added files whole, updated files' + lines, moves to their destination; context and - lines add nothing", () => {
-    const patch = [
-      "*** Begin Patch",
+  test("apply_patch (1.x) and patch (2.x): per file, the + lines; - and context lines never count", () => {
+    const patchText = envelope(
       "*** Add File: src/new.ts",
       "+export const a = 1;",
       "+console.log(a);",
       "*** Update File: src/old.ts",
-      "@@ function f()",
-      " context console.log(kept)",
-      "-console.log(removed)",
-      "+return 2;",
-      "*** Update File: src/from.ts",
-      "*** Move to: src/to.ts",
-      "@@",
-      "+moved line",
+      "@@ function f() {",
+      " console.log(kept);",
+      "-console.log(removed);",
+      "+return 1;",
       "*** Delete File: src/gone.ts",
-      "*** End Patch",
-    ].join("\n");
-    expect(addedInPatch(patch)).toEqual([
+    );
+    const expected = [
       {
         kind: "edit",
         path: "src/new.ts",
@@ -74,25 +67,108 @@ describe("addedInPatch", () => {
           { text: "console.log(a);", line: 2 },
         ],
       },
-      { kind: "edit", path: "src/old.ts", added: [{ text: "return 2;" }] },
-      { kind: "edit", path: "src/to.ts", added: [{ text: "moved line" }] },
-    ]);
+      { kind: "edit", path: "src/old.ts", added: [{ text: "return 1;" }] },
+    ];
+    expect(proposedChanges("apply_patch", { patchText })).toEqual(expected);
+    expect(proposedChanges("patch", { patchText })).toEqual(expected);
+    // Later 2.x offers `patch` to GPT models as a freeform `apply_patch`: the patch may come as the arguments themselves.
+    expect(proposedChanges("patch", patchText)).toEqual(expected);
   });
 
-  test("unified diffs, numbered from each hunk header; an added line beginning with ++ is a line, not a header", () => {
-    const patch = ["--- a/src/x.ts", "+++ b/src/x.ts", "@@ -1,3 +1,4 @@", " keep", "-old", "+new one", "+++ counter", " tail", "@@ -10,1 +11,2 @@", " ctx", "+later"].join("\n");
-    expect(addedInPatch(patch)).toEqual([
+  test("a patch that moves a file adds its lines to the destination", () => {
+    const patchText = envelope("*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-old", "+console.log(1)");
+    expect(addedTexts(proposedChanges("apply_patch", { patchText }))).toEqual([["src/b.ts", ["console.log(1)"]]]);
+  });
+
+  test("a unified diff gives its + lines with their line numbers", () => {
+    const patchText = ["--- a/src/a.ts", "+++ b/src/a.ts", "@@ -10,2 +10,3 @@", " const a = 1;", "-f(a);", "+g(a);", "+console.log(a);"].join("\n");
+    expect(proposedChanges("apply_patch", { patchText })).toEqual([
       {
         kind: "edit",
-        path: "src/x.ts",
+        path: "src/a.ts",
         added: [
-          { text: "new one", line: 2 },
-          { text: "++ counter", line: 3 },
-          { text: "later", line: 12 },
+          { text: "g(a);", line: 11 },
+          { text: "console.log(a);", line: 12 },
         ],
       },
     ]);
-    expect(proposedChanges("apply_patch", { patchText: patch })).toHaveLength(1);
-    expect(proposedChanges("patch", { patchText: patch })).toHaveLength(1);
+  });
+
+  test("bash (1.x, earlier 2.x) and shell (later 2.x): the command", () => {
+    expect(proposedChanges("bash", { command: "rm -rf dist", timeout: 1000, workdir: "/p" })).toEqual([{ kind: "command", command: "rm -rf dist" }]);
+    expect(proposedChanges("shell", { command: "npm publish", background: true })).toEqual([{ kind: "command", command: "npm publish" }]);
+  });
+
+  test("a tool the plugin does not know proposes nothing, whatever its arguments look like", () => {
+    expect(proposedChanges("my_writer", { filePath: "a.ts", content: "console.log(1)" })).toEqual([]);
+    expect(proposedChanges("read", { filePath: "a.ts" })).toEqual([]);
+    expect(proposedChanges("task", { command: "rm -rf /" })).toEqual([]);
+  });
+
+  test("arguments that do not fit the tool propose nothing", () => {
+    expect(proposedChanges("write", { filePath: "a.ts" })).toEqual([]);
+    expect(proposedChanges("write", { filePath: "", content: "x" })).toEqual([]);
+    expect(proposedChanges("edit", { filePath: "a.ts", newString: 3 })).toEqual([]);
+    expect(proposedChanges("multiedit", { filePath: "a.ts", edits: "x" })).toEqual([]);
+    expect(proposedChanges("apply_patch", { patchText: "just some text\n+console.log(1)" })).toEqual([]);
+    expect(proposedChanges("apply_patch", { patchText: "*** Begin Patch\n*** Add File: a.ts\n+console.log(1)" })).toEqual([]); // no End Patch: OpenCode rejects it
+    expect(proposedChanges("bash", { command: ["ls"] })).toEqual([]);
+    expect(proposedChanges("bash", null)).toEqual([]);
+  });
+
+  test("the work is bounded: a few thousand edits or files per call at most", () => {
+    const edits = Array.from({ length: MAX_PATHS_PER_CALL + 500 }, () => ({ oldString: "a", newString: "b" }));
+    expect(proposedChanges("multiedit", { filePath: "a.ts", edits })).toHaveLength(MAX_PATHS_PER_CALL);
+    const files = Array.from({ length: MAX_FILES_PER_PATCH + 500 }, (_, index) => `*** Add File: f${index}.ts\n+x`);
+    expect(proposedChanges("apply_patch", { patchText: envelope(...files) })).toHaveLength(MAX_FILES_PER_PATCH);
+  });
+
+  test("property: no arguments make it throw, for any tool it knows", () => {
+    const tool = fc.constantFrom("write", "edit", "multiedit", "patch", "apply_patch", "bash", "shell", "other");
+    const patchish = fc.array(
+      fc.constantFrom(
+        "*** Begin Patch",
+        "*** End Patch",
+        "*** Add File: a",
+        "*** Update File: b",
+        "*** Move to: c",
+        "@@",
+        "@@ -1,2 +1,2 @@",
+        "+++ b/x",
+        "--- a/x",
+        "+x",
+        "-x",
+        " x",
+        "",
+      ),
+      { maxLength: 20 },
+    );
+    const args = fc.oneof(
+      fc.anything(),
+      patchish.map((lines) => ({ patchText: lines.join("\n") })),
+      fc.record(
+        { filePath: fc.anything(), path: fc.anything(), oldString: fc.anything(), newString: fc.anything(), content: fc.anything(), edits: fc.anything(), command: fc.anything() },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(tool, args, (name, value) => {
+        expect(Array.isArray(proposedChanges(name, value))).toBe(true);
+      }),
+    );
+  });
+
+  test("property: an edit adds no line its old text already had as often", () => {
+    const line = fc.constantFrom("a", "b", "console.log(x)", "  console.log(x)");
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.array(line, { maxLength: 12 }), (oldLines, newLines) => {
+        const [change] = proposedChanges("edit", { filePath: "a.ts", oldString: oldLines.join("\n"), newString: newLines.join("\n") });
+        const added = change?.kind === "edit" ? change.added.map((entry) => entry.text) : [];
+        for (const text of new Set(newLines)) {
+          const extra = newLines.filter((item) => item === text).length - oldLines.filter((item) => item === text).length;
+          expect(added.filter((item) => item === text)).toHaveLength(Math.max(0, extra));
+        }
+      }),
+    );
   });
 });

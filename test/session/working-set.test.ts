@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { pathsFromPatch, pathsFromToolArgs, pathsFromToolOutput } from "../../src/hosts/opencode/tool-paths.js";
+import { pathsFromPatch } from "../../src/hosts/opencode/patch-text.js";
+import { pathsFromToolArgs, pathsFromToolOutput } from "../../src/hosts/opencode/tool-paths.js";
 import { atTokens, mentionedRuleNames } from "../../src/select/mentions.js";
 import { listedInProject, normalisePath, pathCandidatesInPrompt } from "../../src/session/paths.js";
 

@@ -7,6 +7,7 @@
  * count too.
  */
 import type { ToolTouch } from "../../engine/contract.js";
+import { PATCH_TEXT_KEYS, pathsFromPatch } from "./patch-text.js";
 
 /** Argument keys that name files or folders, across OpenCode's tools and plugin tools. */
 const PATH_KEYS = ["filePath", "path", "paths", "file", "files", "filepath"] as const;
@@ -23,7 +24,7 @@ export function pathsFromToolArgs(args: unknown): string[] {
   if (Array.isArray(record.edits))
     for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL)) if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
   // patch / apply_patch: the files named in the patch text.
-  for (const key of ["patchText", "patch", "input"]) {
+  for (const key of PATCH_TEXT_KEYS) {
     if (typeof record[key] === "string") paths.push(...pathsFromPatch(record[key] as string));
   }
   return paths.filter((path) => path.trim() !== "").slice(0, MAX_PATHS_PER_CALL);
@@ -35,16 +36,6 @@ function pathsUnderKeys(record: Record<string, unknown>): string[] {
     const value = record[key];
     if (typeof value === "string") paths.push(value);
     else if (Array.isArray(value)) paths.push(...value.slice(0, MAX_PATHS_PER_CALL).filter((item): item is string => typeof item === "string"));
-  }
-  return paths;
-}
-
-/** Files a patch touches: `*** Update File: x`, `*** Add File: x`, `--- a/x`, `+++ b/x`. */
-export function pathsFromPatch(patch: string): string[] {
-  const paths: string[] = [];
-  for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$|^(?:\+\+\+|---) (?:[ab]\/)?(.+)$/gm)) {
-    const path = (match[1] ?? match[2] ?? match[3] ?? "").trim();
-    if (path && path !== "/dev/null") paths.push(path);
   }
   return paths;
 }

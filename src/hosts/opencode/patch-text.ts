@@ -1,0 +1,198 @@
+/**
+ * Patch text, as OpenCode's patch tools (`apply_patch`, `patch`) take it: the
+ * files it names, and per file the lines it adds. Two dialects: OpenCode's
+ * envelope (`*** Begin Patch`, `*** Add File:`, `*** Update File:`,
+ * `*** Move to:`, `@@` chunks, `*** End Patch`), parsed the way OpenCode
+ * 1.18 and 2.x parse it; and unified diffs (`--- a/x`, `+++ b/x`,
+ * `@@ -a,b +c,d @@`), which plugin tools and models send too.
+ */
+import { addedAgainst } from "../../enforce/added-lines.js";
+import type { AddedLine } from "../../enforce/proposed.js";
+
+/** Argument keys that hold patch text, across OpenCode's patch tools and plugin tools. */
+export const PATCH_TEXT_KEYS = ["patchText", "patch", "input"] as const;
+
+/** Files read from one patch: more is not a patch a model wrote, and would only cost time. */
+export const MAX_FILES_PER_PATCH = 2_000;
+
+/** A file a patch writes, with the lines it adds there. */
+export interface PatchedFile {
+  readonly path: string;
+  readonly added: readonly AddedLine[];
+}
+
+type Header = { readonly kind: "add" | "update" | "delete" | "move" | "from" | "to"; readonly path: string };
+
+const ENVELOPE_KINDS = { Add: "add", Update: "update", Delete: "delete" } as const;
+
+/** The file one header line names: `*** Add|Update|Delete File: x`, `*** Move to: x`, `--- a/x`, `+++ b/x`. */
+function headerOf(line: string): Header | undefined {
+  const envelope = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
+  if (envelope) return { kind: ENVELOPE_KINDS[envelope[1] as keyof typeof ENVELOPE_KINDS], path: envelope[2]!.trim() };
+  const move = /^\*\*\* Move to: (.+)$/.exec(line);
+  if (move) return { kind: "move", path: move[1]!.trim() };
+  const unified = /^(\+\+\+|---) (?:[ab]\/)?(.+)$/.exec(line);
+  if (unified) return { kind: unified[1] === "+++" ? "to" : "from", path: unified[2]!.trim() };
+  return undefined;
+}
+
+/** Files a patch touches: `*** Update File: x`, `*** Add File: x`, `--- a/x`, `+++ b/x`. */
+export function pathsFromPatch(patch: string): string[] {
+  const paths: string[] = [];
+  // Every line break a multiline regex knows, as this function's regex form split on.
+  for (const line of patch.split(/\r\n|[\n\r\u2028\u2029]/)) {
+    const path = headerOf(line)?.path;
+    if (path && path !== "/dev/null") paths.push(path);
+  }
+  return paths;
+}
+
+/** The files a patch writes and the lines it adds to each; none for text that is no patch. */
+export function patchedFiles(patch: string): PatchedFile[] {
+  const lines = withoutHeredoc(patch.trim())
+    .split("\n")
+    .map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  const begin = lines.findIndex((line) => line.trim() === "*** Begin Patch");
+  const sections = begin === -1 ? unifiedSections(lines) : envelopeSections(lines, begin);
+  return sections.slice(0, MAX_FILES_PER_PATCH).map(addedIn);
+}
+
+/** One file's part of a patch: its `+` lines (numbered when the patch says where) and its `-` lines. */
+interface Section {
+  readonly path: string;
+  readonly plus: { text: string; line?: number }[];
+  readonly minus: string[];
+}
+
+const sectionFor = (path: string): Section => ({ path, plus: [], minus: [] });
+
+/** A `+` line that only puts back a `-` line of the same file adds nothing: the section's `+` lines minus its `-` lines, as a multiset. */
+function addedIn(section: Section): PatchedFile {
+  const added = addedAgainst(
+    section.minus,
+    section.plus.map((entry) => entry.text),
+  );
+  return { path: section.path, added: added.map(({ index }) => section.plus[index]!) };
+}
+
+/** OpenCode's `cat <<'EOF' … EOF` wrapper, which both generations strip before parsing. */
+function withoutHeredoc(text: string): string {
+  const firstBreak = text.indexOf("\n");
+  const lastBreak = text.lastIndexOf("\n");
+  if (firstBreak === -1 || lastBreak === firstBreak) return text;
+  const tag = /^(?:cat\s+)?<<['"]?(\w+)['"]?\s*$/.exec(text.slice(0, firstBreak))?.[1];
+  return tag !== undefined && text.slice(lastBreak + 1).trimEnd() === tag ? text.slice(firstBreak + 1, lastBreak) : text;
+}
+
+/**
+ * OpenCode's envelope: between `*** Begin Patch` and `*** End Patch` (both
+ * required, as OpenCode requires them). An Add File's `+` lines are the new
+ * file, line by line; an Update File's `+` lines count from its first `@@`
+ * on (OpenCode skips what comes before), without line numbers (`@@` names a
+ * context line, not a place); a Move to sends them to its destination.
+ */
+function envelopeSections(lines: readonly string[], begin: number): Section[] {
+  const end = lines.findIndex((line, index) => index > begin && line.trim() === "*** End Patch");
+  if (end === -1) return [];
+  const sections: Section[] = [];
+  let section: Section | undefined;
+  let kind: "add" | "update" = "add";
+  let inChunk = false;
+  for (let index = begin + 1; index < end && sections.length < MAX_FILES_PER_PATCH; index++) {
+    const line = lines[index]!;
+    if (section && !line.startsWith("***")) {
+      if (kind === "add") {
+        if (line.startsWith("+")) section.plus.push({ text: line.slice(1), line: section.plus.length + 1 });
+      } else if (line.startsWith("@@")) inChunk = true;
+      else if (inChunk && line.startsWith("+")) section.plus.push({ text: line.slice(1) });
+      else if (inChunk && line.startsWith("-")) section.minus.push(line.slice(1));
+      continue;
+    }
+    if (section && kind === "update" && line.trim() === "*** End of File") {
+      inChunk = false;
+      continue;
+    }
+    section = undefined;
+    const header = headerOf(line.trim());
+    if (header?.kind === "add") {
+      section = sectionFor(header.path);
+      kind = "add";
+    } else if (header?.kind === "update") {
+      const move = headerOf(lines[index + 1] ?? "");
+      if (move?.kind === "move") index++;
+      section = sectionFor(move?.kind === "move" && move.path ? move.path : header.path);
+      kind = "update";
+      inChunk = false;
+    }
+    if (section) sections.push(section);
+  }
+  return sections;
+}
+
+/** Where a unified hunk stands: the old and new lines its header announced and not yet seen, and the new side's next line number. */
+interface Hunk {
+  oldLeft: number;
+  newLeft: number;
+  next?: number;
+}
+
+const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * Unified diffs: a file from its `+++` line (none for `/dev/null`, a file
+ * deleted), its `+` lines numbered from the hunk header's `+c`. A hunk's
+ * header counts its lines, so a `+++` or `---` inside it is content; a bare
+ * `@@` (no counts) runs to the next header, without line numbers.
+ */
+function unifiedSections(lines: readonly string[]): Section[] {
+  const sections: Section[] = [];
+  let section: Section | undefined;
+  let hunk: Hunk | undefined;
+  for (let index = 0; index < lines.length && sections.length < MAX_FILES_PER_PATCH; index++) {
+    const line = lines[index]!;
+    if (hunk && inHunk(hunk, line, lines[index + 1])) {
+      consume(hunk, line, section);
+      continue;
+    }
+    hunk = undefined;
+    if (line.startsWith("@@")) hunk = hunkOf(line);
+    else if (line.startsWith("+++ ")) {
+      const path = headerOf(line)?.path.replace(/\t.*$/, "");
+      section = path && path !== "/dev/null" ? sectionFor(path) : undefined;
+      if (section) sections.push(section);
+    }
+  }
+  return sections;
+}
+
+function hunkOf(header: string): Hunk {
+  const counts = HUNK_HEADER.exec(header);
+  if (!counts) return { oldLeft: Number.POSITIVE_INFINITY, newLeft: Number.POSITIVE_INFINITY };
+  return { oldLeft: Number(counts[1] ?? 1), newLeft: Number(counts[3] ?? 1), next: Number(counts[2]) };
+}
+
+/** Whether a line still belongs to the hunk: its counts not yet spent, and a diff line (a bare hunk also stops at the next header). */
+function inHunk(hunk: Hunk, line: string, following: string | undefined): boolean {
+  if (hunk.oldLeft <= 0 && hunk.newLeft <= 0) return false;
+  if (!/^[-+ \\]/.test(line) && line !== "") return false;
+  if (hunk.next !== undefined) return true;
+  return !(line.startsWith("--- ") && following?.startsWith("+++ "));
+}
+
+/** Counts one line of a hunk, and keeps its text in the file's section (none before a `+++` line, or for a file deleted). */
+function consume(hunk: Hunk, line: string, section: Section | undefined): void {
+  const sign = line[0];
+  if (sign === "\\") return; // "\ No newline at end of file"
+  if (sign === "+") {
+    section?.plus.push(hunk.next === undefined ? { text: line.slice(1) } : { text: line.slice(1), line: hunk.next });
+    if (hunk.next !== undefined) hunk.next++;
+    hunk.newLeft--;
+  } else if (sign === "-") {
+    section?.minus.push(line.slice(1));
+    hunk.oldLeft--;
+  } else {
+    if (hunk.next !== undefined) hunk.next++;
+    hunk.oldLeft--;
+    hunk.newLeft--;
+  }
+}
