@@ -12,6 +12,7 @@ import { linesAdded } from "../enforce/added-lines.js";
 import type { ProposedCall, ProposedChange } from "../enforce/proposed.js";
 import { anyForbidden, type CheckedChange, type EnforceOption, violationsIn } from "../enforce/violations.js";
 import type { Logger } from "../log.js";
+import type { Rule } from "../rule/rule.js";
 import { normalisePath } from "../session/paths.js";
 import type { RuleSet } from "../session/session.js";
 import type { SessionStore } from "../session/store.js";
@@ -21,6 +22,19 @@ import { errorText, withTimeout } from "./timing.js";
 
 /** A file on disk larger than this is not compared with a write: the write is let through unchecked, and that is logged. */
 export const MAX_COMPARED_BYTES = 8 * 1024 * 1024;
+
+const PROJECT_RULES_FOLDER = ".opencode/rules/";
+
+/** The rule set's files (absolute), built once per rule set. */
+const ruleFiles = new WeakMap<readonly Rule[], ReadonlySet<string>>();
+function ruleFilesOf(rules: readonly Rule[]): ReadonlySet<string> {
+  let files = ruleFiles.get(rules);
+  if (!files) {
+    files = new Set(rules.map((rule) => rule.path));
+    ruleFiles.set(rules, files);
+  }
+  return files;
+}
 
 export interface CheckParts {
   sessions: SessionStore;
@@ -40,11 +54,17 @@ export function callChecker(parts: CheckParts) {
   const { log, place } = parts;
   const now = parts.now ?? (() => performance.now());
 
-  /** The changes as the check reads them; a write whose file cannot be read in time is left out, logged. */
-  async function checked(sessionID: string, tool: string, changes: readonly ProposedChange[], deadline: number): Promise<CheckedChange[]> {
+  /**
+   * The changes as the check reads them; a write whose file cannot be read in
+   * time is left out, logged. Rule files are left out too, as `verify` leaves
+   * them: a rule that forbids `console.log(` must not stop the model writing
+   * that rule, or another like it.
+   */
+  async function checked(sessionID: string, tool: string, changes: readonly ProposedChange[], rules: readonly Rule[], deadline: number): Promise<CheckedChange[]> {
     const out: CheckedChange[] = [];
     for (const change of changes) {
       if (change.kind === "command") out.push(change);
+      else if (isRuleFile(change.path, rules)) continue;
       else if (change.kind === "edit") out.push({ kind: "file", file: inProject(change.path), added: change.added });
       else {
         const before = await onDisk(change.path, Math.max(0, deadline - now()));
@@ -71,6 +91,10 @@ export function callChecker(parts: CheckParts) {
 
   const inProject = (raw: string) => normalisePath(raw, place.directory, place.projectRoot);
 
+  /** A file the rules were read from, or one in the project's own rules folder (a rule being written). */
+  const isRuleFile = (raw: string, rules: readonly Rule[]): boolean =>
+    ruleFilesOf(rules).has(resolve(place.directory, raw)) || inProject(raw).startsWith(PROJECT_RULES_FOLDER);
+
   return async function checkCall(sessionID: string, call: ProposedCall): Promise<ToolVerdict> {
     if (parts.enforce === "off" || call.changes.length === 0) return {};
     const rules = parts.rules();
@@ -78,7 +102,7 @@ export function callChecker(parts: CheckParts) {
     const state = parts.sessions.get(sessionID);
     if (!state) return {};
     const deadline = now() + parts.checkMs;
-    const changes = await checked(sessionID, call.tool, call.changes, deadline);
+    const changes = await checked(sessionID, call.tool, call.changes, rules.list, deadline);
     const check = violationsIn(changes, rules.list, { agent: state.agent, model: state.model }, parts.enforce, { now, deadline });
     if (!check.complete)
       log.warn(

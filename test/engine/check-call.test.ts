@@ -1,7 +1,8 @@
 /**
  * A tool call checked by the engine (src/engine/check-call.ts), no host: a
  * write against the file on disk, the user's `enforce` option, a subagent's
- * session, a file that cannot be read, and a check that runs out of time.
+ * session, a file that cannot be read, a check that runs out of time, and
+ * rule files, which are never checked.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -122,4 +123,15 @@ test("a warn rule's command runs; the result of that call, and only that one, ca
   expect((await rulebook.toolResult("s1", { tool: "bash", callID: about.callID, files: [] }))?.text).toContain(
     'Rule "no-force" forbids `/--force\\b/` in the command: git push --force',
   );
+});
+
+test("rule files are never checked: a rule that forbids console.log( does not stop the model writing that rule, or another like it", async () => {
+  const everywhere = await project.writeRule("global", "no-console-anywhere.md", '---\nalwaysApply: false\nforbid: "console.log("\n---\nNever log to the console.\n');
+  await start();
+  const ruleText = '---\nforbid: "console.log("\n---\nNo console.log( in this project.\n';
+  // Without globs the rule applies to every file: a README is refused ...
+  expect((await rulebook.toolAboutToRun("s1", call([write("README.md", "Call console.log(x).\n")]))).refusal?.text).toContain("no-console-anywhere");
+  // ... a new rule in the project's rules folder, and the rule's own file, are not.
+  expect((await rulebook.toolAboutToRun("s1", call([write(".opencode/rules/more.md", ruleText)]))).refusal).toBeUndefined();
+  expect((await rulebook.toolAboutToRun("s1", call([{ kind: "edit", path: everywhere, added: [{ text: "Not even console.log(1)." }] }], "edit"))).refusal).toBeUndefined();
 });
