@@ -275,7 +275,9 @@ out.push(
     }),
   ),
 );
-out.push(`   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. First line longer than a window (its sets compiled then): ${ms(enforce.firstLongLineMs)} ms.`);
+out.push(
+  `   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. First line longer than a window (its sets compiled then): ${ms(enforce.firstLongLineMs)} ms.`,
+);
 out.push(`   A 50,000-character line against /(a+)+$/ and the ${count(ENFORCING_RULES * PATTERNS_PER_RULE)} other patterns: ${ms(enforce.hostileMs)} ms.`);
 out.push("");
 

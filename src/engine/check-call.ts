@@ -92,8 +92,7 @@ export function callChecker(parts: CheckParts) {
   const inProject = (raw: string) => normalisePath(raw, place.directory, place.projectRoot);
 
   /** A file the rules were read from, or one in the project's own rules folder (a rule being written). */
-  const isRuleFile = (raw: string, rules: readonly Rule[]): boolean =>
-    ruleFilesOf(rules).has(resolve(place.directory, raw)) || inProject(raw).startsWith(PROJECT_RULES_FOLDER);
+  const isRuleFile = (raw: string, rules: readonly Rule[]): boolean => ruleFilesOf(rules).has(resolve(place.directory, raw)) || inProject(raw).startsWith(PROJECT_RULES_FOLDER);
 
   return async function checkCall(sessionID: string, call: ProposedCall): Promise<ToolVerdict> {
     if (parts.enforce === "off" || call.changes.length === 0) return {};

@@ -48,7 +48,7 @@ function replyFor(step: ModelStep | undefined): ModelReply {
   if ("write" in step) return { toolCalls: [{ name: "write", input: { path: step.write, content: step.content } }] };
   if ("rule" in step) return { toolCalls: [{ name: "rule", input: { name: step.rule } }] };
   if ("edit" in step) return { toolCalls: [{ name: "edit", input: { path: step.edit, oldString: step.oldString, newString: step.newString } }] };
-  if ("bash" in step) return { toolCalls: [{ name: "bash", input: { command: step.bash } }] };
+  if ("bash" in step) return { toolCalls: [{ name: "shell", input: { command: step.bash } }] };
   return { text: step.answer };
 }
 

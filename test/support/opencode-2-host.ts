@@ -281,7 +281,8 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       },
     },
     {
-      name: "bash",
+      // Current 2.x cores name it `shell` (earlier ones `bash`), input `{ command, workdir?, timeout?, background? }`.
+      name: "shell",
       description: "Runs a shell command in the project.",
       input: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
       options: { codemode: false },
