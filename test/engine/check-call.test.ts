@@ -24,8 +24,9 @@ let project: TempProject;
 let rulebook: RunningRulebook;
 const logged: string[] = [];
 
-async function start(options: Record<string, unknown> = {}, fs = nodeRuleFs, subagents = true) {
+async function start(options: Record<string, unknown> = {}, fs = nodeRuleFs, subagents = true, checkMs?: number) {
   rulebook = await startRulebook({
+    ...(checkMs === undefined ? {} : { limits: { checkMs } }),
     port,
     directory: project.projectDir,
     worktree: project.projectDir,
@@ -84,6 +85,16 @@ describe("a write, compared with the file on disk", () => {
     expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
     expect(logged.join("\n")).toMatch(/warn: Could not check a write call of .*src\/old.ts in session s1 .*EACCES.*let through/);
   });
+});
+
+test("a file on disk that never answers: the check gives up at its bound, lets the write through, and says so in the log", async () => {
+  const hung = {
+    ...nodeRuleFs,
+    readFile: (path: string, maxBytes: number, size?: number) => (path.endsWith("old.ts") ? new Promise<never>(() => {}) : nodeRuleFs.readFile(path, maxBytes, size)),
+  };
+  await start({}, hung, true, 50);
+  expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+  expect(logged.join("\n")).toMatch(/warn: Could not check a write call of .*src\/old.ts in session s1 against the rules that forbid \(the file on disk could not be read within 50 ms\); it was let through/);
 });
 
 describe("the user's enforce option", () => {
