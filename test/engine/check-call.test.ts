@@ -94,7 +94,9 @@ test("a file on disk that never answers: the check gives up at its bound, lets t
   };
   await start({}, hung, true, 50);
   expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
-  expect(logged.join("\n")).toMatch(/warn: Could not check a write call of .*src\/old.ts in session s1 against the rules that forbid \(the file on disk could not be read within 50 ms\); it was let through/);
+  expect(logged.join("\n")).toMatch(
+    /warn: Could not check a write call of .*src\/old.ts in session s1 against the rules that forbid \(the file on disk could not be read within 50 ms\); it was let through/,
+  );
 });
 
 describe("the user's enforce option", () => {
