@@ -132,7 +132,7 @@ describe("simulated OpenCode 2 host", () => {
     expect(second?.system).toEqual([{ type: "text", text: SYSTEM_PROMPT }]);
     expect(second?.messages.map(textOf)).not.toContain("EXTRA");
     expect(JSON.stringify(host.history(session))).not.toContain("EXTRA");
-    expect(seen[0]).toEqual({ agent: "build", model: { providerID: "sim", id: "sim-model" }, tools: ["read", "write", "edit", "bash"] });
+    expect(seen[0]).toEqual({ agent: "build", model: { providerID: "sim", id: "sim-model" }, tools: ["read", "write", "edit", "shell"] });
   });
 
   test("tool results are tool messages without an id, after their assistant message", async () => {
@@ -241,7 +241,7 @@ describe("simulated OpenCode 2 host", () => {
     const session = host.createSession();
     await host.prompt(session, "hello");
     const requests = host.requests(session);
-    expect(Object.keys(requests[0]?.tools ?? {}).sort()).toEqual(["bash", "direct", "edit", "read", "write"]);
+    expect(Object.keys(requests[0]?.tools ?? {}).sort()).toEqual(["direct", "edit", "read", "shell", "write"]);
     expect(requests[1]?.messages.at(-1)?.content[0]).toMatchObject({ name: "hidden", result: { type: "error", value: expect.stringContaining('No tool named "hidden"') } });
     expect(calls).toEqual([{ y: 2 }]);
   });
