@@ -2,12 +2,13 @@
  * What a source finds: turning walked files into candidates, and reading one
  * fixed rule file (`.cursorrules` and the like).
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { RuleScope } from "../rule/rule.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason } from "./fs.js";
 import { displayPath } from "./locations.js";
-import { projectRootOf, realRootOf } from "./project.js";
+import { prefetch } from "./probe.js";
+import { projectLevels, projectRootOf, realRootOf } from "./project.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
 import { allowsRealPath, type Boundary, type Trust } from "../rule/trust.js";
 import { walkFolder } from "./walk.js";
@@ -64,6 +65,23 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       trust,
     });
   }
+}
+
+/**
+ * A tool's rules folder in the user's home (global) and at every project
+ * level from the repository root down (`~/.claude/rules`, `.claude/rules`):
+ * the layout most tools share.
+ */
+export async function findHomeAndLevelFolders(context: SourceContext, folder: string, spec: Omit<FolderSpec, "folder" | "scope">): Promise<Required<FoundRules>> {
+  const found = emptyFound();
+  const levels = projectLevels(context);
+  prefetch(
+    context.fs,
+    [context.home, ...levels].map((base) => join(base, folder)),
+  );
+  await addFolder(found, context, { ...spec, folder: join(context.home, folder), scope: "global" });
+  for (const level of levels) await addFolder(found, context, { ...spec, folder: join(level, folder), scope: "project" });
+  return found;
 }
 
 /** What is at a path: nothing, a regular file (with its size), a folder, or a warning already recorded. */

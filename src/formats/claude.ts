@@ -8,10 +8,7 @@
  * common reader takes `paths` as globs. CLAUDE.md is not read: OpenCode
  * loads it itself.
  */
-import { join } from "node:path";
-import { addFolder, emptyFound } from "../discover/found-rules.js";
-import { prefetch } from "../discover/probe.js";
-import { projectLevels } from "../discover/project.js";
+import { findHomeAndLevelFolders } from "../discover/found-rules.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 import { MARKDOWN, pathsType, readPathsOnly } from "./mapping.js";
 
@@ -20,19 +17,7 @@ const RULES = ".claude/rules";
 export const claudeSource: RuleSource = {
   id: "claude",
   layout: { folders: [RULES], files: [] },
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    const levels = projectLevels(context);
-    prefetch(
-      context.fs,
-      [context.home, ...levels].map((base) => join(base, RULES)),
-    );
-    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "claude", accept: MARKDOWN });
-    for (const level of levels) {
-      await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "claude", accept: MARKDOWN });
-    }
-    return found;
-  },
+  find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, RULES, { source: "claude", accept: MARKDOWN }),
   // CLAUDE.md's imports: an `@path` reference.
   references: ["at-line"],
   mapFrontMatter: (data, _file, warn, front) => readPathsOnly(data, "Claude Code", warn, front),

@@ -10,10 +10,9 @@
  * - any other value → manual, with a warning.
  * (https://kiro.dev/docs/steering/, "Inclusion modes".)
  */
-import { dirname, join } from "node:path";
-import { addFolder, emptyFound } from "../discover/found-rules.js";
-import { prefetch } from "../discover/probe.js";
-import { projectLevels, projectRootOf } from "../discover/project.js";
+import { dirname } from "node:path";
+import { findHomeAndLevelFolders } from "../discover/found-rules.js";
+import { projectRootOf } from "../discover/project.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { readList } from "../rule/keys.js";
 import { describedOrNamed, MARKDOWN, type NamedText, without } from "./mapping.js";
@@ -23,19 +22,7 @@ const STEERING = ".kiro/steering";
 export const kiroSource: RuleSource = {
   id: "kiro",
   layout: { folders: [STEERING], files: [] },
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    const levels = projectLevels(context);
-    prefetch(
-      context.fs,
-      [context.home, ...levels].map((base) => join(base, STEERING)),
-    );
-    await addFolder(found, context, { folder: join(context.home, STEERING), scope: "global", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
-    for (const level of levels) {
-      await addFolder(found, context, { folder: join(level, STEERING), scope: "project", source: "kiro", accept: MARKDOWN, topLevelOnly: true });
-    }
-    return found;
-  },
+  find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, STEERING, { source: "kiro", accept: MARKDOWN, topLevelOnly: true }),
   // Kiro's own syntax; paths in it are written from the workspace root as often as from the steering file.
   references: ["kiro-file"],
   referenceRoots: (file, context) => {
