@@ -5,11 +5,9 @@
  * the file on disk, whether the command ran, and what the model read next.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { realOpenCode1 } from "../support/opencode-1-driver.js";
-import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
-import { expectEachExtendsTheLast } from "../support/scenario-checks.js";
-import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
+import { describe, expect, test } from "vitest";
+import { BOTH_HOSTS, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
+import type { SeenRequest } from "../support/scenario-driver.js";
 
 const RULE_TEXT = {
   console: "MARK-NO-CONSOLE-41c: log through src/log.ts.",
@@ -43,22 +41,8 @@ const lastTool = (request: SeenRequest | undefined) => {
         .join("\n");
 };
 
-const HOSTS: Array<[string, () => HostDriver]> = [
-  ["OpenCode 1 (real opencode serve)", realOpenCode1],
-  ["OpenCode 2 (simulated host)", simulatedOpenCode2],
-];
-
-describe.each(HOSTS)("%s", (_name, driver) => {
-  let host: HostDriver;
-
-  beforeAll(async () => {
-    host = driver();
-    await host.start({ projectRules: RULES, projectFiles: FILES });
-  }, 60_000);
-
-  afterAll(async () => {
-    await host?.stop();
-  });
+describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
+  const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
 
   test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", { timeout: 60_000 }, async () => {
     const session = await host.newSession();

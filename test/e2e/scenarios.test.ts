@@ -6,11 +6,10 @@
  * that apply, each once, in the turn that activated them, with no extra model
  * turn, and every request the one before plus new messages.
  */
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { expectEachExtendsTheLast } from "../support/scenario-checks.js";
-import type { HostDriver, SeenRequest } from "../support/scenario-driver.js";
-import { realOpenCode1 } from "../support/opencode-1-driver.js";
+import { describe, expect, test, vi } from "vitest";
+import { BOTH_HOSTS, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
 import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
+import type { SeenRequest } from "../support/scenario-driver.js";
 
 const MARK = {
   always: "MARK-ALWAYS-5e1",
@@ -48,22 +47,8 @@ function withoutHostReminders(request: SeenRequest): SeenRequest {
   return { messages: request.messages.map((message) => ({ ...message, text: message.text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "") })) };
 }
 
-const HOSTS: Array<[string, () => HostDriver]> = [
-  ["OpenCode 1 (real opencode serve)", realOpenCode1],
-  ["OpenCode 2 (simulated host)", simulatedOpenCode2],
-];
-
-describe.each(HOSTS)("%s", (_name, driver) => {
-  let host: HostDriver;
-
-  beforeAll(async () => {
-    host = driver();
-    await host.start({ projectRules: RULES, projectFiles: FILES });
-  }, 60_000);
-
-  afterAll(async () => {
-    await host?.stop();
-  });
+describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
+  const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
 
   test("start: the first request holds the always-on rules once, before the user's words; nothing else", { timeout: 30_000 }, async () => {
     const session = await host.newSession();
@@ -207,16 +192,11 @@ describe.each(HOSTS)("%s", (_name, driver) => {
   });
 });
 
-describe.each(HOSTS)("%s, with a client that fails", (_name, driver) => {
-  let host: HostDriver;
-
-  beforeAll(async () => {
-    host = driver();
-    await host.start({ projectRules: { "house.md": RULES["house.md"] as string, "ts-code.md": RULES["ts-code.md"] as string }, projectFiles: FILES, failingClient: true });
-  }, 60_000);
-
-  afterAll(async () => {
-    await host?.stop();
+describe.each(BOTH_HOSTS)("%s, with a client that fails", (_name, driver) => {
+  const host = hostForTheTable(driver, {
+    projectRules: { "house.md": RULES["house.md"] as string, "ts-code.md": RULES["ts-code.md"] as string },
+    projectFiles: FILES,
+    failingClient: true,
   });
 
   test("every call the plugin makes fails: the session works, and its rules still reach the model", { timeout: 30_000 }, async () => {
@@ -230,15 +210,7 @@ describe.each(HOSTS)("%s, with a client that fails", (_name, driver) => {
 });
 
 describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", () => {
-  const host = simulatedOpenCode2();
-
-  beforeAll(async () => {
-    await host.start({ projectRules: RULES, projectFiles: FILES });
-  }, 60_000);
-
-  afterAll(async () => {
-    await host.stop();
-  });
+  const host = hostForTheTable(simulatedOpenCode2, { projectRules: RULES, projectFiles: FILES });
 
   /** The panel once it shows what the server says (its answers and change events are asynchronous). */
   const panelShowing = async (sessionID: string, expected: (lines: string[]) => void) => {
