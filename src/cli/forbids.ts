@@ -5,7 +5,7 @@
  * file without globs) and commands whatever the files, within its scope, as
  * the engine's check has it (enforce/violations.ts). Pure.
  */
-import { matchingGlob } from "../glob/rule-glob.js";
+import { forbidsIn } from "../enforce/violations.js";
 import { codeSpan, shownLine } from "../render/refusal.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { inScope, outOfScopeText, type WorkingAs } from "../select/scope.js";
@@ -36,7 +36,7 @@ export function enforceJson(rule: Rule) {
 export function forbiddingRules(rules: readonly Rule[], files: readonly string[], as: WorkingAs): Forbidding[] {
   return rules.flatMap((rule) => {
     if (!rule.enforce) return [];
-    const holds = rule.globs.length === 0 ? [...files] : files.filter((file) => matchingGlob(file, rule.globs) !== undefined);
+    const holds = files.filter((file) => forbidsIn(rule, file));
     return [{ rule, mode: rule.enforce.mode, files: rule.enforce.forbid.length > 0 ? holds : [], applies: inScope(rule, as) }];
   });
 }

@@ -10,13 +10,13 @@ import type { Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { errorCode, errorReason, readAtMost } from "../discover/fs.js";
-import { linesOf } from "../enforce/added-lines.js";
+import { linesAdded } from "../enforce/added-lines.js";
 import type { AddedLine } from "../enforce/proposed.js";
 import { MAX_COMPARED_BYTES } from "../engine/check-call.js";
 import { listProjectFiles, PROJECT_FILE_LIMIT } from "./check.js";
 import { shownPath, UsageError, type ProjectContext } from "./context.js";
 import { addedInDiff } from "./git-diff.js";
-import { gitMessage, type Git } from "./git.js";
+import { gitMessage, type Git, type GitResult } from "./git.js";
 
 /** A file read whole larger than this is not checked (the plugin's bound for a file a write replaces). */
 export const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
@@ -68,7 +68,7 @@ export async function wholeFileTargets(project: ProjectContext, paths: readonly 
 /** The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds. */
 export async function diffTargets(project: ProjectContext, paths: readonly string[], request: DiffRequest, git: Git): Promise<Targets> {
   const inside = await git(["rev-parse", "--is-inside-work-tree"]);
-  if (inside.code !== 0 || inside.stdout.trim() !== "true") {
+  if (!isWorkTree(inside)) {
     const where = shownPath(project, project.directory) || ".";
     // Anything else is git's to say: a repository it will not read (`safe.directory`), a broken one.
     if (inside.code !== 0 && !/not a git repository/i.test(inside.stderr)) throw new UsageError(`git cannot read the repository at ${where}: ${gitMessage(inside)}`);
@@ -130,7 +130,7 @@ async function diffBase(git: Git, rev: string | undefined): Promise<{ rev: strin
 /** The project's files: git's list in a repository (what it ignores left out), else the project walk's. */
 async function listedFiles(project: ProjectContext, git: Git, folders: readonly string[], notes: string[]): Promise<string[]> {
   const inside = await git(["rev-parse", "--is-inside-work-tree"]).catch(() => undefined);
-  if (inside?.code === 0 && inside.stdout.trim() === "true") {
+  if (inside && isWorkTree(inside)) {
     return gitFiles(
       git,
       ["--cached", "--others", "--exclude-standard"],
@@ -148,6 +148,9 @@ async function gitFiles(git: Git, which: readonly string[], pathspecs: readonly 
   if (listed.code !== 0) throw new UsageError(`git ls-files: ${gitMessage(listed)}`);
   return [...new Set(listed.stdout.split("\0"))].filter((file) => file !== "" && !file.endsWith("/"));
 }
+
+/** `git rev-parse --is-inside-work-tree` said yes. */
+const isWorkTree = (result: GitResult): boolean => result.code === 0 && result.stdout.trim() === "true";
 
 const under = (file: string, folder: string) => folder === "" || file === folder || file.startsWith(`${folder}/`);
 
@@ -180,10 +183,6 @@ async function readWhole(root: string, file: string): Promise<Target | undefined
   }
   if (bytes.length > MAX_CHECKED_BYTES) return { kind: "skipped", file, reason: "too large", detail: `over ${MAX_CHECKED_BYTES} bytes` };
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { kind: "skipped", file, reason: "binary" };
-  return { kind: "lines", file, added: everyLine(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) };
-}
-
-/** Every line of a text, numbered from 1, as the plugin splits a file a write replaces. */
-export function everyLine(text: string): AddedLine[] {
-  return linesOf(text).map((line, index) => ({ text: line, line: index + 1 }));
+  // Read whole, every line counts as added: what a write of the file would add to nothing.
+  return { kind: "lines", file, added: linesAdded("", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) };
 }

@@ -104,5 +104,8 @@ export function violationsIn(changes: readonly CheckedChange[], rules: readonly 
 /** A rule forbids in the files its globs match (every file without globs), for the agents and models it is scoped to. */
 function applies(rule: Rule, change: CheckedChange, as: WorkingAs): boolean {
   if (!inScope(rule, as)) return false;
-  return change.kind === "command" || rule.globs.length === 0 || matchingGlob(change.file, rule.globs) !== undefined;
+  return change.kind === "command" || forbidsIn(rule, change.file);
 }
+
+/** The file is one a rule's `forbid` patterns hold in: its globs match it, or it has none. */
+export const forbidsIn = (rule: Rule, file: string): boolean => rule.globs.length === 0 || matchingGlob(file, rule.globs) !== undefined;

@@ -1,7 +1,7 @@
 /** `verify`'s reading of what counts as added: `git diff --unified=0` (which lines each file gains, numbered as in its new version), and a file read whole. */
 import { describe, expect, test } from "vitest";
 import { addedInDiff, unquoted } from "../../src/cli/git-diff.js";
-import { everyLine } from "../../src/cli/verify-input.js";
+import { linesAdded } from "../../src/enforce/added-lines.js";
 
 const diff = (...lines: string[]) => `${lines.join("\n")}\n`;
 
@@ -151,17 +151,17 @@ describe("unquoted", () => {
   });
 });
 
-describe("everyLine (a file read whole)", () => {
+describe("a file read whole: every line added, as linesAdded from an empty text gives them", () => {
   test("numbered from 1; CRLF or LF; the final newline starts no line; a last line without one counts", () => {
-    expect(everyLine("a\r\nb\n")).toEqual([
+    expect(linesAdded("", "a\r\nb\n")).toEqual([
       { text: "a", line: 1 },
       { text: "b", line: 2 },
     ]);
-    expect(everyLine("a\n\nc")).toEqual([
+    expect(linesAdded("", "a\n\nc")).toEqual([
       { text: "a", line: 1 },
       { text: "", line: 2 },
       { text: "c", line: 3 },
     ]);
-    expect(everyLine("")).toEqual([]);
+    expect(linesAdded("", "")).toEqual([]);
   });
 });
