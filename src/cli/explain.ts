@@ -8,7 +8,7 @@
 import { composeRulesMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
-import { reasonText, type ActivationReason } from "../select/reasons.js";
+import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
 import { inScope, modelName, type ScopeMatch, type WorkingAs } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
@@ -130,11 +130,10 @@ function flagHint(rule: Rule, as: WorkingAs): string {
 
 /**
  * The engine's reason in the command's words, which name the condition as
- * whyRuleDoesNotApply does: `files: X matched G; keywords: "k" in the prompt`.
+ * whyRuleDoesNotApply does: `files: X matched G; keywords: "k" in the prompt; content: X contains "p"`.
  */
 function readableReason(reason: ActivationReason): string {
   if (reason.kind !== "conditions") return reasonText(reason);
-  return reason.met
-    .map((condition) => (condition.kind === "file" ? `files: ${condition.file} matched ${condition.glob}` : `keywords: "${condition.keyword}" in the prompt`))
-    .join("; ");
+  const named = { file: "files", keyword: "keywords", content: "content" } as const;
+  return reason.met.map((condition) => `${named[condition.kind]}: ${conditionText(condition).replace(/^(file|keyword) /, "")}`).join("; ");
 }

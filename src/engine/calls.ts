@@ -13,9 +13,13 @@ import type { RuleSet, SessionState } from "../session/session.js";
 import type { SessionStore } from "../session/store.js";
 import { servedSession } from "../session/window-queries.js";
 import type { ProposedCall } from "../enforce/proposed.js";
-import type { HostLabels, Rulebook, ToolVerdict } from "./contract.js";
+import { type ContentHit, contentHits, hasContentRules } from "../select/content.js";
+import type { HostLabels, Rulebook, ToolTouch, ToolVerdict } from "./contract.js";
 import type { Runner } from "./runner.js";
 import { errorText, guard } from "./timing.js";
+
+/** How long the text of one tool result may be scanned for content conditions. */
+const CONTENT_SCAN_MS = 250;
 
 export interface CallParts {
   sessions: SessionStore;
@@ -44,6 +48,27 @@ export function rulebookCalls(parts: CallParts): Rulebook {
     return state && servedSession(state.window, parts.rules().list.length) ? state : undefined;
   };
   const inProject = (raw: string) => normalisePath(raw, place.directory, place.projectRoot);
+
+  /** The rules the text a call brought in activates by content, within CONTENT_SCAN_MS; the rest of a text not reached is logged. */
+  const contentIn = (sessionID: string, touched: ToolTouch): ContentHit[] => {
+    const { list } = parts.rules();
+    const texts = touched.texts ?? [];
+    if (texts.length === 0 || !hasContentRules(list)) return [];
+    const known = sessions.peek(sessionID)?.activation.contentMatches ?? new Map();
+    const start = performance.now();
+    const scan = contentHits(
+      list,
+      texts.map(({ file, text }) => ({ file: inProject(file), text })),
+      known,
+      { now: () => performance.now(), deadline: start + CONTENT_SCAN_MS },
+    );
+    if (!scan.complete)
+      log.warn(
+        `The text ${touched.tool} brought in was not all looked at for rules with content conditions (over ${CONTENT_SCAN_MS} ms); rules it did not reach were not activated by it`,
+        { sessionID },
+      );
+    return scan.hits;
+  };
 
   return {
     sessionSeen: (session) =>
@@ -125,7 +150,8 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         await parts.refresh();
         if (!served(sessionID) && !warned) return undefined;
         const files = [...touched.files, ...listedInProject(touched.listed ?? [], place.projectRoot)].map(inProject);
-        const answer = await runner.drive(sessionID, { type: "tool-finished", tool: touched.tool, callID: touched.callID, files, rules: parts.rules() });
+        const contents = contentIn(sessionID, touched);
+        const answer = await runner.drive(sessionID, { type: "tool-finished", tool: touched.tool, callID: touched.callID, files, contents, rules: parts.rules() });
         return answer?.rules;
       }),
 

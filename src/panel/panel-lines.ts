@@ -8,7 +8,7 @@
  * the rest.
  */
 import type { RuleWhy } from "../session/marker.js";
-import { enforcedText, type ActivationReason } from "../select/reasons.js";
+import { enforcedText, type ActivationReason, type ConditionMet } from "../select/reasons.js";
 import type { ScopeMatch } from "../select/scope.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
 
@@ -94,7 +94,7 @@ function reasonWords(reason: ActivationReason): string {
     case "enforced":
       return clean(enforcedText(reason));
     case "conditions":
-      return reason.met.map((met) => (met.kind === "file" ? `file ${clean(met.file)} matched ${clean(met.glob)}` : `keyword "${clean(met.keyword)}"`)).join(" and ");
+      return reason.met.map(metText).join(" and ");
   }
 }
 
@@ -167,4 +167,15 @@ export function wrap(text: string, width: number, indent = 0): string[] {
   }
   lines.push(line);
   return lines;
+}
+
+function metText(met: ConditionMet): string {
+  switch (met.kind) {
+    case "file":
+      return `file ${clean(met.file)} matched ${clean(met.glob)}`;
+    case "keyword":
+      return `keyword "${clean(met.keyword)}"`;
+    case "content":
+      return `file ${clean(met.file)} contains ${clean(JSON.stringify(met.pattern))}`;
+  }
 }

@@ -37,7 +37,7 @@ export type ReadPattern = { pattern: ForbidPattern } | { problem: string };
 /** `/body/flags`: flags JavaScript has that mean something for one line of text (`u` is accepted and changes nothing). */
 const REGEX = /^\/(.*)\/([imsu]*)$/s;
 
-const LINEAR = (what: string) => `forbidden patterns are matched by a linear-time engine (RE2), which has no ${what}`;
+const LINEAR = (what: string) => `patterns are matched by a linear-time engine (RE2), which has no ${what}`;
 
 /**
  * A pattern as written → RE2, or why not. `/…/` with flags from `imsu` is a

@@ -14,6 +14,15 @@ export const SCOPE_KEYS = ["agents", "models"] as const;
 export const FORBID_KEYS = ["forbid", "forbidCommands"] as const;
 export const ENFORCEMENT_KEYS = [...FORBID_KEYS, "enforce"] as const;
 export type ForbidKey = (typeof FORBID_KEYS)[number];
+/**
+ * Keys whose patterns a file's content must hold for the rule to apply
+ * (select/content.ts): `fileContains` in the plugin's syntax, and Continue's
+ * `regex`, each item a regular expression's body.
+ */
+export const CONTENT_KEYS = ["fileContains", "regex"] as const;
+export type ContentKey = (typeof CONTENT_KEYS)[number];
+/** Keys holding patterns (rule/pattern-list.ts). */
+export type PatternKey = ForbidKey | ContentKey;
 export type EnforcementKey = (typeof ENFORCEMENT_KEYS)[number];
 
 /** Front matter keys the common reader checks the type of. */

@@ -9,7 +9,9 @@ import { globProblem } from "../glob/rule-glob.js";
 import { decodeRuleText } from "./decode.js";
 import { readEnforcement } from "./enforcement.js";
 import { splitFrontMatter } from "./front-matter.js";
-import { ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
+import { CONTENT_KEYS, ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type ContentKey, type DefaultedKey } from "./keys.js";
+import { type Activation, withoutLostCondition } from "./lost-condition.js";
+import { readPatternList } from "./pattern-list.js";
 import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleScope } from "./rule.js";
 import { foundValue, ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "./warnings.js";
 
@@ -47,7 +49,21 @@ export interface FrontMatterView {
 export type FrontMatterMapper = (front: FrontMatterView) => { data: Record<string, unknown>; toolType?: string };
 
 /** Keys the common reader understands: the others are kept as unknown. */
-const KNOWN_KEYS = new Set<string>(["description", "alwaysApply", "enabled", "match", "priority", "override", ...GLOB_KEYS, ...KEYWORD_KEYS, ...SCOPE_KEYS, ...ENFORCEMENT_KEYS]);
+const KNOWN_KEYS = new Set<string>([
+  "description",
+  "alwaysApply",
+  "enabled",
+  "match",
+  "priority",
+  "override",
+  "keywordMatch",
+  "requestable",
+  ...GLOB_KEYS,
+  ...KEYWORD_KEYS,
+  ...SCOPE_KEYS,
+  ...ENFORCEMENT_KEYS,
+  ...CONTENT_KEYS,
+]);
 
 export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper): ParsedRule {
   const decoded = decodeRuleText(bytes);
@@ -143,15 +159,24 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     warnings.push(ignored(candidate, data, "description", text));
   }
 
-  let activation: Activation = { alwaysApply, keywords };
+  let activation: Activation = { alwaysApply, globs, keywords, fileContains: [] };
+  const contentKeys = CONTENT_KEYS.filter((key) => data[key] !== undefined && data[key] !== null);
+  for (const key of contentKeys) activation.fileContains.push(...readPatternList(data, key, { path: candidate.path, text }, warnings));
   if (unusableGlobs.length > 0) {
     // Fail closed: a rule whose every glob is unusable must not turn into an always-on rule.
-    const lost = globs.length === 0 ? lostFileCondition({ alwaysApply, keywords, match, description }) : undefined;
+    const lost = globs.length === 0 ? withoutLostCondition(activation, { match, description }) : undefined;
     unusableGlobs.forEach(({ glob, problem, line }, index, all) => {
       const nowApplies = lost && index === all.length - 1 ? lost.applies : undefined;
       warnings.push(ruleWarning(candidate.path, { code: "glob-unusable", glob, problem, nowApplies, line }));
     });
     if (lost) activation = lost.activation;
+  }
+  if (contentKeys.length > 0 && activation.fileContains.length === 0) {
+    // The same for content: a rule whose every pattern is unusable must not apply without one.
+    const lost = withoutLostCondition(activation, { match, description });
+    if (lost) activation = lost.activation;
+    const key = contentKeys[0] as ContentKey;
+    warnings.push(ruleWarning(candidate.path, { code: "content-condition-lost", key, nowApplies: lost?.applies, line: keyLine(text, key) }));
   }
 
   // What the rule forbids never changes when it applies: a pattern that cannot be used is left out, not the rule.
@@ -169,7 +194,7 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     displayPath,
     content,
     description,
-    globs,
+    globs: activation.globs,
     keywords: activation.keywords,
     alwaysApply: activation.alwaysApply,
     match,
@@ -177,6 +202,9 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     override,
     unknownKeys,
   };
+  if (activation.fileContains.length > 0) rule.fileContains = activation.fileContains;
+  if (data.keywordMatch === "substring") rule.keywordMatch = "substring";
+  if (data.requestable === true) rule.requestable = true;
   if (narrowed.agents) rule.agents = narrowed.agents;
   if (narrowed.models) rule.models = narrowed.models;
   if (enforcement.enforce) rule.enforce = enforcement.enforce;
@@ -187,25 +215,4 @@ interface UnusableGlob {
   glob: string;
   problem: string;
   line?: number;
-}
-
-interface Activation {
-  alwaysApply: boolean | undefined;
-  keywords: string[];
-}
-
-/**
- * What a rule becomes when none of its globs can be used, and how to say so.
- * `alwaysApply: true` is unaffected; keywords that sufficed alone (`match: any`)
- * still apply; otherwise the rule waits to be asked for, never widening to always.
- */
-function lostFileCondition(
-  rule: Activation & { match: MatchMode; description?: string },
-): { activation: Activation; applies: "by-keywords" | "on-request" | "when-mentioned" } | undefined {
-  if (rule.alwaysApply === true) return undefined;
-  if (rule.keywords.length > 0 && rule.match === "any") return { activation: { alwaysApply: rule.alwaysApply, keywords: rule.keywords }, applies: "by-keywords" };
-  return {
-    activation: { alwaysApply: false, keywords: [] },
-    applies: rule.description ? "on-request" : "when-mentioned",
-  };
 }

@@ -28,9 +28,15 @@ export interface Rule {
   globs: string[];
   /** Words that activate the rule when the user's prompt contains them. */
   keywords: string[];
+  /** How keywords match the prompt: whole words (default), or anywhere as text (OpenHands' triggers). */
+  keywordMatch?: "substring";
+  /** Patterns that activate the rule when a file the session works with contains a match (`fileContains`, Continue's `regex`). */
+  fileContains?: readonly ForbidPattern[];
+  /** A rule with a condition that is also listed on request by its description while the condition has not held (Continue's `alwaysApply: false`). */
+  requestable?: boolean;
   /** `true` or `false` when the front matter says so; undefined when it is silent. */
   alwaysApply?: boolean;
-  /** With both globs and keywords: does one condition suffice (`any`, the default) or must all hold? */
+  /** With more than one condition (globs, keywords, file content): does one suffice (`any`, the default) or must all hold? */
   match: MatchMode;
   /** 1–100, default 50: higher comes first in a message and is left out last when a budget is exceeded. */
   priority: number;

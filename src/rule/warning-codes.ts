@@ -1,5 +1,6 @@
 /** The catalogue of warning codes that warnings.ts makes warnings from and words. */
-import type { CheckedKey, DefaultedKey, EnforcementKey, ForbidKey } from "./keys.js";
+import type { CheckedKey, ContentKey, DefaultedKey, EnforcementKey, PatternKey } from "./keys.js";
+import type { NowApplies } from "./lost-condition.js";
 import type { Trust } from "./trust.js";
 
 /** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
@@ -43,7 +44,9 @@ export interface Details {
   "key-invalid": Skips & { key: CheckedKey; found: FoundValue };
   // A rule that loads, with something of it ignored.
   "key-ignored": { key: DefaultedKey; found: FoundValue };
-  "glob-unusable": { glob: string; problem: string; nowApplies?: "by-keywords" | "on-request" | "when-mentioned" };
+  "glob-unusable": { glob: string; problem: string; nowApplies?: NowApplies };
+  /** `fileContains` or `regex` given, none of its patterns usable: `nowApplies` says what the rule applies by instead (undefined: always, as `alwaysApply: true` says). */
+  "content-condition-lost": { key: ContentKey; nowApplies?: NowApplies };
   "unknown-keys": { keys: string[] };
   /** `agents:` or `models:` present but naming none: the rule is not narrowed. */
   "scope-empty": { key: "agents" | "models" };
@@ -57,10 +60,10 @@ export interface Details {
   "agent-unknown": { agent: string; known: string[] };
   // What a rule forbids (`forbid`, `forbidCommands`, `enforce`): a pattern that cannot be used is not loaded.
   /** The key's value is neither a pattern nor a list of patterns; or, with `item` (1-based), one item of its list is not text. */
-  "forbid-invalid": { key: ForbidKey; found: FoundValue; item?: number };
+  "forbid-invalid": { key: PatternKey; found: FoundValue; item?: number };
   /** `pattern` as written (cut short); `problem` says why, from its verb on ("uses a lookahead …"). */
-  "forbid-pattern-unusable": { key: ForbidKey; pattern: string; problem: string };
-  "forbid-too-many": { key: ForbidKey; count: number; limit: number };
+  "forbid-pattern-unusable": { key: PatternKey; pattern: string; problem: string };
+  "forbid-too-many": { key: PatternKey; count: number; limit: number };
   "enforce-invalid": { found: FoundValue };
   "enforce-without-forbid": Empty;
   /** Another tool's rule file: only this plugin's own folders may forbid, so the rule applies as it does in `tool`. */

@@ -9,7 +9,7 @@
  * why a glob cannot be used.) Code that decides anything looks at the code
  * and the details, never at the text.
  */
-import type { CheckedKey, DefaultedKey } from "./keys.js";
+import { CONTENT_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
 import type { Trust } from "./trust.js";
 import type { Details, FoundValue, Skips } from "./warning-codes.js";
@@ -81,7 +81,12 @@ const EXPECTED: Record<CheckedKey | DefaultedKey, string> = {
 /** What is done instead when a defaulted key's value is wrong. */
 const INSTEAD: Record<DefaultedKey, string> = { priority: `default ${DEFAULT_PRIORITY} used`, override: "the rule does not override", description: "description ignored" };
 
-const NOW_APPLIES = { "by-keywords": "applies only by its keywords", "on-request": "applies only on request", "when-mentioned": "applies only when mentioned" };
+const NOW_APPLIES = {
+  "by-keywords": "applies only by its keywords",
+  "by-other-conditions": "applies only by its other conditions",
+  "on-request": "applies only on request",
+  "when-mentioned": "applies only when mentioned",
+};
 
 const WALKED = { folders: "folders", entries: "folder entries", files: "rule files" };
 
@@ -157,6 +162,10 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
     (w) =>
       `glob ${JSON.stringify(w.glob)} cannot be used (${w.problem}); this glob is ignored${w.nowApplies ? `; no usable glob is left, so the rule ${NOW_APPLIES[w.nowApplies]}` : ""}`,
   ),
+  "content-condition-lost": error(
+    (w) =>
+      `no pattern of "${w.key}" can be used, so the content condition was ignored and no file content activates the rule${w.nowApplies ? `; it ${NOW_APPLIES[w.nowApplies]}` : ""}`,
+  ),
   "unknown-keys": warning(
     (w) =>
       `front matter key${w.keys.length > 1 ? "s" : ""} ${w.keys.map((key) => `"${key}"`).join(", ")} ${w.keys.length > 1 ? "are" : "is"} not used by opencode-rulebook; kept and ignored`,
@@ -184,10 +193,12 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   ),
   "forbid-invalid": error((w) =>
     w.item === undefined
-      ? `front matter key "${w.key}" should be a pattern or a YAML list of patterns, found ${shown(w.found)}; it was ignored, so it forbids nothing`
+      ? `front matter key "${w.key}" should be a pattern or a YAML list of patterns, found ${shown(w.found)}; it was ignored, so ${isContentKey(w.key) ? "no file content activates the rule by it" : "it forbids nothing"}`
       : `item ${w.item} of front matter key "${w.key}" should be a pattern, found ${shown(w.found)}; this item was ignored`,
   ),
-  "forbid-pattern-unusable": error((w) => `forbidden pattern ${JSON.stringify(w.pattern)} in "${w.key}" ${w.problem}; this pattern was ignored`),
+  "forbid-pattern-unusable": error(
+    (w) => `${isContentKey(w.key) ? "content" : "forbidden"} pattern ${JSON.stringify(w.pattern)} in "${w.key}" ${w.problem}; this pattern was ignored`,
+  ),
   "forbid-too-many": error(
     (w) => `front matter key "${w.key}" lists ${w.count} patterns, more than ${w.limit}; the first ${w.limit} are used, the other ${w.count - w.limit} were not loaded`,
   ),
@@ -208,6 +219,8 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "config-invalid": warning((w) => `cannot be read as JSON (${w.reason}); its plugin options were not used`),
   "plugin-options": warning((w) => `plugin options: ${w.problem}`),
 };
+
+const isContentKey = (key: string) => (CONTENT_KEYS as readonly string[]).includes(key);
 
 /** The warning in words, for a person: what is wrong and what was done about it. */
 export function warningText(warning: RuleWarning): string {

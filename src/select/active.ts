@@ -18,8 +18,8 @@
  */
 import type { Rule } from "../rule/rule.js";
 import { matchingGlob } from "../glob/rule-glob.js";
-import { matchingKeyword } from "./keywords.js";
-import type { ActivationReason, ConditionMet, FileMatch } from "./reasons.js";
+import { keywordInText, matchingKeyword } from "./keywords.js";
+import type { ActivationReason, ConditionMet, ContentMatch, FileMatch } from "./reasons.js";
 import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";
 import { isScoped, outOfScopeText, scopeMatch, type ScopeMatch, type WorkingAs } from "./scope.js";
 
@@ -38,6 +38,8 @@ export interface SessionContext {
    * only the new files, so an event's cost does not grow with the working set.
    */
   fileMatches?: ReadonlyMap<string, FileMatch>;
+  /** Rules whose content patterns matched the text of a file of the session (content.ts records them as texts arrive). */
+  contentMatches?: ReadonlyMap<string, ContentMatch>;
   /** The agent and model the session works as now, for rules with `agents:` or `models:`. */
   workingAs?: WorkingAs;
 }
@@ -71,8 +73,13 @@ export function whyRuleApplies(rule: Rule, context: SessionContext): ActivationR
     else failed = true;
   }
   if (rule.keywords.length > 0) {
-    const keyword = context.prompt ? matchingKeyword(context.prompt, rule.keywords) : undefined;
+    const keyword = context.prompt ? keywordOf(rule, context.prompt) : undefined;
     if (keyword !== undefined) met.push({ kind: "keyword", keyword });
+    else failed = true;
+  }
+  if (rule.fileContains !== undefined) {
+    const content = contentMatchOf(rule, context.contentMatches);
+    if (content) met.push(content);
     else failed = true;
   }
   const [first, ...more] = met;
@@ -90,8 +97,11 @@ export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string
   if (mode === "manual") return `manual: applies only when the prompt mentions @${rule.name}`;
   const missing: string[] = [];
   if (rule.globs.length > 0 && !(context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files))) missing.push(`files: no file matched ${rule.globs.join(", ")}`);
-  if (rule.keywords.length > 0 && !(context.prompt && matchingKeyword(context.prompt, rule.keywords))) {
+  if (rule.keywords.length > 0 && !(context.prompt && keywordOf(rule, context.prompt))) {
     missing.push(`keywords: none of ${rule.keywords.join(", ")} in the prompt`);
+  }
+  if (rule.fileContains !== undefined && !contentMatchOf(rule, context.contentMatches)) {
+    missing.push(`content: no file of the session seen containing ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
   }
   return rule.match === "all" ? `all conditions needed; ${missing.join("; ")}` : missing.join("; ");
 }
@@ -117,7 +127,8 @@ export function activeRulesAmong(rules: readonly Rule[], context: SessionContext
   for (const [name, reason] of context.activated ?? []) if (reason !== undefined) byName(name);
   if (materialised.files.length > 0) for (const place of index.conditional) more.push(place);
   else for (const name of context.fileMatches?.keys() ?? []) byName(name);
-  if (context.prompt) for (const place of index.keywords().matching(context.prompt)) more.push(place);
+  for (const name of context.contentMatches?.keys() ?? []) byName(name);
+  if (context.prompt) for (const place of [...index.keywords().matching(context.prompt), ...index.substringKeywords]) more.push(place);
   const active: ActiveRule[] = [];
   for (const place of mergePlaces(
     index.always,
@@ -149,6 +160,16 @@ export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[
     const reason = matchFiles(rule.globs, newFiles);
     if (reason) fileMatches.set(rule.name, reason);
   }
+}
+
+/** The rule's keyword the prompt holds: as a whole word, or anywhere as text (`keywordMatch: substring`). */
+const keywordOf = (rule: Rule, prompt: string): string | undefined =>
+  rule.keywordMatch === "substring" ? keywordInText(prompt, rule.keywords) : matchingKeyword(prompt, rule.keywords);
+
+/** The content match recorded for the rule, if its pattern is still one of the rule's (its file may have changed since). */
+function contentMatchOf(rule: Rule, matches: ReadonlyMap<string, ContentMatch> | undefined): ContentMatch | undefined {
+  const match = matches?.get(rule.name);
+  return match && rule.fileContains?.some(({ written }) => written === match.pattern) ? match : undefined;
 }
 
 function matchFiles(globs: readonly string[], files: Iterable<string>): FileMatch | undefined {

@@ -18,15 +18,35 @@ export interface KeywordMatch {
   keyword: string;
 }
 
-/** A condition of a conditional rule (`globs`, `keywords`) that holds. */
-export type ConditionMet = FileMatch | KeywordMatch;
+/** A file of the session whose text (as a tool brought it in) holds a match for one of the rule's content patterns. */
+export interface ContentMatch {
+  kind: "content";
+  file: string;
+  /** The pattern as written. */
+  pattern: string;
+}
+
+/** A condition of a conditional rule (`globs`, `keywords`, `fileContains`) that holds. */
+export type ConditionMet = FileMatch | KeywordMatch | ContentMatch;
+
+/** One condition in words: `file src/app.ts matched src/**\/*.ts`, `keyword "deploy" in the prompt`, `file src/a.ts contains "TODO"`. */
+export function conditionText(condition: ConditionMet): string {
+  switch (condition.kind) {
+    case "file":
+      return `file ${condition.file} matched ${condition.glob}`;
+    case "keyword":
+      return `keyword "${condition.keyword}" in the prompt`;
+    case "content":
+      return `file ${condition.file} contains ${JSON.stringify(condition.pattern)}`;
+  }
+}
 
 export type ActivationReason =
   /** No condition, or `alwaysApply: true`. */
   | { kind: "always" }
   /** `@name` in the prompt; `rule` is the name. */
   | { kind: "mention"; rule: string }
-  /** The rule's conditions that hold, in order: the file match, then the keyword. Never empty. */
+  /** The rule's conditions that hold, in order: the file match, the keyword, then the content. Never empty. */
   | { kind: "conditions"; met: readonly [ConditionMet, ...ConditionMet[]] }
   /** The model read the rule with the `rule` tool. */
   | { kind: "rule-tool" }
@@ -49,9 +69,7 @@ export function reasonText(reason: ActivationReason): string {
     case "mention":
       return `mention: @${reason.rule} in the prompt`;
     case "conditions":
-      return reason.met
-        .map((condition) => (condition.kind === "file" ? `file ${condition.file} matched ${condition.glob}` : `keyword "${condition.keyword}" in the prompt`))
-        .join(" and ");
+      return reason.met.map(conditionText).join(" and ");
     case "rule-tool":
       return "read with the rule tool";
     case "enforced":

@@ -14,7 +14,7 @@ export type ActivationMode = "always" | "conditional" | "on-request" | "manual";
 
 export function activationOf(rule: Rule): ActivationMode {
   if (rule.alwaysApply === true) return "always";
-  if (rule.globs.length > 0 || rule.keywords.length > 0) return "conditional";
+  if (rule.globs.length > 0 || rule.keywords.length > 0 || rule.fileContains !== undefined) return "conditional";
   if (rule.alwaysApply === false) return rule.description ? "on-request" : "manual";
   return "always";
 }
@@ -24,8 +24,12 @@ export interface RuleSetIndex {
   always: readonly number[];
   /** Where the conditional rules are, in order. */
   conditional: readonly number[];
-  /** The on-request rules, in order. */
+  /** The on-request rules, in order, with the conditional ones also listed on request (`requestable`) while their condition has not held. */
   onRequest: readonly Rule[];
+  /** Where the conditional rules whose keywords match as text anywhere in the prompt are (`keywordMatch: substring`). */
+  substringKeywords: readonly number[];
+  /** Where the rules with content patterns are, in order. */
+  contentRules: readonly number[];
   names: ReadonlySet<string>;
   /** Where each name is (more than one place when two rules share it). */
   positions: ReadonlyMap<string, readonly number[]>;
@@ -49,12 +53,16 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
   const always: number[] = [];
   const conditional: number[] = [];
   const onRequest: Rule[] = [];
+  const substringKeywords: number[] = [];
+  const contentRules: number[] = [];
   const positions = new Map<string, number[]>();
   rules.forEach((rule, i) => {
     const mode = activationOf(rule);
     if (mode === "always") always.push(i);
     else if (mode === "conditional") conditional.push(i);
-    else if (mode === "on-request") onRequest.push(rule);
+    if (mode === "on-request" || (mode === "conditional" && rule.requestable && rule.description)) onRequest.push(rule);
+    if (mode === "conditional" && rule.keywordMatch === "substring" && rule.keywords.length > 0) substringKeywords.push(i);
+    if (mode === "conditional" && rule.fileContains !== undefined) contentRules.push(i);
     const places = positions.get(rule.name);
     if (places) places.push(i);
     else positions.set(rule.name, [i]);
@@ -65,12 +73,17 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     always,
     conditional,
     onRequest,
+    substringKeywords,
+    contentRules,
     names: new Set(positions.keys()),
     positions,
     keywords() {
       if (!keywords) {
         keywords = keywordIndex();
-        for (const i of conditional) for (const keyword of (rules[i] as Rule).keywords) keywords.add(keyword, i);
+        for (const i of conditional) {
+          const rule = rules[i] as Rule;
+          if (rule.keywordMatch !== "substring") for (const keyword of rule.keywords) keywords.add(keyword, i);
+        }
       }
       return keywords;
     },

@@ -50,7 +50,10 @@ export function windowNeeds(rules: readonly Rule[], context: SessionContext, win
   const alreadyListed = window.listed ?? new Set<string>();
   const workingAs = context.workingAs;
   // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
-  const onRequest = index.onRequest.filter((rule) => !held(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true));
+  const given = new Set(active.map(({ rule }) => rule));
+  const onRequest = index.onRequest.filter(
+    (rule) => !held(rule) && !given.has(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
+  );
   const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
   const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, window.paused ?? new Set(), active);
   const changed = active.map(({ rule }) => delivered.has(rule.name));

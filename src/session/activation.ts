@@ -5,7 +5,8 @@
  */
 import type { Rule } from "../rule/rule.js";
 import { matchNewFiles } from "../select/active.js";
-import type { ActivationReason, FileMatch } from "../select/reasons.js";
+import type { ContentHit } from "../select/content.js";
+import type { ActivationReason, ContentMatch, FileMatch } from "../select/reasons.js";
 
 export interface Activation {
   /** Files in the session's context. */
@@ -14,19 +15,30 @@ export interface Activation {
   readonly unmatched: readonly string[];
   /** Glob rules a file of the session matched, with the reason. */
   readonly fileMatches: ReadonlyMap<string, FileMatch>;
+  /** Rules a file's text (as a tool brought it in) activated by content, with the first file and pattern. */
+  readonly contentMatches: ReadonlyMap<string, ContentMatch>;
   /** Rules mentioned as `@name` in the session. */
   readonly mentioned: ReadonlySet<string>;
   /** Rules activated by a condition, with the first reason: they stay active after compaction. */
   readonly activated: ReadonlyMap<string, ActivationReason>;
 }
 
-export const NO_ACTIVATION: Activation = { files: new Set(), unmatched: [], fileMatches: new Map(), mentioned: new Set(), activated: new Map() };
+export const NO_ACTIVATION: Activation = { files: new Set(), unmatched: [], fileMatches: new Map(), contentMatches: new Map(), mentioned: new Set(), activated: new Map() };
 
 /** Adds files to the session's context; files it has are left out. */
 export function withFiles(activation: Activation, paths: readonly string[]): Activation {
   const fresh = [...new Set(paths)].filter((path) => !activation.files.has(path));
   if (fresh.length === 0) return activation;
   return { ...activation, files: new Set([...activation.files, ...fresh]), unmatched: [...activation.unmatched, ...fresh] };
+}
+
+/** Records the rules a file's text activated, keeping the first match of each. */
+export function withContent(activation: Activation, hits: readonly ContentHit[]): Activation {
+  const fresh = hits.filter(({ rule }) => !activation.contentMatches.has(rule));
+  if (fresh.length === 0) return activation;
+  const contentMatches = new Map(activation.contentMatches);
+  for (const { rule, match } of fresh) contentMatches.set(rule, match);
+  return { ...activation, contentMatches };
 }
 
 export function withMentions(activation: Activation, names: readonly string[]): Activation {
@@ -54,6 +66,11 @@ export function matched(activation: Activation, rules: readonly Rule[]): Activat
 /** The rule files were reloaded: globs may have changed, so the whole working set is matched again, once; deleted rules are no longer active. */
 export function reloaded(activation: Activation, removed: readonly string[]): Activation {
   const activated = new Map(activation.activated);
-  for (const name of removed) activated.delete(name);
-  return { ...activation, fileMatches: new Map(), unmatched: [...activation.files], activated };
+  const contentMatches = new Map(activation.contentMatches);
+  for (const name of removed) {
+    activated.delete(name);
+    contentMatches.delete(name);
+  }
+  // A content match whose rule's patterns changed no longer counts (select/active.ts checks its pattern); the text is not kept to scan again.
+  return { ...activation, fileMatches: new Map(), unmatched: [...activation.files], activated, contentMatches };
 }

@@ -24,6 +24,7 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     rules: list,
     delivered: window.delivered,
     files: activation.fileMatches.size,
+    contents: activation.contentMatches.size,
     mentioned: activation.mentioned.size,
     activated: activation.activated.size,
     listed: window.listedOnRequest,
@@ -40,6 +41,7 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     {
       files: [],
       fileMatches: activation.fileMatches,
+      contentMatches: activation.contentMatches,
       prompt,
       mentioned: activation.mentioned,
       activated: activation.activated,

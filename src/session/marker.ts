@@ -139,6 +139,13 @@ function isRuleWhy(value: unknown): value is RuleWhy {
   return scope === undefined || (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)));
 }
 
+function isConditionMet(met: unknown): boolean {
+  if (!isObject(met)) return false;
+  if (met.kind === "file") return isText(met.file) && isText(met.glob);
+  if (met.kind === "content") return isText(met.file) && isText(met.pattern);
+  return met.kind === "keyword" && isText(met.keyword);
+}
+
 function isReason(value: unknown): value is ActivationReason {
   if (!isObject(value)) return false;
   switch (value.kind) {
@@ -150,11 +157,7 @@ function isReason(value: unknown): value is ActivationReason {
     case "enforced":
       return (value.mode === "block" || value.mode === "warn") && isText(value.tool) && (value.file === undefined || isText(value.file));
     case "conditions":
-      return (
-        Array.isArray(value.met) &&
-        value.met.length > 0 &&
-        value.met.every((met: unknown) => isObject(met) && (met.kind === "file" ? isText(met.file) && isText(met.glob) : met.kind === "keyword" && isText(met.keyword)))
-      );
+      return Array.isArray(value.met) && value.met.length > 0 && value.met.every(isConditionMet);
     default:
       return false;
   }

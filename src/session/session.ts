@@ -14,6 +14,7 @@
  */
 import type { Violation } from "../enforce/violations.js";
 import type { ComposedMessage } from "../render/compose.js";
+import type { ContentHit } from "../select/content.js";
 import type { ActivationReason } from "../select/reasons.js";
 import type { ModelRef } from "../select/scope.js";
 import type { Rule } from "../rule/rule.js";
@@ -100,8 +101,8 @@ export type SessionEvent =
   | { type: "turn-may-go-on"; turn: Turn; rules: RuleSet }
   /** Files the session works with: a tool about to run names them, or a file was touched. */
   | { type: "files-touched"; files: readonly string[] }
-  /** A tool ran: the files it named and listed; the rules it activated go with its result, and the rules it broke that only warn. */
-  | { type: "tool-finished"; tool: string; callID?: string; files: readonly string[]; rules: RuleSet }
+  /** A tool ran: the files it named and listed, the rules the text it brought in activates (`contents`); the rules it activated go with its result, and the rules it broke that only warn. */
+  | { type: "tool-finished"; tool: string; callID?: string; files: readonly string[]; contents?: readonly ContentHit[]; rules: RuleSet }
   /** A tool call about to run was checked against the rules that forbid: the rules it breaks, none when it breaks none. */
   | { type: "call-checked"; tool: string; callID?: string; violations: readonly Violation[] }
   /** The model asked for a rule by name. */

@@ -5,7 +5,7 @@
  * session's other facts and decides what each moment asks for.
  */
 import { mentionedRuleNames } from "../select/mentions.js";
-import { reloaded, withActivated, withFiles, withMentions } from "./activation.js";
+import { reloaded, withActivated, withContent, withFiles, withMentions } from "./activation.js";
 import { composeFor } from "./compose-for.js";
 import { callChecked, takeWarning, withWarning } from "./enforced.js";
 import { markerFor, type SilentTrigger } from "./marker.js";
@@ -85,7 +85,7 @@ export function step(state: SessionState, event: SessionEvent): Step {
 }
 
 function toolFinished(state: SessionState, event: Extract<SessionEvent, { type: "tool-finished" }>): Step {
-  const touched = { ...state, activation: withFiles(state.activation, event.files) };
+  const touched = { ...state, activation: withContent(withFiles(state.activation, event.files), event.contents ?? []) };
   // A new session's first delivery will carry them; rules owed since a compaction go now.
   if (!holdsRules(touched.window) && !rulesOwed(touched.window)) return then(touched, { type: "answer" });
   const { state: next, composed, notes } = composeFor(touched, event.rules);

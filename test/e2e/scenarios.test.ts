@@ -21,6 +21,7 @@ const MARK = {
   editedAfter: "MARK-EDITED-V2-9e8",
   plan: "MARK-PLAN-ONLY-3c7",
   build: "MARK-BUILD-ONLY-6d1",
+  content: "MARK-CONTENT-LEGACY-FETCH-1b5",
 } as const;
 
 const RULES: Record<string, string> = {
@@ -32,10 +33,15 @@ const RULES: Record<string, string> = {
   "edited.md": `---\nalwaysApply: true\n---\n# Edited\n- ${MARK.editedBefore}\n`,
   "plan-notes.md": `---\nagents: [plan]\n---\n# Planning\n- ${MARK.plan}: list the steps before any edit.\n`,
   "build-checks.md": `---\nagents: build\n---\n# Building\n- ${MARK.build}: run the tests after each edit.\n`,
+  "legacy-client.md": `---\nfileContains: legacyFetch(\n---\n# Legacy client\n- ${MARK.content}: replace legacyFetch with the new client.\n`,
 };
 const PAUSED = "Not in effect while you work as agent";
 const RESUMED = "In effect again now that you work as agent";
-const FILES = { "src/app.ts": "export const answer = 42;\n", "README.md": "# fixture\n" };
+const FILES = {
+  "src/app.ts": "export const answer = 42;\n",
+  "README.md": "# fixture\n",
+  "src/net.ts": "export const get = (url: string) => legacyFetch(url);\n",
+};
 
 const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
 const count = (request: SeenRequest, mark: string) => text(request).split(mark).length - 1;
@@ -81,6 +87,18 @@ describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.ts)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
+  });
+
+  test("file content: a rule with fileContains comes with the read of a file holding the pattern, not with one that does not", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    const clean = await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    expect(count(clean[1] as SeenRequest, MARK.content)).toBe(0);
+    const requests = await host.turn(session, "And the network code?", [{ read: host.projectPath("src/net.ts") }, { answer: "a getter" }]);
+    expect(requests).toHaveLength(2);
+    expect(count(requests[0] as SeenRequest, MARK.content)).toBe(0);
+    expect(count(requests[1] as SeenRequest, MARK.content)).toBe(1);
+    expect(text(requests[1] as SeenRequest).lastIndexOf(MARK.content)).toBeGreaterThan(text(requests[1] as SeenRequest).indexOf("legacyFetch(url)"));
+    expectEachExtendsTheLast([...clean, ...requests]);
   });
 
   test("keyword: the rule is in the turn that said it, before the user's words, and once after", { timeout: 30_000 }, async () => {

@@ -13,7 +13,7 @@ import { parse, parsed, PATH } from "../support/parse.js";
 const written = (enforce: RuleEnforcement | undefined) =>
   enforce && { mode: enforce.mode, forbid: enforce.forbid.map((p) => p.written), forbidCommands: enforce.forbidCommands.map((p) => p.written) };
 
-const LINEAR_LOOKAROUND = "forbidden patterns are matched by a linear-time engine (RE2), which has no lookarounds";
+const LINEAR_LOOKAROUND = "patterns are matched by a linear-time engine (RE2), which has no lookarounds";
 
 describe("forbid, forbidCommands, enforce", () => {
   test("lists of patterns, literals and /regex/, and the mode", () => {

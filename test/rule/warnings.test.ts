@@ -34,6 +34,7 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "key-invalid": { code: "key-invalid", rule: "r", key: "globs", found: { type: "number", json: "5" }, line: 2 },
   "key-ignored": { code: "key-ignored", key: "priority", found: { type: "number", json: "500" }, line: 2 },
   "glob-unusable": { code: "glob-unusable", glob: "./", problem: 'nothing is left once "./" is removed', nowApplies: "when-mentioned", line: 2 },
+  "content-condition-lost": { code: "content-condition-lost", key: "regex", nowApplies: "on-request", line: 3 },
   "unknown-keys": { code: "unknown-keys", keys: ["author", "tags"] },
   "activation-invalid": { code: "activation-invalid", key: "trigger", allowed: ["always_on", "glob", "model_decision", "manual"], value: '"sometimes"' },
   "activation-incomplete": { code: "activation-incomplete", key: "inclusion", value: "fileMatch", lacks: "fileMatchPattern" },

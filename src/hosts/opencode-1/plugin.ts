@@ -15,7 +15,7 @@ import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
 import { proposedCall } from "../opencode/tool-call.js";
-import { touchedBy } from "../opencode/tool-paths.js";
+import { touchedBy } from "../opencode/tool-touch.js";
 import { startForHost } from "../start.js";
 import { openCodeLogSink } from "./log-sink.js";
 import { markerOf, partIdBefore } from "./parts.js";

@@ -28,7 +28,7 @@ import type { ModelRef } from "../../select/scope.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
 import { proposedCall } from "../opencode/tool-call.js";
-import { touchedBy } from "../opencode/tool-paths.js";
+import { touchedBy } from "../opencode/tool-touch.js";
 import { startForHost } from "../start.js";
 import { promptsInArrival } from "./arriving-prompts.js";
 import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";

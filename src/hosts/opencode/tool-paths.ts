@@ -6,7 +6,6 @@
  * their tools' arguments the same way; plugin tools that follow the same keys
  * count too.
  */
-import type { ToolTouch } from "../../engine/contract.js";
 import { PATCH_TEXT_KEYS, pathsFromPatch } from "./patch-text.js";
 
 /** Argument keys that name files or folders, across OpenCode's tools and plugin tools. */
@@ -48,6 +47,3 @@ export function pathsFromToolOutput(tool: string, output: string): string[] {
     .map((line) => line.trim().replace(/:$/, ""))
     .filter((line) => line !== "");
 }
-
-/** What a finished tool touched, as the engine takes it: the files its arguments name, and the lines of its listing. */
-export const touchedBy = (tool: string, args: unknown, output: string): ToolTouch => ({ tool, files: pathsFromToolArgs(args), listed: pathsFromToolOutput(tool, output) });
