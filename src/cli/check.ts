@@ -108,7 +108,8 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
       if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || /(^|\/)\.(?!\/|$)/.test(glob.replace(/^\.\//, ""))) continue;
       if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
     }
-    if (rule.match === "all" && (rule.globs.length === 0 || rule.keywords.length === 0)) warn(rule, `"match: all" has no effect without both globs and keywords`);
+    const conditions = [rule.globs.length > 0, rule.keywords.length > 0, rule.fileContains !== undefined].filter(Boolean).length;
+    if (rule.match === "all" && conditions < 2) warn(rule, `"match: all" has no effect with fewer than two of globs, keywords and fileContains`);
     // An incomplete list would make a warning of an agent defined past the walk's bounds.
     if (agents?.complete) {
       const unknown = new Map((rule.agents ?? []).filter((name) => !isKnownAgent(agents, name)).map((name) => [name.toLowerCase(), name]));

@@ -42,7 +42,7 @@ export function sizeLabel(bytes: number): string {
   return `${bytes} B ≈ ${estimateTokens(bytes)} tokens`;
 }
 
-/** How a rule activates, in words: `always`, `files: src/**`, `keywords: sql`, `on request`, `manual (@name)`. */
+/** How a rule activates, in words: `always`, `files: src/**`, `keywords: sql`, `content: "TODO"`, `on request`, `manual (@name)`; a rule also on request says so. */
 export function activationLabel(rule: Rule): string {
   const mode = activationOf(rule);
   if (mode === "always") return "always";
@@ -51,7 +51,9 @@ export function activationLabel(rule: Rule): string {
   const parts: string[] = [];
   if (rule.globs.length > 0) parts.push(`files: ${rule.globs.join(", ")}`);
   if (rule.keywords.length > 0) parts.push(`keywords: ${rule.keywords.join(", ")}`);
-  return parts.join(rule.match === "all" ? " and " : " or ");
+  if (rule.fileContains) parts.push(`content: ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
+  const label = parts.join(rule.match === "all" ? " and " : " or ");
+  return rule.requestable && rule.description ? `${label}; else on request` : label;
 }
 
 /** Rows of cells as aligned columns (the last column is not padded); `width` ignores colour codes. */

@@ -4,9 +4,12 @@
  * the engine's SessionContext the way the engine does it for a real prompt
  * (`@rule` mentions, paths named in the prompt that exist).
  */
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import type { Rule } from "../rule/rule.js";
 import type { SessionContext } from "../select/active.js";
+import { contentHits, hasContentRules, MAX_CONTENT_CHARS } from "../select/content.js";
+import type { ContentMatch } from "../select/reasons.js";
 import type { ModelRef, WorkingAs } from "../select/scope.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
@@ -30,7 +33,41 @@ export function hypotheticalSession(project: ProjectContext, rules: readonly Rul
   // As the engine does for a user's message: existing files the prompt names join the session.
   for (const { path, absolute } of prompt ? pathsNamedInPrompt(prompt, ruleNames, project) : []) if (existsSync(absolute)) normalised.add(path);
   const list = [...normalised];
-  return { files: list, prompt, mentioned, workingAs, context: { files: list, prompt, mentioned: new Set(mentioned), workingAs } };
+  const contentMatches = contentOfFiles(project, rules, list);
+  return { files: list, prompt, mentioned, workingAs, context: { files: list, prompt, mentioned: new Set(mentioned), workingAs, contentMatches } };
+}
+
+/**
+ * What the files given hold, for rules with content conditions: each file
+ * that exists is read (its first MAX_CONTENT_CHARS bytes), as if a tool had
+ * brought it into the session.
+ */
+function contentOfFiles(project: ProjectContext, rules: readonly Rule[], files: readonly string[]): Map<string, ContentMatch> {
+  if (!hasContentRules(rules)) return new Map();
+  const texts = files.flatMap((file) => {
+    const text = readStart(isAbsolute(file) ? file : join(project.projectRoot, file));
+    return text === undefined ? [] : [{ file, text }];
+  });
+  const scan = contentHits(rules, texts, new Set(), { now: () => performance.now(), deadline: performance.now() + CONTENT_SCAN_MS });
+  return new Map(scan.hits.map(({ rule, match }) => [rule, match]));
+}
+
+/** A command has time a tool result does not: the files given are all looked at. */
+const CONTENT_SCAN_MS = 10_000;
+
+function readStart(path: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(MAX_CONTENT_CHARS);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, read).toString("utf8");
+  } catch {
+    // Not there, or a folder: a file that cannot be read holds nothing.
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** `--agent NAME --model PROVIDER/MODEL` as the session's agent and model. */

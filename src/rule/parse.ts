@@ -56,7 +56,6 @@ const KNOWN_KEYS = new Set<string>([
   "match",
   "priority",
   "override",
-  "keywordMatch",
   "requestable",
   ...GLOB_KEYS,
   ...KEYWORD_KEYS,
@@ -203,7 +202,6 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     unknownKeys,
   };
   if (activation.fileContains.length > 0) rule.fileContains = activation.fileContains;
-  if (data.keywordMatch === "substring") rule.keywordMatch = "substring";
   if (data.requestable === true) rule.requestable = true;
   if (narrowed.agents) rule.agents = narrowed.agents;
   if (narrowed.models) rule.models = narrowed.models;

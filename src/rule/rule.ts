@@ -28,8 +28,6 @@ export interface Rule {
   globs: string[];
   /** Words that activate the rule when the user's prompt contains them. */
   keywords: string[];
-  /** How keywords match the prompt: whole words (default), or anywhere as text (OpenHands' triggers). */
-  keywordMatch?: "substring";
   /** Patterns that activate the rule when a file the session works with contains a match (`fileContains`, Continue's `regex`). */
   fileContains?: readonly ForbidPattern[];
   /** A rule with a condition that is also listed on request by its description while the condition has not held (Continue's `alwaysApply: false`). */

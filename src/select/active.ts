@@ -18,7 +18,7 @@
  */
 import type { Rule } from "../rule/rule.js";
 import { matchingGlob } from "../glob/rule-glob.js";
-import { keywordInText, matchingKeyword } from "./keywords.js";
+import { matchingKeyword } from "./keywords.js";
 import type { ActivationReason, ConditionMet, ContentMatch, FileMatch } from "./reasons.js";
 import { activationOf, mergePlaces, ruleSetIndex } from "./rule-set.js";
 import { isScoped, outOfScopeText, scopeMatch, type ScopeMatch, type WorkingAs } from "./scope.js";
@@ -128,7 +128,7 @@ export function activeRulesAmong(rules: readonly Rule[], context: SessionContext
   if (materialised.files.length > 0) for (const place of index.conditional) more.push(place);
   else for (const name of context.fileMatches?.keys() ?? []) byName(name);
   for (const name of context.contentMatches?.keys() ?? []) byName(name);
-  if (context.prompt) for (const place of [...index.keywords().matching(context.prompt), ...index.substringKeywords]) more.push(place);
+  if (context.prompt) for (const place of index.keywords().matching(context.prompt)) more.push(place);
   const active: ActiveRule[] = [];
   for (const place of mergePlaces(
     index.always,
@@ -162,9 +162,8 @@ export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[
   }
 }
 
-/** The rule's keyword the prompt holds: as a whole word, or anywhere as text (`keywordMatch: substring`). */
-const keywordOf = (rule: Rule, prompt: string): string | undefined =>
-  rule.keywordMatch === "substring" ? keywordInText(prompt, rule.keywords) : matchingKeyword(prompt, rule.keywords);
+/** The rule's keyword the prompt holds, as a whole word. */
+const keywordOf = (rule: Rule, prompt: string): string | undefined => matchingKeyword(prompt, rule.keywords);
 
 /** The content match recorded for the rule, if its pattern is still one of the rule's (its file may have changed since). */
 function contentMatchOf(rule: Rule, matches: ReadonlyMap<string, ContentMatch> | undefined): ContentMatch | undefined {

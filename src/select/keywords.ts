@@ -157,16 +157,3 @@ export function keywordIndex<T>(): KeywordIndex<T> {
     },
   };
 }
-
-/**
- * The first of `keywords` found anywhere in `text`, ignoring case: OpenHands
- * matches a microagent's triggers so (`"git"` in "github"). Empty keywords
- * never match.
- */
-export function keywordInText(text: string, keywords: readonly string[]): string | undefined {
-  const lowered = text.toLowerCase();
-  return keywords.find((keyword) => {
-    const needle = keyword.trim().toLowerCase();
-    return needle !== "" && lowered.includes(needle);
-  });
-}

@@ -26,8 +26,6 @@ export interface RuleSetIndex {
   conditional: readonly number[];
   /** The on-request rules, in order, with the conditional ones also listed on request (`requestable`) while their condition has not held. */
   onRequest: readonly Rule[];
-  /** Where the conditional rules whose keywords match as text anywhere in the prompt are (`keywordMatch: substring`). */
-  substringKeywords: readonly number[];
   /** Where the rules with content patterns are, in order. */
   contentRules: readonly number[];
   names: ReadonlySet<string>;
@@ -53,7 +51,6 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
   const always: number[] = [];
   const conditional: number[] = [];
   const onRequest: Rule[] = [];
-  const substringKeywords: number[] = [];
   const contentRules: number[] = [];
   const positions = new Map<string, number[]>();
   rules.forEach((rule, i) => {
@@ -61,7 +58,6 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     if (mode === "always") always.push(i);
     else if (mode === "conditional") conditional.push(i);
     if (mode === "on-request" || (mode === "conditional" && rule.requestable && rule.description)) onRequest.push(rule);
-    if (mode === "conditional" && rule.keywordMatch === "substring" && rule.keywords.length > 0) substringKeywords.push(i);
     if (mode === "conditional" && rule.fileContains !== undefined) contentRules.push(i);
     const places = positions.get(rule.name);
     if (places) places.push(i);
@@ -73,17 +69,13 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     always,
     conditional,
     onRequest,
-    substringKeywords,
     contentRules,
     names: new Set(positions.keys()),
     positions,
     keywords() {
       if (!keywords) {
         keywords = keywordIndex();
-        for (const i of conditional) {
-          const rule = rules[i] as Rule;
-          if (rule.keywordMatch !== "substring") for (const keyword of rule.keywords) keywords.add(keyword, i);
-        }
+        for (const i of conditional) for (const keyword of (rules[i] as Rule).keywords) keywords.add(keyword, i);
       }
       return keywords;
     },

@@ -134,17 +134,10 @@ describe("matching the text a tool brought in", () => {
   });
 });
 
-describe("Continue's alwaysApply: false with a condition, and OpenHands' triggers", () => {
+describe("Continue's alwaysApply: false with a condition", () => {
   test("requestable: listed on request by its description until its condition holds", () => {
     const rule = ruleOf("---\ndescription: SQL style\nglobs: '**/*.sql'\nrequestable: true\n---\nBody.\n");
     expect(ruleSetIndex([rule]).onRequest).toEqual([rule]);
     expect(activeRulesFor([rule], { files: ["db/a.sql"] }).map(({ rule }) => rule.name)).toEqual(["my-rule"]);
-  });
-
-  test("keywordMatch: substring matches a keyword anywhere in the prompt, ignoring case", () => {
-    const rule = ruleOf("---\nkeywords: [git]\nkeywordMatch: substring\n---\nBody.\n");
-    expect(activeRulesFor([rule], { files: [], prompt: "Open a GitHub issue" }).map(({ rule }) => rule.name)).toEqual(["my-rule"]);
-    const words = ruleOf("---\nkeywords: [git]\n---\nBody.\n");
-    expect(activeRulesFor([words], { files: [], prompt: "Open a GitHub issue" })).toEqual([]);
   });
 });
