@@ -46,7 +46,7 @@ export const aiassistantSource: RuleSource = {
     }
     return found;
   },
-  mapFrontMatter: (data, _file, warn) => mapApply(data, warn),
+  mapFrontMatter: (data, _file, warn, front) => mapApply(data, warn, front.lineOf("apply")),
   typeOf: (data) => (typeof data.apply === "string" ? data.apply : "always"),
 };
 
@@ -54,7 +54,7 @@ const APPLY = ["always", "manually", "by model decision", "by file patterns", "o
 const AI_ASSISTANT_KEYS = ["apply", "instructions", "patterns"];
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, ...AI_ASSISTANT_KEYS, "description"), alwaysApply: false });
 
-export function mapApply(data: Record<string, unknown>, warn: MapperWarn): Record<string, unknown> {
+export function mapApply(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
   const apply = data.apply ?? "always";
   const rest = without(data, ...AI_ASSISTANT_KEYS);
   switch (apply) {
@@ -65,7 +65,7 @@ export function mapApply(data: Record<string, unknown>, warn: MapperWarn): Recor
     case "by model decision": {
       const instructions = typeof data.instructions === "string" ? data.instructions.trim() : "";
       if (instructions !== "") return { ...rest, description: instructions, alwaysApply: false };
-      warn({ code: "activation-incomplete", key: "apply", value: "by model decision", lacks: "description" });
+      warn({ code: "activation-incomplete", key: "apply", value: "by model decision", lacks: "description", line });
       return MANUAL(data);
     }
     case "by file patterns": {
@@ -73,13 +73,13 @@ export function mapApply(data: Record<string, unknown>, warn: MapperWarn): Recor
       // Malformed: the common reader reports the `globs` it gets and skips the rule.
       if (patterns === undefined) return { ...rest, globs: data.patterns };
       if (patterns.length > 0) return { ...rest, globs: patterns };
-      warn({ code: "activation-incomplete", key: "apply", value: "by file patterns", lacks: "globs" });
+      warn({ code: "activation-incomplete", key: "apply", value: "by file patterns", lacks: "globs", line });
       return MANUAL(data);
     }
     case "off":
       return { ...rest, enabled: false };
     default:
-      warn({ code: "activation-invalid", key: "apply", allowed: APPLY, value: JSON.stringify(apply) });
+      warn({ code: "activation-invalid", key: "apply", allowed: APPLY, value: JSON.stringify(apply), line });
       return MANUAL(data);
   }
 }

@@ -44,7 +44,7 @@ export const augmentSource: RuleSource = {
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
     if (isAlwaysFile(file)) return { ...without(data, "type"), alwaysApply: true };
     const read = ignoredByTool(data, NOT_AUGMENT, { tool: "Augment", reads: "type", alwaysOn: false }, warn, front);
-    return mapAugmentType(read, warn);
+    return mapAugmentType(read, warn, front.lineOf("type"));
   },
   typeOf: (data, file) => (isAlwaysFile(file) || typeof data.type !== "string" ? "always_apply" : data.type),
 };
@@ -61,7 +61,7 @@ const NOT_AUGMENT = ["globs", "paths", "applyTo", "fileMatchPattern", "alwaysApp
 
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "type", "description"), alwaysApply: false });
 
-export function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn): Record<string, unknown> {
+export function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
   const type = data.type ?? "always_apply";
   switch (type) {
     case "always_apply":
@@ -70,10 +70,10 @@ export function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn):
       return MANUAL(data);
     case "agent_requested":
       if (hasDescription(data)) return { ...without(data, "type"), alwaysApply: false };
-      warn({ code: "activation-incomplete", key: "type", value: "agent_requested", lacks: "description" });
+      warn({ code: "activation-incomplete", key: "type", value: "agent_requested", lacks: "description", line });
       return MANUAL(data);
     default:
-      warn({ code: "activation-invalid", key: "type", allowed: TYPES, value: JSON.stringify(type) });
+      warn({ code: "activation-invalid", key: "type", allowed: TYPES, value: JSON.stringify(type), line });
       return MANUAL(data);
   }
 }

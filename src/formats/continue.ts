@@ -35,7 +35,7 @@
 import { join } from "node:path";
 import { addSingleFile, findHomeAndLevelFolders } from "../discover/found-rules.js";
 import { projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { readForbidPattern } from "../pattern/forbid-pattern.js";
 import { readList } from "../rule/keys.js";
 import { hasDescription, MARKDOWN, without } from "./mapping.js";
@@ -52,7 +52,7 @@ export const continueSource: RuleSource = {
     await addSingleFile(found, context, { path: join(projectRootOf(context), LEGACY), scope: "project", source: "continue", name: "continuerules" });
     return found;
   },
-  mapFrontMatter: (data, file, warn) => (isLegacy(file) ? { ...data, alwaysApply: true } : mapContinueRule(data, warn)),
+  mapFrontMatter: (data, file, warn, front) => (isLegacy(file) ? { ...data, alwaysApply: true } : mapContinueRule(data, warn, front)),
   typeOf: (data, file) => (isLegacy(file) ? "always" : continueType(data)),
 };
 
@@ -61,14 +61,14 @@ const isLegacy = (file: FoundRuleFile) => file.name === "continuerules" && file.
 /** Continue's keys, consumed by the mapping; `name` is its display title. */
 const CONTINUE_KEYS = ["name", "globs", "regex", "alwaysApply", "invokable"];
 
-export function mapContinueRule(data: Record<string, unknown>, warn: MapperWarn): Record<string, unknown> {
+export function mapContinueRule(data: Record<string, unknown>, warn: MapperWarn, front?: FrontMatterFacts): Record<string, unknown> {
   if (data.invokable === true) return { ...without(data, ...CONTINUE_KEYS), enabled: false };
   const rest = without(data, ...CONTINUE_KEYS);
   if (data.alwaysApply === true) return { ...without(rest, "description"), alwaysApply: true };
   const globs = readList(data.globs);
   // Malformed globs: left for the common reader, which reports them and skips the rule.
   if (globs === undefined) return without(data, "name", "regex", "invokable");
-  const regex = readRegex(data.regex, warn);
+  const regex = readRegex(data.regex, warn, front?.lineOf("regex"));
   const requested = data.alwaysApply === false;
   if (globs.length > 0 || regex.usable.length > 0) {
     const condition: Record<string, unknown> = { ...rest };
@@ -96,11 +96,11 @@ interface ContinueRegex {
 }
 
 /** Continue's `regex`: one pattern or a list (YAML list items are not split at commas, a regex may hold one). */
-function readRegex(value: unknown, warn: MapperWarn): ContinueRegex {
+function readRegex(value: unknown, warn: MapperWarn, line: number | undefined): ContinueRegex {
   if (value === undefined || value === null) return { written: false, usable: [], unusable: [] };
   const items = typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
   if (items === undefined || !items.every((item) => typeof item === "string")) {
-    warn({ code: "activation-invalid", key: "regex", allowed: ["a regular expression", "a YAML list of regular expressions"], value: JSON.stringify(value) });
+    warn({ code: "activation-invalid", key: "regex", allowed: ["a regular expression", "a YAML list of regular expressions"], value: JSON.stringify(value), line });
     return { written: true, usable: [], unusable: [] };
   }
   const written = (items as string[]).filter((item) => item !== "");

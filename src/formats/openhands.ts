@@ -81,7 +81,7 @@ export function mapTriggers(data: Record<string, unknown>, warn: MapperWarn, fro
   }
   const triggers = data.triggers;
   if (triggers !== undefined && triggers !== null && !(Array.isArray(triggers) && triggers.every((item) => typeof item === "string"))) {
-    warn({ code: "activation-invalid", key: "triggers", allowed: ["a YAML list of keywords"], value: JSON.stringify(triggers) });
+    warn({ code: "activation-invalid", key: "triggers", allowed: ["a YAML list of keywords"], value: JSON.stringify(triggers), line: front?.lineOf("triggers") });
     return { ...without(rest, "description"), alwaysApply: false };
   }
   const keywords = ((triggers as string[] | undefined) ?? []).filter((keyword) => keyword.trim() !== "");
