@@ -17,9 +17,7 @@ describe("Junie", () => {
     await box.write(box.project, { ".junie/guidelines.md": "# Guidelines\nUse Gradle.", "packages/app/.junie/guidelines.md": "Not the root." });
     const { rules, warnings } = await loadSource(box, "junie", { directory: join(box.project, "packages/app") });
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath, rule.toolType])).toEqual([
-      ["junie-guidelines", "always", ".junie/guidelines.md", "always"],
-    ]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath, rule.toolType])).toEqual([["junie-guidelines", "always", ".junie/guidelines.md", "always"]]);
   });
 });
 
