@@ -17,6 +17,13 @@ import { extraSource } from "./extra.js";
 import { kiroSource } from "./kiro.js";
 import { nativeSource } from "./native.js";
 import { windsurfSource } from "./windsurf.js";
+import { continueSource } from "./continue.js";
+import { augmentSource } from "./augment.js";
+import { amazonqSource } from "./amazonq.js";
+import { zedSource } from "./zed.js";
+import { junieSource } from "./junie.js";
+import { aiassistantSource } from "./aiassistant.js";
+import { openhandsSource } from "./openhands.js";
 
 export interface ShadowedRule {
   rule: Rule;
@@ -42,9 +49,26 @@ export interface LoadedRules {
 /**
  * Every source, in precedence order within a scope: native (with `extra`,
  * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
- * Cline, GitHub Copilot, Kiro.
+ * Cline, GitHub Copilot, Kiro; then Continue, Augment, Amazon Q Developer,
+ * Zed, Junie, JetBrains AI Assistant, OpenHands.
  */
-export const ALL_SOURCES: RuleSource[] = [nativeSource, extraSource, cursorSource, claudeSource, windsurfSource, clineSource, copilotSource, kiroSource];
+export const ALL_SOURCES: RuleSource[] = [
+  nativeSource,
+  extraSource,
+  cursorSource,
+  claudeSource,
+  windsurfSource,
+  clineSource,
+  copilotSource,
+  kiroSource,
+  continueSource,
+  augmentSource,
+  amazonqSource,
+  zedSource,
+  junieSource,
+  aiassistantSource,
+  openhandsSource,
+];
 
 export interface LoadOptions {
   /** Ids of the sources to read; all when undefined. */
