@@ -25,7 +25,6 @@ export const SET_MAX_MEMORY = 1 << 20;
 export const WINDOW = 1024;
 /** Windows overlap by the longest pattern, so a match up to that long (every literal) lies whole in one window. */
 export const WINDOW_OVERLAP = MAX_PATTERN_LENGTH;
-const STEP = WINDOW - WINDOW_OVERLAP;
 
 /** A pattern to scan for: RE2 syntax and its compiled size, as readForbidPattern gives them. */
 export interface ScannedPattern {
@@ -67,8 +66,14 @@ interface Group {
   readonly sets: (RE2Set | undefined)[];
 }
 
-/** A scanner for `patterns` (valid RE2, as readForbidPattern gives them): its sets are built when first needed, then reused. */
-export function patternScanner(patterns: readonly ScannedPattern[]): PatternScan {
+/**
+ * A scanner for `patterns` (valid RE2, as readForbidPattern gives them): its
+ * sets are built when first needed, then reused. `window`: how long a piece
+ * of a unit one step scans; longer costs less overlap on long texts (a whole
+ * file's), at the price of a longer step past the deadline on patterns the
+ * DFA gives up on.
+ */
+export function patternScanner(patterns: readonly ScannedPattern[], window = WINDOW): PatternScan {
   const groups = groupsOf(patterns);
   const setFor = (group: Group, cut: number): RE2Set => {
     let set = group.sets[cut];
@@ -85,10 +90,10 @@ export function patternScanner(patterns: readonly ScannedPattern[]): PatternScan
     const found = new Set<number>();
     for (const group of groups) {
       for (const [unit, text] of units.entries()) {
-        for (const window of windowsOf(text.length)) {
+        for (const piece of windowsOf(text.length, window)) {
           if (budget.now() > budget.deadline) return { hits: hitsOf(found, units.length), complete: false };
-          const scanned = window.cut === 0 ? text : text.slice(window.from, window.to);
-          for (const index of setFor(group, window.cut).match(scanned)) found.add(group.members[index]! * units.length + unit);
+          const scanned = piece.cut === 0 ? text : text.slice(piece.from, piece.to);
+          for (const index of setFor(group, piece.cut).match(scanned)) found.add(group.members[index]! * units.length + unit);
         }
       }
     }
@@ -135,14 +140,14 @@ export interface ScanWindow {
 
 /**
  * The windows a unit of `length` characters is scanned in: the whole unit
- * when it fits in one; else windows of WINDOW characters every STEP, each
+ * when it fits in one; else windows of `window` characters, overlapping by WINDOW_OVERLAP, each
  * with the character before and after it as context where it cuts the unit.
  */
-export function windowsOf(length: number): ScanWindow[] {
-  if (length <= WINDOW) return [{ from: 0, to: length, cut: 0 }];
+export function windowsOf(length: number, window = WINDOW): ScanWindow[] {
+  if (length <= window) return [{ from: 0, to: length, cut: 0 }];
   const windows: ScanWindow[] = [];
-  for (let start = 0; ; start += STEP) {
-    const end = Math.min(start + WINDOW, length);
+  for (let start = 0; ; start += window - WINDOW_OVERLAP) {
+    const end = Math.min(start + window, length);
     const cut = (start > 0 ? CUT_BEFORE : 0) | (end < length ? CUT_AFTER : 0);
     windows.push({ from: start > 0 ? start - 1 : 0, to: end < length ? end + 1 : end, cut });
     if (end === length) return windows;

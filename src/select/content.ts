@@ -21,6 +21,13 @@ import { ruleSetIndex } from "./rule-set.js";
 
 /** At most this much of a text is scanned (UTF-16 code units; 1 MiB of ASCII). */
 export const MAX_CONTENT_CHARS = 1 << 20;
+/**
+ * A whole file is scanned in windows this long: 8 KiB overlapping by 500
+ * characters reads each character about once (the 1 KiB windows of a
+ * checked call would read it twice). A step on patterns the DFA gives up on
+ * then costs up to about a second past the deadline, measured.
+ */
+const CONTENT_WINDOW = 8192;
 /** File versions whose hits are kept, per rule set. */
 const MAX_CACHED = 256;
 
@@ -101,7 +108,10 @@ function patternsIn(index: ContentIndex, text: string, budget: ScanBudget): numb
   const version = createHash("sha1").update(scanned).digest("base64");
   const cached = index.cache.get(version);
   if (cached) return cached;
-  index.scan ??= patternScanner(index.owners.map(({ pattern }) => pattern));
+  index.scan ??= patternScanner(
+    index.owners.map(({ pattern }) => pattern),
+    CONTENT_WINDOW,
+  );
   const result = index.scan([scanned], budget);
   if (!result.complete) return undefined;
   const matched = result.hits.map(({ pattern }) => pattern).sort((a, b) => a - b);
