@@ -5,7 +5,8 @@
  */
 import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
-import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
+import { mayHaveReferences, REFERENCE_SYNTAXES } from "../rule/reference-syntax.js";
+import { expandReferences, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
