@@ -9,13 +9,17 @@ import type { FoundRuleFile, RuleSource } from "../discover/source.js";
 import { inside } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
+import { antigravitySource } from "./antigravity.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
 import { copilotSource } from "./copilot.js";
 import { cursorSource } from "./cursor.js";
 import { extraSource } from "./extra.js";
+import { geminiSource } from "./gemini.js";
+import { kiloSource } from "./kilo.js";
 import { kiroSource } from "./kiro.js";
 import { nativeSource } from "./native.js";
+import { rooSource } from "./roo.js";
 import { windsurfSource } from "./windsurf.js";
 
 export interface ShadowedRule {
@@ -42,9 +46,23 @@ export interface LoadedRules {
 /**
  * Every source, in precedence order within a scope: native (with `extra`,
  * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
- * Cline, GitHub Copilot, Kiro.
+ * Cline, GitHub Copilot, Kiro; then Antigravity, Kilo Code, Roo Code and
+ * Gemini CLI (in the order of the issue's list, which other sources join).
  */
-export const ALL_SOURCES: RuleSource[] = [nativeSource, extraSource, cursorSource, claudeSource, windsurfSource, clineSource, copilotSource, kiroSource];
+export const ALL_SOURCES: RuleSource[] = [
+  nativeSource,
+  extraSource,
+  cursorSource,
+  claudeSource,
+  windsurfSource,
+  clineSource,
+  copilotSource,
+  kiroSource,
+  antigravitySource,
+  kiloSource,
+  rooSource,
+  geminiSource,
+];
 
 export interface LoadOptions {
   /** Ids of the sources to read; all when undefined. */
