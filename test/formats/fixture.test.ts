@@ -140,7 +140,7 @@ describe("the all-formats fixture", () => {
   });
 
   test("ALL_SOURCES is the precedence order", () => {
-    expect(ALL_SOURCES.map((source) => source.id)).toEqual(["native", "extra", "cursor", "claude", "windsurf", "cline", "copilot", "kiro"]);
+    expect(ALL_SOURCES.map((source) => source.id)).toEqual(["native", "extra", "cursor", "claude", "windsurf", "cline", "copilot", "kiro", "antigravity", "kilo", "roo", "gemini"]);
   });
 
   test("the .clinerules folder variant: its .md files are rules, read instead of a file", async () => {

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { foldersToWatch, rulePlaces } from "../../src/discover/watch.js";
 import { agentOfMode, MODE_AGENTS } from "../../src/formats/modes.js";
 import { rooSource } from "../../src/formats/roo.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
@@ -100,6 +101,10 @@ describe("Roo Code", () => {
     expect(rooSource.layout?.folders).toEqual([".roo/rules"]);
     expect(rooSource.layout?.files).toContain(".roorules-architect");
     expect(rooSource.layout?.files).toContain(".clinerules-code");
+    // `.roo` itself is watched whole: a new `.roo/rules-{mode}` folder is seen.
+    const watched = foldersToWatch([], ["/p"], [], rulePlaces([rooSource.layout ?? { folders: [], files: [] }]));
+    expect(watched.folders).toContain("/p/.roo");
+    expect(watched.filters.has("/p/.roo")).toBe(false);
   });
 });
 
