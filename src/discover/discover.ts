@@ -5,7 +5,8 @@
  */
 import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
-import { expandReferences, mayHaveReferences, REFERENCE_SYNTAXES, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
+import { mayHaveReferences, REFERENCE_SYNTAXES } from "../rule/reference-syntax.js";
+import { expandReferences, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
@@ -52,7 +53,8 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
   for (const [index, source] of sources.entries()) {
     const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
     for (const file of result.files) found.push({ file, source });
-    discovery.warnings.push(...result.warnings);
+    // Two sources may walk one folder (`.agents/rules` is Antigravity's and often an `extraDirs` folder): its problems are told once.
+    for (const warning of result.warnings) if (!discovery.warnings.some((known) => sameWarning(known, warning))) discovery.warnings.push(warning);
     for (const folder of result.folders ?? []) if (!discovery.folders.includes(folder)) discovery.folders.push(folder);
     userFolders.push(...(result.userFolders ?? []));
   }
@@ -79,6 +81,10 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
     for (const path of result.references) if (!discovery.references.includes(path)) discovery.references.push(path);
   }
   return discovery;
+}
+
+function sameWarning(a: RuleWarning, b: RuleWarning): boolean {
+  return a.path === b.path && a.code === b.code && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

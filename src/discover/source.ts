@@ -1,6 +1,6 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
 import type { FrontMatterView, RuleCandidate } from "../rule/parse.js";
-import type { ReferenceSyntax } from "../rule/references.js";
+import type { ReferenceSyntax } from "../rule/reference-syntax.js";
 import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";

@@ -9,13 +9,17 @@ import type { FoundRuleFile, RuleSource } from "../discover/source.js";
 import { inside } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
+import { antigravitySource } from "./antigravity.js";
 import { claudeSource } from "./claude.js";
 import { clineSource } from "./cline.js";
 import { copilotSource } from "./copilot.js";
 import { cursorSource } from "./cursor.js";
 import { extraSource } from "./extra.js";
+import { geminiSource } from "./gemini.js";
+import { kiloSource } from "./kilo.js";
 import { kiroSource } from "./kiro.js";
 import { nativeSource } from "./native.js";
+import { rooSource } from "./roo.js";
 import { windsurfSource } from "./windsurf.js";
 import { continueSource } from "./continue.js";
 import { augmentSource } from "./augment.js";
@@ -49,8 +53,9 @@ export interface LoadedRules {
 /**
  * Every source, in precedence order within a scope: native (with `extra`,
  * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
- * Cline, GitHub Copilot, Kiro; then Continue, Augment, Amazon Q Developer,
- * Zed, Junie, JetBrains AI Assistant, OpenHands.
+ * Cline, GitHub Copilot, Kiro; then, after them, Antigravity, Continue,
+ * Augment, Amazon Q Developer, Kilo Code, Roo Code, Zed, Junie, JetBrains AI
+ * Assistant, Gemini CLI, OpenHands (the order of issue 29's list).
  */
 export const ALL_SOURCES: RuleSource[] = [
   nativeSource,
@@ -61,12 +66,16 @@ export const ALL_SOURCES: RuleSource[] = [
   clineSource,
   copilotSource,
   kiroSource,
+  antigravitySource,
   continueSource,
   augmentSource,
   amazonqSource,
+  kiloSource,
+  rooSource,
   zedSource,
   junieSource,
   aiassistantSource,
+  geminiSource,
   openhandsSource,
 ];
 

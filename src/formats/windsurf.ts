@@ -100,12 +100,13 @@ const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "trigger",
 
 const TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
 /** Other tools' scoping keys: Windsurf reads `trigger`, `globs` and `description` only. */
-const NOT_WINDSURF = ["paths", "applyTo", "fileMatchPattern"];
+export const NOT_WINDSURF = ["paths", "applyTo", "fileMatchPattern"];
 
-export function mapTrigger(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }): Record<string, unknown> {
+/** Windsurf's `trigger` (and Antigravity's, which keeps Windsurf's activation modes; `tool` names it in warnings). */
+export function mapTrigger(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }, tool = "Windsurf"): Record<string, unknown> {
   const trigger = data.trigger;
   if (trigger === undefined || trigger === null) {
-    warn({ code: "activation-missing", key: "trigger", tool: "Windsurf", allowed: TRIGGERS });
+    warn({ code: "activation-missing", key: "trigger", tool, allowed: TRIGGERS });
     return MANUAL(data);
   }
   switch (trigger) {

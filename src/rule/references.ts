@@ -1,18 +1,18 @@
 /**
  * File references in a rule's text, replaced by the referenced file's text.
- * Two syntaxes, each expanded only for the formats that define it (the
- * `syntaxes` option; the other is plain text, with no warning):
- * - `at-line`: `@path/to/file.md` alone on a line (the path's last part has
- *   an extension, so `@rule-name` mentions are left alone);
- * - `kiro-file`: Kiro's `#[[file:path]]`, anywhere in a line.
+ * Each syntax (./reference-syntax.ts: `at-line`, `kiro-file`,
+ * `gemini-import`) is expanded only for the formats that define it (the
+ * `syntaxes` option; the others are plain text, with no warning).
  * A path is relative to the file that holds the reference. Kiro writes
  * `#[[file:…]]` relative to the workspace root, others relative to the
  * steering file: a relative `#[[file:…]]` that names no file next to its
  * file is looked up under each of the `roots` in turn (an absolute path is
- * not). References nest up to `maxDepth` (5) levels; each nested one is
- * relative to the included file first. References in code (fenced blocks,
- * inline code spans: ./markdown-code.ts) are text, never expanded or warned
- * about.
+ * not). Antigravity tries an absolute `@/path` as absolute, then from the
+ * repository root: an absolute `gemini-import` that names no file is looked
+ * up under each of the `roots` (a relative one is not). References nest up
+ * to `maxDepth` (5) levels; each nested one is relative to the included
+ * file first. References in code (fenced blocks, inline code spans:
+ * ./markdown-code.ts) are text, never expanded or warned about.
  *
  * Safety: a reference is followed only when the path as written and the
  * file's real path (symlinks resolved) lie inside the folders its rule may
@@ -27,16 +27,12 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { inside, type Trust } from "./trust.js";
 import { splitFrontMatter } from "./front-matter.js";
-import { codeMask, type LineCode, proseRanges } from "./markdown-code.js";
+import { codeMask, type LineCode } from "./markdown-code.js";
+import { REFERENCE_SYNTAXES, type ReferenceSyntax, referencesInLine } from "./reference-syntax.js";
 import { ruleWarning, type FactsWithout, type RuleWarning, type WarningFacts } from "./warnings.js";
 
 export type RealPathResult = { ok: true; realPath: string } | { ok: false; missing: boolean; reason: string };
 export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
-
-/** `at-line`: `@path/file.md` alone on a line; `kiro-file`: `#[[file:path]]`. */
-export type ReferenceSyntax = "at-line" | "kiro-file";
-
-export const REFERENCE_SYNTAXES: readonly ReferenceSyntax[] = ["at-line", "kiro-file"];
 
 export interface ReferenceOptions {
   /** Absolute path of the file the text comes from (as found: references are relative to it). */
@@ -55,7 +51,7 @@ export interface ReferenceOptions {
   read: (realPath: string) => Promise<ReadResult>;
   /** The syntaxes the rule's format defines; the others are plain text. Default: both. */
   syntaxes?: readonly ReferenceSyntax[];
-  /** Folders a relative `#[[file:…]]` is looked up under, in order, when it names no file next to the file holding it (Kiro's workspace root). */
+  /** Folders a relative `#[[file:…]]` (or an absolute `gemini-import`) is looked up under, in order, when it names no file where written (Kiro's workspace root, Antigravity's repository root). */
   roots?: readonly string[];
   /** Levels of references followed; default 5. */
   maxDepth?: number;
@@ -72,21 +68,11 @@ export interface ExpandedText {
 
 export const MAX_REFERENCE_DEPTH = 5;
 
-const AT_LINE = /^(\s*)@([^\s@][^\s]*)\s*$/;
-const KIRO_OPEN = "#[[file:";
-
-/** Cheap test: could `text` hold a reference of these syntaxes (default: both) at all? It may say yes for one in code. */
-export function mayHaveReferences(text: string, syntaxes: readonly ReferenceSyntax[] = REFERENCE_SYNTAXES): boolean {
-  if (syntaxes.includes("kiro-file") && text.includes(KIRO_OPEN)) return true;
-  return syntaxes.includes("at-line") && text.includes("@") && text.split("\n").some((line) => atLinePath(line) !== undefined);
-}
-
 export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {
   const syntaxes = options.syntaxes ?? REFERENCE_SYNTAXES;
   const state: State = {
     options,
-    atLine: syntaxes.includes("at-line"),
-    kiro: syntaxes.includes("kiro-file"),
+    syntaxes,
     maxDepth: options.maxDepth ?? MAX_REFERENCE_DEPTH,
     warnings: [],
     included: [],
@@ -98,8 +84,7 @@ export async function expandReferences(text: string, options: ReferenceOptions):
 
 interface State {
   options: ReferenceOptions;
-  atLine: boolean;
-  kiro: boolean;
+  syntaxes: readonly ReferenceSyntax[];
   maxDepth: number;
   warnings: RuleWarning[];
   included: string[];
@@ -111,75 +96,31 @@ async function expand(text: string, file: string, chain: string[], depth: number
   const mask = codeMask(lines);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const code = mask[i] as LineCode;
-    if (code.fenced) continue;
-    // An @path line holds only the path, so a code span on it lies in the path: code, not a reference.
-    const at = state.atLine && code.spans.length === 0 ? atLinePath(line) : undefined;
-    if (at !== undefined) {
-      const included = await include(at, `@${at}`, file, false, chain, depth, state);
-      if (included !== undefined) lines[i] = included;
-      continue;
-    }
-    if (!state.kiro || !line.includes(KIRO_OPEN)) continue;
+    const references = referencesInLine(line, mask[i] as LineCode, state.syntaxes);
+    if (references.length === 0) continue;
     let out = "";
     let last = 0;
-    // Only in the prose between code spans: a reference cannot start, end or lie in code.
-    for (const [from, to] of proseRanges(line, code)) {
-      for (const match of kiroReferences(line.slice(from, to))) {
-        const start = from + match.start;
-        const written = line.slice(start, from + match.end);
-        out += line.slice(last, start);
-        const included = await include(match.path.trim(), written, file, true, chain, depth, state);
-        out += included ?? written;
-        last = from + match.end;
-      }
+    for (const reference of references) {
+      out += line.slice(last, reference.start);
+      const included = await include(reference.path, reference.written, file, reference.syntax, chain, depth, state);
+      out += included ?? reference.written;
+      last = reference.end;
     }
     lines[i] = out + line.slice(last);
   }
   return lines.join("\n");
 }
 
-/** The path of a line holding only `@path/with.ext`. */
-function atLinePath(line: string): string | undefined {
-  const path = AT_LINE.exec(line)?.[2];
-  return path !== undefined && looksLikePath(path) ? path : undefined;
-}
-
-/**
- * The `#[[file:path]]` in `text` (one line), as the pattern
- * `#\[\[file:([^\]]+)\]\]` finds them, in linear time: the first `]` after
- * an opening is found once for all the openings before it, where a regular
- * expression would search again from each.
- */
-function kiroReferences(text: string): Array<{ start: number; end: number; path: string }> {
-  const found: Array<{ start: number; end: number; path: string }> = [];
-  let bracket = -1;
-  let from = 0;
-  for (let start = text.indexOf(KIRO_OPEN, from); start >= 0; start = text.indexOf(KIRO_OPEN, from)) {
-    const pathStart = start + KIRO_OPEN.length;
-    if (bracket < pathStart) {
-      bracket = text.indexOf("]", pathStart);
-      if (bracket < 0) break;
-    }
-    if (bracket > pathStart && text[bracket + 1] === "]") {
-      found.push({ start, end: bracket + 2, path: text.slice(pathStart, bracket) });
-      from = bracket + 2;
-    } else {
-      from = start + 1;
-    }
-  }
-  return found;
-}
-
 /** The referenced file's expanded text, or undefined (with a warning) to leave the reference as written. */
-async function include(ref: string, written: string, file: string, kiro: boolean, chain: string[], depth: number, state: State): Promise<string | undefined> {
+async function include(ref: string, written: string, file: string, syntax: ReferenceSyntax, chain: string[], depth: number, state: State): Promise<string | undefined> {
   /** Leaves the reference as written, saying why. */
   const warn = (facts: FactsWithout<"reference">) => {
     state.warnings.push(ruleWarning(file, { ...facts, reference: written } as WarningFacts));
     return undefined;
   };
   if (depth >= state.maxDepth) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
-  const found = await locate(placesOf(ref, file, kiro, state.options.roots), state.options);
+  const places = placesOf(ref, file, syntax, state.options.roots);
+  const found = await locate(places, state.options, syntax === "gemini-import" && places.length > 1);
   if (!found.ok) return warn(found.facts);
   const { target, realPath } = found;
   if (chain.includes(realPath)) return warn({ code: "reference-cycle", chain: [...chain, realPath] });
@@ -200,13 +141,18 @@ async function include(ref: string, written: string, file: string, kiro: boolean
   return expand(body, target, [...chain, realPath], depth + 1, state);
 }
 
-/** Where a reference may lead, in order: next to its file, then (a relative Kiro reference) under each root. */
-function placesOf(ref: string, file: string, kiro: boolean, roots: readonly string[] = []): string[] {
-  if (isAbsolute(ref)) return [resolve(ref)];
-  const places = [resolve(dirname(file), ref)];
-  if (!kiro) return places;
+/**
+ * Where a reference may lead, in order: where written (next to its file, or
+ * the absolute path); then under each root, for a relative Kiro reference or
+ * an absolute Gemini-style import.
+ */
+function placesOf(ref: string, file: string, syntax: ReferenceSyntax, roots: readonly string[] = []): string[] {
+  const absolute = isAbsolute(ref);
+  const places = [absolute ? resolve(ref) : resolve(dirname(file), ref)];
+  const underRoots = absolute ? syntax === "gemini-import" : syntax === "kiro-file";
+  if (!underRoots) return places;
   for (const root of roots) {
-    const place = resolve(root, ref);
+    const place = absolute ? resolve(root, `.${ref}`) : resolve(root, ref);
     if (!places.includes(place)) places.push(place);
   }
   return places;
@@ -218,12 +164,20 @@ type Located = { ok: true; target: string; realPath: string } | { ok: false; fac
  * The first of `places` that exists. Each is checked as the only one would
  * be: outside the allowed folders it is refused unread, ending the search
  * (a fallback never reaches further than the reference itself may); a file
- * that exists but leads outside is refused, not passed over.
+ * that exists but leads outside is refused, not passed over. With
+ * `passOutside` (an absolute path that is also looked up from the roots), a
+ * place outside is passed over unread instead, and refused only when every
+ * place is outside.
  */
-async function locate(places: readonly string[], options: ReferenceOptions): Promise<Located> {
+async function locate(places: readonly string[], options: ReferenceOptions, passOutside: boolean): Promise<Located> {
   const { trust } = options;
+  const tried: string[] = [];
   for (const target of places) {
-    if (!inside(target, options.allowed)) return { ok: false, facts: { code: "reference-outside", target, trust } };
+    if (!inside(target, options.allowed)) {
+      if (passOutside) continue;
+      return { ok: false, facts: { code: "reference-outside", target, trust } };
+    }
+    tried.push(target);
     const real = await options.realpath(target);
     if (!real.ok) {
       if (real.missing) continue;
@@ -232,13 +186,9 @@ async function locate(places: readonly string[], options: ReferenceOptions): Pro
     if (!inside(real.realPath, options.allowedReal)) return { ok: false, facts: { code: "reference-leads-outside", realPath: real.realPath, trust } };
     return { ok: true, target, realPath: real.realPath };
   }
-  const [target, ...alsoTried] = places as [string, ...string[]];
+  if (tried.length === 0) return { ok: false, facts: { code: "reference-outside", target: places[0] as string, trust } };
+  const [target, ...alsoTried] = tried as [string, ...string[]];
   return { ok: false, facts: { code: "reference-missing", target, ...(alsoTried.length > 0 ? { alsoTried } : {}) } };
-}
-
-function looksLikePath(token: string): boolean {
-  const last = token.slice(token.lastIndexOf("/") + 1);
-  return last !== "." && last !== ".." && /\.[A-Za-z0-9]+$/.test(last);
 }
 
 function byteLength(text: string): number {

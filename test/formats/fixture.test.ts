@@ -149,12 +149,16 @@ describe("the all-formats fixture", () => {
       "cline",
       "copilot",
       "kiro",
+      "antigravity",
       "continue",
       "augment",
       "amazonq",
+      "kilo",
+      "roo",
       "zed",
       "junie",
       "aiassistant",
+      "gemini",
       "openhands",
     ]);
   });

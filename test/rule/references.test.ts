@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { expandReferences, mayHaveReferences, type ReferenceOptions } from "../../src/rule/references.js";
+import { mayHaveReferences } from "../../src/rule/reference-syntax.js";
+import { expandReferences, type ReferenceOptions } from "../../src/rule/references.js";
 import { inside } from "../../src/rule/trust.js";
 import { type Box, makeBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
