@@ -37,6 +37,8 @@ export const kiroSource: RuleSource = {
   },
   mapFrontMatter: (data, file, warn, front) =>
     mapInclusion(ignoredByTool(data, NOT_KIRO, { tool: "Kiro", reads: "fileMatchPattern", alwaysOn: false }, warn, front), warn, { name: file.name, body: front.body }),
+  // Kiro still reads a steering file whose front matter does not parse: it loads, applying only when mentioned, with a warning.
+  frontMatter: () => "lenient",
   typeOf: (data) => (typeof data.inclusion === "string" ? data.inclusion : "always"),
 };
 

@@ -24,7 +24,7 @@
  * `applyTo`, `fileMatchPattern`) is ignored here too, with a warning.
  * Windsurf defines no file reference syntax in rules: none is expanded.
  * `.windsurfrules` and `global_rules.md` are always on, named `windsurfrules`
- * and `global_rules`. A level between the project root and the directory, or
+ * and `global_rules`, their whole text the rule (they have no front matter). A level between the project root and the directory, or
  * a sub-folder below it, scopes its `.windsurf/rules` to its folder (named
  * `pkg/a/x`, see folder-scope.ts). The rule's type, as `list` shows it, is its
  * `trigger` as written (`always_on` for the two single files).
@@ -81,6 +81,8 @@ export const windsurfSource: RuleSource = {
     const prefix = file.scope === "project" ? prefixOf(file.displayPath, RULES) : "";
     return prefix ? scopeToFolder(mapped, prefix) : mapped;
   },
+  // The two single files have no front matter in Windsurf: their whole text is the rule.
+  frontMatter: (file) => (isSingleFile(file) ? "none" : "lenient"),
   typeOf(data: Record<string, unknown>, file: FoundRuleFile): string | undefined {
     if (isSingleFile(file)) return "always_on";
     return typeof data.trigger === "string" ? data.trigger : "no trigger";

@@ -1,4 +1,5 @@
 /** The catalogue of warning codes that warnings.ts makes warnings from and words. */
+import type { FrontMatterProblem } from "./front-matter.js";
 import type { CheckedKey, DefaultedKey, EnforcementKey, ForbidKey } from "./keys.js";
 import type { Trust } from "./trust.js";
 
@@ -42,6 +43,8 @@ export interface Details {
   "no-rule-text": Skips;
   "key-invalid": Skips & { key: CheckedKey; found: FoundValue };
   // A rule that loads, with something of it ignored.
+  /** Another tool's rule whose closed front matter block cannot be read: its tool still reads the file, so it loads, applying only when mentioned. */
+  "front-matter-unread": { problem: FrontMatterProblem["code"]; reason?: string };
   "key-ignored": { key: DefaultedKey; found: FoundValue };
   "glob-unusable": { glob: string; problem: string; nowApplies?: "by-keywords" | "on-request" | "when-mentioned" };
   "unknown-keys": { keys: string[] };
