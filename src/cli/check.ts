@@ -23,7 +23,7 @@ import { matchingGlob, neverMatchesInProject, type OutsideProject } from "../glo
 import { nodeRuleFs } from "../discover/fs.js";
 import type { LoadedRules } from "../formats/load.js";
 import { walkBudget } from "../discover/walk-limits.js";
-import { walkProjectTree } from "../discover/walk.js";
+import { skippedInProjectTree, walkProjectTree } from "../discover/walk.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, type Style } from "./format.js";
 import { AGENT_WALK_LIMITS, isKnownAgent, type KnownAgents } from "./known-agents.js";
@@ -50,14 +50,17 @@ export interface ProjectFiles {
 export const PROJECT_FILE_LIMIT = 50_000;
 
 /**
- * The project's files (hidden ones too), without following symlinks or
- * entering hidden, dependency or build folders, up to `limit` files.
+ * The project's files, hidden ones and those in hidden folders too (where a
+ * rule's globs match: `*.mdc` matches `.cursor/rules/a.mdc`), without
+ * following symlinks or entering version control, dependency, build or cache
+ * folders (`skippedInProjectTree`), up to `limit` files.
  */
 export async function listProjectFiles(root: string, limit = PROJECT_FILE_LIMIT): Promise<ProjectFiles> {
   const files: string[] = [];
   let complete = true;
   const walk = await walkProjectTree(root, nodeRuleFs, {
     budget: walkBudget({ folders: limit, entries: Infinity, files: Infinity }),
+    hiddenFolders: true,
     onFolder: (_dir, relPath, entries) => {
       for (const entry of entries) {
         if (entry.isDirectory()) continue;
@@ -105,7 +108,8 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
         warn(rule, `glob "${glob}" can never match a file in the project: ${OUTSIDE_PROJECT[outside](glob)}`);
         continue;
       }
-      if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || /(^|\/)\.(?!\/|$)/.test(glob.replace(/^\.\//, ""))) continue;
+      // A glob into a folder the list does not enter (`.git/**`, `node_modules/x/**`) may match what it cannot see.
+      if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || glob.split("/").some(skippedInProjectTree)) continue;
       if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
     }
     const conditions = [rule.globs.length > 0, rule.keywords.length > 0, rule.fileContains !== undefined].filter(Boolean).length;

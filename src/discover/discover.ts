@@ -174,7 +174,7 @@ function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryCo
           toolType: typeOf?.call(source, data, file, front),
         })
       : undefined;
-  const parsed = parseRule(candidate, read.bytes, mapper);
+  const parsed = parseRule(candidate, read.bytes, mapper, source.frontMatter?.(file));
   const warnings = [...mapperWarnings, ...parsed.warnings];
   const rule = parsed.rule;
   if (!rule) return { value: { warnings, references: [] } };

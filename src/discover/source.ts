@@ -1,5 +1,5 @@
 /** The contract every place rules come from fulfils: find rule files, do not read them yet. */
-import type { FrontMatterView, RuleCandidate } from "../rule/parse.js";
+import type { FrontMatterReading, FrontMatterView, RuleCandidate } from "../rule/parse.js";
 import type { ReferenceSyntax } from "../rule/reference-syntax.js";
 import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
@@ -86,6 +86,15 @@ export interface RuleSource {
    * matter at all, its body, and the lines of keys for warnings.
    */
   mapFrontMatter?(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown>;
+  /**
+   * How the format's tool reads front matter in this file: `none` for a
+   * legacy single file whose tool reads none (`.cursorrules`: its whole
+   * text is the rule, even a `---` block at its top); `lenient` for another
+   * tool's rule file, which that tool still reads when its front matter does
+   * not parse. Absent: `strict` (this plugin's own folders). See
+   * `FrontMatterReading`.
+   */
+  frontMatter?(file: FoundRuleFile): FrontMatterReading;
   /**
    * The tool's own name for the rule's type, from the front matter as written
    * (Cursor "Agent Requested", Kiro "fileMatch", Windsurf "model_decision"):

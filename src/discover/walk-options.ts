@@ -27,6 +27,8 @@ export interface WalkOptions {
   /** Absent: every symlink is followed (the user's own folders). */
   boundary?: Boundary;
   budget?: WalkBudget;
+  /** True: hidden sub-folders are entered too (those `enter` allows); hidden files are still not returned. Default: false. */
+  hiddenFolders?: boolean;
   /** False: symlinks are passed over, neither entered nor returned (a walk of the project's tree). Default: true. */
   followLinks?: boolean;
   /** Folders this many levels below the root are not read; default MAX_DEPTH. */

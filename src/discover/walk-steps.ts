@@ -12,7 +12,7 @@ import { allowsRealPath } from "../rule/trust.js";
 import { MAX_WALK_WARNINGS, type WalkBudget, type WalkLimits } from "./walk-limits.js";
 import type { Walk, WalkOptions } from "./walk-options.js";
 
-export type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "followLinks" | "maxDepth">> &
+export type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "followLinks" | "maxDepth" | "hiddenFolders">> &
   Pick<WalkOptions, "boundary" | "onFolder"> & {
     /** Whether the walk skips what git ignores. */
     gitignore: boolean;
@@ -66,9 +66,11 @@ export async function readFolder({ path: dir, relPath: rel, real, chain, ignores
     if (inForce) ignoresBelow.set(name, inForce);
     return inForce !== undefined;
   };
-  const visible = entries.filter(
-    (entry) => !entry.name.startsWith(".") && (entry.isDirectory() ? entered(entry.name) : entry.isSymbolicLink() ? state.followLinks : state.accept(entry.name)),
-  );
+  const visible = entries.filter((entry) => {
+    const hidden = entry.name.startsWith(".");
+    if (entry.isDirectory()) return (!hidden || state.hiddenFolders) && entered(entry.name);
+    return !hidden && (entry.isSymbolicLink() ? state.followLinks : state.accept(entry.name));
+  });
   const inReal = childPaths(real);
   const relOf = (name: string) => (rel === "" ? name : `${rel}/${name}`);
   // Only a symlink needs resolving: a plain entry's real path is its folder's real path and its name.

@@ -1,8 +1,8 @@
 /**
  * The one folder walker: rule folders (every `.md` / `.mdc` file in a folder
  * and its sub-folders, in name order), and the project's own tree (the nested
- * Cursor search, `check`'s list of project files). Hidden files and folders
- * are never walked. Only regular files are returned: a link to a FIFO or a
+ * Cursor search, `check`'s list of project files). Hidden files are never
+ * returned, and hidden folders are walked only when asked (`check`'s list). Only regular files are returned: a link to a FIFO or a
  * device is never opened.
  *
  * Bounded whatever the tree: each real folder is entered once per walk (a
@@ -26,6 +26,36 @@ import { readFolder, type Step, takeEntry, type Visit } from "./walk-steps.js";
  * rules folder's sub-folders are all rules, whatever their names.
  */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", "dist", "build", "out", "target", "vendor", "coverage", "__pycache__", "venv"]);
+
+/** Hidden folders a walk of the project's tree that enters hidden folders still does not: version control, and tools' environments and caches. */
+export const SKIPPED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set([
+  ".git",
+  ".hg",
+  ".svn",
+  ".jj",
+  ".venv",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".cache",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".turbo",
+  ".parcel-cache",
+  ".yarn",
+  ".pnpm-store",
+  ".gradle",
+  ".terraform",
+  ".dart_tool",
+  ".angular",
+  ".expo",
+]);
+
+/** A folder a walk of the project's tree does not enter, by its name. */
+export const skippedInProjectTree = (name: string): boolean => SKIPPED_FOLDERS.has(name) || SKIPPED_HIDDEN_FOLDERS.has(name);
 
 const RULE_FILE = /\.(md|mdc)$/i;
 
@@ -59,6 +89,7 @@ export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions 
     accept: options.accept ?? ((name) => RULE_FILE.test(name)),
     enter: options.enter ?? (() => true),
     followLinks: options.followLinks ?? true,
+    hiddenFolders: options.hiddenFolders ?? false,
     maxDepth: options.maxDepth ?? MAX_DEPTH,
     onFolder: options.onFolder,
     boundary: options.boundary,
@@ -104,10 +135,11 @@ function listAhead(pending: readonly Step[], from: number, state: Visit): void {
 }
 
 /**
- * The project's own tree, shallow folders first: symlinks, hidden folders and
- * SKIPPED_FOLDERS are not entered (nor, with `gitignore`, what git ignores),
- * and no file is returned: `onFolder` sees each folder's entries.
+ * The project's own tree, shallow folders first: symlinks, hidden folders
+ * (unless `hiddenFolders`; SKIPPED_HIDDEN_FOLDERS never) and SKIPPED_FOLDERS
+ * are not entered (nor, with `gitignore`, what git ignores), and no file is
+ * returned: `onFolder` sees each folder's entries.
  */
-export function walkProjectTree(root: string, fs: RuleFs, options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder" | "gitignore">): Promise<Walk> {
-  return walkFolder(root, fs, { ...options, accept: () => false, enter: (name) => !SKIPPED_FOLDERS.has(name), followLinks: false, order: "breadth" });
+export function walkProjectTree(root: string, fs: RuleFs, options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder" | "gitignore" | "hiddenFolders">): Promise<Walk> {
+  return walkFolder(root, fs, { ...options, accept: () => false, enter: (name) => !skippedInProjectTree(name), followLinks: false, order: "breadth" });
 }

@@ -21,5 +21,7 @@ export const claudeSource: RuleSource = {
   // CLAUDE.md's imports: an `@path` reference.
   references: ["at-line"],
   mapFrontMatter: (data, _file, warn, front) => readPathsOnly(data, "Claude Code", warn, front),
+  // Claude Code still reads a rule whose front matter does not parse: it loads, applying only when mentioned, with a warning.
+  frontMatter: () => "lenient",
   typeOf: (data) => pathsType(data),
 };

@@ -1,6 +1,7 @@
 /**
  * Cline: the nearest `.clinerules` going up from the directory to the project
- * root. A file is one always-on rule named `clinerules`; a folder holds rules,
+ * root. A file is one always-on rule named `clinerules`, its whole text the
+ * rule (Cline reads no front matter in it); a folder holds rules,
  * its `.md` files (top level), whose `paths` (a glob or a list) limit them to
  * matching files, as the common reader takes `paths` as globs. `paths` is the
  * only key Cline reads (https://docs.cline.bot/features/cline-rules/conditional-rules):
@@ -39,6 +40,8 @@ export const clineSource: RuleSource = {
   mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
     return isSingleFile(file) ? { ...data, alwaysApply: true } : readPathsOnly(data, "Cline", warn, front);
   },
+  // The single file has no front matter in Cline: its whole text is the rule.
+  frontMatter: (file) => (isSingleFile(file) ? "none" : "lenient"),
   typeOf: (data, file) => (isSingleFile(file) ? "always" : pathsType(data)),
 };
 

@@ -8,7 +8,12 @@
  * slash matches there only); `**` or `**\/*` among them means always
  * (https://code.visualstudio.com/docs/copilot/customization/custom-instructions). Without
  * `applyTo` Copilot never attaches the file by itself: here it is on request
- * when it has a `description`, else applies only when mentioned.
+ * when it has a `description`, else applies only when mentioned. The docs
+ * give `copilot-instructions.md` no header ("Describe your instructions in
+ * Markdown format"; it applies "to all chat requests"): its whole text is
+ * the rule, a `---` block at its top included (the docs' own example opens
+ * with `applyTo: "**"`, which changes nothing), and nothing in it changes
+ * when it applies.
  */
 import { join } from "node:path";
 import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
@@ -51,6 +56,8 @@ export const copilotSource: RuleSource = {
     if (isRepositoryWide(file)) return { ...data, alwaysApply: true };
     return mapApplyTo(data);
   },
+  // copilot-instructions.md is plain Markdown applied to every request: no header is read, its whole text is the rule.
+  frontMatter: (file) => (isRepositoryWide(file) ? "none" : "lenient"),
   // GitHub's names: "repository-wide" and "path-specific" custom instructions; without `applyTo` VS Code attaches a file by hand, or by its description.
   typeOf: (data, file) => (isRepositoryWide(file) ? "repository-wide" : (readList(data.applyTo) ?? []).length > 0 ? "path-specific" : "no applyTo"),
 };

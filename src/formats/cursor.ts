@@ -21,7 +21,10 @@
  *   none of them, or no front matter at all.
  * A glob starting with `/` (`/resources/**`) is read from the project root
  * (a sub-folder's rules: from that folder). `.cursorrules`, which has no
- * type, is always on, named `cursorrules`, its type shown as Always.
+ * type and no front matter (its whole text is the rule, a `---` block at
+ * its top included), is always on, named `cursorrules`, its type shown as
+ * Always. A `.cursor/rules` file whose front matter does not parse is still
+ * read by Cursor: here it loads as Manual, with a warning at the line.
  *
  * A level between the project root and the directory, or a sub-folder below
  * it, scopes its rules to its folder (named `pkg/a/x`, see folder-scope.ts).
@@ -73,6 +76,7 @@ export const cursorSource: RuleSource = {
     const prefix = file.scope === "project" ? prefixOf(file.displayPath, RULES) : "";
     return prefix ? scopeToFolder(typed, prefix) : globsFromRoot(typed);
   },
+  frontMatter: (file) => (isLegacy(file) ? "none" : "lenient"),
   typeOf(data: Record<string, unknown>, file: FoundRuleFile): string | undefined {
     return isLegacy(file) ? "Always" : cursorRuleType(data);
   },

@@ -8,14 +8,18 @@
  *   rule by its name as well as its description, so one without a
  *   description is listed by its name and first heading;
  * - any other value → manual, with a warning.
- * (https://kiro.dev/docs/steering/, "Inclusion modes".)
+ * (https://kiro.dev/docs/steering/, "Inclusion modes".) Kiro scopes a rule
+ * by `fileMatchPattern` only: another tool's scoping key (`globs`, `paths`,
+ * `applyTo`) is ignored here too, with a warning naming it and its line, so
+ * `inclusion: fileMatch` with `globs` alone is a fileMatch rule without a
+ * pattern (manual), and `always` with `globs` stays always.
  */
 import { dirname } from "node:path";
 import { findHomeAndLevelFolders } from "../discover/found-rules.js";
 import { projectRootOf } from "../discover/project.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
-import { readList } from "../rule/keys.js";
-import { describedOrNamed, MARKDOWN, type NamedText, without } from "./mapping.js";
+import { GLOB_KEYS, readList } from "../rule/keys.js";
+import { describedOrNamed, ignoredByTool, MARKDOWN, type NamedText, without } from "./mapping.js";
 
 const STEERING = ".kiro/steering";
 
@@ -31,20 +35,26 @@ export const kiroSource: RuleSource = {
     const root = projectRootOf(context);
     return level === root ? [root] : [level, root];
   },
-  mapFrontMatter: (data, file, warn, front) => mapInclusion(data, warn, { name: file.name, body: front.body }),
+  mapFrontMatter: (data, file, warn, front) =>
+    mapInclusion(ignoredByTool(data, NOT_KIRO, { tool: "Kiro", reads: "fileMatchPattern", alwaysOn: false }, warn, front), warn, { name: file.name, body: front.body }),
+  // Kiro still reads a steering file whose front matter does not parse: it loads, applying only when mentioned, with a warning.
+  frontMatter: () => "lenient",
   typeOf: (data) => (typeof data.inclusion === "string" ? data.inclusion : "always"),
 };
 
-const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "inclusion", "description", "fileMatchPattern", "globs"), alwaysApply: false });
+/** Other tools' scoping keys, which Kiro does not read. */
+const NOT_KIRO = GLOB_KEYS.filter((key) => key !== "fileMatchPattern");
+
+const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "inclusion", "description", "fileMatchPattern"), alwaysApply: false });
 
 export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }): Record<string, unknown> {
   const inclusion = data.inclusion ?? "always";
   switch (inclusion) {
     case "always":
-      return { ...without(data, "inclusion", "fileMatchPattern", "globs"), alwaysApply: true };
+      return { ...without(data, "inclusion", "fileMatchPattern"), alwaysApply: true };
     case "fileMatch": {
       const patterns = readList(data.fileMatchPattern);
-      if (patterns !== undefined && patterns.length === 0 && (readList(data.globs) ?? []).length === 0) {
+      if (patterns !== undefined && patterns.length === 0) {
         warn({ code: "activation-incomplete", key: "inclusion", value: "fileMatch", lacks: "fileMatchPattern" });
         return MANUAL(data);
       }
@@ -54,7 +64,7 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, ru
       return MANUAL(data);
     case "auto": {
       // Kiro's `name` usually repeats the file name; the rule keeps its file's name.
-      const auto = { ...without(data, "inclusion", "fileMatchPattern", "globs", "name"), alwaysApply: false };
+      const auto = { ...without(data, "inclusion", "fileMatchPattern", "name"), alwaysApply: false };
       return describedOrNamed(auto, data, rule, typeof data.name === "string" ? data.name.trim() : "");
     }
     default:

@@ -1,13 +1,16 @@
 /**
  * Windsurf (https://docs.windsurf.com/windsurf/cascade/memories):
- * `.windsurf/rules/**\/*.md` at every project level (root down to the
+ * `.windsurf/rules/*.md` at every project level (root down to the
  * directory: "searches up to the git root directory to find rules in parent
  * directories") and in sub-folders below the directory ("All
  * `.windsurf/rules` directories within your current workspace and its
  * sub-directories", see discover/nested-search.ts); the legacy `.windsurfrules` at every
  * project level; `~/.codeium/windsurf/memories/global_rules.md` (global).
- * A rules folder's own sub-folders are read too (`<sub>/<name>`), which the
- * docs do not describe.
+ * Only the `.md` files directly in a rules folder are rules: the docs name
+ * `.windsurf/rules/*.md` (Devin's docs for the same files: "`.windsurf/rules/*.md`")
+ * and never a sub-folder of one; a nested rules folder is a `.windsurf/rules`
+ * in a sub-directory of the workspace, as above
+ * (https://docs.devin.ai/cli/extensibility/rules, "Rules From Other Tools").
  *
  * `trigger` maps to activation (the docs' "Activation Modes"):
  * - `always_on` → always (`alwaysApply: true`);
@@ -24,7 +27,7 @@
  * `applyTo`, `fileMatchPattern`) is ignored here too, with a warning.
  * Windsurf defines no file reference syntax in rules: none is expanded.
  * `.windsurfrules` and `global_rules.md` are always on, named `windsurfrules`
- * and `global_rules`. A level between the project root and the directory, or
+ * and `global_rules`, their whole text the rule (they have no front matter). A level between the project root and the directory, or
  * a sub-folder below it, scopes its `.windsurf/rules` to its folder (named
  * `pkg/a/x`, see folder-scope.ts). The rule's type, as `list` shows it, is its
  * `trigger` as written (`always_on` for the two single files).
@@ -63,6 +66,7 @@ export const windsurfSource: RuleSource = {
         scope: "project",
         source: "windsurf",
         accept: MARKDOWN,
+        topLevelOnly: true,
         nameOf: (relPath) => (prefix ? `${prefix}/` : "") + relPath.replace(/\.md$/i, ""),
       });
     };
@@ -81,6 +85,8 @@ export const windsurfSource: RuleSource = {
     const prefix = file.scope === "project" ? prefixOf(file.displayPath, RULES) : "";
     return prefix ? scopeToFolder(mapped, prefix) : mapped;
   },
+  // The two single files have no front matter in Windsurf: their whole text is the rule.
+  frontMatter: (file) => (isSingleFile(file) ? "none" : "lenient"),
   typeOf(data: Record<string, unknown>, file: FoundRuleFile): string | undefined {
     if (isSingleFile(file)) return "always_on";
     return typeof data.trigger === "string" ? data.trigger : "no trigger";

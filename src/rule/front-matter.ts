@@ -18,7 +18,12 @@ export type FrontMatterProblem =
   | { code: "yaml-invalid"; reason: string }
   | { code: "front-matter-not-mapping" };
 
-type Failure = { ok: false; line?: number; problem: FrontMatterProblem };
+/**
+ * `body` and `bodyLine`: the text after the closing `---`, when the block is
+ * closed but what is between cannot be read (a tool that reads the file
+ * anyway has its rule text there).
+ */
+type Failure = { ok: false; line?: number; problem: FrontMatterProblem; body?: string; bodyLine?: number };
 
 export type FrontMatter = { ok: true; data: Record<string, unknown>; body: string; bodyLine: number } | Failure;
 
@@ -72,7 +77,7 @@ export function splitFrontMatter(text: string): FrontMatter {
   const after = text.slice(closing.end);
   const body = after.startsWith("\n") ? after.slice(1) : after;
   const parsed = parseBlock(block);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...parsed, body, bodyLine: closing.line + 1 };
   return { ok: true, data: parsed.data, body, bodyLine: closing.line + 1 };
 }
 

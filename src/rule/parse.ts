@@ -8,7 +8,7 @@
 import { globProblem } from "../glob/rule-glob.js";
 import { decodeRuleText } from "./decode.js";
 import { readEnforcement } from "./enforcement.js";
-import { splitFrontMatter } from "./front-matter.js";
+import { type FrontMatter, splitFrontMatter } from "./front-matter.js";
 import { CONTENT_KEYS, ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type ContentKey, type DefaultedKey } from "./keys.js";
 import { type Activation, withoutLostCondition } from "./lost-condition.js";
 import { readPatternList } from "./pattern-list.js";
@@ -48,6 +48,16 @@ export interface FrontMatterView {
  */
 export type FrontMatterMapper = (front: FrontMatterView) => { data: Record<string, unknown>; toolType?: string };
 
+/**
+ * How a format's tool reads front matter in a file: `strict` (this plugin's
+ * own folders), a block that cannot be read skips the rule; `lenient`, the
+ * tool still reads a file whose closed block does not parse, so the rule
+ * loads with a warning, none of the block's keys read, applying only when
+ * mentioned (never wider); `none`, the tool reads no front matter in this
+ * file (`.cursorrules`): its whole text is the rule.
+ */
+export type FrontMatterReading = "strict" | "lenient" | "none";
+
 /** Keys the common reader understands: the others are kept as unknown. */
 const KNOWN_KEYS = new Set<string>([
   "description",
@@ -64,13 +74,16 @@ const KNOWN_KEYS = new Set<string>([
   ...CONTENT_KEYS,
 ]);
 
-export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper): ParsedRule {
+export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper, reading: FrontMatterReading = "strict"): ParsedRule {
   const decoded = decodeRuleText(bytes);
   if (!decoded.ok) return skipped(candidate, { code: "not-text", reason: decoded.reason });
   if (decoded.text.trim() === "") return skipped(candidate, { code: "file-empty" });
 
-  const front = splitFrontMatter(decoded.text);
-  if (!front.ok) return skipped(candidate, { ...front.problem, line: front.line });
+  const front = reading === "none" ? { ok: true as const, data: {}, body: decoded.text, bodyLine: 1 } : splitFrontMatter(decoded.text);
+  if (!front.ok) {
+    if (reading === "lenient" && front.body !== undefined) return withUnreadFrontMatter(candidate, { ...front, body: front.body }, decoded.text);
+    return skipped(candidate, { ...front.problem, line: front.line });
+  }
 
   const content = front.body.trim();
   if (content === "") return skipped(candidate, { code: "no-rule-text", line: front.bodyLine });
@@ -80,6 +93,16 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
   const mapped = mapFrontMatter({ data: front.data, present: front.bodyLine > 1, body: front.body, lineOf: (key) => keyLine(text, key) });
   const parsed = readKeys(candidate, content, mapped.data, text);
   if (parsed.rule && mapped.toolType !== undefined) parsed.rule.toolType = mapped.toolType;
+  return parsed;
+}
+
+/** A rule its tool reads though its front matter cannot be: none of the block's keys is read, and it applies only when mentioned. */
+function withUnreadFrontMatter(candidate: RuleCandidate, front: Extract<FrontMatter, { ok: false }> & { body: string }, text: string): ParsedRule {
+  const content = front.body.trim();
+  if (content === "") return skipped(candidate, { code: "no-rule-text", line: front.bodyLine });
+  const parsed = readKeys(candidate, content, { alwaysApply: false }, text);
+  const reason = front.problem.code === "yaml-invalid" ? front.problem.reason : undefined;
+  parsed.warnings.unshift(ruleWarning(candidate.path, { code: "front-matter-unread", problem: front.problem.code, reason, line: front.line }));
   return parsed;
 }
 

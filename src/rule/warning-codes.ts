@@ -1,4 +1,5 @@
 /** The catalogue of warning codes that warnings.ts makes warnings from and words. */
+import type { FrontMatterProblem } from "./front-matter.js";
 import type { CheckedKey, ContentKey, DefaultedKey, EnforcementKey, PatternKey } from "./keys.js";
 import type { NowApplies } from "./lost-condition.js";
 import type { Trust } from "./trust.js";
@@ -43,6 +44,8 @@ export interface Details {
   "no-rule-text": Skips;
   "key-invalid": Skips & { key: CheckedKey; found: FoundValue };
   // A rule that loads, with something of it ignored.
+  /** Another tool's rule whose closed front matter block cannot be read: its tool still reads the file, so it loads, applying only when mentioned. */
+  "front-matter-unread": { problem: FrontMatterProblem["code"]; reason?: string };
   "key-ignored": { key: DefaultedKey; found: FoundValue };
   "glob-unusable": { glob: string; problem: string; nowApplies?: NowApplies };
   /** `fileContains` or `regex` given, none of its patterns usable: `nowApplies` says what the rule applies by instead (undefined: always, as `alwaysApply: true` says). */

@@ -94,6 +94,13 @@ const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "y
 
 const MENTIONED_ONLY = "the rule applies only when mentioned";
 
+/** What is wrong with a closed front matter block that cannot be read. */
+const UNREAD: Partial<Record<string, (reason?: string) => string>> = {
+  "yaml-invalid": (reason) => `front matter is not valid YAML (${reason})`,
+  "front-matter-not-mapping": () => "front matter is not a list of `key: value` pairs",
+  "front-matter-too-deep": () => "front matter is nested too deeply to read",
+};
+
 /** Names a warning lists before it counts the rest: a project may define many agents. */
 const LISTED_NAMES = 12;
 
@@ -157,6 +164,11 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "front-matter-not-mapping": skip(() => "front matter is not a list of `key: value` pairs"),
   "no-rule-text": skip(() => "the file has front matter but no rule text"),
   "key-invalid": skip((w) => wrongType(w)),
+  "front-matter-unread": warning(
+    (w) =>
+      `${UNREAD[w.problem]?.(w.reason) ?? "front matter cannot be read"}; none of its keys was read, so the rule applies only when mentioned ` +
+      "(its tool still reads the file: fix the front matter to give the rule its mode)",
+  ),
   "key-ignored": warning((w) => `${wrongType(w)}; ${INSTEAD[w.key]}`),
   "glob-unusable": warning(
     (w) =>

@@ -80,7 +80,7 @@ describe("findProblems", () => {
 });
 
 describe("listProjectFiles", () => {
-  test("every file, hidden ones too, outside hidden, dependency and build folders; symlinks listed, not followed", async () => {
+  test("every file, hidden ones and those in hidden folders too, outside version control, dependency, build and cache folders; symlinks listed, not followed", async () => {
     const root = await realpath(await dirs.make("rulebook-files-"));
     const elsewhere = await realpath(await dirs.make("rulebook-elsewhere-"));
     await writeTree(elsewhere, { "far.ts": "x" });
@@ -90,6 +90,9 @@ describe("listProjectFiles", () => {
       ".eslintrc": "x",
       ".git/config": "x",
       ".github/workflows/ci.yml": "x",
+      ".cursor/rules/general.mdc": "x",
+      ".venv/lib/site.py": "x",
+      ".next/cache/page.js": "x",
       "node_modules/dep/index.js": "x",
       "dist/app.js": "x",
       "vendor/lib.go": "x",
@@ -97,7 +100,7 @@ describe("listProjectFiles", () => {
     await symlink(elsewhere, join(root, "linked"));
     const listed = await listProjectFiles(root);
     expect(listed.complete).toBe(true);
-    expect([...listed.files].sort()).toEqual([".eslintrc", "linked", "src/app.ts", "src/db/user.ts"]);
+    expect([...listed.files].sort()).toEqual([".cursor/rules/general.mdc", ".eslintrc", ".github/workflows/ci.yml", "linked", "src/app.ts", "src/db/user.ts"]);
   });
 
   test("at the limit the list stops and says it is incomplete", async () => {

@@ -86,6 +86,14 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
     expect(walk).toEqual({ files: [], warnings: [] });
   });
 
+  test("walkProjectTree with hiddenFolders: hidden folders entered too, but never version control or a tool's cache", async () => {
+    const root = await makeRoot();
+    await writeTree(root, { ".cursor/rules/a.mdc": "a", ".git/e.md": "e", ".venv/lib/x.py": "x", "node_modules/p/i.js": "i", "z/f.md": "f" });
+    const seen: string[] = [];
+    await walkProjectTree(root, walkFs(), { hiddenFolders: true, onFolder: (_dir, relPath) => void seen.push(relPath) });
+    expect(seen).toEqual(["", ".cursor", "z", ".cursor/rules"]);
+  });
+
   test("gitignore: what git ignores is not entered; without it (check's project files) it is", async () => {
     const root = await makeRoot();
     await writeTree(root, {

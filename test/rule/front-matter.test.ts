@@ -81,7 +81,8 @@ describe("splitFrontMatter", () => {
 
   test("broken YAML names the line of the error in the file", () => {
     const result = splitFrontMatter("---\ndescription: ok\nglobs: a\n  bad: x\n---\nbody");
-    expect(result).toEqual({ ok: false, line: 4, problem: { code: "yaml-invalid", reason: "bad indentation of a mapping entry" } });
+    // The block is closed: the text after it is kept, for a tool that reads the file anyway.
+    expect(result).toEqual({ ok: false, line: 4, problem: { code: "yaml-invalid", reason: "bad indentation of a mapping entry" }, body: "body", bodyLine: 6 });
   });
 
   test("a YAML error further down still names its own line", () => {
@@ -94,11 +95,13 @@ describe("splitFrontMatter", () => {
       ok: false,
       line: 3,
       problem: { code: "yaml-invalid", reason: "duplicated mapping key" },
+      body: "body",
+      bodyLine: 5,
     });
   });
 
   test("front matter that is a list, not key/value pairs, is refused", () => {
-    expect(splitFrontMatter("---\n- a\n- b\n---\nbody")).toEqual({ ok: false, line: 2, problem: { code: "front-matter-not-mapping" } });
+    expect(splitFrontMatter("---\n- a\n- b\n---\nbody")).toEqual({ ok: false, line: 2, problem: { code: "front-matter-not-mapping" }, body: "body", bodyLine: 5 });
   });
 
   test("front matter that is a plain scalar is refused", () => {
@@ -211,6 +214,6 @@ describe("splitFrontMatter: YAML alias and merge bombs stay bounded", () => {
     const result = splitFrontMatter(`---\n${lines.join("\n")}\n---\nbody`);
     expect(performance.now() - started).toBeLessThan(1000);
     // m5 merges the fifth copy of m0's 2000 keys, past js-yaml's 10,000; it is on file line 7.
-    expect(result).toEqual({ ok: false, line: 7, problem: { code: "yaml-invalid", reason: "merge keys exceeded maxTotalMergeKeys (10000)" } });
+    expect(result).toMatchObject({ ok: false, line: 7, problem: { code: "yaml-invalid", reason: "merge keys exceeded maxTotalMergeKeys (10000)" }, body: "body" });
   });
 });

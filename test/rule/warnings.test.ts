@@ -32,6 +32,7 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "front-matter-not-mapping": { code: "front-matter-not-mapping", rule: "r", line: 2 },
   "no-rule-text": { code: "no-rule-text", rule: "r", line: 4 },
   "key-invalid": { code: "key-invalid", rule: "r", key: "globs", found: { type: "number", json: "5" }, line: 2 },
+  "front-matter-unread": { code: "front-matter-unread", problem: "yaml-invalid", reason: "duplicated mapping key", line: 3 },
   "key-ignored": { code: "key-ignored", key: "priority", found: { type: "number", json: "500" }, line: 2 },
   "glob-unusable": { code: "glob-unusable", glob: "./", problem: 'nothing is left once "./" is removed', nowApplies: "when-mentioned", line: 2 },
   "content-condition-lost": { code: "content-condition-lost", key: "regex", nowApplies: "on-request", line: 3 },
