@@ -1,16 +1,13 @@
 /**
  * Windsurf (https://docs.windsurf.com/windsurf/cascade/memories):
- * `.windsurf/rules/*.md` at every project level (root down to the
+ * `.windsurf/rules/**\/*.md` at every project level (root down to the
  * directory: "searches up to the git root directory to find rules in parent
  * directories") and in sub-folders below the directory ("All
  * `.windsurf/rules` directories within your current workspace and its
  * sub-directories", see discover/nested-search.ts); the legacy `.windsurfrules` at every
  * project level; `~/.codeium/windsurf/memories/global_rules.md` (global).
- * Only the `.md` files directly in a rules folder are rules: the docs name
- * `.windsurf/rules/*.md` (Devin's docs for the same files: "`.windsurf/rules/*.md`")
- * and never a sub-folder of one; a nested rules folder is a `.windsurf/rules`
- * in a sub-directory of the workspace, as above
- * (https://docs.devin.ai/cli/extensibility/rules, "Rules From Other Tools").
+ * A rules folder's own sub-folders are read too (`<sub>/<name>`), which the
+ * docs do not describe.
  *
  * `trigger` maps to activation (the docs' "Activation Modes"):
  * - `always_on` → always (`alwaysApply: true`);
@@ -66,7 +63,6 @@ export const windsurfSource: RuleSource = {
         scope: "project",
         source: "windsurf",
         accept: MARKDOWN,
-        topLevelOnly: true,
         nameOf: (relPath) => (prefix ? `${prefix}/` : "") + relPath.replace(/\.md$/i, ""),
       });
     };

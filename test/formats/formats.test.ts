@@ -121,7 +121,7 @@ describe("Windsurf", () => {
       "model.md": "---\ntrigger: model_decision\ndescription: When touching the schema\nglobs: ignored/**\n---\nM",
       "manual.md": "---\ntrigger: manual\ndescription: Only on mention\n---\nMa",
       "none.md": "---\nglobs: lib/**\n---\nN",
-      "sub/inner.md": "---\ntrigger: always_on\n---\nA sub-folder of the rules folder is not read.",
+      "sub/inner.md": "---\ntrigger: always_on\n---\nSub-folders are read.",
     });
     await box.write(box.project, { ".windsurfrules": "Legacy." });
     await box.write(join(box.home, ".codeium/windsurf/memories"), { "global_rules.md": "Global." });
@@ -133,6 +133,7 @@ describe("Windsurf", () => {
       ["project", "model", "on-request", [], "When touching the schema"],
       ["project", "none", "manual", [], null],
       ["project", "on", "always", [], null],
+      ["project", "sub/inner", "always", [], null],
       ["project", "windsurfrules", "always", [], null],
     ]);
     // Without a trigger Windsurf applies a rule by no mode of its own: manual, saying so.

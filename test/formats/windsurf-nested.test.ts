@@ -1,8 +1,7 @@
 /**
  * Windsurf's `.windsurf/rules` below the project root, found and scoped like
  * Cursor's nested folders: from the root (nested search) and as a level
- * above the directory; a sub-folder inside a rules folder is not read (the
- * docs name `.windsurf/rules/*.md`); its rule types; hot reload.
+ * above the directory; its sub-folders; its rule types; hot reload.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -34,12 +33,13 @@ const SCOPED = [
   ["root-python", "glob", "conditional", ["*.py"], null],
   ["services/api/always", "always_on", "conditional", ["services/api/**"], null],
   ["services/api/by-hand", "manual", "manual", [], null],
+  ["services/api/db/migrations", "glob", "conditional", ["services/api/migrations/**"], null],
   ["services/api/python", "glob", "conditional", ["services/api/**/*.py"], null],
   ["services/api/schema", "model_decision", "conditional", ["services/api/**"], "When touching the schema"],
 ];
 
 describe("nested .windsurf/rules", () => {
-  test("from the project root: found, named and scoped to their folder; a sub-folder of a rules folder is not read", async () => {
+  test("from the project root: found, named and scoped to their folder (sub-folders too)", async () => {
     await box.write(box.project, API_RULES);
     const { rules, warnings } = await loadSource(box, "windsurf");
     expect(warnings).toEqual([]);
@@ -55,18 +55,6 @@ describe("nested .windsurf/rules", () => {
     expect(rules.map(summary)).toEqual(SCOPED);
     expect(activeFor(rules, ["scripts/tool.py"])).toEqual(["root-python"]);
     expect(activeFor(rules, ["services/api/app/main.py"])).toContain("services/api/python");
-  });
-
-  test("a sub-folder of the root's .windsurf/rules is not read: only its top-level .md files are rules, as Windsurf documents", async () => {
-    await box.write(join(box.project, ".windsurf/rules"), {
-      "style.md": "---\ntrigger: always_on\n---\nStyle.",
-      "team/review.md": "---\ntrigger: always_on\n---\nReview.",
-      "archive/old/legacy.md": "---\ntrigger: always_on\n---\nOld.",
-    });
-    const { rules, warnings, files } = await loadSource(box, "windsurf");
-    expect(warnings).toEqual([]);
-    expect(files.map((file) => file.displayPath)).toEqual([".windsurf/rules/style.md"]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule)])).toEqual([["style", "always"]]);
   });
 
   test("the rule type is the trigger as written; the single files are always_on; without a trigger, manual", async () => {
