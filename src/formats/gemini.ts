@@ -59,7 +59,8 @@ export const geminiSource: RuleSource = {
     return found;
   },
   mapFrontMatter: (data, file, warn, front) => mapAlwaysOn(data, file, warn, front, "Gemini CLI"),
-  typeOf: () => "always",
+  // A sub-folder's file is what the docs call a "just-in-time (JIT) context file": loaded for work in its folder.
+  typeOf: (_data, file) => (file.scope === "project" && dirname(file.relPath) !== "." ? "JIT context" : "always"),
 };
 
 /** `~/.gemini/GEMINI.md`, Gemini CLI's and Antigravity's global rule. */

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { matchingGlob } from "../../src/glob/rule-glob.js";
+import { contentHits } from "../../src/select/content.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
@@ -26,9 +27,12 @@ interface Expected {
   file: string;
   tool: string;
   toolType: string;
-  activation: "always" | "files" | "on-request" | "manual";
+  activation: "always" | "files" | "keywords" | "on-request" | "manual";
   matches?: string[];
   notMatches?: string[];
+  /** For a rule that applies by a file's content (Continue's `regex`): text that activates it, and text that does not. */
+  contains?: string[];
+  notContains?: string[];
   why: string;
 }
 
@@ -71,11 +75,15 @@ function ruleOf(entry: Expected): Rule | undefined {
   return loaded.get(`${entry.project}:${entry.tool}`)?.rules.find((rule) => rule.displayPath === entry.file);
 }
 
-/** What the plugin does with the file, in the table's words. */
+/** What the plugin does with the file, in the table's words: a rule that applies by the prompt's words alone is `keywords`. */
 function activationHere(rule: Rule | undefined) {
   if (!rule) return { loaded: false };
-  return { loaded: true, activation: MODES[activationOf(rule)], toolType: rule.toolType };
+  const byWords = rule.keywords.length > 0 && rule.globs.length === 0 && rule.fileContains === undefined;
+  return { loaded: true, activation: byWords && activationOf(rule) === "conditional" ? "keywords" : MODES[activationOf(rule)], toolType: rule.toolType };
 }
+
+/** Whether a file of `text` activates the rule by its content. */
+const activatedBy = (rule: Rule, text: string) => contentHits([rule], [{ file: "any", text }], new Set(), { now: () => 0, deadline: 1 }).hits.length > 0;
 
 describe.each([...new Set(table.map((entry) => entry.tool))])("%s", (tool) => {
   test.each(table.filter((entry) => entry.tool === tool).map((entry) => [`${entry.project}/${entry.file}`, entry] as const))("%s", (_, entry) => {
@@ -84,6 +92,8 @@ describe.each([...new Set(table.map((entry) => entry.tool))])("%s", (tool) => {
     const globs = rule?.globs ?? [];
     for (const file of entry.matches ?? []) expect(matchingGlob(file, globs), `${file} should attach the rule (globs ${globs.join(", ")})`).toBeDefined();
     for (const file of entry.notMatches ?? []) expect(matchingGlob(file, globs), `${file} should not attach the rule`).toBeUndefined();
+    for (const text of entry.contains ?? []) expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should attach the rule`).toBe(true);
+    for (const text of entry.notContains ?? []) expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should not attach the rule`).toBe(false);
   });
 });
 
