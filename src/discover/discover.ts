@@ -163,7 +163,7 @@ function skipped(file: FoundRuleFile, facts: FactsWithout<"rule">): Read {
 /** The rule from its file's bytes; a rule that may hold references has them read later. */
 function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>, read: Read): Settled<ReadRule> {
   if ("skipped" in read) return { value: read.skipped };
-  const candidate = { name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath };
+  const candidate = { name: file.name, scope: file.scope, source: file.source, tool: source.tool, path: file.path, displayPath: file.displayPath };
   const mapperWarnings: RuleWarning[] = [];
   const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
   const { mapFrontMatter, typeOf } = source;

@@ -66,6 +66,8 @@ export interface SourceLayout {
 
 export interface RuleSource {
   id: string;
+  /** The tool whose files these are, as warnings name it (`Claude Code`); absent for the plugin's own folders. */
+  tool?: string;
   /** Absent: the source's folders are not under a project level or home (`extraDirs`), and are watched where found. */
   layout?: SourceLayout;
   find(context: SourceContext): Promise<FoundRules>;

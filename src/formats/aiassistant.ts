@@ -32,6 +32,7 @@ const RULES = ".aiassistant/rules";
 
 export const aiassistantSource: RuleSource = {
   id: "aiassistant",
+  tool: "JetBrains AI Assistant",
   layout: { folders: [RULES], files: [] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -22,6 +22,7 @@ const NOT_AMAZON_Q = ["globs", "paths", "applyTo", "fileMatchPattern", "alwaysAp
 
 export const amazonqSource: RuleSource = {
   id: "amazonq",
+  tool: "Amazon Q Developer",
   layout: { folders: [RULES], files: [] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -39,6 +39,7 @@ const RULES = [".agents/rules", ".agent/rules"];
 
 export const antigravitySource: RuleSource = {
   id: "antigravity",
+  tool: "Antigravity",
   layout: { folders: RULES, files: [".gemini/GEMINI.md"] },
   references: ["gemini-import"],
   referenceRoots: (file, context) => (file.scope === "project" ? [projectRootOf(context)] : []),

@@ -32,6 +32,7 @@ const LEGACY_IN_FOLDER = ".augment/guidelines.md";
 
 export const augmentSource: RuleSource = {
   id: "augment",
+  tool: "Augment",
   layout: { folders: [RULES], files: [LEGACY, LEGACY_IN_FOLDER] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -16,6 +16,7 @@ const RULES = ".claude/rules";
 
 export const claudeSource: RuleSource = {
   id: "claude",
+  tool: "Claude Code",
   layout: { folders: [RULES], files: [] },
   find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, RULES, { source: "claude", accept: MARKDOWN }),
   // CLAUDE.md's imports: an `@path` reference.

@@ -19,6 +19,7 @@ const CLINERULES = ".clinerules";
 
 export const clineSource: RuleSource = {
   id: "cline",
+  tool: "Cline",
   layout: { folders: [CLINERULES], files: [CLINERULES] },
   // Cline defines no file reference syntax in its rules.
   references: [],

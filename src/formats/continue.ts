@@ -45,6 +45,7 @@ const LEGACY = ".continuerules";
 
 export const continueSource: RuleSource = {
   id: "continue",
+  tool: "Continue",
   layout: { folders: [RULES], files: [LEGACY] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -30,6 +30,7 @@ const EVERYTHING = new Set(["**", "**/*", "./**", "./**/*"]);
 
 export const copilotSource: RuleSource = {
   id: "copilot",
+  tool: "GitHub Copilot",
   layout: { folders: [FOLDER], files: [ALWAYS_FILE] },
   // Copilot links files with Markdown links, which are not expanded: no reference syntax.
   references: [],

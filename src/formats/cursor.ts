@@ -44,6 +44,7 @@ const LEGACY = ".cursorrules";
 
 export const cursorSource: RuleSource = {
   id: "cursor",
+  tool: "Cursor",
   layout: { folders: [RULES], files: [LEGACY] },
   async find(context: SourceContext): Promise<FoundRules> {
     // Started before the first await: see searchBelowDirectory.

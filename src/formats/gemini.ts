@@ -37,6 +37,7 @@ export const GEMINI_GLOBAL_NAME = "gemini-global";
 
 export const geminiSource: RuleSource = {
   id: "gemini",
+  tool: "Gemini CLI",
   layout: { folders: [], files: [FILE, GLOBAL] },
   references: ["gemini-import"],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -16,6 +16,7 @@ const GUIDELINES = ".junie/guidelines.md";
 
 export const junieSource: RuleSource = {
   id: "junie",
+  tool: "Junie",
   layout: { folders: [], files: [GUIDELINES] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

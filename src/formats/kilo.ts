@@ -30,6 +30,7 @@ export const KILO: ModeLayout = {
 
 export const kiloSource: RuleSource = {
   id: "kilo",
+  tool: "Kilo Code",
   layout: modeLayout(KILO),
   references: [],
   find: (context: SourceContext): Promise<FoundRules> => findModeRules(context, KILO),

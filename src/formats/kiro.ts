@@ -25,6 +25,7 @@ const STEERING = ".kiro/steering";
 
 export const kiroSource: RuleSource = {
   id: "kiro",
+  tool: "Kiro",
   layout: { folders: [STEERING], files: [] },
   find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, STEERING, { source: "kiro", accept: MARKDOWN, topLevelOnly: true }),
   // Kiro's own syntax; paths in it are written from the workspace root as often as from the steering file.

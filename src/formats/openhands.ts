@@ -43,6 +43,7 @@ const DESCRIPTIVE = ["name", "type", "agent", "version"];
 
 export const openhandsSource: RuleSource = {
   id: "openhands",
+  tool: "OpenHands",
   layout: { folders: FOLDERS, files: [] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

@@ -36,6 +36,7 @@ export const ROO: ModeLayout = {
 
 export const rooSource: RuleSource = {
   id: "roo",
+  tool: "Roo Code",
   layout: modeLayout(ROO),
   references: [],
   find: (context: SourceContext): Promise<FoundRules> => findModeRules(context, ROO),

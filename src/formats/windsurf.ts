@@ -46,6 +46,7 @@ const GLOBAL_RULES = ".codeium/windsurf/memories/global_rules.md";
 
 export const windsurfSource: RuleSource = {
   id: "windsurf",
+  tool: "Windsurf",
   layout: { folders: [RULES], files: [LEGACY, GLOBAL_RULES] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

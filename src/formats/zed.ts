@@ -18,6 +18,7 @@ const RULES_FILE = ".rules";
 
 export const zedSource: RuleSource = {
   id: "zed",
+  tool: "Zed",
   layout: { folders: [], files: [RULES_FILE] },
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {

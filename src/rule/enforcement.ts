@@ -17,20 +17,12 @@ import { foundValue, ruleWarning, type RuleWarning } from "./warnings.js";
 /** The sources whose rules may forbid: `.opencode/rules` with the global folder, and `extraDirs`. */
 const ENFORCING_SOURCES: ReadonlySet<string> = new Set(["native", "extra"]);
 
-/** The tools of the other sources, as warnings name them. */
-const TOOL_NAMES: Readonly<Record<string, string>> = {
-  cursor: "Cursor",
-  claude: "Claude Code",
-  windsurf: "Windsurf",
-  cline: "Cline",
-  copilot: "GitHub Copilot",
-  kiro: "Kiro",
-};
-
 /** The rule file the front matter comes from: its path and source, and its whole text (for the lines of warnings). */
 export interface EnforcementFile {
   path: string;
   source: string;
+  /** The tool whose file it is, as warnings name it. */
+  tool?: string;
   text: string;
 }
 
@@ -45,7 +37,7 @@ export function readEnforcement(data: Record<string, unknown>, file: Enforcement
   const present = ENFORCEMENT_KEYS.filter((key) => data[key] !== undefined && data[key] !== null);
   if (present.length === 0) return { warnings };
   if (!ENFORCING_SOURCES.has(file.source)) {
-    const tool = TOOL_NAMES[file.source] ?? file.source;
+    const tool = file.tool ?? file.source;
     for (const key of present) warnings.push(ruleWarning(file.path, { code: "enforcement-ignored-by-tool", key, tool, line: keyLine(file.text, key) }));
     return { warnings };
   }

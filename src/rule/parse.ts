@@ -20,6 +20,8 @@ export interface RuleCandidate {
   name: string;
   scope: RuleScope;
   source: string;
+  /** The tool the source reads files of, as warnings name it (RuleSource's `tool`). */
+  tool?: string;
   path: string;
   displayPath: string;
 }
@@ -202,7 +204,7 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   }
 
   // What the rule forbids never changes when it applies: a pattern that cannot be used is left out, not the rule.
-  const enforcement = readEnforcement(data, { path: candidate.path, source: candidate.source, text });
+  const enforcement = readEnforcement(data, { path: candidate.path, source: candidate.source, tool: candidate.tool, text });
   warnings.push(...enforcement.warnings);
 
   const unknownKeys = Object.keys(data).filter((key) => !KNOWN_KEYS.has(key));

@@ -29,6 +29,8 @@ describe("another tool's rule: applies as in the tool, forbids nothing, says so 
     { source: "cline", tool: "Cline", file: ".clinerules/style.md", front: "paths: src/**" },
     { source: "copilot", tool: "GitHub Copilot", file: ".github/instructions/style.instructions.md", front: "applyTo: src/**" },
     { source: "kiro", tool: "Kiro", file: ".kiro/steering/style.md", front: "inclusion: fileMatch\nfileMatchPattern: src/**" },
+    { source: "antigravity", tool: "Antigravity", file: ".agent/rules/style.md", front: "trigger: glob\nglobs: src/**" },
+    { source: "continue", tool: "Continue", file: ".continue/rules/style.md", front: "globs: src/**" },
   ])("$tool", async ({ source, tool, file, front }) => {
     const frontLines = front.split("\n").length;
     await box.write(box.project, { [file]: `---\n${front}\n${ENFORCED}---\nKeep it clean.` });
