@@ -121,12 +121,12 @@ export class BenchSession {
     return output.parts as Array<{ text?: string; metadata?: Record<string, unknown> }>;
   }
 
-  /** One `read` tool call: `tool.execute.before` then `tool.execute.after`; resolves to the tool output as the hook left it. */
-  async read(filePath: string): Promise<string> {
+  /** One `read` tool call (its output `text`): `tool.execute.before` then `tool.execute.after`; resolves to the tool output as the hook left it. */
+  async read(filePath: string, text: string = READ_OUTPUT): Promise<string> {
     const callID = `call_${++this.calls}`;
     const args = { filePath };
     await this.hooks["tool.execute.before"]!({ tool: "read", sessionID: this.id, callID }, { args });
-    const output = { title: filePath, output: READ_OUTPUT, metadata: {} };
+    const output = { title: filePath, output: text, metadata: {} };
     await this.hooks["tool.execute.after"]!({ tool: "read", sessionID: this.id, callID, args }, output);
     return output.output;
   }

@@ -24,6 +24,7 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { relative } from "node:path";
 import { benchCold } from "./cold.js";
+import { CONTENT_RULES, measureContent, READ_BYTES } from "./content.js";
 import { ENFORCING_RULES, measureEnforcement, PATTERNS_PER_RULE, summarise as summariseChecks } from "./enforce.js";
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
@@ -279,6 +280,23 @@ out.push(
   `   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. First line longer than a window (its sets compiled then): ${ms(enforce.firstLongLineMs)} ms.`,
 );
 out.push(`   A 50,000-character line against /(a+)+$/ and the ${count(ENFORCING_RULES * PATTERNS_PER_RULE)} other patterns: ${ms(enforce.hostileMs)} ms.`);
+out.push("");
+
+// ---------------------------------------------------------------- 8. content conditions
+
+progress(`tool results against ${count(CONTENT_RULES)} rules with content conditions`);
+const content = await measureContent(plugin, quick ? 40 : 200);
+const contentMs = median(content.samples) - median(content.floor);
+out.push(
+  `8. A ${READ_BYTES / 1024} KiB read's tool result (tool.execute.after) with ${count(CONTENT_RULES)} rules that apply by file content (fileContains, none held), vs the floor: the same with ${count(CONTENT_RULES)} rules that apply by globs`,
+);
+out.push(
+  table(
+    ["tool result", "median", "floor", "content condition", "target", "result"],
+    [["new version each read", `${ms(median(content.samples))} ms`, `${ms(median(content.floor))} ms`, `${ms(contentMs)} ms`, "< 1 ms", verdict(contentMs < 1)]],
+  ),
+);
+out.push(`   A version read before (answered from the cache): ${ms(content.cachedMs)} ms. First tool result (the pattern sets compiled then): ${ms(content.firstMs)} ms.`);
 out.push("");
 
 // ---------------------------------------------------------------- targets

@@ -67,14 +67,24 @@ interface Group {
 }
 
 /**
- * A scanner for `patterns` (valid RE2, as readForbidPattern gives them): its
- * sets are built when first needed, then reused. `window`: how long a piece
- * of a unit one step scans; longer costs less overlap on long texts (a whole
- * file's), at the price of a longer step past the deadline on patterns the
- * DFA gives up on.
+ * How a scanner cuts its work: `window`, how long a piece of a unit one step
+ * scans (default WINDOW); `groupSize`, the most instructions one set holds
+ * (default MAX_GROUP_SIZE). Longer windows cost less overlap on long texts
+ * and bigger sets fewer passes over them; both make a step on patterns the
+ * DFA gives up on longer, so the deadline is passed by more.
  */
-export function patternScanner(patterns: readonly ScannedPattern[], window = WINDOW): PatternScan {
-  const groups = groupsOf(patterns);
+export interface ScanShape {
+  window?: number;
+  groupSize?: number;
+}
+
+/**
+ * A scanner for `patterns` (valid RE2, as readForbidPattern gives them): its
+ * sets are built when first needed, then reused.
+ */
+export function patternScanner(patterns: readonly ScannedPattern[], shape: ScanShape = {}): PatternScan {
+  const window = shape.window ?? WINDOW;
+  const groups = groupsOf(patterns, shape.groupSize ?? MAX_GROUP_SIZE);
   const setFor = (group: Group, cut: number): RE2Set => {
     let set = group.sets[cut];
     if (!set) {
@@ -101,13 +111,13 @@ export function patternScanner(patterns: readonly ScannedPattern[], window = WIN
   };
 }
 
-/** Patterns in groups of at most MAX_GROUP_SIZE instructions, in order (a bigger pattern alone). */
-function groupsOf(patterns: readonly ScannedPattern[]): Group[] {
+/** Patterns in groups of at most `limit` instructions, in order (a bigger pattern alone). */
+function groupsOf(patterns: readonly ScannedPattern[], limit: number): Group[] {
   const groups: Group[] = [];
   let current: Group | undefined;
   for (const [index, pattern] of patterns.entries()) {
     const size = pattern.size + CONTEXT_SIZE;
-    if (!current || current.size + size > MAX_GROUP_SIZE) {
+    if (!current || current.size + size > limit) {
       current = { members: [], size: 0, sets: [] };
       groups.push(current);
     }
