@@ -73,15 +73,17 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
     });
 
   command("explain", "which rules a session touching <file>… (receiving --prompt, as --agent on --model) would get, and why; which not, and why")
-    .argument("[file...]", "files the session touches, relative to the project folder")
+    .argument("[file...]", "files the session touches, relative to the project folder; read for rules that apply by content")
+    .option("-f, --files <files...>", "more files, as render takes them (several after one --files, comma-separated, or repeated)")
     .option("-p, --prompt <text>", "the user's prompt (keywords, @rule mentions, paths)")
     .addOption(agentOption())
     .addOption(modelOption())
     .option("--json", "machine-readable output")
-    .action(async (files: string[], options: { cwd?: string; prompt?: string; agent?: string; model?: string; json?: boolean }) => {
+    .action(async (files: string[], options: { cwd?: string; files?: string[]; prompt?: string; agent?: string; model?: string; json?: boolean }) => {
       const workingAs = workingAsFlags(options);
       const context = project(options);
-      outcome = explainCommand(context, await loadProjectRules(context), files, { prompt: options.prompt, json: options.json, workingAs }, style);
+      const touched = [...files, ...listFlag(options.files)];
+      outcome = explainCommand(context, await loadProjectRules(context), touched, { prompt: options.prompt, json: options.json, workingAs }, style);
     });
 
   command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")

@@ -72,14 +72,24 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
  * level from the repository root down (`~/.claude/rules`, `.claude/rules`):
  * the layout most tools share.
  */
-export async function findHomeAndLevelFolders(context: SourceContext, folder: string, spec: Omit<FolderSpec, "folder" | "scope">): Promise<Required<FoundRules>> {
+export function findHomeAndLevelFolders(context: SourceContext, folder: string, spec: Omit<FolderSpec, "folder" | "scope">): Promise<Required<FoundRules>> {
+  return findLevelFolders(context, folder, spec, { home: true });
+}
+
+/** A tool's rules folder at every project level from the repository root down (`.amazonq/rules`), and in the home folder when `home`. */
+export async function findLevelFolders(
+  context: SourceContext,
+  folder: string,
+  spec: Omit<FolderSpec, "folder" | "scope">,
+  { home = false }: { home?: boolean } = {},
+): Promise<Required<FoundRules>> {
   const found = emptyFound();
   const levels = projectLevels(context);
   prefetch(
     context.fs,
-    [context.home, ...levels].map((base) => join(base, folder)),
+    [...(home ? [context.home] : []), ...levels].map((base) => join(base, folder)),
   );
-  await addFolder(found, context, { ...spec, folder: join(context.home, folder), scope: "global" });
+  if (home) await addFolder(found, context, { ...spec, folder: join(context.home, folder), scope: "global" });
   for (const level of levels) await addFolder(found, context, { ...spec, folder: join(level, folder), scope: "project" });
   return found;
 }

@@ -20,10 +20,7 @@
  * starts an alias): such a file is skipped with the reader's YAML warning.
  * AI Assistant defines no file reference syntax in rules.
  */
-import { join } from "node:path";
-import { addFolder, emptyFound } from "../discover/found-rules.js";
-import { prefetch } from "../discover/probe.js";
-import { projectLevels } from "../discover/project.js";
+import { findLevelFolders } from "../discover/found-rules.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { readList } from "../rule/keys.js";
 import { MARKDOWN, without } from "./mapping.js";
@@ -35,18 +32,7 @@ export const aiassistantSource: RuleSource = {
   tool: "JetBrains AI Assistant",
   layout: { folders: [RULES], files: [] },
   references: [],
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    const levels = projectLevels(context);
-    prefetch(
-      context.fs,
-      levels.map((level) => join(level, RULES)),
-    );
-    for (const level of levels) {
-      await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "aiassistant", accept: MARKDOWN, topLevelOnly: true });
-    }
-    return found;
-  },
+  find: (context: SourceContext): Promise<FoundRules> => findLevelFolders(context, RULES, { source: "aiassistant", accept: MARKDOWN, topLevelOnly: true }),
   mapFrontMatter: (data, _file, warn, front) => mapApply(data, warn, front.lineOf("apply")),
   typeOf: (data) => (typeof data.apply === "string" ? data.apply : "always"),
 };

@@ -9,10 +9,7 @@
  * `description`) is ignored here too, with a warning. Amazon Q defines no file
  * reference syntax in rules.
  */
-import { join } from "node:path";
-import { addFolder, emptyFound } from "../discover/found-rules.js";
-import { prefetch } from "../discover/probe.js";
-import { projectLevels } from "../discover/project.js";
+import { findLevelFolders } from "../discover/found-rules.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 import { ignoredByTool, MARKDOWN } from "./mapping.js";
 
@@ -25,16 +22,7 @@ export const amazonqSource: RuleSource = {
   tool: "Amazon Q Developer",
   layout: { folders: [RULES], files: [] },
   references: [],
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    const levels = projectLevels(context);
-    prefetch(
-      context.fs,
-      levels.map((level) => join(level, RULES)),
-    );
-    for (const level of levels) await addFolder(found, context, { folder: join(level, RULES), scope: "project", source: "amazonq", accept: MARKDOWN });
-    return found;
-  },
+  find: (context: SourceContext): Promise<FoundRules> => findLevelFolders(context, RULES, { source: "amazonq", accept: MARKDOWN }),
   mapFrontMatter: (data, _file, warn, front) => ({
     ...ignoredByTool(data, NOT_AMAZON_Q, { tool: "Amazon Q Developer", reads: "the rule's text only", alwaysOn: false }, warn, front),
     alwaysApply: true,

@@ -7,23 +7,6 @@
  * there is loaded by OpenCode itself. Junie defines no front matter and no
  * file reference syntax: the whole file is the rule.
  */
-import { join } from "node:path";
-import { addSingleFile, emptyFound } from "../discover/found-rules.js";
-import { projectRootOf } from "../discover/project.js";
-import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import { rootFileSource } from "./root-file.js";
 
-const GUIDELINES = ".junie/guidelines.md";
-
-export const junieSource: RuleSource = {
-  id: "junie",
-  tool: "Junie",
-  layout: { folders: [], files: [GUIDELINES] },
-  references: [],
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    await addSingleFile(found, context, { path: join(projectRootOf(context), GUIDELINES), scope: "project", source: "junie", name: "junie-guidelines" });
-    return found;
-  },
-  mapFrontMatter: (data) => ({ ...data, alwaysApply: true }),
-  typeOf: () => "always",
-};
+export const junieSource = rootFileSource({ id: "junie", tool: "Junie", path: ".junie/guidelines.md", name: "junie-guidelines" });

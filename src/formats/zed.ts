@@ -9,23 +9,6 @@
  * has no front matter in Zed: it is always on whatever it begins with. Zed
  * defines no file reference syntax in it.
  */
-import { join } from "node:path";
-import { addSingleFile, emptyFound } from "../discover/found-rules.js";
-import { projectRootOf } from "../discover/project.js";
-import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import { rootFileSource } from "./root-file.js";
 
-const RULES_FILE = ".rules";
-
-export const zedSource: RuleSource = {
-  id: "zed",
-  tool: "Zed",
-  layout: { folders: [], files: [RULES_FILE] },
-  references: [],
-  async find(context: SourceContext): Promise<FoundRules> {
-    const found = emptyFound();
-    await addSingleFile(found, context, { path: join(projectRootOf(context), RULES_FILE), scope: "project", source: "zed", name: "rules" });
-    return found;
-  },
-  mapFrontMatter: (data) => ({ ...data, alwaysApply: true }),
-  typeOf: () => "always",
-};
+export const zedSource = rootFileSource({ id: "zed", tool: "Zed", path: ".rules", name: "rules" });

@@ -26,7 +26,7 @@ describe("content conditions on the command line", () => {
   });
 
   test("explain reads the files given and says which content matched, and where none did", () => {
-    const hit = box.run(["explain", "src/net.ts"]);
+    const hit = box.run(["explain", "--files", "src/net.ts"]);
     expect(hit.stdout).toMatch(/✓ legacy-client\s+content: src\/net\.ts contains "legacyFetch\("/);
     const miss = box.run(["explain", "src/clean.ts"]);
     expect(miss.stdout).toMatch(/✗ legacy-client\s+content: no file of the session seen containing "legacyFetch\(", "\/from 'old-http'\/"/);

@@ -51,4 +51,11 @@ describe("Zed", () => {
       ["zed", ".rules"],
     ]);
   });
+
+  test(".rules has no front matter in Zed: a --- block at its top is part of the rule, which stays always on", async () => {
+    await box.write(box.project, { ".rules": "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits." });
+    const { rules, warnings } = await loadSource(box, "zed");
+    expect(rules.map((rule) => [activationOf(rule), rule.globs, rule.content])).toEqual([["always", [], "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits."]]);
+    expect(warnings).toEqual([]);
+  });
 });
