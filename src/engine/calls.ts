@@ -52,8 +52,8 @@ export function rulebookCalls(parts: CallParts): Rulebook {
   /** The rules the text a call brought in activates by content, within CONTENT_SCAN_MS; the rest of a text not reached is logged. */
   const contentIn = (sessionID: string, touched: ToolTouch): ContentHit[] => {
     const { list } = parts.rules();
-    const texts = touched.texts ?? [];
-    if (texts.length === 0 || !hasContentRules(list)) return [];
+    if (!touched.texts || !hasContentRules(list)) return [];
+    const texts = touched.texts();
     const known = sessions.peek(sessionID)?.activation.contentMatches ?? new Map();
     const start = performance.now();
     const scan = contentHits(

@@ -61,8 +61,13 @@ export interface ToolTouch {
   callID?: string;
   files: readonly string[];
   listed?: readonly string[];
-  /** The text the call brought into the session, by file (a read's output, a write's or an edit's new text): rules with content conditions look at it. */
-  texts?: ReadonlyArray<{ file: string; text: string }>;
+  /**
+   * The text the call brought into the session, by file (a read's output, a
+   * write's or an edit's new text): rules with content conditions look at it.
+   * Asked for only when some rule has one: a read's whole output need not be
+   * taken apart otherwise.
+   */
+  texts?(): ReadonlyArray<{ file: string; text: string }>;
 }
 
 /** What a tool call about to run meets: refused, the model reading `refusal.text` as the call's error (the rules it breaks), or let run. */

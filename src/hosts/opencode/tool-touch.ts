@@ -12,7 +12,7 @@ export const touchedBy = (tool: string, args: unknown, output: string): ToolTouc
   tool,
   files: pathsFromToolArgs(args),
   listed: pathsFromToolOutput(tool, output),
-  texts: textsBroughtIn(tool, args, output),
+  texts: () => textsBroughtIn(tool, args, output),
 });
 
 /** The text a call brought in, by the file it is of: a read's file text, a write's content, an edit's or a patch's added lines. */
