@@ -10,7 +10,7 @@
  * rules, rules over the message budget, names in `agents:` that no OpenCode
  * agent has.
  */
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { openCodeLogDir, rulebookLogFile } from "../log-file.js";
 import { composeRulesMessage } from "../render/compose.js";
@@ -27,6 +27,7 @@ import { skippedInProjectTree, walkProjectTree } from "../discover/walk.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, type Style } from "./format.js";
 import { AGENT_WALK_LIMITS, isKnownAgent, type KnownAgents } from "./known-agents.js";
+import { readStart } from "./read-start.js";
 
 export interface CheckOptions {
   json?: boolean;
@@ -157,19 +158,8 @@ const FRONT_MATTER_BYTES = 64 * 1024;
 
 /** The 1-based line of a top-level key in the file's front matter, read again (a rule keeps its values, not their lines). */
 function frontMatterKeyLine(path: string, key: string): number | undefined {
-  let head: string;
-  try {
-    const fd = openSync(path, "r");
-    try {
-      const buffer = Buffer.alloc(FRONT_MATTER_BYTES);
-      head = buffer.toString("utf8", 0, readSync(fd, buffer, 0, FRONT_MATTER_BYTES, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return undefined;
-  }
-  return keyLine(head, key);
+  const head = readStart(path, FRONT_MATTER_BYTES);
+  return head === undefined ? undefined : keyLine(head, key);
 }
 
 /** Relative Markdown link targets of a rule that exist neither next to the rule file nor in the project root; what looks like a link in code (`arr[i](x.y)`) is code. */

@@ -4,7 +4,7 @@
  * the engine's SessionContext the way the engine does it for a real prompt
  * (`@rule` mentions, paths named in the prompt that exist).
  */
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Rule } from "../rule/rule.js";
 import type { SessionContext } from "../select/active.js";
@@ -15,6 +15,7 @@ import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
 import { readList } from "../rule/keys.js";
 import { UsageError, type ProjectContext } from "./context.js";
+import { readStart } from "./read-start.js";
 
 export interface Hypothesis {
   /** Project-relative POSIX paths (absolute outside the project), in the order given, without repeats. */
@@ -45,7 +46,7 @@ export function hypotheticalSession(project: ProjectContext, rules: readonly Rul
 function contentOfFiles(project: ProjectContext, rules: readonly Rule[], files: readonly string[]): Map<string, ContentMatch> {
   if (!hasContentRules(rules)) return new Map();
   const texts = files.flatMap((file) => {
-    const text = readStart(isAbsolute(file) ? file : join(project.projectRoot, file));
+    const text = readStart(isAbsolute(file) ? file : join(project.projectRoot, file), MAX_CONTENT_CHARS);
     return text === undefined ? [] : [{ file, text }];
   });
   const scan = contentHits(rules, texts, new Set(), { now: () => performance.now(), deadline: performance.now() + CONTENT_SCAN_MS });
@@ -54,21 +55,6 @@ function contentOfFiles(project: ProjectContext, rules: readonly Rule[], files: 
 
 /** A command has time a tool result does not: the files given are all looked at. */
 const CONTENT_SCAN_MS = 10_000;
-
-function readStart(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const buffer = Buffer.alloc(MAX_CONTENT_CHARS);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, read).toString("utf8");
-  } catch {
-    // Not there, or a folder: a file that cannot be read holds nothing.
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
 
 /** `--agent NAME --model PROVIDER/MODEL` as the session's agent and model. */
 export function workingAsFlags(options: { agent?: string; model?: string }): WorkingAs {
