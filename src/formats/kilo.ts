@@ -15,8 +15,7 @@
  * file reference syntax: none is expanded. Kilo reads its working folder's
  * `.kilocode` only; here every project level's, root down to the directory.
  */
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { findModeRules, mapModeRule, type ModeLayout, modeLayout, modeType } from "./modes.js";
+import { type ModeLayout, modeSource } from "./modes.js";
 
 export const KILO: ModeLayout = {
   source: "kilo",
@@ -28,12 +27,4 @@ export const KILO: ModeLayout = {
   accept: () => true,
 };
 
-export const kiloSource: RuleSource = {
-  id: "kilo",
-  tool: "Kilo Code",
-  layout: modeLayout(KILO),
-  references: [],
-  find: (context: SourceContext): Promise<FoundRules> => findModeRules(context, KILO),
-  mapFrontMatter: (data, file, warn, front) => mapModeRule(KILO, data, file, warn, front),
-  typeOf: (_data, file: FoundRuleFile) => modeType(KILO, file),
-};
+export const kiloSource = modeSource(KILO);

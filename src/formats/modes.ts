@@ -16,7 +16,7 @@ import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js
 import { errorCode, errorReason } from "../discover/fs.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, SourceContext } from "../discover/source.js";
+import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { folderPrefix } from "./folder-scope.js";
 import { ignoredByTool, without } from "./mapping.js";
@@ -29,7 +29,7 @@ import { ignoredByTool, without } from "./mapping.js";
 export const MODE_AGENTS: Readonly<Record<string, string>> = { code: "build", architect: "plan" };
 
 /** The built-in modes: their legacy per-mode files are watched (a custom mode's are seen at the next load). */
-export const BUILT_IN_MODES = ["code", "architect", "ask", "debug", "orchestrator"] as const;
+const BUILT_IN_MODES = ["code", "architect", "ask", "debug", "orchestrator"] as const;
 
 export function agentOfMode(mode: string): string {
   return MODE_AGENTS[mode] ?? mode;
@@ -52,13 +52,26 @@ export interface ModeLayout {
   accept: (name: string) => boolean;
 }
 
+/** The source of a tool with this layout: Roo Code's, Kilo Code's. Neither defines a file reference syntax. */
+export function modeSource(layout: ModeLayout): RuleSource {
+  return {
+    id: layout.source,
+    tool: layout.tool,
+    layout: modeLayout(layout),
+    references: [],
+    find: (context) => findModeRules(context, layout),
+    mapFrontMatter: (data, file, warn, front) => mapModeRule(layout, data, file, warn, front),
+    typeOf: (_data, file) => modeType(layout, file),
+  };
+}
+
 /** The watcher's layout: the rules folder (its parent folder is watched whole, so a new `rules-{mode}` folder is seen), the legacy files. */
-export function modeLayout(layout: ModeLayout): { folders: string[]; files: string[] } {
+function modeLayout(layout: ModeLayout): { folders: string[]; files: string[] } {
   const modeFiles = layout.legacyModes.flatMap((prefix) => BUILT_IN_MODES.map((mode) => `${prefix}${mode}`));
   return { folders: [`${layout.dir}/rules`], files: [layout.legacy, ...modeFiles] };
 }
 
-export async function findModeRules(context: SourceContext, layout: ModeLayout): Promise<FoundRules> {
+async function findModeRules(context: SourceContext, layout: ModeLayout): Promise<FoundRules> {
   const found = emptyFound();
   const root = projectRootOf(context);
   const levels = projectLevels(context);
@@ -132,7 +145,7 @@ async function entryNames(dir: string, context: SourceContext, found: Required<F
 }
 
 /** The mode a rule file is for: its `rules-{mode}` folder under `dir`, or its legacy `.roorules-{mode}` file; undefined for every mode. */
-export function modeOf(file: FoundRuleFile, layout: Pick<ModeLayout, "dir" | "legacyModes">): string | undefined {
+function modeOf(file: FoundRuleFile, layout: Pick<ModeLayout, "dir" | "legacyModes">): string | undefined {
   const parts = file.path.split(sep);
   for (let i = parts.length - 2; i > 0; i--) {
     if (parts[i - 1] === layout.dir && parts[i]?.startsWith("rules-")) return parts[i]?.slice("rules-".length);
@@ -146,13 +159,13 @@ export function modeOf(file: FoundRuleFile, layout: Pick<ModeLayout, "dir" | "le
 const NOT_READ = ["alwaysApply", "globs", "paths", "applyTo", "fileMatchPattern", "trigger", "inclusion", "agents"];
 
 /** Always on; a mode's rule only for the mode's agent. */
-export function mapModeRule(layout: ModeLayout, data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+function mapModeRule(layout: ModeLayout, data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
   const read = ignoredByTool(data, NOT_READ, { tool: layout.tool, reads: "no front matter", alwaysOn: false }, warn, front);
   const mode = modeOf(file, layout);
   return { ...without(read, "agents"), alwaysApply: true, ...(mode === undefined ? {} : { agents: [agentOfMode(mode)] }) };
 }
 
-export function modeType(layout: Pick<ModeLayout, "dir" | "legacyModes">, file: FoundRuleFile): string {
+function modeType(layout: Pick<ModeLayout, "dir" | "legacyModes">, file: FoundRuleFile): string {
   const mode = modeOf(file, layout);
   return mode === undefined ? "always" : `mode: ${mode}`;
 }

@@ -18,8 +18,7 @@
  * file reference syntax: none is expanded. Roo reads the legacy files in
  * its working folder only; here at every project level, as `.windsurfrules`.
  */
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { findModeRules, mapModeRule, type ModeLayout, modeLayout, modeType } from "./modes.js";
+import { type ModeLayout, modeSource } from "./modes.js";
 
 /** Roo's filter: cache and system files are not rules. */
 const NOT_RULES = /(\.(DS_Store|bak|cache|crdownload|db|dmp|dump|eslintcache|lock|log|old|part|partial|pyc|pyo|stackdump|swo|swp|temp|tmp))$|^Thumbs\.db$/;
@@ -34,12 +33,4 @@ export const ROO: ModeLayout = {
   accept: (name) => !NOT_RULES.test(name),
 };
 
-export const rooSource: RuleSource = {
-  id: "roo",
-  tool: "Roo Code",
-  layout: modeLayout(ROO),
-  references: [],
-  find: (context: SourceContext): Promise<FoundRules> => findModeRules(context, ROO),
-  mapFrontMatter: (data, file, warn, front) => mapModeRule(ROO, data, file, warn, front),
-  typeOf: (_data, file: FoundRuleFile) => modeType(ROO, file),
-};
+export const rooSource = modeSource(ROO);
