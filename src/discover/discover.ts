@@ -50,11 +50,17 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
   const results = await Promise.all(sources.map((source) => source.find({ ...probing, walkBudget: walkBudget() })));
   const realRoot = await resolving;
   const userFolders: string[] = [];
+  const toldWarnings = new Set<string>();
   for (const [index, source] of sources.entries()) {
     const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
     for (const file of result.files) found.push({ file, source });
     // Two sources may walk one folder (`.agents/rules` is Antigravity's and often an `extraDirs` folder): its problems are told once.
-    for (const warning of result.warnings) if (!discovery.warnings.some((known) => sameWarning(known, warning))) discovery.warnings.push(warning);
+    for (const warning of result.warnings) {
+      const told = JSON.stringify(warning);
+      if (toldWarnings.has(told)) continue;
+      toldWarnings.add(told);
+      discovery.warnings.push(warning);
+    }
     for (const folder of result.folders ?? []) if (!discovery.folders.includes(folder)) discovery.folders.push(folder);
     userFolders.push(...(result.userFolders ?? []));
   }
@@ -81,10 +87,6 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
     for (const path of result.references) if (!discovery.references.includes(path)) discovery.references.push(path);
   }
   return discovery;
-}
-
-function sameWarning(a: RuleWarning, b: RuleWarning): boolean {
-  return a.path === b.path && a.code === b.code && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
