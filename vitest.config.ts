@@ -6,7 +6,13 @@
  *
  * `npm test` leaves out test/corpus/: it reads the steering's corpus beside the
  * checkout and runs on its own, `npm run test:corpus` (vitest.corpus.config.ts).
+ *
+ * A plugin started in a test keeps its parse cache in one folder of the
+ * system's temporary folder, not in the user's own cache folder (the end-to-end
+ * harness gives each OpenCode its own).
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -15,6 +21,7 @@ const standIn = fileURLToPath(new URL("./test/support/opentui-stand-in.ts", impo
 export default defineConfig({
   test: {
     alias: { "@opentui/solid": standIn, "solid-js": standIn },
+    env: { XDG_CACHE_HOME: join(tmpdir(), "rulebook-test-cache") },
     exclude: [...configDefaults.exclude, "test/corpus/**"],
   },
 });

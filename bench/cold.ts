@@ -1,7 +1,10 @@
 /**
- * Target 1 as a user meets it: the plugin's first start in a fresh process
- * (OpenCode starts it once), where nothing is compiled or cached yet, with its
- * first message and first follow-up message. Each run is a child process:
+ * Target 1 as a user meets it: the plugin's start in a fresh process (OpenCode
+ * starts it once), where nothing is compiled yet, with its first message and
+ * first follow-up message. Two series: OpenCode's first start in the project
+ * (no parse cache: every rule file read and parsed) and a later one (the parse
+ * cache the earlier start wrote, in OpenCode's cache folder; the rule files
+ * unchanged, so only stat'ed). Each run is a child process:
  * `node --import tsx bench/cold.ts <entry> <project JSON>` imports the plugin
  * (not timed: OpenCode does that before calling it), reads the floor once,
  * then starts the plugin; it prints one JSON line.
@@ -11,7 +14,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { benchProject, isolateEnv, writeRules, type BenchProject } from "./fixtures.js";
+import { benchProject, isolateEnv, untilSettled, writeRules, type BenchProject } from "./fixtures.js";
 import { BenchSession, carriesRules, fakeClient, loadPlugin, REPO, startPlugin, stopPlugin } from "./plugin.js";
 import { syncFloor } from "./start.js";
 import { median } from "./stats.js";
@@ -23,22 +26,39 @@ export interface ColdRun {
   followUpMs: number;
 }
 
-/** Medians of `runs` fresh processes, each starting the plugin once on `files` rules. */
-export async function benchCold(entry: string, files: number, runs: number): Promise<ColdRun & { runs: number }> {
+export interface ColdSeries extends ColdRun {
+  runs: number;
+}
+
+/** Medians of `runs` fresh processes, each starting the plugin once on `files` rules: without the parse cache (`first`), then with it (`later`). */
+export async function benchCold(entry: string, files: number, runs: number): Promise<{ first: ColdSeries; later: ColdSeries }> {
   const bench = await benchProject("rulebook-bench-cold-");
+  const cache = join(bench.home, ".cache");
   try {
     await writeRules(bench.rulesDir, files);
-    const results: ColdRun[] = [];
-    for (let i = 0; i < runs; i++) {
+    await untilSettled();
+    const run = async (): Promise<ColdRun> => {
       const args = ["--import", "tsx", join(REPO, "bench", "cold.ts"), entry, JSON.stringify(bench)];
       const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REPO, maxBuffer: 1 << 20 });
-      results.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+      return JSON.parse(stdout.trim().split("\n").at(-1)!);
+    };
+    const first: ColdRun[] = [];
+    const later: ColdRun[] = [];
+    // Alternated, so drift (other processes) hits both alike: each `first` run starts with no cache, and leaves one for the `later` run after it.
+    for (let i = 0; i < runs; i++) {
+      await rm(cache, { recursive: true, force: true });
+      first.push(await run());
+      later.push(await run());
     }
-    const of = (key: keyof ColdRun) => median(results.map((run) => run[key]));
-    return { runs, floorMs: of("floorMs"), startMs: of("startMs"), firstMessageMs: of("firstMessageMs"), followUpMs: of("followUpMs") };
+    return { first: medians(first), later: medians(later) };
   } finally {
     await rm(bench.root, { recursive: true, force: true });
   }
+}
+
+function medians(results: ColdRun[]): ColdSeries {
+  const of = (key: keyof ColdRun) => median(results.map((run) => run[key]));
+  return { runs: results.length, floorMs: of("floorMs"), startMs: of("startMs"), firstMessageMs: of("firstMessageMs"), followUpMs: of("followUpMs") };
 }
 
 async function coldRun(entry: string, bench: BenchProject): Promise<ColdRun> {

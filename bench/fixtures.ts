@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { SETTLED_AFTER_MS } from "../src/discover/parse-cache.js";
 
 export interface BenchProject {
   root: string;
@@ -35,6 +36,7 @@ export function isolateEnv(home: string): void {
   process.env.USERPROFILE = home;
   process.env.XDG_CONFIG_HOME = join(home, ".config");
   process.env.OPENCODE_CONFIG_DIR = join(home, ".config", "opencode");
+  process.env.XDG_CACHE_HOME = join(home, ".cache");
   for (const key of Object.keys(process.env)) {
     if (key === "OPENCODE_CONFIG" || key.startsWith("OPENCODE_RULEBOOK_")) delete process.env[key];
   }
@@ -60,6 +62,15 @@ export function ruleText(i: number): string {
     return i % 4 === 0 ? body(`Rule ${i}`, i) : `---\ndescription: House rule ${i}\nalwaysApply: true\n---\n${body(`Rule ${i}`, i)}`;
   }
   return `---\ndescription: Module rule ${i}\nglobs: src/mod-${i}/**/*.ts, src/mod-${i}/**/*.tsx\nkeywords: [kw${i}, topic-${i}]\n---\n${body(`Module ${i}`, i)}`;
+}
+
+/**
+ * Waits until files written now are older than the parse cache's settling
+ * time (discover/parse-cache.ts), as rule files are at a real start: the
+ * cache keeps no parse of a file changed in the last few seconds.
+ */
+export function untilSettled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SETTLED_AFTER_MS + 500));
 }
 
 /** Writes `count` rule files (in folders of 100); returns their paths. */

@@ -104,11 +104,13 @@ out.push(
   ),
 );
 progress("start + first message, fresh processes");
-const cold = await benchCold(entry, 1000, quick ? 3 : 5);
-out.push(`   Fresh process (median of ${cold.runs}; the plugin imported, nothing else run yet), 1,000 rules: floor ${ms(cold.floorMs)} ms, start ${ms(cold.startMs)} ms,`);
-out.push(
-  `   first message ${ms(cold.firstMessageMs)} ms, total ${ms(cold.startMs + cold.firstMessageMs)} ms = ${ratio((cold.startMs + cold.firstMessageMs) / cold.floorMs)} the floor (${verdict(cold.startMs + cold.firstMessageMs <= T1_LIMIT * cold.floorMs)}); first follow-up message ${ms(cold.followUpMs)} ms.`,
-);
+const colds = await benchCold(entry, 1000, quick ? 3 : 5);
+const cold = colds.later;
+const coldLine = (what: string, run: typeof cold) =>
+  `   ${what}: floor ${ms(run.floorMs)} ms, start ${ms(run.startMs)} ms, first message ${ms(run.firstMessageMs)} ms, total ${ms(run.startMs + run.firstMessageMs)} ms = ${ratio((run.startMs + run.firstMessageMs) / run.floorMs)} the floor (${verdict(run.startMs + run.firstMessageMs <= T1_LIMIT * run.floorMs)}); first follow-up message ${ms(run.followUpMs)} ms.`;
+out.push(`   Fresh process (medians of ${cold.runs} each; the plugin imported, nothing else run yet), 1,000 rules:`);
+out.push(coldLine("OpenCode's first start in the project (no parse cache)", colds.first));
+out.push(coldLine("a later start (the parse cache the first wrote; rule files only stat'ed)", colds.later));
 out.push("");
 
 // ---------------------------------------------------------------- 2. per-event cost
@@ -318,12 +320,20 @@ out.push(
         verdict(t1.totalMs <= T1_LIMIT * t1.syncFloorMs),
       ],
       [
-        "1. start + first message, fresh process",
+        "1. start + first message, fresh process (later start)",
         `${ms(coldTotal)} ms`,
         `${ms(cold.floorMs)} ms sync fs`,
         ratio(coldTotal / cold.floorMs),
         `≤ ${T1_LIMIT}x`,
         verdict(coldTotal <= T1_LIMIT * cold.floorMs),
+      ],
+      [
+        "(info) the same, OpenCode's first start (no cache)",
+        `${ms(colds.first.startMs + colds.first.firstMessageMs)} ms`,
+        `${ms(colds.first.floorMs)} ms sync fs`,
+        ratio((colds.first.startMs + colds.first.firstMessageMs) / colds.first.floorMs),
+        `≤ ${T1_LIMIT}x`,
+        verdict(colds.first.startMs + colds.first.firstMessageMs <= T1_LIMIT * colds.first.floorMs),
       ],
       ["(info) 1st follow-up message, fresh process", `${ms(cold.followUpMs)} ms`, "1 ms", ratio(cold.followUpMs), "< 1x", verdict(cold.followUpMs < EVENT_LIMIT_MS)],
       ["2. tool call, median", `${us(tool.median)} µs`, "1 ms", ratio(tool.median), "< 1x", verdict(tool.median < EVENT_LIMIT_MS)],

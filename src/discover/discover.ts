@@ -3,24 +3,27 @@
  * size and in files open at once) and parse it. One file's problem is a
  * warning; the other rules still load.
  */
-import { decodeRuleText } from "../rule/decode.js";
 import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
 import { mayHaveReferences, REFERENCE_SYNTAXES } from "../rule/reference-syntax.js";
-import { expandReferences, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
-import { errorCode, errorReason } from "./fs.js";
-import { globalRulesDir, openCodeConfigDir } from "./locations.js";
+import { errorReason } from "./fs.js";
+import { cachedParse, entryFor, parseContext, type CachedParse, type ParseCacheEntries } from "./parse-cache.js";
 import { probingFs } from "./probe.js";
-import { projectRootOf, realRootOf } from "./project.js";
+import { realRootOf } from "./project.js";
 import { readAndSettle, type Settled } from "./read-settle.js";
+import { reachFor, withReferences, type Reach } from "./rule-references.js";
 import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
 import { walkBudget } from "./walk-limits.js";
 
 export interface DiscoveryContext extends SourceContext {
   /** A larger file is skipped without being read. */
   maxRuleBytes: number;
+  /** Parses kept from earlier loads (parse-cache.ts), awaited once the files are found; none: every file is read. */
+  parseCache?: Promise<ParseCacheEntries>;
+  /** The time, for parse-cache.ts (tests set it). */
+  now?: () => number;
 }
 
 export interface Discovery {
@@ -34,6 +37,8 @@ export interface Discovery {
   references: string[];
   /** The rules folders and rule files the sources probed: true for a folder (what the watcher would stat again). */
   probed: ReadonlyMap<string, boolean>;
+  /** The parses to keep for the next load: those taken from the cache and those made now (parse-cache.ts). */
+  parses: Map<string, CachedParse>;
 }
 
 export const DEFAULT_MAX_RULE_BYTES = 64 * 1024;
@@ -42,7 +47,7 @@ const FILES_OPEN_AT_ONCE = 32;
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
   const fs = probingFs(context.fs);
   const probing: DiscoveryContext = { ...context, fs };
-  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders };
+  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders, parses: new Map() };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
   // The repository's real root is resolved once (the file system keeps it for the load), while the sources start.
   const resolving = realRootOf(probing);
@@ -75,11 +80,19 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
     reach.set(trust, once);
     return once;
   };
+  const cache = (await context.parseCache) ?? new Map<string, CachedParse>();
+  const now = (context.now ?? Date.now)();
   const parsed = await readAndSettle(
     unique,
     FILES_OPEN_AT_ONCE,
-    ({ file }) => readBytes(file, probing),
-    ({ file, source }, got) => parseRead(file, source, probing, reachOf, got),
+    ({ file, source }) => readUnlessKept(file, parseContext(source, file, context.maxRuleBytes), cache, probing),
+    ({ file, source }, got) => {
+      if ("skipped" in got) return { value: got.skipped };
+      const fileParse = "kept" in got ? got.kept : parseFile(file, source, got.bytes);
+      const entry = "kept" in got ? { stamp: got.stamp, context: got.key, parsed: fileParse } : entryFor(file, got.key, fileParse, now);
+      if (entry) discovery.parses.set(file.path, entry);
+      return withTheirReferences(file, source, probing, reachOf, fileParse);
+    },
   );
   for (const result of parsed) {
     discovery.warnings.push(...result.warnings);
@@ -110,35 +123,6 @@ function oncePerPath<T extends { file: FoundRuleFile }>(found: T[]): T[] {
   return kept.filter((entry): entry is T => entry !== undefined);
 }
 
-/** Where a rule's references may lead (README, "Security"). */
-interface Reach {
-  allowed: string[];
-  allowedReal: string[];
-  trust: Trust;
-}
-
-/**
- * A repository's rule: the repository only, its real path checked against
- * the repository's real root. A user's rule: the global rules folder, the
- * OpenCode config folder and the user's other rule folders, as given and as
- * real paths (the user's own symlinks are followed).
- */
-async function reachFor(trust: Trust, context: DiscoveryContext & { realRoot: string }, userFolders: readonly string[]): Promise<Reach> {
-  if (trust === "repository") {
-    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust };
-  }
-  const folders = new Set<string>();
-  for (const folder of [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders]) {
-    folders.add(folder);
-    try {
-      folders.add(await context.fs.realpath(folder));
-    } catch {
-      // A folder that does not exist holds nothing a reference could reach.
-    }
-  }
-  return { allowed: [...folders], allowedReal: [...folders], trust };
-}
-
 type ReadRule = ParsedRule & { references: string[] };
 
 /** A rule file's bytes, or why its rule is skipped: bounded in size before and after the read. */
@@ -158,13 +142,21 @@ async function readBytes(file: FoundRuleFile, context: DiscoveryContext): Promis
 
 type Read = { bytes: Uint8Array } | { skipped: ReadRule };
 
+/** A file's parse kept from an earlier load, or its bytes read now; `key`: its parse context. */
+type Got = { key: string } & ({ kept: ParsedRule; stamp: string } | Read);
+
+function readUnlessKept(file: FoundRuleFile, key: string, cache: ParseCacheEntries, context: DiscoveryContext): Promise<Got> {
+  const kept = cachedParse(cache, file, key);
+  if (kept && file.version) return Promise.resolve({ key, kept, stamp: file.version.stamp });
+  return readBytes(file, context).then((read) => ({ key, ...read }));
+}
+
 function skipped(file: FoundRuleFile, facts: FactsWithout<"rule">): Read {
   return { skipped: { warnings: [ruleSkipped(file.path, file.name, facts)], references: [] } };
 }
 
-/** The rule from its file's bytes; a rule that may hold references has them read later. */
-function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>, read: Read): Settled<ReadRule> {
-  if ("skipped" in read) return { value: read.skipped };
+/** A rule file's own parse: its front matter read by its source's mapper, and the warnings of both. */
+function parseFile(file: FoundRuleFile, source: RuleSource, bytes: Uint8Array): ParsedRule {
   const candidate = { name: file.name, scope: file.scope, source: file.source, tool: source.tool, path: file.path, displayPath: file.displayPath };
   const mapperWarnings: RuleWarning[] = [];
   const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
@@ -176,63 +168,18 @@ function parseRead(file: FoundRuleFile, source: RuleSource, context: DiscoveryCo
           toolType: typeOf?.call(source, data, file, front),
         })
       : undefined;
-  const parsed = parseRule(candidate, read.bytes, mapper, source.frontMatter?.(file));
+  const parsed = parseRule(candidate, bytes, mapper, source.frontMatter?.(file));
   const warnings = [...mapperWarnings, ...parsed.warnings];
-  const rule = parsed.rule;
+  if (parsed.rule && parsed.rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...parsed.rule.unknownKeys] }));
+  return parsed.rule ? { rule: parsed.rule, warnings } : { warnings };
+}
+
+/** The rule with its references read (later, within the reads' bound), when its text may hold some. */
+function withTheirReferences(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>, parsed: ParsedRule): Settled<ReadRule> {
+  const { rule, warnings } = parsed;
   if (!rule) return { value: { warnings, references: [] } };
-  if (rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...rule.unknownKeys] }));
   const syntaxes = source.references ?? REFERENCE_SYNTAXES;
   if (!mayHaveReferences(rule.content, syntaxes)) return { value: { rule, warnings, references: [] } };
   const roots = source.referenceRoots?.(file, context) ?? [];
   return { later: () => withReferences(file, rule, warnings, context, reachOf, { syntaxes, roots }) };
-}
-
-async function withReferences(
-  file: FoundRuleFile,
-  rule: Rule,
-  warnings: RuleWarning[],
-  context: DiscoveryContext,
-  reachOf: (trust: Trust) => Promise<Reach>,
-  format: Pick<ReferenceOptions, "syntaxes" | "roots">,
-): Promise<ReadRule> {
-  let realFile = file.path;
-  try {
-    realFile = await context.fs.realpath(file.path);
-  } catch {
-    // It was just read; keep the path as found.
-  }
-  const expanded = await expandReferences(rule.content, {
-    ...format,
-    file: file.path,
-    realFile,
-    ...(await reachOf(file.trust)),
-    realpath: (path) => realpathOf(path, context),
-    read: (path) => readReference(path, context),
-    maxBytes: context.maxRuleBytes,
-  });
-  return { rule: { ...rule, content: expanded.text }, warnings: [...warnings, ...expanded.warnings], references: expanded.included };
-}
-
-async function realpathOf(path: string, context: DiscoveryContext): Promise<RealPathResult> {
-  try {
-    return { ok: true, realPath: await context.fs.realpath(path) };
-  } catch (error) {
-    const code = errorCode(error);
-    return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", reason: errorReason(error) };
-  }
-}
-
-/** A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only. */
-async function readReference(realPath: string, context: DiscoveryContext): Promise<ReadResult> {
-  try {
-    const stat = await context.fs.stat(realPath);
-    if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
-    const bytes = await context.fs.readFile(realPath, context.maxRuleBytes, stat.size);
-    if (bytes.byteLength > context.maxRuleBytes) return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
-    const decoded = decodeRuleText(bytes);
-    if (!decoded.ok) return { ok: false, reason: decoded.reason };
-    return { ok: true, text: decoded.text };
-  } catch (error) {
-    return { ok: false, reason: errorCode(error) ?? String(error) };
-  }
 }

@@ -5,7 +5,7 @@
 import { basename, dirname, join } from "node:path";
 import type { RuleScope } from "../rule/rule.js";
 import { ruleWarning } from "../rule/warnings.js";
-import { errorCode, errorReason } from "./fs.js";
+import { errorCode, errorReason, fileVersion, type FileVersion } from "./fs.js";
 import { displayPath } from "./locations.js";
 import { prefetch } from "./probe.js";
 import { projectLevels, projectRootOf, realRootOf } from "./project.js";
@@ -62,6 +62,7 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       displayPath: displayPath(file.path, root, context.home),
       relPath: file.relPath,
       size: file.size,
+      version: file.version,
       trust,
     });
   }
@@ -95,7 +96,7 @@ export async function findLevelFolders(
 }
 
 /** What is at a path: nothing, a regular file (with its size), a folder, or a warning already recorded. */
-export type PathKind = { kind: "none" } | { kind: "file"; size: number } | { kind: "folder" };
+export type PathKind = { kind: "none" } | { kind: "file"; size: number; version?: FileVersion } | { kind: "folder" };
 
 export async function kindOf(path: string, context: SourceContext, found: FoundRules): Promise<PathKind> {
   let stat;
@@ -106,7 +107,7 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
     if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(path, { code: "path-unreadable", reason: errorReason(error) }));
     return { kind: "none" };
   }
-  if (stat.isFile()) return { kind: "file", size: stat.size };
+  if (stat.isFile()) return { kind: "file", size: stat.size, version: fileVersion(stat) };
   if (stat.isDirectory()) return { kind: "folder" };
   found.warnings.push(ruleWarning(path, { code: "not-regular-file" }));
   return { kind: "none" };
@@ -145,6 +146,7 @@ export async function addSingleFile(
     displayPath: displayPath(spec.path, root, context.home),
     relPath: basename(spec.path),
     size: kind.size,
+    version: kind.version,
     trust,
   };
   found.files.push(file);

@@ -19,15 +19,53 @@ export interface RuleFs {
    * seen it (a stat), sizes the first read; without it the file is measured.
    */
   readFile(path: string, maxBytes: number, size?: number): Promise<Uint8Array>;
+  /** `stat` of many paths, one answer for all; absent: `stat` of each (`statEach`). */
+  statEach?(paths: readonly string[]): Promise<StatResult[]>;
 }
+
+export type StatResult = { stats: Stats } | { error: unknown };
+
+const nodeStat = (path: string): Promise<Stats> => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats))));
 
 export const nodeRuleFs: RuleFs = {
   readdir: (path) => new Promise((resolve, reject) => callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)))),
-  stat: (path) => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
+  stat: nodeStat,
   // The native realpath(3), as `fs.promises.realpath` uses: one call, not a walk of the path's parts.
   realpath: (path) => new Promise((resolve, reject) => callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real)))),
   readFile: readAtMost,
+  // One promise for a folder's files, not one per file: at a start, before the runtime has compiled anything, a promise cost more than the stat.
+  statEach(paths) {
+    // A copy with its own `stat` (a test's failing disk) is asked file by file.
+    if (this.stat !== nodeStat) return statOneByOne(this, paths);
+    return new Promise((resolve) => {
+      const results = new Array<StatResult>(paths.length);
+      let left = paths.length;
+      if (left === 0) resolve(results);
+      for (const [index, path] of paths.entries()) {
+        callbackFs.stat(path, (error, stats) => {
+          results[index] = error ? { error } : { stats };
+          if (--left === 0) resolve(results);
+        });
+      }
+    });
+  },
 };
+
+function statOneByOne(fs: Pick<RuleFs, "stat">, paths: readonly string[]): Promise<StatResult[]> {
+  return Promise.all(
+    paths.map((path) =>
+      fs.stat(path).then(
+        (stats): StatResult => ({ stats }),
+        (error: unknown): StatResult => ({ error }),
+      ),
+    ),
+  );
+}
+
+/** The stats of many paths, each a result or its error, as `fs` answers best. */
+export function statEachOf(fs: RuleFs, paths: readonly string[]): Promise<StatResult[]> {
+  return fs.statEach ? fs.statEach(paths) : statOneByOne(fs, paths);
+}
 
 /**
  * Reads at most `maxBytes + 1` bytes of a file, allocating no more than its
@@ -46,6 +84,11 @@ export function readAtMost(path: string, maxBytes: number, size?: number): Promi
       else boundedRead(fd, maxBytes, size, resolve, reject);
     });
   });
+}
+
+/** `readAtMost` of a file already open; the file is closed when the read ends. */
+export function readOpened(fd: number, maxBytes: number, size?: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => boundedRead(fd, maxBytes, size, resolve, reject));
 }
 
 /** One open file's read, to its close. */
@@ -90,6 +133,25 @@ function grown(buffer: Buffer, length: number): Buffer {
   const bigger = Buffer.allocUnsafe(length);
   buffer.copy(bigger);
   return bigger;
+}
+
+/**
+ * What a file's version is known by without reading it: device, inode, size,
+ * and modification and change times. Any write changes the change time (a
+ * program cannot set it back), a replaced or re-linked file has another
+ * inode. `changedAt`: when it last changed, to tell a version too recent to
+ * trust (a second write within the clock's tick keeps both times).
+ */
+export interface FileVersion {
+  stamp: string;
+  changedAt: number;
+}
+
+/** Undefined when the stats lack a part (a test's stand-in file system): such a file is always read. */
+export function fileVersion(stats: Stats): FileVersion | undefined {
+  const parts = [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs];
+  if (!parts.every((part) => typeof part === "number" && Number.isFinite(part))) return undefined;
+  return { stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedAt: Math.max(stats.mtimeMs, stats.ctimeMs) };
 }
 
 /** `ENOENT`-style code of a file system error, if it has one. */

@@ -4,7 +4,7 @@ import type { ReferenceSyntax } from "../rule/reference-syntax.js";
 import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { WarningFacts } from "../rule/warnings.js";
-import type { RuleFs } from "./fs.js";
+import type { FileVersion, RuleFs } from "./fs.js";
 import type { WalkBudget } from "./walk-limits.js";
 
 export interface SourceContext {
@@ -32,6 +32,8 @@ export interface FoundRuleFile extends RuleCandidate {
   /** Path inside its rules folder, as the discovery log names it: `sub/name.md`. */
   relPath: string;
   size: number;
+  /** As the walk saw it: a parse cached for the same version is used without reading the file. */
+  version?: FileVersion;
   /** The repository's (read and referenced only inside it) or the user's. */
   trust: Trust;
 }

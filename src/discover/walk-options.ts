@@ -1,5 +1,6 @@
 /** What a walk is asked to do (WalkOptions) and what it finds (Walk). */
 import type { Dirent } from "node:fs";
+import type { FileVersion } from "./fs.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import type { IgnoreChain } from "./gitignore.js";
 import type { Boundary } from "../rule/trust.js";
@@ -10,6 +11,7 @@ export interface WalkedFile {
   /** Relative to the folder walked, POSIX separators: `sub/name.md`. */
   relPath: string;
   size: number;
+  version?: FileVersion;
 }
 
 export interface Walk {

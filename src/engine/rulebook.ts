@@ -25,6 +25,7 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RulebookOptions } from "../options.js";
 import type { RuleFs } from "../discover/fs.js";
+import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
 import type { LoadedRules } from "../formats/load.js";
 import { projectRoot } from "../discover/locations.js";
@@ -69,6 +70,8 @@ export interface EngineDeps {
   limits?: Partial<HookLimits>;
   /** The `extraDirs` the user's own OpenCode config names: only these may lie outside the repository. */
   userExtraDirs?: readonly string[];
+  /** Where parsed rules are kept between starts; none: every start reads every rule file. */
+  parseStore?: ParseCacheStore;
 }
 
 /** How long a call a host awaits may wait on each thing; the sum stays within a few seconds. */
@@ -100,7 +103,7 @@ export interface RunningRulebook extends Rulebook {
 
 export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> {
   const { log, options } = deps;
-  const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log);
+  const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log, deps.parseStore);
   const index = ({ rules: list, warnings }: LoadedRules): RuleSet => {
     const byName = new Map(list.map((rule) => [rule.name, rule]));
     return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes };

@@ -4,6 +4,8 @@
  * go to the log; a reload logs only warnings that are new.
  */
 import type { DiscoveryContext } from "../discover/discover.js";
+import { parsesDiffer, type ParseCacheEntries } from "../discover/parse-cache.js";
+import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { foldersFromRoot, globalRulesDir } from "../discover/locations.js";
 import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.js";
 import type { Logger } from "../log.js";
@@ -24,10 +26,20 @@ export interface LiveRules {
   close(): void;
 }
 
-export async function startLiveRules(context: DiscoveryContext, options: LoadOptions, log: Logger): Promise<LiveRules> {
+/**
+ * `store`: where parses are kept between starts. Between loads they are kept
+ * in memory in any case, so a reload reads only the files that changed.
+ */
+export async function startLiveRules(context: DiscoveryContext, options: LoadOptions, log: Logger, store?: ParseCacheStore): Promise<LiveRules> {
   const reported = new Set<string>();
+  let kept: Promise<ParseCacheEntries> | undefined = store?.load();
   const load = async () => {
-    const result = await loadRules(context, options);
+    const before = kept;
+    const result = await loadRules({ ...context, parseCache: before }, options);
+    const parses = result.parses ?? new Map();
+    kept = Promise.resolve(parses);
+    // Written after the load, not awaited: the next start finds them, this one goes on at once.
+    if (store && parsesDiffer((await before) ?? new Map(), parses)) void store.save(parses);
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
     for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
     for (const warning of result.warnings) {

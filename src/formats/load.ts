@@ -5,6 +5,7 @@
  */
 import { discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { foldersFromRoot } from "../discover/locations.js";
+import type { ParseCacheEntries } from "../discover/parse-cache.js";
 import type { FoundRuleFile, RuleSource } from "../discover/source.js";
 import { inside } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
@@ -48,6 +49,8 @@ export interface LoadedRules {
   references: string[];
   /** Rules folders and rule files the sources probed: true for a folder (the watcher need not stat them again). */
   probed?: ReadonlyMap<string, boolean>;
+  /** The parses to keep for the next load (discover/parse-cache.ts). */
+  parses?: ParseCacheEntries;
 }
 
 /**
@@ -90,8 +93,8 @@ export async function loadRules(context: DiscoveryContext, options: LoadOptions 
   const sources = ALL_SOURCES.filter((source) => !options.sources || options.sources.includes(source.id));
   const discovery = await discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources);
   const { rules, shadowed } = resolvePrecedence(discovery.rules, foldersFromRoot(context.directory, context.worktree));
-  const { warnings, files, folders, references, probed } = discovery;
-  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed };
+  const { warnings, files, folders, references, probed, parses } = discovery;
+  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed, parses };
 }
 
 /**
@@ -105,7 +108,7 @@ export async function loadRules(context: DiscoveryContext, options: LoadOptions 
 export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[] } {
   /** Index of the deepest project level holding the file: higher is nearer the directory. */
   const levelOf = (rule: Rule) => {
-    if (rule.scope !== "project") return 0;
+    if (rule.scope !== "project" || levels.length < 2) return 0;
     for (let i = levels.length - 1; i >= 0; i--) if (inside(rule.path, [levels[i] as string])) return i;
     return 0;
   };

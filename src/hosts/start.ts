@@ -10,6 +10,7 @@ import { createLogger, type LogSink, type Logger } from "../log.js";
 import { userPluginOptions } from "../opencode-config.js";
 import { parseOptions } from "../options.js";
 import { nodeRuleFs } from "../discover/fs.js";
+import { fileParseCache, parseCacheFolder } from "../discover/parse-cache-file.js";
 import { ALL_SOURCES } from "../formats/load.js";
 
 export interface HostStart {
@@ -37,13 +38,15 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
   try {
     // Only the user's own config may name rule folders outside the repository (README, "Security").
     const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
+    const home = homedir();
     const rulebook = await startRulebook({
       port: host.port(log),
       directory: host.directory,
       worktree: host.worktree,
       env: process.env,
-      home: homedir(),
+      home,
       fs: nodeRuleFs,
+      parseStore: fileParseCache({ folder: parseCacheFolder(process.env, home), project: { worktree: host.worktree, directory: host.directory }, log }),
       options,
       log,
       userExtraDirs,

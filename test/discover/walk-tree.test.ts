@@ -26,7 +26,7 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
     await symlink(other, join(root, "linked-folder"));
     await symlink(join(other, "real.md"), join(root, "linked.md"));
     const walk = await walkFolder(root, walkFs(), { followLinks: false });
-    expect(walk).toEqual({ files: [{ path: join(root, "own.md"), relPath: "own.md", size: 1 }], warnings: [] });
+    expect(walk).toEqual({ files: [{ path: join(root, "own.md"), relPath: "own.md", size: 1, version: expect.any(Object) }], warnings: [] });
   });
 
   test("breadth first: onFolder sees shallow folders first, each with all its entries (hidden ones too) in name order", async () => {

@@ -1,13 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, realpath, symlink, writeFile } from "node:fs/promises";
+import { mkdir, realpath, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { nodeRuleFs } from "../../src/discover/fs.js";
+import { fileVersion, nodeRuleFs } from "../../src/discover/fs.js";
 import { walkFolder } from "../../src/discover/walk.js";
 import { shown } from "../support/shown-warnings.js";
 import { writeTree } from "../support/temp-folder.js";
 import { eacces } from "../support/fake-fs.js";
 import { makeRoot, walkFs } from "../support/walk.js";
+
+/** Every file found carries its version (fs.ts `fileVersion`), which the parse cache keys on. */
+const VERSION = { stamp: expect.stringMatching(/^\d+:\d+:\d+:[\d.]+:[\d.]+$/), changedAt: expect.any(Number) };
 
 describe("walkFolder", () => {
   test("finds .md and .mdc files, in name order, with sizes and POSIX relative paths", async () => {
@@ -16,11 +19,11 @@ describe("walkFolder", () => {
     const walk = await walkFolder(root, walkFs());
     expect(walk.warnings).toEqual([]);
     expect(walk.files).toEqual([
-      { path: join(root, "a.md"), relPath: "a.md", size: 1 },
-      { path: join(root, "b.mdc"), relPath: "b.mdc", size: 2 },
-      { path: join(root, "c", "d.md"), relPath: "c/d.md", size: 3 },
-      { path: join(root, "c", "e", "f.mdc"), relPath: "c/e/f.mdc", size: 1 },
-      { path: join(root, "z.md"), relPath: "z.md", size: 2 },
+      { path: join(root, "a.md"), relPath: "a.md", size: 1, version: VERSION },
+      { path: join(root, "b.mdc"), relPath: "b.mdc", size: 2, version: VERSION },
+      { path: join(root, "c", "d.md"), relPath: "c/d.md", size: 3, version: VERSION },
+      { path: join(root, "c", "e", "f.mdc"), relPath: "c/e/f.mdc", size: 1, version: VERSION },
+      { path: join(root, "z.md"), relPath: "z.md", size: 2, version: VERSION },
     ]);
   });
 
@@ -96,7 +99,9 @@ describe("walkFolder", () => {
     await writeTree(other, { "real.md": "12345" });
     await symlink(join(other, "real.md"), join(root, "linked.md"));
     const walk = await walkFolder(root, walkFs());
-    expect(walk).toEqual({ files: [{ path: join(root, "linked.md"), relPath: "linked.md", size: 5 }], warnings: [] });
+    expect(walk).toEqual({ files: [{ path: join(root, "linked.md"), relPath: "linked.md", size: 5, version: VERSION }], warnings: [] });
+    // The version is the file the link points at: a change there is a change of the rule.
+    expect(walk.files[0]?.version).toEqual(fileVersion(await stat(join(other, "real.md"))));
   });
 
   test("a symlinked folder is followed", async () => {

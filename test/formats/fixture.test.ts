@@ -108,6 +108,7 @@ describe("the all-formats fixture", () => {
       displayPath: "pkg/a/.cursor/rules/react.mdc",
       relPath: "react.mdc",
       size: expect.any(Number),
+      version: { stamp: expect.any(String), changedAt: expect.any(Number) },
     });
     expect(files.find((file) => file.name === "cursorrules")).toMatchObject({ relPath: ".cursorrules", displayPath: ".cursorrules" });
   });
