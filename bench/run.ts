@@ -111,6 +111,9 @@ const coldLine = (what: string, run: typeof cold) =>
 out.push(`   Fresh process (medians of ${cold.runs} each; the plugin imported, nothing else run yet), 1,000 rules:`);
 out.push(coldLine("OpenCode's first start in the project (no parse cache)", colds.first));
 out.push(coldLine("a later start (the parse cache the first wrote; rule files only stat'ed)", colds.later));
+out.push(
+  `   The floor's synchronous reads in a worker thread (the other way to keep a hung mount off OpenCode's thread), from the worker's start to the bytes in hand: ${ms(cold.workerMs)} ms = ${ratio(cold.workerMs / cold.floorMs)} the floor, before any parsing.`,
+);
 out.push("");
 
 // ---------------------------------------------------------------- 2. per-event cost
