@@ -13,7 +13,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import type { RunningRulebook } from "../../src/engine/rulebook.js";
 import type { HostEvent, PluginContext, Registration, RpcDefinition, ToolEditor, ToolInfo } from "../../src/hosts/opencode-2/api.js";
 import { panelService } from "../../src/hosts/opencode-2/panel-rpc.js";
-import { RULE_TOOL_FAILED, registerHooks, setupRulebook } from "../../src/hosts/opencode-2/plugin.js";
+import { RULE_TOOL_FAILED } from "../../src/hosts/opencode/rule-tool.js";
+import { registerHooks, setupRulebook } from "../../src/hosts/opencode-2/plugin.js";
 import { rulesLedger } from "../../src/hosts/opencode-2/session-port.js";
 import type { TuiContext } from "../../src/hosts/opencode-2/tui-panel.js";
 import { createLogger, type LogLevel } from "../../src/log.js";
@@ -179,7 +180,7 @@ describe("OpenCode 2: the terminal UI's setup never fails the terminal UI", () =
     await expect(tuiEntry.setup(null as unknown as TuiContext)).resolves.toBeUndefined();
     // Said in the plugin's log, not on the terminal the UI draws on.
     const file = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
-    await vi.waitFor(async () => expect((await readFile(file, "utf8")).match(/no Rules panel|could not be set up/g)?.length).toBe(3));
+    await vi.waitFor(async () => expect((await readFile(file, "utf8")).match(/no Rules panel|Handling setup failed/g)?.length).toBe(3));
   });
 
   test("a server that does not answer: the block renders, empty and hidden, and its cleanup runs", async () => {
