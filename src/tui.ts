@@ -36,6 +36,7 @@ export default {
     else console.warn(`${SERVICE}: the terminal UI did not give @opentui/solid and solid-js; no Rules panel`);
   }),
   setup: v2.async("setup", undefined, async (context: TuiContext) => {
+    if (typeof context?.ui?.slot !== "function") throw new TypeError("the terminal UI's context has no ui.slot");
     const log = fileLog();
     const ui = await withTimeout(loadPanelUi(), PANEL_UI_MS);
     if (ui) return setupRulesPanel(context, ui, log);
