@@ -18,7 +18,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** Who hears what a call answered after it was given up; its answer goes nowhere else. */
 export interface LateAnswers<T = unknown> {
   log: Pick<Logger, "info">;
-  /** The call's answer, in the log line: "OpenCode's answer to …". */
+  /** The call's answer, in the log line: "The host's answer to …". */
   what: string;
   /** Undoes what a late answer holds (a registration made after all). */
   drop?: (value: T) => void;
@@ -99,6 +99,8 @@ export function byDeadline<T>(promise: Promise<T>, ms: number | undefined, optio
  */
 export function boundedCalls(stopped: AbortSignal, log: Pick<Logger, "info">) {
   return <T>(what: string, timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    // Stopped: no call is made at all.
+    if (stopped.aborted) return Promise.reject(stopped.reason);
     const controller = new AbortController();
     let started: Promise<T>;
     try {

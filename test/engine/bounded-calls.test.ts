@@ -17,7 +17,7 @@ describe("boundedCalls: every call ends by its deadline", () => {
     const { log, lines } = collectedLog();
     const within = boundedCalls(new AbortController().signal, log);
     let seen: AbortSignal | undefined;
-    const call = within("OpenCode's answer to a history read", 100, (signal) => {
+    const call = within("The host's answer to a history read", 100, (signal) => {
       seen = signal;
       return deaf();
     });
@@ -36,23 +36,23 @@ describe("boundedCalls: every call ends by its deadline", () => {
     const { log, lines } = collectedLog();
     const within = boundedCalls(new AbortController().signal, log);
     const late = answerLater<{ created: number }>();
-    const call = within("OpenCode's answer to the rules prompt for session ses_a", 100, () => late.promise);
+    const call = within("The host's answer to the rules prompt for session ses_a", 100, () => late.promise);
     const outcome = call.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(100);
     expect(outcomeUnknown(await outcome)).toBe(true);
     await vi.advanceTimersByTimeAsync(250);
     late.answer({ created: 5 });
     await vi.advanceTimersByTimeAsync(0);
-    expect(lines).toEqual(["info: OpenCode's answer to the rules prompt for session ses_a came 250 ms after it was given up; the answer was dropped"]);
+    expect(lines).toEqual(["info: The host's answer to the rules prompt for session ses_a came 250 ms after it was given up; the answer was dropped"]);
   });
 
   test("a failure after the deadline is dropped and logged, never unhandled; failing with the abort it was given is not news", async () => {
     const { log, lines } = collectedLog();
     const within = boundedCalls(new AbortController().signal, log);
     const late = answerLater<never>();
-    const failing = within("OpenCode's answer to a history read of session ses_b", 50, () => late.promise).catch(() => "given up");
+    const failing = within("The host's answer to a history read of session ses_b", 50, () => late.promise).catch(() => "given up");
     let honouring: Promise<unknown> = Promise.resolve();
-    const polite = within("OpenCode's answer to a history read of session ses_c", 50, (signal) => {
+    const polite = within("The host's answer to a history read of session ses_c", 50, (signal) => {
       honouring = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
       return honouring;
     });
@@ -62,7 +62,7 @@ describe("boundedCalls: every call ends by its deadline", () => {
     await vi.advanceTimersByTimeAsync(10);
     late.fail(new TypeError("fetch failed"));
     await vi.advanceTimersByTimeAsync(0);
-    expect(lines).toEqual(["info: OpenCode's answer to a history read of session ses_b failed 10 ms after it was given up (fetch failed); the failure was dropped"]);
+    expect(lines).toEqual(["info: The host's answer to a history read of session ses_b failed 10 ms after it was given up (fetch failed); the failure was dropped"]);
   });
 
   test("the plugin stopping gives every call up at once, whatever its deadline", async () => {
@@ -73,9 +73,11 @@ describe("boundedCalls: every call ends by its deadline", () => {
     stopped.abort();
     expect(await hasSettled(call)).toBe(true);
     expect(((await call) as Error).name).toBe("AbortError");
-    // Already stopped: given up before it could wait.
-    const after = within("a call", 60_000, () => deaf()).catch((error: unknown) => error);
+    // Already stopped: no call is made.
+    const made = vi.fn(() => deaf());
+    const after = within("a call", 60_000, made).catch((error: unknown) => error);
     expect(await hasSettled(after)).toBe(true);
+    expect(made).not.toHaveBeenCalled();
   });
 
   test("a call that answers in time is the caller's, and no timer is left behind", async () => {

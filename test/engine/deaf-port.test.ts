@@ -14,16 +14,18 @@ import { createLogger } from "../../src/log.js";
 import { parseOptions } from "../../src/options.js";
 import type { WindowView } from "../../src/session/session.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
-import { deaf, settled } from "../support/deaf-host.js";
+import { answerLater, deaf, settled } from "../support/deaf-host.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
 
-type Behaviour = "answers" | "deaf" | "stores-then-deaf";
+type Behaviour = "answers" | "deaf" | "stores-then-deaf" | "stores-then-answers-late";
 
 /** A port storing what it is sent as the window it reads back; each call does what the test set, ignoring its signal. */
 function deafPort() {
   const windows = new Map<string, Array<{ marker: RulesPrompt["marker"]; created: number }>>();
   const port = {
     sent: [] as RulesPrompt[],
+    /** The answer a `stores-then-answers-late` prompt gives when the test says so. */
+    late: answerLater<{ created: number }>(),
     sends: [] as Behaviour[],
     reads: [] as Behaviour[],
     async sendRules(prompt: RulesPrompt): Promise<{ created: number }> {
@@ -32,6 +34,7 @@ function deafPort() {
       if (how === "deaf") return deaf<{ created: number }>();
       const created = 1_000 + port.sent.length;
       windows.set(prompt.sessionID, [...(windows.get(prompt.sessionID) ?? []), { marker: prompt.marker, created }]);
+      if (how === "stores-then-answers-late") return port.late.promise;
       return how === "answers" ? { created } : deaf<{ created: number }>();
     },
     async readWindow(sessionID: string): Promise<WindowView> {
@@ -99,6 +102,19 @@ describe("a port that ignores its abort signal", () => {
     // The session holds its rules: the user's message carries none again.
     expect(await settled("the first message", turn("ses_a", "hello"))).toEqual({});
     expect(rulebook.report("ses_a")?.delivered).toEqual(["style"]);
+  });
+
+  test("a rules prompt answered after its deadline: the answer is dropped and logged, and the session holds one copy", async () => {
+    await start();
+    port.sends.push("stores-then-answers-late");
+    await settled("the new session's delivery", rulebook.sessionSeen({ id: "ses_late", hasHistory: false }));
+    port.late.answer({ created: 1_001 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(port.sent).toHaveLength(1);
+    expect(port.copies("ses_late")).toEqual(["style"]);
+    expect(logged.some((line) => /^info: The host's answer to the rules prompt for session ses_late came \d+ ms after it was given up; the answer was dropped$/.test(line))).toBe(
+      true,
+    );
   });
 
   test("a rules prompt never answered nor stored: one more is sent after the window is read, one copy in all", async () => {
