@@ -2,7 +2,7 @@
  * Logging into the host's own log (a sink each host adapter gives; OpenCode 1:
  * `client.app.log`, service `opencode-rulebook`), so the terminal UI stays
  * clean. Debug lines only when debug is on; warnings and errors always.
- * Logging never throws.
+ * Logging never throws, and never waits on its sink past `SINK_WAIT_MS`.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -22,14 +22,25 @@ export const SERVICE = "opencode-rulebook";
 
 export type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<unknown>;
 
+/** How long a log line is waited for: a sink that never answers (a host's log call, a hung disk) holds neither `flush` nor memory past it. */
+export const SINK_WAIT_MS = 5000;
+
 export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {
   const pending = new Set<Promise<unknown>>();
   const write = (level: LogLevel, message: string, extra?: LogExtra) => {
     // A log line that cannot be written, even by a sink that throws at once, must not break the session.
-    const sent = Promise.resolve()
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const given = Promise.resolve()
       .then(() => sink(level, message, extra))
-      .catch(() => undefined)
-      .finally(() => pending.delete(sent));
+      .catch(() => undefined);
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SINK_WAIT_MS);
+      timer.unref?.();
+    });
+    const sent = Promise.race([given, waited]).finally(() => {
+      clearTimeout(timer);
+      pending.delete(sent);
+    });
     pending.add(sent);
   };
   return {

@@ -18,7 +18,11 @@ export interface RulesPrompt {
   model?: ModelRef;
 }
 
-/** The session operations a host gives the engine; each call honours `signal` (its timeout, or the plugin stopping). */
+/**
+ * The session operations a host gives the engine; each call should honour
+ * `signal` (its timeout, or the plugin stopping). One that does not is given
+ * up at its deadline all the same, its late answer dropped (`timing.ts`).
+ */
 export interface SessionPort {
   /** Stores the rules message; throws when it was not stored. */
   sendRules(prompt: RulesPrompt, signal: AbortSignal): Promise<{ created: number }>;

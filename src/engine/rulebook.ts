@@ -114,7 +114,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   );
   const stopped = new AbortController();
   const limits = { ...HOOK_LIMITS, ...deps.limits };
-  const within = boundedCalls(stopped.signal);
+  const within = boundedCalls(stopped.signal, log);
 
   const labels = deps.labels ?? {};
   const runner = sessionRunner({

@@ -73,7 +73,7 @@ export function sessionRunner(parts: RunnerParts) {
         return void write(sessionID, effect.note);
       case "read-window": {
         const read = await parts
-          .within(bounds.historyTimeoutMs, (signal) => port.readWindow(sessionID, effect.scope, signal))
+          .within(`The host's answer to a history read of session ${sessionID}`, bounds.historyTimeoutMs, (signal) => port.readWindow(sessionID, effect.scope, signal))
           .then((view) => ({ view, error: undefined }))
           .catch((error: unknown) => ({ view: undefined, error: errorText(error) }));
         return { type: "window-seen", purpose: effect.purpose, ...read, rules: parts.rules(), now: Date.now(), freshId: randomUUID() };
@@ -95,7 +95,10 @@ export function sessionRunner(parts: RunnerParts) {
         const { delivery, composed, window, trigger } = effect;
         const prompt = { sessionID, text: composed.text, marker: effect.marker, agent: effect.agent, model: effect.model };
         try {
-          const { created } = await parts.within(bounds.promptTimeoutMs, (signal) => port.sendRules(prompt, signal));
+          // Given up at its deadline even if the host goes on: the outcome is unknown, and the next try reads the window before it sends again.
+          const { created } = await parts.within(`The host's answer to the rules prompt for session ${sessionID}`, bounds.promptTimeoutMs, (signal) =>
+            port.sendRules(prompt, signal),
+          );
           return { type: "rules-sent", delivery, created, composed, window, trigger, rules: parts.rules() };
         } catch (error) {
           // Only a timeout leaves the outcome unknown; any other failure was an answer.

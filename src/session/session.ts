@@ -79,7 +79,8 @@ export type ReadPurpose =
   | { readonly kind: "silent"; readonly trigger: SilentTrigger; readonly pending: readonly string[] }
   | { readonly kind: "join-compaction"; readonly turn: Turn }
   | { readonly kind: "turn"; readonly turn: Turn }
-  | { readonly kind: "compaction-ended" };
+  /** `window`: the window it was asked in; a compaction since makes what it read stale. */
+  | { readonly kind: "compaction-ended"; readonly window: number };
 
 export type SessionEvent =
   | WindowEvent

@@ -33,7 +33,7 @@ export function step(state: SessionState, event: SessionEvent): Step {
     case "went-on":
       return only(moved(state, { type: "overtaken" }));
     case "compaction-ended":
-      return then(state, { type: "read-window", scope: "since-compaction", purpose: { kind: "compaction-ended" } });
+      return then(state, { type: "read-window", scope: "since-compaction", purpose: { kind: "compaction-ended", window: state.window.window } });
     case "silent-due":
       return silentDue(state, event);
     case "user-turn":
@@ -114,6 +114,8 @@ function windowSeen(state: SessionState, purpose: ReadPurpose, seen: Extract<Ses
     case "silent":
       return silentSend(state, purpose.trigger, purpose.pending, seen);
     case "compaction-ended":
+      // A window restarted while the history was read: what it showed is older than the window; read again (nothing delivered twice).
+      if (purpose.window !== state.window.window) return step(state, { type: "compaction-ended" });
       // Its window started already: when the host let the model go on, or at a user's message that came before this word.
       if (compactionAlreadyApplied(state.window, view?.windowStart)) return only(moved(state, { type: "compaction-announced" }));
       return then(moved(state, { type: "compacted", windowStart: view?.windowStart, announced: true }), { type: "deliver-silently", trigger: "compaction" });

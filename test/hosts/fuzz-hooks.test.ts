@@ -1,6 +1,7 @@
 /**
  * Fuzz: random rule sets and random hook sequences, with a client that fails,
- * throws, hangs, answers late, or stores a prompt and then times out. A small
+ * throws, hangs (honouring its abort signal, or deaf to it), answers late, or
+ * stores a prompt and then times out. A small
  * simulated OpenCode keeps each session's history as the model would see it
  * (the plugin's own prompts go through `chat.message` first, as in OpenCode;
  * compaction starts a new window). Then the client heals, every live session
@@ -21,9 +22,11 @@ import { parseOptions } from "../../src/options.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { tempFolder } from "../support/temp-folder.js";
+import { deaf } from "../support/deaf-host.js";
 
-type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "slow";
-const BEHAVIOURS: Behaviour[] = ["ok", "ok", "ok", "error", "throw", "hang", "stored-then-hang", "slow"];
+/** `deaf`: never answers and ignores its abort signal (a custom fetch, a wrapper); `hang` rejects once aborted. */
+type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "deaf" | "stored-then-deaf" | "slow";
+const BEHAVIOURS: Behaviour[] = ["ok", "ok", "ok", "error", "throw", "hang", "stored-then-hang", "deaf", "stored-then-deaf", "slow"];
 
 type Op =
   | { kind: "create" }
@@ -142,8 +145,8 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
         if (how === "slow") return new Promise((resolve) => setTimeout(() => resolve(storeIt()), 10));
         if (how === "error") return { data: undefined, error: { name: "UnknownError" }, response: { status: 500 } };
         if (how === "throw") throw new TypeError("fetch failed");
-        if (how === "stored-then-hang") await storeIt();
-        return hang(signal);
+        if (how === "stored-then-hang" || how === "stored-then-deaf") await storeIt();
+        return how === "deaf" || how === "stored-then-deaf" ? deaf() : hang(signal);
       },
       async messages({ path, signal }: { path: { id: string }; signal?: AbortSignal }) {
         const how = behaviour();
@@ -151,6 +154,7 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
         if (how === "error") return { data: undefined, error: { name: "UnknownError" }, response: { status: 500 } };
         if (how === "throw") throw new TypeError("fetch failed");
         if (how === "hang" || how === "stored-then-hang") return hang(signal);
+        if (how === "deaf" || how === "stored-then-deaf") return deaf();
         return { data: structuredClone(history.get(path.id) ?? []), error: undefined, response: { status: 200 } };
       },
     },

@@ -164,6 +164,26 @@ describe("conversations", () => {
     expect(after.effects.map(named)).toEqual(["note went-on-before-rules"]);
   });
 
+  test("a compaction's late word whose history read comes back after the next compaction restarted the window: read again, nothing sent twice", () => {
+    // Compaction 1 (msg_1) restarted the window on its hook; its word comes, and the history is read.
+    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1" }).state, { type: "went-on" }).state;
+    const asking = step(first, { type: "compaction-ended" });
+    const [read] = asking.effects;
+    if (read?.type !== "read-window") throw new Error("no read");
+    // Meanwhile compaction 2 (msg_4) restarts the window, and its delivery lands.
+    const second = step(step(asking.state, { type: "compaction-began" }).state, { type: "window-restarted", windowStart: "msg_4" }).state;
+    const landed = { ...second, window: { ...second.window, stage: "held" as const, delivered: new Map([["style", style]]) } };
+    // The read, asked before, shows compaction 1's window: stale, so it is asked again rather than taken for a new compaction.
+    const stale = step(landed, seen(read.purpose, view({ windowStart: "msg_1" })));
+    expect(work(stale.effects)).toEqual(["read-window since-compaction for compaction-ended"]);
+    expect(stale.state.window).toMatchObject({ stage: "held", windowStart: "msg_4" });
+    const [again] = stale.effects;
+    if (again?.type !== "read-window") throw new Error("no read");
+    const fresh = step(stale.state, seen(again.purpose, view({ windowStart: "msg_4", rules: [{ marker: { kind: "rules", rules: ["style"], trigger: "compaction" } }] })));
+    expect(work(fresh.effects)).toEqual([]);
+    expect(fresh.state.window.stage).toBe("held");
+  });
+
   test("a user's turn whose history cannot be read delivers anyway, and says so", () => {
     const after = step(at("unread"), seen({ kind: "turn", turn: turn("hi") }));
     expect(after.effects.map(named)).toEqual(["note history-unreadable", "note delivered", "answer [style] first-message"]);

@@ -8,12 +8,12 @@ import type { Part } from "@opencode-ai/sdk";
 import { z } from "zod";
 import type { HostLabels } from "../../engine/contract.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
-import { guard } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import { MARKER_KEY } from "../../session/marker.js";
 import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
-import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
+import { hookGuards, refusal, required } from "../opencode/guarded-hooks.js";
+import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_FAILED, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
 import { proposedCall } from "../opencode/tool-call.js";
 import { touchedBy } from "../opencode/tool-touch.js";
 import { startForHost } from "../start.js";
@@ -41,6 +41,8 @@ export const OPENCODE_1_LABELS: HostLabels = {
 };
 
 export const RulebookPlugin: Plugin = async (input, rawOptions) => {
+  // OpenCode gives every plugin its client and directory; without them there is nothing to serve.
+  if (typeof input?.directory !== "string" || typeof input.client !== "object" || input.client === null) return {};
   const { log, rulebook } = await startForHost({
     rawOptions,
     labels: OPENCODE_1_LABELS,
@@ -52,88 +54,104 @@ export const RulebookPlugin: Plugin = async (input, rawOptions) => {
   return rulebook ? hooksFor(rulebook, log) : {};
 };
 
-/** OpenCode 1's hooks over a running engine. Each catches its own errors: an odd shape from OpenCode breaks nothing. */
+/**
+ * OpenCode 1's hooks over a running engine. Each is guarded (`guarded-hooks.ts`):
+ * an odd shape from OpenCode breaks nothing, and never reaches the engine.
+ */
 export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
+  const guarded = hookGuards(log);
   return {
-    dispose: async () => rulebook.dispose(),
-    event: ({ event }) =>
-      guard(log, event?.type, undefined, undefined, async () => {
-        if (event.type === "session.created") {
-          const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
-          await rulebook.sessionSeen({ id: info.id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
-        } else if (event.type === "session.compacted") await rulebook.compactionEnded(event.properties.sessionID);
-        else if (event.type === "session.deleted") rulebook.sessionGone(event.properties.info.id);
-        else if (event.type === "file.edited") await rulebook.fileTouched(event.properties.file);
-      }),
-    "chat.message": (input, output) =>
-      guard(log, "chat.message", input.sessionID, undefined, async () => {
-        const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
-        const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
-        if (own && marker) {
-          // The plugin's own silent prompt, being stored.
-          const answer = await rulebook.ownRulesStored(input.sessionID, marker, output.message.time.created);
-          if (answer.hide) (own as { ignored?: boolean }).ignored = true;
-          return;
-        }
-        const answer = await rulebook.userTurn({
-          sessionID: input.sessionID,
-          texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
-          files: output.parts.flatMap(attachedFile),
-          agent: output.message.agent ?? input.agent,
-          model: modelRef(output.message.model ?? input.model),
-          created: output.message.time.created,
-        });
-        if (answer.created !== undefined) output.message.time.created = answer.created;
-        if (!answer.rules) return;
-        // Before the user's words: OpenCode orders a message's parts by id.
-        output.parts.unshift({
-          id: partIdBefore(output.parts.map((existing) => existing.id)),
-          sessionID: input.sessionID,
-          messageID: output.message.id,
-          type: "text",
-          text: answer.rules.text,
-          synthetic: true,
-          metadata: { [MARKER_KEY]: answer.rules.marker },
-        });
-      }),
+    dispose: guarded.async("dispose", undefined, async () => rulebook.dispose()),
+    event: guarded.async("event", undefined, async ({ event }: Parameters<NonNullable<Hooks["event"]>>[0]) => {
+      if (event.type === "session.created") {
+        const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
+        const id = required(info.id, "session.created's info.id");
+        await rulebook.sessionSeen({ id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
+      } else if (event.type === "session.compacted") await rulebook.compactionEnded(required(event.properties.sessionID, "session.compacted's sessionID"));
+      else if (event.type === "session.deleted") rulebook.sessionGone(required(event.properties.info.id, "session.deleted's info.id"));
+      else if (event.type === "file.edited") await rulebook.fileTouched(required(event.properties.file, "file.edited's file"));
+    }),
+    "chat.message": guarded.async("chat.message", undefined, async (input: ChatInput, output: ChatOutput) => {
+      const sessionID = required(input.sessionID, "the sessionID");
+      const own = output.parts.find((part) => markerOf(part as { metadata?: Record<string, unknown> }));
+      const marker = markerOf(own as { metadata?: Record<string, unknown> } | undefined);
+      if (own && marker) {
+        // The plugin's own silent prompt, being stored.
+        const answer = await rulebook.ownRulesStored(sessionID, marker, output.message.time.created);
+        if (answer.hide) (own as { ignored?: boolean }).ignored = true;
+        return;
+      }
+      const answer = await rulebook.userTurn({
+        sessionID,
+        texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
+        files: output.parts.flatMap(attachedFile),
+        agent: output.message.agent ?? input.agent,
+        model: modelRef(output.message.model ?? input.model),
+        created: output.message.time.created,
+      });
+      if (answer.created !== undefined) output.message.time.created = answer.created;
+      if (!answer.rules) return;
+      // Before the user's words: OpenCode orders a message's parts by id.
+      output.parts.unshift({
+        id: partIdBefore(output.parts.map((existing) => existing.id)),
+        sessionID,
+        messageID: output.message.id,
+        type: "text",
+        text: answer.rules.text,
+        synthetic: true,
+        metadata: { [MARKER_KEY]: answer.rules.marker },
+      });
+    }),
     // Awaited inside the compaction, before its summary is written: unlike its event, never late.
-    "experimental.session.compacting": async (input) => guard(log, "experimental.session.compacting", input.sessionID, undefined, () => rulebook.compactionBegan(input.sessionID)),
+    "experimental.session.compacting": guarded.async("experimental.session.compacting", undefined, async (input: { sessionID: string }) =>
+      rulebook.compactionBegan(required(input.sessionID, "the sessionID")),
+    ),
     // `message` is the compaction's own message: the id its window starts with in the history.
-    "experimental.compaction.autocontinue": (input) =>
-      guard(log, "experimental.compaction.autocontinue", input.sessionID, undefined, () =>
-        rulebook.windowRestarted(input.sessionID, { agent: input.agent, model: modelRef(input.model) }, (input.message as { id?: string } | undefined)?.id),
-      ),
-    "tool.execute.before": async (input, output) => {
-      const verdict = await guard(log, "tool.execute.before", input?.sessionID, undefined, () =>
-        rulebook.toolAboutToRun(input.sessionID, proposedCall(input.tool, input.callID, output?.args)),
-      );
-      // Thrown past the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
-      if (verdict?.refusal) throw new Error(verdict.refusal.text);
-    },
-    "tool.execute.after": (input, output) =>
-      guard(log, "tool.execute.after", input.sessionID, undefined, async () => {
-        // The rule tool's own answer carries its rule already.
-        if (input.tool === RULE_TOOL_NAME) return;
-        const result = typeof output.output === "string" ? output.output : "";
-        const rules = await rulebook.toolResult(input.sessionID, { ...touchedBy(input.tool, (input as { args?: unknown }).args, result), callID: input.callID });
-        if (rules === undefined) return;
-        output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
-        output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
-      }),
+    "experimental.compaction.autocontinue": guarded.async(
+      "experimental.compaction.autocontinue",
+      undefined,
+      async (input: Parameters<NonNullable<Hooks["experimental.compaction.autocontinue"]>>[0]) =>
+        rulebook.windowRestarted(
+          required(input.sessionID, "the sessionID"),
+          { agent: input.agent, model: modelRef(input.model) },
+          (input.message as { id?: string } | undefined)?.id,
+        ),
+    ),
+    "tool.execute.before": guarded.async("tool.execute.before", undefined, async (input: ToolInput, output: { args: unknown }) => {
+      const call = proposedCall(required(input.tool, "the tool"), input.callID, output?.args);
+      const verdict = await rulebook.toolAboutToRun(required(input.sessionID, "the sessionID"), call);
+      // Passes the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
+      if (verdict?.refusal) throw refusal(verdict.refusal.text);
+    }),
+    "tool.execute.after": guarded.async("tool.execute.after", undefined, async (input: ToolInput, output: ToolOutput) => {
+      const sessionID = required(input.sessionID, "the sessionID");
+      // The rule tool's own answer carries its rule already.
+      if (required(input.tool, "the tool") === RULE_TOOL_NAME) return;
+      const result = typeof output.output === "string" ? output.output : "";
+      const rules = await rulebook.toolResult(sessionID, { ...touchedBy(input.tool, (input as { args?: unknown }).args, result), callID: input.callID });
+      if (rules === undefined) return;
+      output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
+      output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
+    }),
     tool: {
       [RULE_TOOL_NAME]: {
         description: RULE_TOOL_DESCRIPTION,
         // OpenCode 1 takes the tool's arguments as a zod schema.
         args: { name: z.string().describe(RULE_NAME_DESCRIPTION) },
-        execute: async (args, context) => {
-          const read = rulebook.ruleRequested(context.sessionID, requestedRuleName(args));
+        execute: guarded.async("rule tool", RULE_TOOL_FAILED, async (args: unknown, context: { sessionID: string }) => {
+          const read = rulebook.ruleRequested(required(context.sessionID, "the sessionID"), requestedRuleName(args));
           // The marker in the result's metadata: the history (and the Rules panel) shows the rule is in the window.
           return read.marker ? { output: read.output, metadata: { [MARKER_KEY]: read.marker } } : read.output;
-        },
+        }),
       },
     },
   };
 }
+
+type ChatInput = Parameters<NonNullable<Hooks["chat.message"]>>[0];
+type ChatOutput = Parameters<NonNullable<Hooks["chat.message"]>>[1];
+type ToolInput = Parameters<NonNullable<Hooks["tool.execute.before"]>>[0];
+type ToolOutput = Parameters<NonNullable<Hooks["tool.execute.after"]>>[1];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

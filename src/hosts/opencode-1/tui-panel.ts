@@ -9,6 +9,8 @@
  * they come in as `ui` (`panel/panel-block.ts`) so that tests can draw the
  * panel without a terminal. OpenCode 1's shapes for this API live here only.
  */
+import { type Logger, SERVICE } from "../../log.js";
+import { hookGuards, required } from "../opencode/guarded-hooks.js";
 import { currentWindow, rulesIn, type HistoryMessage } from "./history.js";
 import { panelBlock, type PanelUi } from "../../panel/panel-block.js";
 import { panelLines, type LineTone, type PanelLine } from "../../panel/panel-lines.js";
@@ -41,14 +43,21 @@ const TONE_COLOURS: Record<LineTone, string> = {
   warning: "warning",
 };
 
-export function registerRulesPanel<Node>(api: PanelApi, ui: PanelUi<Node>): void {
+/** Registers the panel; its render, called by the terminal UI, is guarded (a failure draws nothing, said once in `log`). */
+export function registerRulesPanel<Node>(api: PanelApi, ui: PanelUi<Node>, log: Pick<Logger, "error"> = consoleLog): void {
+  const guarded = hookGuards(log);
   api.slots.register({
     order: PANEL_ORDER,
     slots: {
-      sidebar_content: (_context, props) => rulesBlock(api, ui, props.session_id),
+      sidebar_content: guarded.sync("Rules panel", undefined as unknown as Node, (_context: unknown, props: { session_id: string }) =>
+        rulesBlock(api, ui, required(props.session_id, "the session_id")),
+      ),
     },
   });
 }
+
+/** The terminal UI's console: OpenTUI captures what a plugin says there. */
+const consoleLog = { error: (message: string) => console.warn(`${SERVICE}: ${message}`) };
 
 /** Sessions whose messages the panel could not read (said once each). */
 const unreadable = new Set<string>();

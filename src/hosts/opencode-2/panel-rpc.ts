@@ -15,9 +15,11 @@
  * so the terminal UI asks again.
  */
 import type { RulesMarker } from "../../session/marker.js";
-import { errorText } from "../../engine/timing.js";
+import { byDeadline, errorText } from "../../engine/timing.js";
+import { hookGuards } from "../opencode/guarded-hooks.js";
 import { SERVICE, type Logger } from "../../log.js";
 import type { RpcDefinition, RpcDomain, RpcRegistration } from "./api.js";
+import { REGISTER_MS, undo } from "./host-calls.js";
 
 export const PANEL_RPC = {
   id: SERVICE,
@@ -52,6 +54,7 @@ export function panelService(log: Logger): PanelService {
   let timer: NodeJS.Timeout | undefined;
   let disposed = false;
   const pending = new Set<string>();
+  const guarded = hookGuards(log);
 
   const flush = () => {
     timer = undefined;
@@ -77,20 +80,19 @@ export function panelService(log: Logger): PanelService {
         log.info("This OpenCode offers plugins no RPC: the Rules panel stays empty in its terminal UI");
         return;
       }
+      // Never throws: a failure answers an empty panel, and is logged once.
+      const panel = guarded.async("Rules panel RPC", { markers: [] as RulesMarker[] }, async (input: unknown) => {
+        const sessionID = (input as { sessionID?: unknown } | undefined)?.sessionID;
+        return { markers: typeof sessionID === "string" ? markers(sessionID) : [] };
+      });
       try {
-        registration = await rpc.register(PANEL_RPC, {
-          // Never throws: a failure answers an empty panel, and is logged.
-          panel: async (input) => {
-            const sessionID = (input as { sessionID?: unknown } | undefined)?.sessionID;
-            if (typeof sessionID !== "string") return { markers: [] };
-            try {
-              return { markers: markers(sessionID) };
-            } catch (error) {
-              log.error(`The Rules panel could not be answered for session ${sessionID}: ${errorText(error)}`, { sessionID });
-              return { markers: [] };
-            }
-          },
-        });
+        const what = "OpenCode's registration of the Rules panel's RPC";
+        // Taken after it was given up (or after the plugin stopped): undone at once.
+        const drop = (late: RpcRegistration) => void undo(late);
+        const registering = Promise.resolve().then(() => rpc.register(PANEL_RPC, { panel }));
+        const made = await byDeadline(registering, REGISTER_MS, { late: { log, what, drop } });
+        if (disposed) void undo(made);
+        else registration = made;
       } catch (error) {
         log.warn(`Could not offer the Rules panel to OpenCode's terminal UI (${errorText(error)}); rules still reach the model`);
       }
@@ -99,7 +101,7 @@ export function panelService(log: Logger): PanelService {
       disposed = true;
       clearTimeout(timer);
       pending.clear();
-      await registration?.dispose().catch(() => undefined);
+      await undo(registration);
       registration = undefined;
     },
   };

@@ -21,25 +21,18 @@
 import { homedir } from "node:os";
 import type { HostLabels } from "../../engine/contract.js";
 import type { RunningRulebook } from "../../engine/rulebook.js";
-import { errorText, guard, withTimeout } from "../../engine/timing.js";
+import { guard, withTimeout } from "../../engine/timing.js";
 import { fileLogSink, rulebookLogFile } from "../../log-file.js";
 import type { Logger } from "../../log.js";
-import type { ModelRef } from "../../select/scope.js";
-import { modelRef } from "../opencode/model-ref.js";
-import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { proposedCall } from "../opencode/tool-call.js";
-import { touchedBy } from "../opencode/tool-touch.js";
+import { hookGuards } from "../opencode/guarded-hooks.js";
+import { RULE_TOOL_FAILED } from "../opencode/rule-tool.js";
 import { startForHost } from "../start.js";
-import { promptsInArrival } from "./arriving-prompts.js";
-import type { Cleanup, PluginContext, SessionContext, SessionPrompt, ToolCalled, ToolFinished, ToolResult } from "./api.js";
-import { followSessions, HOST_CALL_MS, registerAll, sessionInfo } from "./host-calls.js";
+import type { Cleanup, PluginContext, ToolEditor } from "./api.js";
+import { followSessions, registerAll, undo } from "./host-calls.js";
 import { panelService, type PanelService } from "./panel-rpc.js";
-import { placeRules } from "./request-rules.js";
-import { ledgerPort, MAX_ENTRIES, rulesLedger, type RulesLedger } from "./session-port.js";
-import { attachedFile, resultText, sessionOf } from "./shapes.js";
-
-/** The `rule` tool's answer when the plugin fails to give one: the model goes on, and the log says why. */
-export const RULE_TOOL_FAILED = "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
+import { sessionHooks } from "./session-hooks.js";
+import { ledgerPort, rulesLedger, type RulesLedger } from "./session-port.js";
+import { toolHooks } from "./tool-hooks.js";
 
 /** The engine's calls under OpenCode 2's names for what brings them, in log lines. */
 export const OPENCODE_2_LABELS: HostLabels = {
@@ -94,135 +87,32 @@ export interface AdapterParts {
 /**
  * OpenCode 2's hooks over a running engine. No callback OpenCode calls may
  * throw: a throwing hook fails the request, a throwing tool `execute` crashes
- * the model step. Each catches its own errors, logged with their context.
+ * the model step. Each is guarded where it is registered (`guarded-hooks.ts`),
+ * and every call to OpenCode here ends by its deadline (`host-calls.ts`).
  */
 export async function registerHooks(ctx: PluginContext, { rulebook, ledger, panel, log }: AdapterParts): Promise<Cleanup> {
-  const met = new Map<string, Promise<void>>();
-  /**
-   * A session's first request introduces it to the engine (a new session, or
-   * one from before a restart), as the agent and model the request names: the
-   * user may have switched since the session was stored. The session's stored
-   * ones stand in only where the request names none.
-   */
-  const meet = (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
-    let meeting = met.get(sessionID);
-    if (!meeting) {
-      // A meeting that failed is tried again by the session's next request.
-      meeting = introduce(sessionID, seen).catch((error) => {
-        met.delete(sessionID);
-        throw error;
-      });
-      met.set(sessionID, meeting);
-    }
-    return meeting;
-  };
-  const introduce = async (sessionID: string, seen: { agent?: string; model?: ModelRef }) => {
-    const [info, restored] = await Promise.all([sessionInfo(ctx, sessionID, log), withTimeout(ledger.restore(sessionID), HOST_CALL_MS)]);
-    await rulebook.sessionSeen({
-      id: sessionID,
-      parentID: info?.parentID,
-      agent: seen.agent ?? info?.agent,
-      model: seen.model ?? modelRef(info?.model),
-      hasHistory: restored === true,
-    });
-  };
-
-  /** Prompts whose rules wait for the first request that carries them: OpenCode 2 names the agent and model only there. */
-  const arriving = promptsInArrival();
-
-  const onPrompt = (event: SessionPrompt) =>
-    guard(log, "prompt", sessionOf(event), undefined, () => {
-      arriving.add(event.sessionID, {
-        messageID: event.messageID,
-        texts: typeof event.prompt?.text === "string" ? [event.prompt.text] : [],
-        files: (Array.isArray(event.prompt?.files) ? event.prompt.files : []).flatMap(attachedFile),
-      });
-    });
-
-  const onContext = (event: SessionContext) =>
-    guard(log, "context", sessionOf(event), undefined, async () => {
-      const { sessionID } = event;
-      const seen = { agent: event.agent, model: modelRef(event.model) };
-      await meet(sessionID, seen);
-      if (placeRules(event.messages, ledger.entries(sessionID)).moved || ledger.entries(sessionID).length > MAX_ENTRIES) {
-        // A compaction checkpoint (or a revert) left the rules' places out of the request: the window starts again, empty.
-        ledger.startWindow(sessionID);
-        await rulebook.windowRestarted(sessionID, seen);
-      }
-      // A user's message reaches the model here first, as the agent and model this request names (the user may have switched since the last).
-      for (const prompt of arriving.takeArrived(sessionID, event.messages)) {
-        const answer = await rulebook.userTurn({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
-        // Before the user's words, in every request from this one on.
-        if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
-      }
-      const placement = placeRules(event.messages, ledger.entries(sessionID));
-      if (placement.moved) return;
-      ledger.update(sessionID, placement.entries);
-      event.messages = placement.messages;
-    });
-
-  // A refusal is thrown past the guard on purpose: OpenCode refuses the call before it runs and the model reads the text; the panel reads its rules from the ledger.
-  const onToolCalled = async (event: ToolCalled) => {
-    const verdict = await guard(log, "execute.before", sessionOf(event), undefined, () =>
-      rulebook.toolAboutToRun(event.sessionID, proposedCall(event.tool, event.id, event.input)),
-    );
-    if (!verdict?.refusal) return;
-    ledger.given(event.sessionID, verdict.refusal.marker);
-    throw new Error(verdict.refusal.text);
-  };
-
-  const onToolFinished = (event: ToolFinished) =>
-    guard(log, "execute.after", sessionOf(event), undefined, async () => {
-      // The rule tool's own answer carries its rule already.
-      if (event.status !== "completed" || event.tool === RULE_TOOL_NAME) return;
-      const rules = await rulebook.toolResult(event.sessionID, {
-        ...touchedBy(event.tool, event.input, resultText(event.result?.content, event.result?.output)),
-        callID: event.id,
-      });
-      // Placed after this step's tool results, in the request that reads them.
-      if (rules !== undefined) ledger.add(event.sessionID, rules);
-    });
-
-  const readRule = (input: unknown, context: { readonly sessionID: string }): Promise<ToolResult> =>
-    guard(log, "rule tool", sessionOf(context), { content: RULE_TOOL_FAILED }, async () => {
-      const answer = await rulebook.ruleRequested(context.sessionID, requestedRuleName(input));
-      if (typeof answer?.output !== "string") throw new Error("the engine gave no answer");
-      if (answer.marker) ledger.given(context.sessionID, answer.marker);
-      return { content: answer.output };
-    });
-
+  const guarded = hookGuards(log);
+  const session = sessionHooks(ctx, { rulebook, ledger, log });
+  const tool = toolHooks({ rulebook, ledger });
+  const execute = guarded.async("rule tool", { content: RULE_TOOL_FAILED }, tool.readRule);
   // Synchronous, cheap and replayable, as OpenCode wants a transform; a failure leaves the tool out, logged.
-  const addRuleTool = (editor: Parameters<Parameters<PluginContext["tool"]["transform"]>[0]>[0]) => {
-    try {
-      editor.add({
-        name: RULE_TOOL_NAME,
-        description: RULE_TOOL_DESCRIPTION,
-        input: RULE_TOOL_INPUT,
-        // Offered to the model itself, not only through OpenCode's code tool.
-        options: { codemode: false },
-        execute: readRule,
-      });
-    } catch (error) {
-      log.error(`Could not offer the rule tool: ${errorText(error)}`);
-    }
-  };
+  const addRuleTool = guarded.sync("rule tool offer", undefined, (editor: ToolEditor) => editor.add(tool.ruleTool(execute)));
 
   const registrations = await registerAll(log, [
-    ["prompt hook", () => ctx.session.hook("prompt", onPrompt)],
-    ["context hook", () => ctx.session.hook("context", onContext)],
-    ["execute.before hook", () => ctx.tool.hook("execute.before", onToolCalled)],
-    ["execute.after hook", () => ctx.tool.hook("execute.after", onToolFinished)],
+    ["prompt hook", () => ctx.session.hook("prompt", guarded.async("prompt", undefined, session.prompt))],
+    ["context hook", () => ctx.session.hook("context", guarded.async("context", undefined, session.context))],
+    ["execute.before hook", () => ctx.tool.hook("execute.before", guarded.async("execute.before", undefined, tool.before))],
+    ["execute.after hook", () => ctx.tool.hook("execute.after", guarded.async("execute.after", undefined, tool.after))],
     ["rule tool", () => ctx.tool.transform(addRuleTool)],
   ]);
   await panel.serve(ctx.rpc, (sessionID) => ledger.panelMarkers(sessionID));
 
   // What this adapter keeps of a session goes when the engine forgets it (deleted, or the plugin disposed).
   const forget = (sessionID: string | undefined) => {
-    if (sessionID === undefined) return met.clear();
+    session.forget(sessionID);
+    if (sessionID === undefined) return;
     ledger.forget(sessionID);
-    arriving.forget(sessionID);
     panel.forget(sessionID);
-    met.delete(sessionID);
   };
   const stopHolding = await guard(
     log,
@@ -234,17 +124,20 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
   const stop = new AbortController();
   void followSessions(ctx, stop.signal, async (sessionID) => rulebook.sessionGone(sessionID), log);
 
-  return () =>
-    guard(log, "cleanup", undefined, undefined, async () => {
-      stop.abort();
-      await Promise.all(registrations.map((registration) => registration.dispose().catch(() => undefined)));
-      await panel.dispose();
-      // Awaited, though the engine's is synchronous: whatever it gives back is caught here.
-      await rulebook.dispose();
-      stopHolding();
-      await ledger.settled();
-      ledger.close();
-      arriving.forget();
-      await log.flush();
-    });
+  // Each wait here ends by its deadline: a host that never answers does not hold OpenCode's shutdown.
+  return guarded.async("cleanup", undefined, async () => {
+    stop.abort();
+    await Promise.all(registrations.map(undo));
+    await panel.dispose();
+    // Awaited, though the engine's is synchronous: whatever it gives back is caught here.
+    await rulebook.dispose();
+    stopHolding();
+    await withTimeout(ledger.settled(), SETTLE_MS);
+    ledger.close();
+    session.forget();
+    await log.flush();
+  });
 }
+
+/** How long the cleanup waits for the writes to the plugin's storage still under way (each ends by its own deadline too). */
+const SETTLE_MS = 5000;

@@ -11,9 +11,10 @@
 import { ruleReadMarker, type RulesMarker } from "../../session/marker.js";
 import { storedMarker } from "../opencode/stored-marker.js";
 import type { SessionPort } from "../../engine/contract.js";
-import { errorText } from "../../engine/timing.js";
+import { byDeadline, errorText, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import type { StorageDomain } from "./api.js";
+import { HOST_CALL_MS } from "./host-calls.js";
 import type { Anchor, RulesEntry } from "./request-rules.js";
 
 /**
@@ -22,6 +23,9 @@ import type { Anchor, RulesEntry } from "./request-rules.js";
  * over) starts its window again with one entry of every rule it needs.
  */
 export const MAX_ENTRIES = 200;
+
+/** How long one write to the plugin's storage is waited for; past it the next write goes on. */
+const HOST_WRITE_MS = 2000;
 
 /** Rules given outside the entries (read with the `rule` tool, or with a refused call) one window remembers for the Rules panel; past this the oldest go. */
 export const MAX_READS = 200;
@@ -46,12 +50,32 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
   const key = (sessionID: string) => `window/${sessionID}`;
   const unsaved = new Set<string>();
 
+  /** The state the write waiting for its turn stores (taken when saved: later saves before it starts replace it, one write for them all). */
+  const queued = new Map<string, { entries: readonly RulesEntry[] | undefined; reads: readonly RuleRead[] }>();
+  /** How many writes of each session have started: a write that lands after it was given up may have overwritten a later one. */
+  const started = new Map<string, number>();
+  let closed = false;
+
   const save = (sessionID: string) => {
     if (!storage) return;
-    const entries = windows.get(sessionID);
-    const read = reads.get(sessionID) ?? [];
+    const waiting = queued.has(sessionID);
+    queued.set(sessionID, { entries: windows.get(sessionID), reads: reads.get(sessionID) ?? [] });
+    if (waiting) return;
     const write = (writes.get(sessionID) ?? Promise.resolve())
-      .then(() => (entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: entries.map(stored), reads: read })))
+      .then(() => {
+        const state = queued.get(sessionID);
+        queued.delete(sessionID);
+        const mine = (started.get(sessionID) ?? 0) + 1;
+        started.set(sessionID, mine);
+        const storing = Promise.resolve().then(() =>
+          state?.entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: state.entries.map(stored), reads: state.reads }),
+        );
+        // Landing late, it may have overwritten a later state: that state is stored again.
+        const drop = () => {
+          if (!closed && started.get(sessionID) !== mine && !writes.has(sessionID)) save(sessionID);
+        };
+        return byDeadline(storing, HOST_WRITE_MS, { late: { log, what: `The plugin's storage's answer to saving session ${sessionID}`, drop } });
+      })
       .catch((error) => {
         // Said once per session: storage that fails, fails at every change.
         if (unsaved.has(sessionID)) return;
@@ -111,12 +135,27 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
     startWindow(sessionID: string) {
       set(sessionID, []);
     },
-    /** Reads the session's entries from storage; true when it held some. Unreadable storage counts as none. */
+    /**
+     * Reads the session's entries from storage; true when it held some.
+     * Unreadable storage counts as none, and so does storage that does not
+     * answer within `HOST_CALL_MS`: its late answer is dropped (the session
+     * gets its rules again, and they must not be there twice).
+     */
     async restore(sessionID: string): Promise<boolean> {
       if (!storage || windows.has(sessionID)) return (windows.get(sessionID)?.length ?? 0) > 0;
       let value: unknown;
       try {
-        value = await storage.get(key(sessionID));
+        const what = `The plugin's storage's answer for session ${sessionID}`;
+        const read = await withTimeout(
+          Promise.resolve().then(async () => ({ value: await storage.get(key(sessionID)) })),
+          HOST_CALL_MS,
+          { log, what },
+        );
+        if (!read) {
+          log.warn(`The plugin's storage did not give the rules of session ${sessionID} within ${HOST_CALL_MS} ms; the session gets its rules again`);
+          return false;
+        }
+        value = read.value;
       } catch (error) {
         log.warn(`Could not read the rules of session ${sessionID} from the plugin's storage (${errorText(error)}); the session gets its rules again`);
         return false;
@@ -139,11 +178,12 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
       unsaved.delete(sessionID);
       save(sessionID);
     },
-    /** Writes still under way (tests, shutdown). */
+    /** Writes still under way (tests, shutdown); each ends by its deadline. */
     async settled() {
       await Promise.all([...writes.values()]);
     },
     close() {
+      closed = true;
       windows.clear();
       reads.clear();
       unsaved.clear();

@@ -1,12 +1,6 @@
 /** OpenCode 2's values in the engine's terms. Pure. */
 import { attachedPath } from "../opencode/attachments.js";
 
-/** The session an event names, for the log; none when the event is not what OpenCode promises. */
-export function sessionOf(event: unknown): string | undefined {
-  const sessionID = (event as { sessionID?: unknown } | null | undefined)?.sessionID;
-  return typeof sessionID === "string" ? sessionID : undefined;
-}
-
 /** The text a tool result gives the model: its content, or its output when the content is empty. */
 export function resultText(content: unknown, output: unknown): string {
   if (typeof content === "string" && content !== "") return content;

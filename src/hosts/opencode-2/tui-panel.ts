@@ -13,6 +13,7 @@
 import { asMarker, type RulesMarker } from "../../session/marker.js";
 import { errorText, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
+import { hookGuards, required } from "../opencode/guarded-hooks.js";
 import { panelBlock, type PanelUi } from "../../panel/panel-block.js";
 import { panelLines, type LineTone } from "../../panel/panel-lines.js";
 import { rulesPanel } from "../../panel/rules-panel.js";
@@ -54,18 +55,28 @@ export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, lo
     log.warn("This OpenCode terminal UI offers plugins no RPC client: no Rules panel");
     return undefined;
   }
+  const guarded = hookGuards(log);
   const listeners = new Set<(sessionID: string) => void>();
   const said = new Set<string>();
-  const stopEvents = client.events.on("changed", (event) => {
-    const sessionID = event?.data?.sessionID;
-    if (typeof sessionID === "string") for (const listener of listeners) listener(sessionID);
-  });
+  const stopEvents = client.events.on(
+    "changed",
+    guarded.sync("Rules panel event", undefined, (event: { data?: { sessionID?: unknown } }) => {
+      const sessionID = event?.data?.sessionID;
+      if (typeof sessionID === "string") for (const listener of listeners) listener(sessionID);
+    }),
+  );
 
   /** The marks of the session's window as the server gives them; none when it does not answer. */
   const fetchMarkers = async (sessionID: string): Promise<RulesMarker[]> => {
     const controller = new AbortController();
     try {
-      const answer = await withTimeout(client.panel({ sessionID }, { signal: controller.signal }), PANEL_ANSWER_MS);
+      // Raced, not only aborted: a client that ignores the abort does not hold the panel; its late answer is dropped, said once per session.
+      const late = said.has(sessionID) ? undefined : { log, what: `The server's Rules panel answer for session ${sessionID}` };
+      const answer = await withTimeout(
+        Promise.resolve().then(() => client.panel({ sessionID }, { signal: controller.signal })),
+        PANEL_ANSWER_MS,
+        late,
+      );
       if (answer === undefined) throw new Error(`no answer in ${PANEL_ANSWER_MS} ms`);
       const markers = (answer as { markers?: unknown }).markers;
       // The server is this plugin, but what crosses a connection is checked.
@@ -109,12 +120,17 @@ export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, lo
     });
   };
 
-  const unslot = context.ui.slot({ append: "sidebar.content", render: block });
-  return () => {
+  // The input itself goes on, not its session read out here: the slot's input is reactive.
+  const render = guarded.sync("Rules panel", undefined as unknown as Node, (input: { readonly sessionID: string }) => {
+    required(input.sessionID, "the sessionID");
+    return block(input);
+  });
+  const unslot = context.ui.slot({ append: "sidebar.content", render });
+  return guarded.sync("Rules panel cleanup", undefined, () => {
+    listeners.clear();
     unslot();
     stopEvents();
-    listeners.clear();
-  };
+  });
 }
 
 function panelClient(context: TuiContext): PanelClient | undefined {

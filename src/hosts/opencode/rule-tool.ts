@@ -4,6 +4,9 @@
  * schema here; OpenCode 1 a zod schema of the same words, in its adapter).
  */
 
+/** The `rule` tool's answer when the plugin fails to give one: the model goes on, and the log says why. */
+export const RULE_TOOL_FAILED = "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
+
 /** The name the tool is registered under. */
 export const RULE_TOOL_NAME = "rule";
 
