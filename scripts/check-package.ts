@@ -23,7 +23,9 @@ function binOf(name: string, bin: string): string {
 }
 
 function run(command: string, args: string[]): { ok: boolean; stdout: string; output: string } {
-  const done = spawnSync(command, args, { cwd: ROOT, encoding: "utf8", shell: process.platform === "win32" && command === "npm", env: { ...process.env, FORCE_COLOR: "0" } });
+  // Plain text: the output is read in a log (picocolors colours whenever FORCE_COLOR is set, even to 0).
+  const { FORCE_COLOR: _colour, ...env } = process.env;
+  const done = spawnSync(command, args, { cwd: ROOT, encoding: "utf8", shell: process.platform === "win32" && command === "npm", env: { ...env, NO_COLOR: "1" } });
   return { ok: done.status === 0, stdout: done.stdout ?? "", output: `${done.stdout ?? ""}${done.stderr ?? ""}${done.error ? String(done.error) : ""}` };
 }
 
