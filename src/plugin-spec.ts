@@ -4,8 +4,9 @@
  * `config/plugin.ts`) and OpenCode 2 (`packages/core/src/config/plugin/source.ts`),
  * without installing anything:
  * - a path: a `file://` URL, an absolute path, or one starting with `.`
- *   (relative to the config file's folder); to the package's folder (of any
- *   name) or to a file in it (`dist/index.js`, `dist/tui.js`);
+ *   (relative to the config file's folder; in `.opencode/`, to the project
+ *   folder too); to the package's folder (of any name) or to a file in it
+ *   (`dist/index.js`, `dist/tui.js`);
  * - what OpenCode hands to npm: `opencode-rulebook[@version|tag|range|spec]`,
  *   an `npm:` alias, a folder (`~/…`, `file:…`, relative to OpenCode's working
  *   folder), a tarball, or a Git repository (`github:owner/repo`, `owner/repo`,
@@ -19,8 +20,8 @@ import { fileURLToPath } from "node:url";
 
 export const PACKAGE_NAME = "opencode-rulebook";
 
-/** What a spec leads to: a package by its name, or a local path. */
-export type SpecTarget = { package: string } | { path: string };
+/** What a spec leads to: a package by its name, or a local path (one of several where OpenCode's versions differ). */
+export type SpecTarget = { package: string } | { paths: string[] };
 
 /** Where a spec is read: relative paths are resolved from here. */
 export interface SpecPlace {
@@ -51,19 +52,24 @@ export function specTarget(spec: string, place: SpecPlace): SpecTarget | undefin
   // OpenCode's own path specs (`isPathPluginSpec`, `resolvePluginSpec`).
   if (spec.startsWith("file://")) {
     try {
-      return { path: fileURLToPath(spec) };
+      return { paths: [fileURLToPath(spec)] };
     } catch {
       return undefined;
     }
   }
-  if (spec.startsWith(".")) return { path: resolve(dirname(place.configFile), spec) };
-  if (isAbsolute(spec) || /^[A-Za-z]:[\\/]/.test(spec)) return { path: spec };
+  if (spec.startsWith(".")) {
+    // 1.18.33 resolves from the config file's folder; a later revision from the project folder when that is `.opencode`
+    // (`config/plugin.ts` `resolvePluginSpec` at 0278bf4). Either way it is the user's entry.
+    const folder = dirname(place.configFile);
+    return { paths: (basename(folder) === ".opencode" ? [folder, dirname(folder)] : [folder]).map((base) => resolve(base, spec)) };
+  }
+  if (isAbsolute(spec) || /^[A-Za-z]:[\\/]/.test(spec)) return { paths: [spec] };
   // Everything else goes to npm (\`npm-package-arg\`).
   const home = (path: string) => join(place.home, path.slice(2));
-  if (spec.startsWith("~/")) return { path: home(spec) };
+  if (spec.startsWith("~/")) return { paths: [home(spec)] };
   if (spec.startsWith("file:")) {
     const path = spec.slice("file:".length);
-    return { path: path.startsWith("~/") ? home(path) : resolve(place.directory, path) };
+    return { paths: [path.startsWith("~/") ? home(path) : resolve(place.directory, path)] };
   }
   const name = (ALIAS.exec(spec) ?? TARBALL.exec(spec.replace(/[?#].*$/, "")) ?? GIT_URL.exec(spec) ?? SCP.exec(spec) ?? NAMED.exec(spec) ?? HOSTED.exec(spec))?.[1];
   return name ? { package: name } : undefined;
@@ -84,7 +90,10 @@ export function isRulebookSpec(spec: string, place: SpecPlace, readPackage: Read
   const target = specTarget(spec, place);
   if (!target) return false;
   if ("package" in target) return target.package === PACKAGE_NAME;
-  const path = target.path.replace(/(?<=.)[\\/]+$/, "");
+  return target.paths.some((path) => isRulebookPath(path.replace(/(?<=.)[\\/]+$/, ""), readPackage));
+}
+
+function isRulebookPath(path: string, readPackage: ReadPackage): boolean {
   if (NAMED_PATH.test(path.replace(/\\/g, "/"))) return true;
   for (const folder of packageFolders(path)) {
     const found = readPackage(folder);

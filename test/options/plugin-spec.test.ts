@@ -79,11 +79,18 @@ describe("a path (file:// URL, absolute, or starting with `.`)", () => {
     expect(isRulebookSpec("file:///home/ada/src/rules", place, read)).toBe(true);
   });
 
-  test("a path starting with `.` is relative to the config file's folder, as `opencode plugin ../folder` leaves it", () => {
+  test("a path starting with `.` is relative to the config file's folder, as `opencode plugin ../folder` leaves it in .opencode/", () => {
     const read = packages({ "/work/app/rules": ours, "/work/rules": { name: "other" } });
     expect(isRulebookSpec("../rules", place, read)).toBe(true);
     expect(read.asked[0]).toBe("/work/app/rules");
-    expect(isRulebookSpec("./rules", place, read)).toBe(false);
+    expect(isRulebookSpec("../rules", { ...place, configFile: "/work/app/opencode.json" }, read)).toBe(false);
+    expect(isRulebookSpec("./rules", { ...place, configFile: "/work/app/opencode.json" }, read)).toBe(true);
+  });
+
+  test("in .opencode/, relative to the project folder too (a later OpenCode resolves it there)", () => {
+    const read = packages({ "/work/app/rules": ours });
+    expect(isRulebookSpec("./rules", place, read)).toBe(true);
+    expect(read.asked).toEqual(["/work/app/.opencode/rules", "/work/app/.opencode", "/work/app/rules"]);
   });
 
   test("the package's entry files, and its dist folder (OpenCode opens a folder without package.json at its index)", () => {
