@@ -28,7 +28,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["select/"],
   ["enforce/"], // which rules a tool call breaks
   ["render/"],
-  ["options.ts", "opencode-config.ts"], // their defaults come from discovery and rendering
+  ["options.ts", "opencode-config.ts", "plugin-spec.ts"], // their defaults come from discovery and rendering
   ["session/"],
   ["engine/"],
   ["panel/"],

@@ -6,11 +6,11 @@
  * \`extraDirs\` the user named (a repository's config cannot widen what is read).
  */
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
 import { foldersFromRoot, openCodeConfigDir } from "./discover/locations.js";
+import { isRulebookSpec } from "./plugin-spec.js";
 
 export interface FoundOptions {
   raw: unknown;
@@ -39,13 +39,39 @@ function userConfigFiles(env: Record<string, string | undefined>, home: string, 
   return files;
 }
 
+/**
+ * OpenCode 1's terminal UI config files (`tui.json(c)`, which list the Rules
+ * panel), least specific first: the global one, `$OPENCODE_TUI_CONFIG`, then
+ * those from the worktree down to the directory (1.18.33 `TuiConfig.loadState`).
+ */
+export function tuiConfigFiles(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): string[] {
+  const globalDir = openCodeConfigDir(env, home);
+  const files = [join(globalDir, "tui.json"), join(globalDir, "tui.jsonc")];
+  if (env.OPENCODE_TUI_CONFIG) files.push(resolve(directory, env.OPENCODE_TUI_CONFIG));
+  for (const folder of foldersFromRoot(directory, worktree)) {
+    files.push(join(folder, "tui.json"), join(folder, "tui.jsonc"), join(folder, ".opencode", "tui.json"), join(folder, ".opencode", "tui.jsonc"));
+  }
+  return files;
+}
+
+/** Where the config files are read from: relative specs in them are resolved from OpenCode's working folder and home. */
+interface ConfigReading {
+  home: string;
+  directory: string;
+}
+
 export function findPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
-  return pluginOptionsIn(configFiles(env, home, directory, worktree));
+  return pluginOptionsIn(configFiles(env, home, directory, worktree), { home, directory });
+}
+
+/** The options given to the plugin's entry in `tui.json`: the Rules panel takes none, so they are never read. */
+export function findTuiPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
+  return pluginOptionsIn(tuiConfigFiles(env, home, directory, worktree), { home, directory });
 }
 
 /** The plugin's options as the user's own config files give them (what a repository cannot change). */
 export function userPluginOptions(env: Record<string, string | undefined>, home: string): FoundOptions {
-  return pluginOptionsIn(userConfigFiles(env, home, home));
+  return pluginOptionsIn(userConfigFiles(env, home, home), { home, directory: home });
 }
 
 /** A config file as read: its value, or why it is not JSON with comments; undefined when there is no such file (or it cannot be read). */
@@ -70,7 +96,7 @@ export function readConfigFile(file: string): ReadConfig | undefined {
   return { warning: ruleWarning(file, { code: "config-invalid", reason, line: lineAt(text, error.offset) }) };
 }
 
-function pluginOptionsIn(files: readonly string[]): FoundOptions {
+function pluginOptionsIn(files: readonly string[], reading: ConfigReading): FoundOptions {
   const found: FoundOptions = { raw: undefined, warnings: [] };
   for (const file of files) {
     const read = readConfigFile(file);
@@ -83,7 +109,7 @@ function pluginOptionsIn(files: readonly string[]): FoundOptions {
     const { plugin, plugins } = (read.config ?? {}) as { plugin?: unknown; plugins?: unknown };
     for (const entry of [...(Array.isArray(plugin) ? plugin : []), ...(Array.isArray(plugins) ? plugins : [])]) {
       const [spec, options] = pluginEntry(entry);
-      if (typeof spec === "string" && isRulebookSpec(spec)) {
+      if (typeof spec === "string" && isRulebookSpec(spec, { ...reading, configFile: file }, readPackageJson)) {
         found.raw = options;
         found.path = file;
       }
@@ -98,19 +124,27 @@ function pluginEntry(entry: unknown): [unknown, unknown] {
   return [entry, undefined];
 }
 
-/** `opencode-rulebook`, `opencode-rulebook@1.2.3`, or a path / file URL to the package or its `dist/index.js`. */
-export function isRulebookSpec(spec: string): boolean {
-  if (/^opencode-rulebook(@[^/]+)?$/.test(spec)) return true;
-  let path = spec;
-  if (spec.startsWith("file://")) {
-    try {
-      path = fileURLToPath(spec);
-    } catch {
-      return false;
-    }
+/** How much of a package.json is read: a package's name is near its top, and a larger file is not this package's. */
+const PACKAGE_JSON_BYTES = 64 * 1024;
+
+/** The package.json in `folder`, parsed; undefined when there is none, null when it cannot be read as JSON. */
+export function readPackageJson(folder: string): unknown {
+  let fd: number;
+  try {
+    // Not blocking: a FIFO named package.json must not hang the command.
+    fd = openSync(join(folder, "package.json"), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
   }
-  const normalised = path.replace(/\\/g, "/").replace(/\/+$/, "");
-  return /(^|\/)opencode-rulebook$/.test(normalised) || /(^|\/)dist\/index\.js$/.test(normalised);
+  try {
+    if (!fstatSync(fd).isFile()) return null;
+    const buffer = Buffer.alloc(PACKAGE_JSON_BYTES);
+    return JSON.parse(buffer.toString("utf8", 0, readSync(fd, buffer, 0, buffer.length, 0)));
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The 1-based line of `offset` in `text`. */

@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { findPluginOptions, userPluginOptions } from "../opencode-config.js";
+import { findPluginOptions, findTuiPluginOptions, userPluginOptions } from "../opencode-config.js";
 import { parseOptions, type RulebookOptions } from "../options.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { DiscoveryContext } from "../discover/discover.js";
@@ -64,10 +64,20 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   );
   const configWarnings = [...found.warnings];
   for (const problem of parsed.errors) configWarnings.push(ruleWarning(found.path ?? join(root, "opencode.json"), { code: "plugin-options", problem }));
+  // OpenCode 1 hands the Rules panel the options of its `tui.json` entry; it reads none, so any there are a mistake.
+  const tui = findTuiPluginOptions(io.env, io.home, directory, worktree);
+  const tuiKeys = optionNames(tui.raw);
+  if (tui.path && tuiKeys.length > 0) configWarnings.push(ruleWarning(tui.path, { code: "tui-options", keys: tuiKeys }));
   const { options } = parsed;
   const userExtraDirs = parseOptions(userPluginOptions(io.env, io.home).raw, io.env).options.extraDirs;
   const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };
   return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery };
+}
+
+/** The names of the options given (a value that is not a mapping, as JSON). */
+function optionNames(raw: unknown): string[] {
+  if (raw === undefined) return [];
+  return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [JSON.stringify(raw)];
 }
 
 /** The rules as the plugin would load them, with the same sources. */

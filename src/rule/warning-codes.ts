@@ -81,4 +81,6 @@ export interface Details {
   // OpenCode's config files.
   "config-invalid": { reason: string };
   "plugin-options": { problem: string };
+  /** Options given to the Rules panel's entry in `tui.json`, which nothing reads. */
+  "tui-options": { keys: string[] };
 }

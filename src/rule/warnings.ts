@@ -230,6 +230,7 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "reference-too-large": warning((w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`),
   "config-invalid": warning((w) => `cannot be read as JSON (${w.reason}); its plugin options were not used`),
   "plugin-options": warning((w) => `plugin options: ${w.problem}`),
+  "tui-options": warning((w) => `options ${w.keys.map((key) => `"${key}"`).join(", ")} are not read: the Rules panel takes none (give them in opencode.json)`),
 };
 
 const isContentKey = (key: string) => (CONTENT_KEYS as readonly string[]).includes(key);

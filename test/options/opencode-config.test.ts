@@ -1,8 +1,9 @@
 /** OpenCode's config files: JSONC read by jsonc-parser, one config folder, typed warnings for a file that cannot be read. */
+import { execFileSync } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { configFiles, findPluginOptions, userPluginOptions } from "../../src/opencode-config.js";
+import { configFiles, findPluginOptions, readPackageJson, tuiConfigFiles, userPluginOptions } from "../../src/opencode-config.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { tempDirs, writeTree } from "../support/temp-folder.js";
 
@@ -81,5 +82,44 @@ describe("the user's config folder", () => {
   test("OPENCODE_CONFIG is added after the global files, relative to the directory; empty, it is not", () => {
     expect(configFiles({ OPENCODE_CONFIG: "my.json" }, "/home/ada", "/repo/app", "/repo")[3]).toBe("/repo/app/my.json");
     expect(configFiles({ OPENCODE_CONFIG: "" }, "/home/ada", "/repo", "/repo")[3]).toBe(join("/repo", "opencode.jsonc"));
+  });
+});
+
+describe("tui.json", () => {
+  test("the global files, $OPENCODE_TUI_CONFIG, then each folder's and its .opencode's, from the worktree down", () => {
+    expect(tuiConfigFiles({ XDG_CONFIG_HOME: "/xdg", OPENCODE_TUI_CONFIG: "my-tui.json" }, "/home/ada", "/repo/app", "/repo")).toEqual([
+      "/xdg/opencode/tui.json",
+      "/xdg/opencode/tui.jsonc",
+      "/repo/app/my-tui.json",
+      "/repo/tui.json",
+      "/repo/tui.jsonc",
+      "/repo/.opencode/tui.json",
+      "/repo/.opencode/tui.jsonc",
+      "/repo/app/tui.json",
+      "/repo/app/tui.jsonc",
+      "/repo/app/.opencode/tui.json",
+      "/repo/app/.opencode/tui.jsonc",
+    ]);
+  });
+});
+
+describe("a plugin folder's package.json", () => {
+  test("read as JSON; none there is undefined, one that is not JSON or too large is null", async () => {
+    const root = await makeRoot();
+    await writeTree(root, {
+      "ours/package.json": JSON.stringify({ name: "opencode-rulebook" }),
+      "broken/package.json": "{ name",
+      "huge/package.json": JSON.stringify({ name: "opencode-rulebook", padding: "x".repeat(100_000) }),
+    });
+    expect(readPackageJson(join(root, "ours"))).toEqual({ name: "opencode-rulebook" });
+    expect(readPackageJson(join(root, "none"))).toBeUndefined();
+    expect(readPackageJson(join(root, "broken"))).toBeNull();
+    expect(readPackageJson(join(root, "huge"))).toBeNull();
+  });
+
+  test.skipIf(process.platform === "win32")("a FIFO named package.json is not waited on", async () => {
+    const root = await makeRoot();
+    execFileSync("mkfifo", [join(root, "package.json")]);
+    expect(readPackageJson(root)).toBeNull();
   });
 });

@@ -58,6 +58,7 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "reference-too-large": { code: "reference-too-large", reference: "@big.md", maxBytes: 65536 },
   "config-invalid": { code: "config-invalid", reason: "value expected", line: 3 },
   "plugin-options": { code: "plugin-options", problem: 'unknown option "colour" ignored' },
+  "tui-options": { code: "tui-options", keys: ["debug"] },
 };
 
 describe("warnings", () => {
