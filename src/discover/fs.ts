@@ -19,39 +19,20 @@ export interface RuleFs {
    * seen it (a stat), sizes the first read; without it the file is measured.
    */
   readFile(path: string, maxBytes: number, size?: number): Promise<Uint8Array>;
-  /** `stat` of many paths, one answer for all; absent: `stat` of each (`statEach`). */
-  statEach?(paths: readonly string[]): Promise<StatResult[]>;
 }
 
 export type StatResult = { stats: Stats } | { error: unknown };
 
-const nodeStat = (path: string): Promise<Stats> => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats))));
-
 export const nodeRuleFs: RuleFs = {
   readdir: (path) => new Promise((resolve, reject) => callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)))),
-  stat: nodeStat,
+  stat: (path) => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
   // The native realpath(3), as `fs.promises.realpath` uses: one call, not a walk of the path's parts.
   realpath: (path) => new Promise((resolve, reject) => callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real)))),
   readFile: readAtMost,
-  // One promise for a folder's files, not one per file: at a start, before the runtime has compiled anything, a promise cost more than the stat.
-  statEach(paths) {
-    // A copy with its own `stat` (a test's failing disk) is asked file by file.
-    if (this.stat !== nodeStat) return statOneByOne(this, paths);
-    return new Promise((resolve) => {
-      const results = new Array<StatResult>(paths.length);
-      let left = paths.length;
-      if (left === 0) resolve(results);
-      for (const [index, path] of paths.entries()) {
-        callbackFs.stat(path, (error, stats) => {
-          results[index] = error ? { error } : { stats };
-          if (--left === 0) resolve(results);
-        });
-      }
-    });
-  },
 };
 
-function statOneByOne(fs: Pick<RuleFs, "stat">, paths: readonly string[]): Promise<StatResult[]> {
+/** The stats of many paths, each a result or its error. */
+export function statEach(fs: Pick<RuleFs, "stat">, paths: readonly string[]): Promise<StatResult[]> {
   return Promise.all(
     paths.map((path) =>
       fs.stat(path).then(
@@ -60,11 +41,6 @@ function statOneByOne(fs: Pick<RuleFs, "stat">, paths: readonly string[]): Promi
       ),
     ),
   );
-}
-
-/** The stats of many paths, each a result or its error, as `fs` answers best. */
-export function statEachOf(fs: RuleFs, paths: readonly string[]): Promise<StatResult[]> {
-  return fs.statEach ? fs.statEach(paths) : statOneByOne(fs, paths);
 }
 
 /**

@@ -7,7 +7,7 @@
  * probe the same folders again.
  */
 import type { Stats } from "node:fs";
-import { statEachOf, type RuleFs } from "./fs.js";
+import type { RuleFs } from "./fs.js";
 
 export interface ProbingFs extends RuleFs {
   prefetch(paths: Iterable<string>): void;
@@ -35,8 +35,6 @@ export function probingFs(fs: RuleFs): ProbingFs {
       reals.set(path, once);
       return once;
     },
-    // A folder's files: never prefetched, so asked of the file system all at once.
-    statEach: (paths) => statEachOf(fs, paths),
     readFile: (path, maxBytes, size) => (size === undefined ? fs.readFile(path, maxBytes) : fs.readFile(path, maxBytes, size)),
     prefetch(paths) {
       for (const path of paths) {

@@ -5,7 +5,7 @@
  */
 import type { Dirent, Stats } from "node:fs";
 import { ruleWarning, type RuleWarning, type WarningFacts } from "../rule/warnings.js";
-import { errorReason, fileVersion, statEachOf, type FileVersion, type RuleFs, type StatResult } from "./fs.js";
+import { errorReason, fileVersion, statEach, type FileVersion, type RuleFs, type StatResult } from "./fs.js";
 import { type IgnoreChain, ignoresIn, inForceBelow } from "./gitignore.js";
 import { childPaths } from "./locations.js";
 import { allowsRealPath } from "../rule/trust.js";
@@ -107,7 +107,7 @@ type Looked =
 
 /** The entries that are not plain folders, stat'ed at once; only a symlink's real path is waited for. */
 async function lookAtAll(entries: readonly Dirent[], inDir: (name: string) => string, inReal: (name: string) => string, state: Visit): Promise<Looked[]> {
-  const stats = await statEachOf(
+  const stats = await statEach(
     state.fs,
     entries.map((entry) => inDir(entry.name)),
   );
