@@ -20,14 +20,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.js";
 import { readAtMost, readOpened } from "./fs.js";
-import type { CachedParse, ParseCacheEntries } from "./parse-cache.js";
-import { validCachedParse } from "./parse-cache-shape.js";
+import type { ParseCacheEntries } from "./parse-cache.js";
+import { cacheEntries, cacheText } from "./parse-cache-format.js";
 
 export const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 export const MAX_PROJECTS = 64;
 export const LOAD_WAIT_MS = 500;
-/** Bumped when what an entry holds changes shape. */
-const FORMAT = 1;
 
 export interface ParseCacheStore {
   /** The parses kept for the project; none when there is no cache file, or it cannot be trusted or read in time. */
@@ -66,7 +64,7 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
     const bytes = await read(file, MAX_CACHE_BYTES);
     if (!bytes) return new Map();
     // Decoded where it lies: a copy of a few megabytes would cost more than the decoding.
-    return entriesOf(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")), projectKey, await build);
+    return cacheEntries(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")), { project: projectKey, build: await build });
   };
   return {
     async load() {
@@ -107,7 +105,7 @@ async function pluginBuild(): Promise<string> {
       () => "unknown",
     ),
   ]);
-  return `${FORMAT}:${String(manifest)}:${self}`;
+  return `${String(manifest)}:${self}`;
 }
 
 /** The file's bytes when it is a regular file this user owns and only this user may write; undefined when there is none. */
@@ -136,28 +134,11 @@ function untrusted(found: callbackFs.Stats): string | undefined {
   return undefined;
 }
 
-function entriesOf(data: unknown, projectKey: string, build: string): ParseCacheEntries {
-  const file = data as { format?: unknown; build?: unknown; project?: unknown; entries?: unknown };
-  const entries = new Map<string, CachedParse>();
-  if (file?.build !== build || file.project !== projectKey || !Array.isArray(file.entries)) return entries;
-  for (const item of file.entries) {
-    if (!Array.isArray(item)) continue;
-    const [path, stamp, context, parsed] = item as unknown[];
-    if (typeof path === "string" && typeof stamp === "string" && typeof context === "string" && validCachedParse(parsed, path)) entries.set(path, { stamp, context, parsed });
-  }
-  return entries;
-}
-
 async function write(file: string, projectKey: string, build: Promise<string>, entries: ParseCacheEntries, log: Logger): Promise<void> {
   const folder = dirname(file);
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    const text = JSON.stringify({
-      format: FORMAT,
-      build: await build,
-      project: projectKey,
-      entries: [...entries].map(([path, entry]) => [path, entry.stamp, entry.context, entry.parsed]),
-    });
+    const text = cacheText(entries, { project: projectKey, build: await build });
     if (text.length > MAX_CACHE_BYTES) {
       await rm(file, { force: true });
       log.debug(`The parsed-rules cache is not kept: ${entries.size} rules take more than ${MAX_CACHE_BYTES} bytes`);
