@@ -8,12 +8,10 @@
  * and what it answered.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { engineDepsOver } from "../support/opencode-1-engine.js";
 import type { RulesPrompt, SessionPort } from "../../src/engine/contract.js";
 import { type RunningRulebook, startRulebook } from "../../src/engine/rulebook.js";
-import { createLogger } from "../../src/log.js";
-import { parseOptions } from "../../src/options.js";
 import type { WindowView } from "../../src/session/session.js";
-import { nodeRuleFs } from "../../src/discover/fs.js";
 import { answerLater, deaf, settled } from "../support/deaf-host.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
 
@@ -54,16 +52,8 @@ const logged: string[] = [];
 
 async function start(limits: { historyTimeoutMs?: number; promptTimeoutMs?: number } = {}) {
   rulebook = await startRulebook({
+    ...engineDepsOver(project, logged),
     port,
-    directory: project.projectDir,
-    worktree: project.projectDir,
-    env: process.env,
-    home: project.home,
-    fs: nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), true),
-    retry: { tries: 2, backoffMs: [5] },
-    creationGraceMs: 0,
     promptTimeoutMs: limits.promptTimeoutMs ?? 50,
     firstMessageWaitMs: 50,
     limits: { historyTimeoutMs: limits.historyTimeoutMs ?? 50, compactionWaitMs: 100 },

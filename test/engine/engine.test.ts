@@ -7,12 +7,10 @@
  * a forgotten session freed everywhere and never prompted again.
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { engineDepsOver } from "../support/opencode-1-engine.js";
 import type { RulesPrompt, SessionPort } from "../../src/engine/contract.js";
 import { type RunningRulebook, startRulebook } from "../../src/engine/rulebook.js";
-import { createLogger } from "../../src/log.js";
-import { parseOptions } from "../../src/options.js";
 import type { WindowView } from "../../src/session/session.js";
-import { nodeRuleFs } from "../../src/discover/fs.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
 
 /** A port that stores what it is sent, as a window the engine can read back; `refuse` and `hang` make the next sends fail. */
@@ -57,16 +55,8 @@ const logged: string[] = [];
 
 async function start(labels?: Record<string, string>) {
   rulebook = await startRulebook({
+    ...engineDepsOver(project, logged),
     port,
-    directory: project.projectDir,
-    worktree: project.projectDir,
-    env: process.env,
-    home: project.home,
-    fs: nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), true),
-    retry: { tries: 2, backoffMs: [5] },
-    creationGraceMs: 0,
     promptTimeoutMs: 100,
     ...(labels ? { labels } : {}),
   });

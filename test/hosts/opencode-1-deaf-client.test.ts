@@ -8,14 +8,12 @@
  * that hung.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { nodeRuleFs } from "../../src/discover/fs.js";
 import { openCodeLogSink } from "../../src/hosts/opencode-1/log-sink.js";
 import type { OpencodeClient } from "../../src/hosts/opencode-1/session-port.js";
 import { createLogger, SINK_WAIT_MS } from "../../src/log.js";
-import { parseOptions } from "../../src/options.js";
 import { deaf, hasSettled, settled } from "../support/deaf-host.js";
 import { sessionCompacted, sessionCreated, type TempProject, tempProject } from "../support/fake-opencode.js";
-import { startEngineWithClient, type TestEngine } from "../support/opencode-1-engine.js";
+import { engineDepsOver, startEngineWithClient, type TestEngine } from "../support/opencode-1-engine.js";
 
 type Behaviour = "answers" | "deaf" | "stores-then-deaf";
 type Part = { type: string; text?: string; metadata?: Record<string, unknown> };
@@ -64,18 +62,10 @@ beforeEach(async () => {
   await project.writeRule("project", "style.md", "Write small functions.\n");
   fake = client(() => rulebook);
   rulebook = await startEngineWithClient({
+    ...engineDepsOver(project, logged, false),
     client: fake as unknown as OpencodeClient,
-    directory: project.projectDir,
-    worktree: project.projectDir,
-    env: process.env,
-    home: project.home,
-    fs: nodeRuleFs,
-    options: parseOptions({}, {}).options,
-    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), false),
-    retry: { tries: 2, backoffMs: [5] },
     promptTimeoutMs: 50,
     firstMessageWaitMs: 50,
-    creationGraceMs: 0,
     limits: { historyTimeoutMs: 50, compactionWaitMs: 100 },
   });
 });

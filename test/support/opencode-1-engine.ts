@@ -9,6 +9,10 @@ import type { Event } from "@opencode-ai/sdk";
 import { startRulebook, type EngineDeps, type RunningRulebook } from "../../src/engine/rulebook.js";
 import { hooksFor, OPENCODE_1_LABELS } from "../../src/hosts/opencode-1/plugin.js";
 import { sessionPort, type OpencodeClient } from "../../src/hosts/opencode-1/session-port.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { createLogger } from "../../src/log.js";
+import { parseOptions } from "../../src/options.js";
+import type { TempProject } from "./fake-opencode.js";
 
 /** The parts of OpenCode's hook inputs the engine reads: tests give only those. */
 type Output<K extends "chat.message" | "tool.execute.after"> = Parameters<NonNullable<Hooks[K]>>[1];
@@ -34,6 +38,21 @@ export interface TestEngine {
 }
 
 export type TestEngineDeps = Omit<EngineDeps, "port"> & { client: OpencodeClient };
+
+/** What the engine needs besides its port, over a temporary project: default options, the real file system, its log lines into `logged`, quick retries, no grace period. */
+export function engineDepsOver(project: Pick<TempProject, "projectDir" | "home">, logged: string[], debug = true): Omit<EngineDeps, "port"> {
+  return {
+    directory: project.projectDir,
+    worktree: project.projectDir,
+    env: process.env,
+    home: project.home,
+    fs: nodeRuleFs,
+    options: parseOptions({}, {}).options,
+    log: createLogger(async (level, message) => void logged.push(`${level}: ${message}`), debug),
+    retry: { tries: 2, backoffMs: [5] },
+    creationGraceMs: 0,
+  };
+}
 
 export async function startEngineWithClient({ client, ...deps }: TestEngineDeps): Promise<TestEngine> {
   const rulebook = await startRulebook({ ...deps, labels: OPENCODE_1_LABELS, port: sessionPort(client) });
