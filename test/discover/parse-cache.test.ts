@@ -13,7 +13,7 @@ import { fileParseCache, MAX_PROJECTS, parseCacheFolder } from "../../src/discov
 import { SETTLED_AFTER_MS, type ParseCacheEntries } from "../../src/discover/parse-cache.js";
 import { loadRules } from "../../src/formats/load.js";
 import { createLogger } from "../../src/log.js";
-import type { Rule } from "../../src/rule/rule.js";
+import { makeRule } from "../support/rules.js";
 import { MAX_RULE_BYTES, type Sandbox, sandbox } from "../support/sandbox.js";
 import { tempTree } from "../support/temp-folder.js";
 
@@ -107,7 +107,11 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
     new Map(
       Array.from({ length: count }, (_, i) => [
         `/work/p/.opencode/rules/r${i}.md`,
-        { stamp: `1:${i}:9:1:1`, context: "[]", parsed: { warnings: [], rule: rule(`/work/p/.opencode/rules/r${i}.md`) } },
+        {
+          stamp: `1:${i}:9:1:1`,
+          context: "[]",
+          parsed: { warnings: [], rule: makeRule({ name: "r", path: `/work/p/.opencode/rules/r${i}.md`, displayPath: "r.md", content: "R." }) },
+        },
       ]),
     );
 
@@ -127,7 +131,9 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
     const [name] = await readdir(folder);
     const file = join(folder, name as string);
     const text = await readFile(file, "utf8");
-    await writeFile(file, text.replace('"rule":{"path":"/work/p/.opencode/rules/r1.md"', '"rule":{"path":"/elsewhere.md"'));
+    const edited = text.replace('"path":"/work/p/.opencode/rules/r1.md"', '"path":"/elsewhere.md"');
+    expect(edited).not.toBe(text);
+    await writeFile(file, edited);
     expect([...(await store("one").load()).keys()]).toEqual(["/work/p/.opencode/rules/r0.md", "/work/p/.opencode/rules/r2.md"]);
     await writeFile(file, text.slice(0, text.length / 2));
     expect((await store("one").load()).size).toBe(0);
@@ -162,20 +168,3 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
     expect((await readdir(folder)).filter((name) => name.endsWith(".json"))).toHaveLength(MAX_PROJECTS);
   });
 });
-
-function rule(path: string): Rule {
-  return {
-    path,
-    name: "r",
-    scope: "project",
-    source: "native",
-    displayPath: "r.md",
-    content: "R.",
-    globs: [],
-    keywords: [],
-    match: "any",
-    priority: 50,
-    override: false,
-    unknownKeys: [],
-  };
-}
