@@ -21,8 +21,6 @@ export interface RuleFs {
   readFile(path: string, maxBytes: number, size?: number): Promise<Uint8Array>;
 }
 
-export type StatResult = { stats: Stats } | { error: unknown };
-
 export const nodeRuleFs: RuleFs = {
   readdir: (path) => new Promise((resolve, reject) => callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)))),
   stat: (path) => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
@@ -30,18 +28,6 @@ export const nodeRuleFs: RuleFs = {
   realpath: (path) => new Promise((resolve, reject) => callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real)))),
   readFile: readAtMost,
 };
-
-/** The stats of many paths, each a result or its error. */
-export function statEach(fs: Pick<RuleFs, "stat">, paths: readonly string[]): Promise<StatResult[]> {
-  return Promise.all(
-    paths.map((path) =>
-      fs.stat(path).then(
-        (stats): StatResult => ({ stats }),
-        (error: unknown): StatResult => ({ error }),
-      ),
-    ),
-  );
-}
 
 /**
  * Reads at most `maxBytes + 1` bytes of a file, allocating no more than its

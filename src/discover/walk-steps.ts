@@ -3,9 +3,9 @@
  * entries (an entry that is not a plain folder looked at first), and counting
  * the work against the budget.
  */
-import type { Dirent, Stats } from "node:fs";
+import type { Dirent } from "node:fs";
 import { ruleWarning, type RuleWarning, type WarningFacts } from "../rule/warnings.js";
-import { errorReason, fileVersion, statEach, type FileVersion, type RuleFs, type StatResult } from "./fs.js";
+import { errorReason, fileVersion, type FileVersion, type RuleFs } from "./fs.js";
 import { type IgnoreChain, ignoresIn, inForceBelow } from "./gitignore.js";
 import { childPaths } from "./locations.js";
 import { allowsRealPath } from "../rule/trust.js";
@@ -76,7 +76,7 @@ export async function readFolder({ path: dir, relPath: rel, real, chain, ignores
   // Only a symlink needs resolving: a plain entry's real path is its folder's real path and its name.
   // A plain folder is known from its entry alone: it is a folder to read at once, no promise to wait for.
   const others = visible.filter((entry) => !entry.isDirectory());
-  const looked = others.length === 0 ? [] : await lookAtAll(others, inDir, inReal, state);
+  const looked = others.length === 0 ? [] : await Promise.all(others.map((entry) => lookAt(inDir(entry.name), entry, inReal(entry.name), state)));
   let next = 0;
   return visible.map((entry): Step => {
     const { name } = entry;
@@ -105,26 +105,20 @@ type Looked =
   | { kind: "outside"; realPath: string; folder: boolean }
   | { kind: "error"; error: unknown; folder: boolean };
 
-/** The entries that are not plain folders, stat'ed at once; only a symlink's real path is waited for. */
-async function lookAtAll(entries: readonly Dirent[], inDir: (name: string) => string, inReal: (name: string) => string, state: Visit): Promise<Looked[]> {
-  const stats = await statEach(
-    state.fs,
-    entries.map((entry) => inDir(entry.name)),
-  );
-  return Promise.all(entries.map((entry, index) => lookedAt(inDir(entry.name), entry, inReal(entry.name), stats[index] as StatResult, state)));
-}
-
-/** What a stat'ed entry is. `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
-function lookedAt(path: string, entry: Dirent, plainReal: string, stat: StatResult, state: Visit): Looked | Promise<Looked> {
-  if ("error" in stat) return { kind: "error", error: stat.error, folder: false };
-  if (!entry.isSymbolicLink()) return kindAt(stat.stats, plainReal, state);
-  return state.fs.realpath(path).then(
-    (realPath) => kindAt(stat.stats, realPath, state),
-    (error: unknown): Looked => ({ kind: "error", error, folder: stat.stats.isDirectory() }),
-  );
-}
-
-function kindAt(stat: Stats, realPath: string, state: Visit): Looked {
+/** An entry that is not a plain folder. `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
+async function lookAt(path: string, entry: { isSymbolicLink(): boolean }, plainReal: string, state: Visit): Promise<Looked> {
+  let stat;
+  try {
+    stat = await state.fs.stat(path);
+  } catch (error) {
+    return { kind: "error", error, folder: false };
+  }
+  let realPath = plainReal;
+  try {
+    if (entry.isSymbolicLink()) realPath = await state.fs.realpath(path);
+  } catch (error) {
+    return { kind: "error", error, folder: stat.isDirectory() };
+  }
   if (state.boundary && !allowsRealPath(state.boundary, realPath)) return { kind: "outside", realPath, folder: stat.isDirectory() };
   if (stat.isDirectory()) return { kind: "folder", realPath };
   return stat.isFile() ? { kind: "file", size: stat.size, version: fileVersion(stat) } : { kind: "other" };
