@@ -88,8 +88,12 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
     ({ file, source }) => readUnlessKept(file, parseContext(source, file, context.maxRuleBytes), cache, probing),
     ({ file, source }, got) => {
       if ("skipped" in got) return { value: got.skipped };
-      const fileParse = "kept" in got ? got.kept : parseFile(file, source, got.bytes);
-      const entry = "kept" in got ? { stamp: got.stamp, context: got.key, parsed: fileParse } : entryFor(file, got.key, fileParse, now);
+      if ("kept" in got) {
+        discovery.parses.set(file.path, got.kept);
+        return withTheirReferences(file, source, probing, reachOf, got.kept.parsed);
+      }
+      const fileParse = parseFile(file, source, got.bytes);
+      const entry = entryFor(file, got.key, fileParse, now);
       if (entry) discovery.parses.set(file.path, entry);
       return withTheirReferences(file, source, probing, reachOf, fileParse);
     },
@@ -143,11 +147,11 @@ async function readBytes(file: FoundRuleFile, context: DiscoveryContext): Promis
 type Read = { bytes: Uint8Array } | { skipped: ReadRule };
 
 /** A file's parse kept from an earlier load, or its bytes read now; `key`: its parse context. */
-type Got = { key: string } & ({ kept: ParsedRule; stamp: string } | Read);
+type Got = { key: string } & ({ kept: CachedParse } | Read);
 
 function readUnlessKept(file: FoundRuleFile, key: string, cache: ParseCacheEntries, context: DiscoveryContext): Promise<Got> {
   const kept = cachedParse(cache, file, key);
-  if (kept && file.version) return Promise.resolve({ key, kept, stamp: file.version.stamp });
+  if (kept) return Promise.resolve({ key, kept });
   return readBytes(file, context).then((read) => ({ key, ...read }));
 }
 

@@ -37,11 +37,11 @@ export function parseContext(source: RuleSource, file: FoundRuleFile, maxRuleByt
   return JSON.stringify([source.id, source.tool ?? "", file.name, file.scope, file.source, file.displayPath, file.relPath, file.trust, maxRuleBytes]);
 }
 
-/** The parse kept for this file in this context, when the file has not changed since. */
-export function cachedParse(entries: ParseCacheEntries, file: FoundRuleFile, context: string): ParsedRule | undefined {
+/** The entry kept for this file in this context, when the file has not changed since. */
+export function cachedParse(entries: ParseCacheEntries, file: FoundRuleFile, context: string): CachedParse | undefined {
   if (!file.version) return undefined;
   const kept = entries.get(file.path);
-  return kept && kept.stamp === file.version.stamp && kept.context === context ? kept.parsed : undefined;
+  return kept && kept.stamp === file.version.stamp && kept.context === context ? kept : undefined;
 }
 
 /** The entry to keep for a parse just made; none for a file without a version or changed too recently to trust its stamp. */
