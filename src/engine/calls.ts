@@ -87,7 +87,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
     windowRestarted: (sessionID, choice, windowStart) =>
       guard(log, label("windowRestarted"), sessionID, undefined, async () => {
         if (!served(sessionID)) return;
-        await runner.drive(sessionID, { type: "window-restarted", windowStart, ...choice });
+        await runner.drive(sessionID, { type: "window-restarted", windowStart, ...choice, now: Date.now() });
       }),
 
     compactionEnded: (sessionID) =>

@@ -141,6 +141,8 @@ export function sessionRunner(parts: RunnerParts) {
       log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, { sessionID, tool: note.tool, rules: note.broken.map(({ rule }) => rule) });
     } else if (note.kind === "went-on-before-rules") {
       log.debug(`Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`, { sessionID });
+    } else if (note.silent) {
+      log.warn(`Sending the rules to session ${sessionID} in a silent message without reading its history (${note.error}): an earlier copy may be there`, { sessionID });
     } else {
       log.warn(`Could not read the history of session ${sessionID} (${note.error}); delivering the rules with this message, though an earlier copy may be there`, { sessionID });
     }

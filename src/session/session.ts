@@ -88,8 +88,8 @@ export type SessionEvent =
   | { type: "seen"; ignored: boolean; hasHistory: boolean; agent?: string; model?: ModelRef }
   /** A compaction began: its window starts once its summary is written. */
   | { type: "compaction-began" }
-  /** The window restarted, empty, as the host lets the model go on; `windowStart` is the host's id of its start, when it gives one. */
-  | { type: "window-restarted"; windowStart?: string; agent?: string; model?: ModelRef }
+  /** The window restarted, empty, as the host lets the model go on (`now`); `windowStart` is the host's id of its start, when it gives one. */
+  | { type: "window-restarted"; windowStart?: string; agent?: string; model?: ModelRef; now: number }
   /** The host wrote what the model reads next after a restarted window: rules not stored by now would land after it. */
   | { type: "went-on" }
   /** The host's own word that a compaction finished (it may come late: after the user's next message went to the model). */
@@ -125,7 +125,8 @@ export type Note =
   | { kind: "went-on-before-rules" }
   /** A call broke rules that forbid: refused (`block`), or let run with the rules in its result (`warn`). */
   | { kind: "enforced"; mode: "block" | "warn"; tool: string; broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }> }
-  | { kind: "history-unreadable"; error: string };
+  /** The window could not be read before rules went with a user's message, or (`silent`) in a silent prompt. */
+  | { kind: "history-unreadable"; error: string; silent?: boolean };
 
 /** Rules for the host to give with the message at hand, and the marker that names them. */
 export interface RulesAnswer {

@@ -28,7 +28,11 @@ export function step(state: SessionState, event: SessionEvent): Step {
       return only(state.window.stage === "ignored" ? state : moved(state, { type: "compaction-started" }));
     case "window-restarted": {
       const chosen = { ...state, agent: event.agent, model: event.model };
-      return then(moved(chosen, { type: "compacted", windowStart: event.windowStart, announced: false }), { type: "deliver-silently", trigger: "compaction", thenWentOn: true });
+      return then(moved(chosen, { type: "compacted", windowStart: event.windowStart, announced: false, at: event.now }), {
+        type: "deliver-silently",
+        trigger: "compaction",
+        thenWentOn: true,
+      });
     }
     case "went-on":
       return only(moved(state, { type: "overtaken" }));
@@ -118,12 +122,12 @@ function windowSeen(state: SessionState, purpose: ReadPurpose, seen: Extract<Ses
       if (purpose.window !== state.window.window) return step(state, { type: "compaction-ended" });
       // Its window started already: when the host let the model go on, or at a user's message that came before this word.
       if (compactionAlreadyApplied(state.window, view?.windowStart)) return only(moved(state, { type: "compaction-announced" }));
-      return then(moved(state, { type: "compacted", windowStart: view?.windowStart, announced: true }), { type: "deliver-silently", trigger: "compaction" });
+      return then(moved(state, { type: "compacted", windowStart: view?.windowStart, announced: true, at: seen.now }), { type: "deliver-silently", trigger: "compaction" });
     case "join-compaction": {
       // The history shows the compaction's window (written, or still summarising, so that this message will follow the summary): this message is its first.
       const start = view?.compactionUnderway ?? view?.windowStart;
       if (view && start === state.window.windowStart) return turnKnowsWindow(moved(state, { type: "compaction-abandoned" }), purpose.turn, rules);
-      let next = moved(state, { type: "compacted", windowStart: start, announced: false });
+      let next = moved(state, { type: "compacted", windowStart: start, announced: false, at: seen.now });
       // The recent turns a compaction keeps may hold rules already.
       if (view && !view.compactionUnderway) next = moved(next, { type: "window-read", found: markersIn(view), settles: false, current: rules.byName });
       return turnKnowsWindow(next, purpose.turn, rules);
@@ -143,7 +147,7 @@ function silentSend(
   before: SessionState,
   trigger: SilentTrigger,
   pending: readonly string[],
-  { view, rules, now, freshId: id }: { view?: WindowView; rules: RuleSet; now: number; freshId: string },
+  { view, error, rules, now, freshId: id }: { view?: WindowView; error?: string; rules: RuleSet; now: number; freshId: string },
 ): Step {
   // An earlier attempt that timed out may have been stored after all: never send the rules twice, and never blind.
   if (pending.length > 0 && !view) return then(before, { type: "fail", reason: "history-unreadable-with-pending" });
@@ -168,7 +172,9 @@ function silentSend(
   }
   const marker = markerFor(composed, trigger, { delivery: id, warnings: rules.warnings });
   const sending: Effect = { type: "send-rules", delivery: id, composed, marker, trigger, window, agent: state.agent, model: state.model };
-  return { state: moved(state, { type: "prompt-sent", delivery: id, composed }), effects: [...notes, sending] };
+  // Sent blind, as a user's turn would be: a rule read twice costs less than a rule missing.
+  const blind: Effect[] = error === undefined ? [] : [{ type: "note", note: { kind: "history-unreadable", error, silent: true } }];
+  return { state: moved(state, { type: "prompt-sent", delivery: id, composed }), effects: [...notes, ...blind, sending] };
 }
 
 /** The turn knows what the window holds, or reads it first (a fork, a session from before a restart, a prompt whose fate is unknown). */

@@ -57,6 +57,11 @@ export interface WindowState {
   readonly rulesCreated?: number;
   /** The host's id of the compaction that started the window, when known. */
   readonly windowStart?: string;
+  /**
+   * When the plugin learned that the window had started (the host's hook, its event, a history read): the compaction's
+   * message is older, so a message the host dates from then on is in this window.
+   */
+  readonly startedAt?: number;
   /** A compaction is under way: its window starts once its summary is written, whether or not the host's event has come. */
   readonly compacting: boolean;
   /** Compactions whose window the plugin started on the host's hook or a history read, and whose host event is still to come. */
@@ -82,7 +87,7 @@ export type WindowEvent =
   /** A compaction began: the host will summarise the window and start a new one. */
   | { type: "compaction-started" }
   /** A compaction started a new window, empty of rules; `announced`: on the host's event for it. */
-  | { type: "compacted"; windowStart?: string; announced: boolean }
+  | { type: "compacted"; windowStart?: string; announced: boolean; at: number }
   /** The host's event for a compaction whose window already started. */
   | { type: "compaction-announced" }
   /** The compaction under way ended without a new window (its summary failed). */

@@ -22,6 +22,7 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
         paused: new Set(),
         stage: state.stage === "ignored" ? "ignored" : "empty",
         windowStart: event.windowStart,
+        startedAt: event.at,
         rulesCreated: undefined,
         compacting: false,
         unannounced: state.unannounced + (event.announced ? 0 : 1),
@@ -57,9 +58,11 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
     case "prompt-seen": {
       const attempt = event.delivery === undefined ? undefined : state.attempts.get(event.delivery);
       if (attempt?.status !== "pending") return state;
-      const attempts = new Map(state.attempts).set(event.delivery as string, { ...attempt, status: "landed" });
-      // Composed for a window a compaction has ended since: the new window's delivery reads the history instead.
-      if (attempt.window !== state.window) return { ...state, attempts };
+      // Composed for a window a compaction has ended since, and dated before the plugin knew: the host may have put it in either
+      // window, and the new window's delivery reads the history instead. Dated from then on, it is in the new window.
+      const inWindow = attempt.window === state.window || (state.startedAt !== undefined && event.created >= state.startedAt);
+      const attempts = new Map(state.attempts).set(event.delivery as string, { ...attempt, status: "landed", window: inWindow ? state.window : attempt.window });
+      if (!inWindow) return { ...state, attempts };
       return { ...hold(state, attempt.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
     }
     case "nothing-to-send":

@@ -94,6 +94,20 @@ describe("fuzz: random hook sequences with a misbehaving client", () => {
             [{ kind: "create" }, { kind: "compact", session: 0 }, { kind: "compact", session: 0 }, { kind: "user", session: 0, keyword: false }],
             -6,
           ],
+          // Found by this fuzz: a new session's rules prompt, slow, is stored after its session's compaction began, and that compaction's history read fails.
+          [
+            { always: 1, keyword: false, glob: false, broken: [] },
+            [
+              { kind: "create" },
+              { kind: "user", session: 0, keyword: false },
+              { kind: "create" },
+              { kind: "create" },
+              { kind: "create" },
+              { kind: "compact", session: 1 },
+              { kind: "compact", session: 2 },
+            ],
+            1777697807,
+          ],
         ],
       },
     );
@@ -117,7 +131,9 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
   const history = new Map<string, Message[]>();
   const logs: string[] = [];
   const trail: string[] = [];
-  let clock = 1_700_000_000_000;
+  // Dated as the host dates a message: its clock, which is the plugin's (one process), never going back.
+  let clock = 0;
+  const tick = () => (clock = Math.max(clock + 1, Date.now()));
   let ids = 0;
   // Filled below: the plugin's own prompt goes through its chat.message hook before it is stored, as in OpenCode.
   let rulebook: Rulebook | undefined;
@@ -135,7 +151,7 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
         const how = behaviour();
         trail.push(`prompt ${path.id}: ${how}`);
         const storeIt = async () => {
-          const info = { id: `msg_${++ids}`, sessionID: path.id, role: "user", time: { created: ++clock }, agent: body.agent ?? "build" };
+          const info = { id: `msg_${++ids}`, sessionID: path.id, role: "user", time: { created: tick() }, agent: body.agent ?? "build" };
           const parts = body.parts.map((part) => ({ ...part }));
           await rulebook?.onChatMessage({ sessionID: path.id }, { message: info as never, parts: parts as never });
           store(path.id, { info, parts });
@@ -187,7 +203,7 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
       if (outcome === "hung") throw new Error(`${what} did not settle within ${DEADLINE_MS} ms\n${trail.join("\n")}`);
     };
     const userTurn = async (sessionID: string, text: string) => {
-      const info = { id: `msg_${++ids}`, sessionID, role: "user" as const, time: { created: ++clock }, agent: "build", model: { providerID: "p", modelID: "m" } };
+      const info = { id: `msg_${++ids}`, sessionID, role: "user" as const, time: { created: tick() }, agent: "build", model: { providerID: "p", modelID: "m" } };
       const output = { message: info, parts: [{ id: `prt_${ids}`, sessionID, messageID: info.id, type: "text", text }] as never[] };
       await awaited(`chat.message of ${sessionID}`, engine.onChatMessage({ sessionID }, output as never));
       store(sessionID, { info, parts: output.parts as Part[] });
@@ -208,13 +224,13 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
         const output = { title: "read", output: (step.undefinedOutput ? undefined : "file text") as string, metadata: {} };
         await awaited(`tool.execute.before of ${sessionID}`, engine.onToolBefore(input, { args: input.args }));
         await awaited(`tool.execute.after of ${sessionID}`, engine.onToolAfter(input, output));
-        store(sessionID, { info: { id: `msg_${++ids}`, role: "assistant", time: { created: ++clock } }, parts: [{ type: "tool", output: output.output }] });
+        store(sessionID, { info: { id: `msg_${++ids}`, role: "assistant", time: { created: tick() } }, parts: [{ type: "tool", output: output.output }] });
       } else if (step.kind === "compact") {
         // As OpenCode 1.18: the compaction's message, the compacting hook, its summary, the autocontinue hook, then the event.
         const compaction = `msg_${++ids}`;
-        store(sessionID, { info: { id: compaction, role: "user", time: { created: ++clock } }, parts: [{ type: "compaction" }] });
+        store(sessionID, { info: { id: compaction, role: "user", time: { created: tick() } }, parts: [{ type: "compaction" }] });
         await awaited(`compacting hook of ${sessionID}`, engine.onCompacting({ sessionID }));
-        const summary = { id: `msg_${++ids}`, role: "assistant", time: { created: ++clock }, summary: true, parentID: compaction, finish: "stop" };
+        const summary = { id: `msg_${++ids}`, role: "assistant", time: { created: tick() }, summary: true, parentID: compaction, finish: "stop" };
         store(sessionID, { info: summary, parts: [{ type: "text", text: "summary" }] });
         const hook = engine.onCompactionAutocontinue({ sessionID, agent: "build", model: { id: "m", providerID: "p" }, message: { id: compaction } });
         await awaited(`compaction of ${sessionID}`, hook);
@@ -236,7 +252,7 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
     for (const sessionID of sessions) {
       if (dead.has(sessionID)) continue;
       const seen = rulesInWindow(history.get(sessionID) ?? []);
-      const context = `session ${sessionID}, rules seen ${JSON.stringify(seen)}\n${trail.join("\n")}`;
+      const context = `session ${sessionID}, rules seen ${JSON.stringify(seen)}\n${trail.join("\n")}\nlog:\n${logs.join("\n")}`;
       for (const name of alwaysNames) expect(seen.filter((seenName) => seenName === name).length, `always-on rule ${name} lost in ${context}`).toBeGreaterThanOrEqual(1);
       const blind = logs.some((line) => line.includes(`Could not read the history of session ${sessionID} `));
       if (!blind) {

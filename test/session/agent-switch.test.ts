@@ -328,7 +328,7 @@ describe("the delivery model follows the switches", () => {
     const build = step(plan, as("build"), rules).state;
     expect(build.listed).toEqual(new Set(["plan-guide"]));
     expect(build.paused).toEqual(new Set(["plan-notes", "plan-guide"]));
-    const compacted = advance(build, { type: "compacted", windowStart: "msg_c", announced: true });
+    const compacted = advance(build, { type: "compacted", windowStart: "msg_c", announced: true, at: 100 });
     expect(compacted.delivered.size).toBe(0);
     expect(compacted.listed.size).toBe(0);
     expect(compacted.paused.size).toBe(0);

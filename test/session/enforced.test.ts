@@ -57,7 +57,7 @@ describe("a call that breaks a block rule", () => {
 
   test("after a compaction the window no longer holds it: the next refusal gives the text again", () => {
     const first = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
-    const compacted = step(first.state, { type: "window-restarted" }).state;
+    const compacted = step(first.state, { type: "window-restarted", now: 100 }).state;
     const again = check(compacted, [broke(noConsole, "console.log(2)", { file: "src/x.ts" })]);
     expect(answerOf(again.effects)?.refusal?.text).toContain("Log through src/log.ts.");
   });

@@ -86,7 +86,7 @@ describe("each moment: stage after, and the effects asked for", () => {
     [
       "the window restarted: its rules go again, then the host goes on",
       at("held"),
-      { type: "window-restarted", agent: "build" },
+      { type: "window-restarted", agent: "build", now: 100 },
       "empty",
       ["deliver-silently compaction then went-on"],
     ],
@@ -166,12 +166,12 @@ describe("conversations", () => {
 
   test("a compaction's late word whose history read comes back after the next compaction restarted the window: read again, nothing sent twice", () => {
     // Compaction 1 (msg_1) restarted the window on its hook; its word comes, and the history is read.
-    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1" }).state, { type: "went-on" }).state;
+    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1", now: 100 }).state, { type: "went-on" }).state;
     const asking = step(first, { type: "compaction-ended" });
     const [read] = asking.effects;
     if (read?.type !== "read-window") throw new Error("no read");
     // Meanwhile compaction 2 (msg_4) restarts the window, and its delivery lands.
-    const second = step(step(asking.state, { type: "compaction-began" }).state, { type: "window-restarted", windowStart: "msg_4" }).state;
+    const second = step(step(asking.state, { type: "compaction-began" }).state, { type: "window-restarted", windowStart: "msg_4", now: 200 }).state;
     const landed = { ...second, window: { ...second.window, stage: "held" as const, delivered: new Map([["style", style]]) } };
     // The read, asked before, shows compaction 1's window: stale, so it is asked again rather than taken for a new compaction.
     const stale = step(landed, seen(read.purpose, view({ windowStart: "msg_1" })));
@@ -187,6 +187,24 @@ describe("conversations", () => {
   test("a user's turn whose history cannot be read delivers anyway, and says so", () => {
     const after = step(at("unread"), seen({ kind: "turn", turn: turn("hi") }));
     expect(after.effects.map(named)).toEqual(["note history-unreadable", "note delivered", "answer [style] first-message"]);
+  });
+
+  test("a compaction's silent delivery whose history cannot be read sends anyway, and says so", () => {
+    const after = step(at("empty", { agent: "build" }), seen({ kind: "silent", trigger: "compaction", pending: [] }));
+    expect(after.effects.map(named)).toEqual(["note history-unreadable", "send-rules compaction [style] as d-new"]);
+  });
+
+  test("a new session's prompt composed before a compaction and seen stored after it: the compaction's delivery, blind, sends nothing again", () => {
+    const sent = step(at("empty", { agent: "build" }), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
+    const compacted = step(sent, { type: "window-restarted", agent: "build", now: 100 }).state;
+    const landed = step(compacted, { type: "own-rules-stored", delivery: "d1", created: 120, rules });
+    expect(work(landed.effects)).toEqual(["answer hide=false"]);
+    const due = step(landed.state, { type: "silent-due", trigger: "compaction", rules, freshId: "d2" });
+    const [read] = due.effects;
+    if (read?.type !== "read-window") throw new Error("no read");
+    const after = step(due.state, seen(read.purpose));
+    expect(work(after.effects)).toEqual([]);
+    expect(after.state.window.stage).toBe("held");
   });
 
   test("a user's message sorts after the window's rules message", () => {

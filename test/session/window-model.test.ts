@@ -32,7 +32,7 @@ const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduc
 const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({ type: "prompt-sent", delivery, composed: composed(...rules) });
 const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({ type: "prompt-stored", delivery, created, composed: composed(style), window, current });
 const held = (state: SessionDelivery) => [...state.delivered.keys()];
-const COMPACTED: DeliveryEvent = { type: "compacted", windowStart: "msg_c1", announced: true };
+const COMPACTED: DeliveryEvent = { type: "compacted", windowStart: "msg_c1", announced: true, at: 100 };
 
 describe("transitions", () => {
   const table: Array<[string, Stage, DeliveryEvent, Stage, string[]]> = [
@@ -120,6 +120,21 @@ describe("sequences", () => {
     expect(held(state)).toEqual([]);
   });
 
+  test("a prompt composed before a compaction, seen stored and dated after the plugin knew of the new window: it holds the rules there", () => {
+    // The window started at 100 (COMPACTED.at); the host dates the prompt 150: it sorts after the compaction's message.
+    const state = run(at("empty"), sent("d1", style), COMPACTED, { type: "prompt-seen", delivery: "d1", created: 150, current });
+    expect(state).toMatchObject({ stage: "held", rulesCreated: 150 });
+    expect(held(state)).toEqual(["style"]);
+    // Its answer comes after: the window holds the rules once, as the same message.
+    expect(run(state, stored("d1", 150, 1))).toMatchObject({ stage: "held", rulesCreated: 150 });
+  });
+
+  test("a prompt composed before a compaction, dated before the plugin knew of it: it may be in either window, nothing counted", () => {
+    const state = run(at("empty"), sent("d1", style), COMPACTED, { type: "prompt-seen", delivery: "d1", created: 99, current });
+    expect(state.stage).toBe("empty");
+    expect(held(state)).toEqual([]);
+  });
+
   test("the plugin sees its own prompt being stored: held at once, as dated by the host", () => {
     const seen = run(at("empty"), sent("d1", style), { type: "prompt-seen", delivery: "d1", created: 500, current });
     expect(seen).toMatchObject({ stage: "held", rulesCreated: 500 });
@@ -139,7 +154,7 @@ describe("sequences", () => {
     const started = advance(at("held"), { type: "compaction-started" });
     expect(started).toMatchObject({ stage: "held", compacting: true });
     // A user's message found the compaction in the history and started its window.
-    const joined = advance(started, { type: "compacted", windowStart: "msg_c1", announced: false });
+    const joined = advance(started, { type: "compacted", windowStart: "msg_c1", announced: false, at: 100 });
     expect(joined).toMatchObject({ stage: "empty", compacting: false, windowStart: "msg_c1", unannounced: 1 });
     expect(compactionAlreadyApplied(joined, "msg_c1")).toBe(true);
     expect(compactionAlreadyApplied(joined, "msg_c2")).toBe(false);
@@ -148,7 +163,7 @@ describe("sequences", () => {
     // …and once it came, a further event is for a compaction of its own.
     expect(compactionAlreadyApplied(advance(joined, { type: "compaction-announced" }), undefined)).toBe(false);
     // Two windows started on hooks, their events both late: each event is one of them.
-    const twice = run(joined, { type: "compacted", windowStart: "msg_c2", announced: false }, { type: "compaction-announced" });
+    const twice = run(joined, { type: "compacted", windowStart: "msg_c2", announced: false, at: 200 }, { type: "compaction-announced" });
     expect(compactionAlreadyApplied(twice, undefined)).toBe(true);
     expect(compactionAlreadyApplied(advance(at("held"), COMPACTED), undefined)).toBe(false);
   });
