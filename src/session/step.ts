@@ -173,7 +173,7 @@ function silentSend(
   const marker = markerFor(composed, trigger, { delivery: id, warnings: rules.warnings });
   const sending: Effect = { type: "send-rules", delivery: id, composed, marker, trigger, window, agent: state.agent, model: state.model };
   // Sent blind, as a user's turn would be: a rule read twice costs less than a rule missing.
-  const blind: Effect[] = error === undefined ? [] : [{ type: "note", note: { kind: "history-unreadable", error, silent: true } }];
+  const blind = noted(error === undefined ? [] : [{ kind: "history-unreadable", error, silent: true }]);
   return { state: moved(state, { type: "prompt-sent", delivery: id, composed }), effects: [...notes, ...blind, sending] };
 }
 
