@@ -72,6 +72,8 @@ export interface EngineDeps {
   userExtraDirs?: readonly string[];
   /** Where parsed rules are kept between starts; none: every start reads every rule file. */
   parseStore?: ParseCacheStore;
+  /** Whether the host offers the model the `rule` tool now (asked at each event; the host may learn it late). Offered when absent. */
+  ruleTool?: () => boolean;
 }
 
 /** How long a call a host awaits may wait on each thing; the sum stays within a few seconds. */
@@ -108,7 +110,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     const byName = new Map(list.map((rule) => [rule.name, rule]));
     return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes };
   };
-  let rules = index(live.current());
+  let indexed = index(live.current());
+  // The host's offer of the rule tool is read at each event: an adapter may learn it after the rules were loaded.
+  const rules = (): RuleSet => (deps.ruleTool === undefined ? indexed : { ...indexed, ruleTool: deps.ruleTool() });
   const sessions = sessionStore((sessionID, error) =>
     log.error(`Freeing what is kept of session ${sessionID ?? "(all sessions)"} failed; the rest was freed: ${errorText(error)}`, { sessionID, error: errorText(error) }),
   );
@@ -121,7 +125,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     labels,
     port: deps.port,
     sessions,
-    rules: () => rules,
+    rules,
     log,
     fs: deps.fs,
     within,
@@ -142,7 +146,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
       const state = sessions.peek(sessionID);
       return state !== undefined && holdsRules(state.window);
     },
-    send: async (sessionID, trigger) => void (await runner.drive(sessionID, { type: "silent-due", trigger, rules, freshId: randomUUID() })),
+    send: async (sessionID, trigger) => void (await runner.drive(sessionID, { type: "silent-due", trigger, rules: rules(), freshId: randomUUID() })),
     onFailure(sessionID, trigger, error, attempt, final) {
       const event = labels[trigger] ?? trigger;
       log.error(`Rules delivery to session ${sessionID} on ${event} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`, {
@@ -156,8 +160,8 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
 
   /** Sessions holding a changed or deleted rule get the new version, or a note, at their next delivery. */
   const applyChanges = (changes: RuleChanges) => {
-    rules = index(live.current());
-    for (const id of sessions.ids()) void runner.drive(id, { type: "rules-reloaded", rules, removed: changes.removed });
+    indexed = index(live.current());
+    for (const id of sessions.ids()) void runner.drive(id, { type: "rules-reloaded", rules: rules(), removed: changes.removed });
   };
   let reloading: Promise<void> | undefined;
   const refresh = async () => {
@@ -171,12 +175,12 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   };
 
   const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
-  const checkCall = callChecker({ sessions, runner, rules: () => rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place });
+  const checkCall = callChecker({ sessions, runner, rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place });
   const calls = rulebookCalls({
     checkCall,
     sessions,
     runner,
-    rules: () => rules,
+    rules,
     refresh,
     log,
     labels,

@@ -24,6 +24,8 @@ export interface HostStart {
   creationGraceMs?: number;
   /** The host's words for the engine's calls, in log lines. */
   labels?: EngineDeps["labels"];
+  /** Whether the model has the `rule` tool now; offered when absent. */
+  ruleTool?: EngineDeps["ruleTool"];
 }
 
 /** The engine, or none when it could not start (logged): without its rules the plugin has nothing to do, and the session goes on as if it were absent. */
@@ -51,6 +53,7 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
       log,
       userExtraDirs,
       labels: host.labels,
+      ...(host.ruleTool === undefined ? {} : { ruleTool: host.ruleTool }),
       ...(host.creationGraceMs === undefined ? {} : { creationGraceMs: host.creationGraceMs }),
     });
     return { log, rulebook };

@@ -91,6 +91,8 @@ function reasonWords(reason: ActivationReason): string {
       return `@${clean(reason.rule)} in the prompt`;
     case "rule-tool":
       return "read on request";
+    case "on-request":
+      return "on request, given whole";
     case "enforced":
       return clean(enforcedText(reason));
     case "conditions":
@@ -110,9 +112,11 @@ function shortWhy(why: RuleWhy): string {
           : "warned"
         : reason.kind === "rule-tool"
           ? "read"
-          : reason.kind === "mention"
-            ? "@mention"
-            : "always";
+          : reason.kind === "on-request"
+            ? "on request"
+            : reason.kind === "mention"
+              ? "@mention"
+              : "always";
   return why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
 }
 

@@ -23,6 +23,7 @@ import {
   assembleRulesMessage,
   countLabel,
   leftOutFrame,
+  leftOutFrameWithoutTool,
   leftOutName,
   oneLine,
   renderOnRequestEntry,
@@ -71,8 +72,11 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const index = ruleSetIndex(rules);
   const workingAs = context.workingAs;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  // Without the rule tool, on-request rules come whole (`windowNeeds`), the list says when each applies, and nothing points at the tool.
+  const whole = options.ruleTool === false;
+  const leftOutWords = whole ? leftOutFrameWithoutTool : leftOutFrame;
   const allowance = Math.min(NAMED_LIST_MAX_BYTES, Math.floor(maxBytes / 8));
-  const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), removedFrame);
+  const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), whole ? removedFrameWithoutTool : removedFrame);
   const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
   // Notices name few rules: each is looked up in the set's index, never the whole set walked.
   const byName = (name: string): Rule | undefined => rules[index.positions.get(name)?.[0] ?? -1];
@@ -89,7 +93,8 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
 
   // Each rule's block, sized without rendering it: only the blocks kept are rendered. A changed rule also costs its name in the notice.
   const costs = active.map(({ rule }, i) => sectionBytes(rule) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0));
-  const entries = onRequest.map(renderOnRequestEntry);
+  const givenWhole = (i: number) => whole && (active[i] as ActiveRule).reason.kind === "on-request";
+  const entries = whole ? active.flatMap(({ rule }, i) => (givenWhole(i) ? [renderOnRequestEntry(rule)] : [])) : onRequest.map(renderOnRequestEntry);
   const entryBytes = entries.map(byteLength);
 
   // The frame and the notice, the most the notice can be (the replaced sentence without its names); the first section has no separator.
@@ -97,21 +102,21 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const room = maxBytes - rulesFrameBytes(rulesMessageHeader()) - noticeBytes(fixedNotice) + SEPARATOR;
 
   // Rules first; the on-request list keeps a fair share; when rules must go, their notice is reserved for.
-  const onRequestFull = entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length) + SEPARATOR : 0;
+  const onRequestFull = entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length, whole) + SEPARATOR : 0;
   const share = Math.min(onRequestFull, Math.floor(maxBytes / 4));
   const allCost = sum(costs);
-  const leftOutReserve = active.length > 0 && allCost + share > room ? leftOutNames(active, changed, undefined).reserve(allowance) + SEPARATOR : 0;
+  const leftOutReserve = active.length > 0 && allCost + share > room ? leftOutNames(active, changed, undefined, leftOutWords).reserve(allowance) + SEPARATOR : 0;
   const keep = chooseByPriority(active, costs, room - share - leftOutReserve);
   if (leftOutReserve > 0) {
     // The reserve was sized for every active rule's name; what the actual notice leaves goes to rules that still fit.
-    const notice = leftOutNames(active, changed, keep).fit(leftOutReserve - SEPARATOR, NAMED_LIST_MAX_NAMES);
+    const notice = leftOutNames(active, changed, keep, leftOutWords).fit(leftOutReserve - SEPARATOR, NAMED_LIST_MAX_NAMES);
     const unused = leftOutReserve - SEPARATOR - byteLength(notice);
     // Each rule added takes its name off the notice, which only shrinks.
     if (unused > 0) chooseByPriority(active, costs, room - share - leftOutReserve + unused, keep);
   }
 
   const keptCost = sum(costs.filter((_, i) => keep[i]));
-  const leftOutList = leftOutNames(active, changed, keep);
+  const leftOutList = leftOutNames(active, changed, keep, leftOutWords);
   // A reservation the rules could not leave (a tiny budget) is taken from the list's share: the notice matters more.
   const leftOutText = leftOutList.count > 0 ? leftOutList.fit(Math.min(leftOutReserve, room - keptCost) - SEPARATOR, NAMED_LIST_MAX_NAMES) : undefined;
   const notice = changeNotice(
@@ -122,15 +127,16 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const header = rulesMessageHeader(undefined, notice);
   const body = [...active.filter((_, i) => keep[i]).map(({ rule }) => renderRuleSection(rule)), ...(leftOutText !== undefined ? [leftOutText] : [])];
 
-  // The on-request list gets whatever is left, cut at whole entries.
+  // The on-request list gets whatever is left, cut at whole entries; given whole, it names only the rules kept.
   const used = rulesFrameBytes(header) + sum(body.map(byteLength)) + SEPARATOR * Math.max(0, body.length - 1);
-  const listed = fitOnRequest(entryBytes, maxBytes - used - (body.length > 0 ? SEPARATOR : 0));
-  if (listed > 0) body.push(renderOnRequestSection(entries.slice(0, listed), entries.length - listed));
+  const listEntries = whole ? active.flatMap(({ rule }, i) => (givenWhole(i) && keep[i] ? [renderOnRequestEntry(rule)] : [])) : entries;
+  const listed = fitOnRequest(whole ? listEntries.map(byteLength) : entryBytes, maxBytes - used - (body.length > 0 ? SEPARATOR : 0), whole);
+  if (listed > 0) body.push(renderOnRequestSection(listEntries.slice(0, listed), listEntries.length - listed, whole));
 
   return {
     text: assembleRulesMessage(body, header),
     included: active.filter((_, i) => keep[i]),
-    onRequest: onRequest.slice(0, listed),
+    onRequest: whole ? [] : onRequest.slice(0, listed),
     leftOut: active.filter((_, i) => !keep[i]).map(({ rule }) => rule),
     removed,
     paused,
@@ -159,10 +165,10 @@ const resumedFrame =
   });
 
 /** The rules left out (all of them without `keep`), as the notice names them: changed ones first (the session holds a stale version), then message order. */
-function leftOutNames(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[] | undefined): NameList {
+function leftOutNames(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[] | undefined, frame: FrameOf): NameList {
   const order: number[] = [];
   for (const wanted of [true, false]) for (const i of active.keys()) if (changed[i] === wanted && keep?.[i] !== true) order.push(i);
-  return nameList(order.length, (j) => leftOutName({ name: (active[order[j] as number] as ActiveRule).rule.name, changed: changed[order[j] as number] === true }), leftOutFrame);
+  return nameList(order.length, (j) => leftOutName({ name: (active[order[j] as number] as ActiveRule).rule.name, changed: changed[order[j] as number] === true }), frame);
 }
 
 /** What changed in rules the session already had, said before the rules themselves. */
@@ -184,6 +190,13 @@ const removedFrame: FrameOf = (named, more) => {
     before: "The rule files of ",
     after: `${counted} you were given earlier were deleted and those rules no longer apply: any rule you were given that the \`rule\` tool no longer knows is one of them (${ALL_NAMES_HINT}).`,
   };
+};
+
+/** `removedFrame` on a host without the `rule` tool, which cannot be asked which rules remain. */
+const removedFrameWithoutTool: FrameOf = (named, more) => {
+  if (more === 0) return removedFrame(named, more);
+  const counted = named > 0 ? ` and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
+  return { before: "The rule files of ", after: `${counted} you were given earlier were deleted and those rules no longer apply.` };
 };
 
 /** The notice's size at most: a blank line after the header, then its sentences joined by spaces. */

@@ -39,19 +39,19 @@ export function chooseByPriority(active: readonly ActiveRule[], costs: readonly 
   return keep;
 }
 
-/** How many on-request entries fit in `limit` bytes, with the line counting the rest. */
-export function fitOnRequest(entryBytes: readonly number[], limit: number): number {
+/** How many on-request entries fit in `limit` bytes, with the line counting the rest (`given`: the list of rules given whole). */
+export function fitOnRequest(entryBytes: readonly number[], limit: number, given = false): number {
   const prefix = [0];
   for (const bytes of entryBytes) prefix.push((prefix[prefix.length - 1] as number) + bytes);
   // 0 when not even one entry fits: the list is left for a later message rather than sent empty.
-  return longestPrefix(entryBytes.length, (k) => onRequestBytes(entryBytes, prefix[k] as number, k) <= limit);
+  return longestPrefix(entryBytes.length, (k) => onRequestBytes(entryBytes, prefix[k] as number, k, given) <= limit);
 }
 
 /** Size of the on-request section listing its first `k` entries (`listedBytes` together) and counting the rest. */
-export function onRequestBytes(entryBytes: readonly number[], listedBytes: number, k: number): number {
+export function onRequestBytes(entryBytes: readonly number[], listedBytes: number, k: number, given = false): number {
   const more = entryBytes.length - k;
   // Heading, the "more" line if any, and a line break after each entry but the last line.
-  return byteLength(renderOnRequestSection([], more)) + listedBytes + (more > 0 ? k : k - 1);
+  return byteLength(renderOnRequestSection([], more, given)) + listedBytes + (more > 0 ? k : k - 1);
 }
 
 export function sum(values: readonly number[]): number {

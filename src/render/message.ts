@@ -112,13 +112,32 @@ export const leftOutFrame: FrameOf = (named, more) => {
   return { before, after: `${counted}. ${LEFT_OUT_READ}; ${ALL_NAMES_HINT}.` };
 };
 
+const LEFT_OUT_UNREADABLE = "This OpenCode gives you no tool to read them: before work one of them may concern, tell the user it was left out of your instructions";
+
+/** `leftOutFrame` on a host without the `rule` tool: the names, and what to do without their text. */
+export const leftOutFrameWithoutTool: FrameOf = (named, more) => {
+  const before = "Also in force, left out of this message to keep it short: ";
+  if (more === 0) return { before, after: `. ${LEFT_OUT_UNREADABLE}.` };
+  const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
+  return { before, after: `${counted}. ${LEFT_OUT_UNREADABLE}.` };
+};
+
 /** One line of the on-request list. */
 export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): string {
   return `- ${oneLine(rule.name)}: ${oneLine(rule.description ?? "")}`;
 }
 
-/** The on-request list from its lines (`renderOnRequestEntry`), and a last line counting those not listed. */
-export function renderOnRequestSection(entries: readonly string[], more = 0): string {
+/**
+ * The on-request list from its lines (`renderOnRequestEntry`), and a last
+ * line counting those not listed. `given`: on a host without the `rule` tool
+ * the list names the on-request rules this message holds whole, with when
+ * each applies.
+ */
+export function renderOnRequestSection(entries: readonly string[], more = 0, given = false): string {
+  if (given) {
+    const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more, not listed here to keep this message short.`] : entries;
+    return `Rules that apply only to the work they concern, given whole above (this OpenCode gives you no tool to read rules on request): follow each when your work concerns it.\n${lines.join("\n")}`;
+  }
   const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more rules to read on request, not listed here to keep this message short; ${ALL_NAMES_HINT}.`] : entries;
   return `Rules to read on request: when your work concerns one of these, read it with the \`rule\` tool (argument: the rule's name) and follow it.\n${lines.join("\n")}`;
 }

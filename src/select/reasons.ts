@@ -50,6 +50,8 @@ export type ActivationReason =
   | { kind: "conditions"; met: readonly [ConditionMet, ...ConditionMet[]] }
   /** The model read the rule with the `rule` tool. */
   | { kind: "rule-tool" }
+  /** An on-request rule given whole: the host offers the model no `rule` tool to read it with. */
+  | { kind: "on-request" }
   /** A tool call broke the rule: refused (`block`) or let run with the rule in its result (`warn`). */
   | EnforcedReason;
 
@@ -72,6 +74,8 @@ export function reasonText(reason: ActivationReason): string {
       return reason.met.map(conditionText).join(" and ");
     case "rule-tool":
       return "read with the rule tool";
+    case "on-request":
+      return "on request, given whole: no rule tool on this host";
     case "enforced":
       return enforcedText(reason);
   }

@@ -6,8 +6,8 @@
  */
 import type { Rule } from "../rule/rule.js";
 import { activeRulesAmong, isExplicit, type ActiveRule, type SessionContext } from "./active.js";
-import { ruleSetIndex } from "./rule-set.js";
-import { inScope, isScoped } from "./scope.js";
+import { activationOf, ruleSetIndex } from "./rule-set.js";
+import { inScope, isScoped, scopeMatch } from "./scope.js";
 
 /** What the window holds and has been told. */
 export interface WindowState {
@@ -25,10 +25,16 @@ export interface WindowState {
   listed?: ReadonlySet<string>;
   /** Rules in the window (given or listed) the model has been told do not apply now (another agent or model). */
   paused?: ReadonlySet<string>;
+  /**
+   * The host offers the model the `rule` tool (the default). Without it the
+   * on-request rules cannot be read on request: each is given whole, once,
+   * like an active rule (`on-request`), and none is listed to be read.
+   */
+  ruleTool?: boolean;
 }
 
 export interface WindowNeeds {
-  /** Active rules the window does not hold, in message order. */
+  /** Active rules the window does not hold, in message order; without the rule tool, the on-request rules after them. */
   active: ActiveRule[];
   /** By active rule: the window holds another version of it (its file changed). */
   changed: boolean[];
@@ -51,9 +57,20 @@ export function windowNeeds(rules: readonly Rule[], context: SessionContext, win
   const workingAs = context.workingAs;
   // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
   const given = new Set(active.map(({ rule }) => rule));
-  const onRequest = index.onRequest.filter(
-    (rule) => !held(rule) && !given.has(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
-  );
+  if (window.ruleTool === false) {
+    // Only the rules that have no other way in: a conditional one also listed on request still comes with its condition.
+    for (const rule of index.onRequest) {
+      if (activationOf(rule) !== "on-request" || held(rule) || given.has(rule) || !inScope(rule, workingAs)) continue;
+      const scope = isScoped(rule) ? scopeMatch(rule, workingAs) : undefined;
+      active.push(scope ? { rule, reason: { kind: "on-request" }, scope } : { rule, reason: { kind: "on-request" } });
+    }
+  }
+  const onRequest =
+    window.ruleTool === false
+      ? []
+      : index.onRequest.filter(
+          (rule) => !held(rule) && !given.has(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
+        );
   const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
   const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, window.paused ?? new Set(), active);
   const changed = active.map(({ rule }) => delivered.has(rule.name));

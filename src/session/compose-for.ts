@@ -32,6 +32,7 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     paused: window.paused,
     agent: state.agent,
     model: state.model && modelName(state.model),
+    ruleTool: rules.ruleTool,
   };
   const last = state.quiet;
   const unchanged = last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
@@ -53,6 +54,7 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
       listed: window.listed,
       paused: window.paused,
       maxBytes: rules.maxMessageBytes,
+      ruleTool: rules.ruleTool,
     },
   );
   if (!composed) return { state: { ...state, quiet: seen }, notes: [] };

@@ -151,6 +151,7 @@ function isReason(value: unknown): value is ActivationReason {
   switch (value.kind) {
     case "always":
     case "rule-tool":
+    case "on-request":
       return true;
     case "mention":
       return isText(value.rule);

@@ -46,6 +46,8 @@ export interface RuleSet {
   readonly warnings: number;
   /** The options' budget for one rules message. */
   readonly maxMessageBytes?: number;
+  /** False when the host offers the model no `rule` tool: on-request rules are given whole (`select/window-needs.ts`). */
+  readonly ruleTool?: boolean;
 }
 
 /** What a session's current context window holds, as the host's history (or its own record) shows it. */

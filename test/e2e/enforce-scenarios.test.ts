@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { BOTH_HOSTS, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
+import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const RULE_TEXT = {
@@ -41,7 +41,7 @@ const lastTool = (request: SeenRequest | undefined) => {
         .join("\n");
 };
 
-describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
+describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
 
   test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", { timeout: 60_000 }, async () => {

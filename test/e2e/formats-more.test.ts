@@ -5,7 +5,7 @@
  * simulated host.
  */
 import { describe, expect, test } from "vitest";
-import { BOTH_HOSTS, hostForTheTable } from "../support/scenario-checks.js";
+import { EVERY_HOST, hostForTheTable } from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const MARK = {
@@ -30,7 +30,7 @@ const FILES: Record<string, string> = {
 const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
 const count = (request: SeenRequest, mark: string) => text(request).split(mark).length - 1;
 
-describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
+describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: { "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n` }, projectFiles: FILES });
 
   test("Antigravity: a glob rule comes with the read of a matching file, not before", { timeout: 30_000 }, async () => {

@@ -7,8 +7,8 @@
  * turn, and every request the one before plus new messages.
  */
 import { describe, expect, test, vi } from "vitest";
-import { BOTH_HOSTS, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
-import { simulatedOpenCode2 } from "../support/opencode-2-driver.js";
+import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
+import { simulatedOpenCode2, simulatedOpenCode2At } from "../support/opencode-2-driver.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const MARK = {
@@ -53,7 +53,7 @@ function withoutHostReminders(request: SeenRequest): SeenRequest {
   return { messages: request.messages.map((message) => ({ ...message, text: message.text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "") })) };
 }
 
-describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
+describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
 
   test("start: the first request holds the always-on rules once, before the user's words; nothing else", { timeout: 30_000 }, async () => {
@@ -210,7 +210,7 @@ describe.each(BOTH_HOSTS)("%s", (_name, driver) => {
   });
 });
 
-describe.each(BOTH_HOSTS)("%s, with a client that fails", (_name, driver) => {
+describe.each(EVERY_HOST)("%s, with a client that fails", (_name, driver) => {
   const host = hostForTheTable(driver, {
     projectRules: { "house.md": RULES["house.md"] as string, "ts-code.md": RULES["ts-code.md"] as string },
     projectFiles: FILES,
@@ -224,6 +224,33 @@ describe.each(BOTH_HOSTS)("%s, with a client that fails", (_name, driver) => {
     expect(count(requests[0] as SeenRequest, MARK.always)).toBe(1);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
     expect(text(requests[1] as SeenRequest)).toContain("export const answer");
+  });
+});
+
+describe("OpenCode 2 whose tool draft takes a name first (efeff6374): the rule tool's fallback", () => {
+  const host = hostForTheTable(() => simulatedOpenCode2At("name-first-tools"), { projectRules: RULES, projectFiles: FILES });
+
+  test("on-request: the rule is given whole in the first request, with when it applies, once; nothing names a tool the model lacks", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    const [first] = await host.turn(session, "Store the API key.");
+    expect(count(first as SeenRequest, MARK.onRequest)).toBe(1);
+    expect(readBefore(first as SeenRequest, "Store the API key.")).toContain("- secrets: Handling secrets and credentials");
+    expect(text(first as SeenRequest)).not.toContain("`rule` tool");
+    const [next] = await host.turn(session, "Thanks.");
+    expect(count(next as SeenRequest, MARK.onRequest)).toBe(1);
+    expectEachExtendsTheLast([first as SeenRequest, next as SeenRequest]);
+  });
+});
+
+describe("OpenCode 2 without session hooks (2026-07-10 to 07-15): the plugin says what it lacks", () => {
+  const host = hostForTheTable(() => simulatedOpenCode2At("no-session-hooks"), { projectRules: RULES, projectFiles: FILES });
+
+  test("its log names what it needs and what the host offered; the session works, with no rule", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    const [first] = await host.turn(session, "Say hello.");
+    expect(count(first as SeenRequest, MARK.always)).toBe(0);
+    await vi.waitFor(() => expect(host.pluginLog()).toContain("cannot work on this OpenCode: it needs the session hooks of OpenCode 2's plugin API (ctx.session.hook"));
+    expect(host.pluginLog()).toContain("(its session domain has no hook)");
   });
 });
 

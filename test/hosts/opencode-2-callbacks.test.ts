@@ -14,6 +14,7 @@ import type { RunningRulebook } from "../../src/engine/rulebook.js";
 import type { HostEvent, PluginContext, Registration, RpcDefinition, ToolEditor, ToolInfo } from "../../src/hosts/opencode-2/api.js";
 import { panelService } from "../../src/hosts/opencode-2/panel-rpc.js";
 import { RULE_TOOL_FAILED } from "../../src/hosts/opencode/rule-tool.js";
+import { ruleToolAnswer } from "../../src/hosts/opencode-2/rule-tool-info.js";
 import { registerHooks, setupRulebook } from "../../src/hosts/opencode-2/plugin.js";
 import { rulesLedger } from "../../src/hosts/opencode-2/session-port.js";
 import type { TuiContext } from "../../src/hosts/opencode-2/tui-panel.js";
@@ -132,8 +133,8 @@ describe("OpenCode 2: no callback the adapter registers throws", () => {
       }
       expect(tools.map((tool) => tool.name)).toEqual(["rule"]);
       const signal = new AbortController().signal;
-      await expect(tools[0]?.execute({ name: "security" }, { sessionID: "ses_a", signal })).resolves.toEqual({ content: RULE_TOOL_FAILED });
-      await expect(tools[0]?.execute(undefined, { sessionID: undefined as unknown as string, signal })).resolves.toEqual({ content: RULE_TOOL_FAILED });
+      await expect(tools[0]?.execute({ name: "security" }, { sessionID: "ses_a", signal })).resolves.toEqual(ruleToolAnswer(RULE_TOOL_FAILED));
+      await expect(tools[0]?.execute(undefined, { sessionID: undefined as unknown as string, signal })).resolves.toEqual(ruleToolAnswer(RULE_TOOL_FAILED));
 
       // The Rules panel's RPC handler answers, whatever it is asked.
       const [handlers] = registered.rpc;

@@ -362,13 +362,13 @@ describe("simulated OpenCode 2 host", () => {
     const child = host.createSession({ parentID: parent, model: { providerID: "p", id: "m" } });
     await expect(ctx.session.get({ sessionID: child })).resolves.toEqual({ id: child, parentID: parent, agent: "build", model: { providerID: "p", id: "m" } });
     const value = { list: [1] };
-    await ctx.storage.set("k", value);
+    await ctx.storage?.set("k", value);
     value.list.push(2);
-    const stored = (await ctx.storage.get("k")) as { list: number[] };
+    const stored = (await ctx.storage?.get("k")) as { list: number[] };
     stored.list.push(3);
-    await expect(ctx.storage.get("k")).resolves.toEqual({ list: [1] });
-    await ctx.storage.remove("k");
-    await expect(ctx.storage.get("k")).resolves.toBeUndefined();
+    await expect(ctx.storage?.get("k")).resolves.toEqual({ list: [1] });
+    await ctx.storage?.remove("k");
+    await expect(ctx.storage?.get("k")).resolves.toBeUndefined();
 
     let failing!: PluginContext;
     const broken = await start(
@@ -380,9 +380,9 @@ describe("simulated OpenCode 2 host", () => {
     );
     const session = broken.createSession();
     await expect(failing.session.get({ sessionID: session })).rejects.toThrow();
-    await expect(failing.storage.get("k")).rejects.toThrow();
-    await expect(failing.storage.set("k", 1)).rejects.toThrow();
-    await expect(failing.storage.remove("k")).rejects.toThrow();
+    await expect(failing.storage?.get("k")).rejects.toThrow();
+    await expect(failing.storage?.set("k", 1)).rejects.toThrow();
+    await expect(failing.storage?.remove("k")).rejects.toThrow();
     await broken.prompt(session, "still works");
     expect(broken.requests(session)).toHaveLength(1);
   });
@@ -397,11 +397,11 @@ describe("the simulated OpenCode 2 scenario driver", () => {
       id: "fake-rulebook",
       setup: async (ctx: PluginContext) => {
         atSetup.push({ options: ctx.options, home: process.env.HOME, xdg: process.env.XDG_CONFIG_HOME, ocd: process.env.OPENCODE_CONFIG_DIR });
-        storageFails = await ctx.storage.get("x").then(
+        storageFails = await ctx.storage?.get("x").then(
           () => false,
           () => true,
         );
-        const rules = join(ctx.location.directory, ".opencode/rules");
+        const rules = join(ctx.location?.directory ?? "", ".opencode/rules");
         await ctx.session.hook("context", async (event) => {
           event.system.push({ type: "text", text: `rules: ${(await readdir(rules)).sort().join(",")}` });
         });

@@ -8,7 +8,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api.js";
-import { type ModelReply, type ModelRequest, type SimulatedHost, startSimulatedHost } from "./opencode-2-host.js";
+import { type HostRevision, type ModelReply, type ModelRequest, type SimulatedHost, startSimulatedHost } from "./opencode-2-host.js";
 import { type SimulatedTui, startSimulatedTui } from "./opencode-2-tui.js";
 import { writeTree } from "./temp-folder.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest } from "./scenario-driver.js";
@@ -20,12 +20,17 @@ const RULE_SETTLE_MS = 250;
 /** The environment the plugin reads user-global rules through and writes its log under, pointed at empty folders while a host runs. */
 const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR", "XDG_DATA_HOME"] as const;
 
-/** The built plugin, as OpenCode 2 loads it (`npm test` builds first). */
+/** The built plugin, as OpenCode 2 loads it (`npm test` builds first), on OpenCode 2.0.26 with its terminal UI. */
 export function simulatedOpenCode2(): HostDriver & PanelDriver {
   return driverOn(
     async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default,
     () => import(pathToFileURL(join(REPO, "dist/tui.js")).href),
   );
+}
+
+/** The built plugin on another OpenCode 2 revision (`opencode-2-revisions.ts`); none before 2.0 has plugin RPC, so no Rules panel is drawn. */
+export function simulatedOpenCode2At(revision: HostRevision): HostDriver & PanelDriver {
+  return driverOn(async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default, undefined, revision);
 }
 
 /** The Rules panel as OpenCode 2's terminal UI draws it: the plugin's terminal UI module loaded by the simulated terminal UI. */
@@ -71,7 +76,7 @@ export function seenRequest(request: ModelRequest): SeenRequest {
   return { messages: [{ role: "system", text: request.system.map((part) => part.text).join("\n") }, ...request.messages.map(seenMessage)] };
 }
 
-function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ default?: unknown }>): HostDriver & PanelDriver {
+function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ default?: unknown }>, revision: HostRevision = "2.0.26"): HostDriver & PanelDriver {
   let host: SimulatedHost | undefined;
   let tui: SimulatedTui | undefined;
   let project = "";
@@ -99,7 +104,7 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
   }
 
   const driver: HostDriver & PanelDriver = {
-    name: "simulated OpenCode 2",
+    name: revision === "2.0.26" ? "simulated OpenCode 2" : `simulated OpenCode 2 (${revision})`,
     async start(setup: HostSetup) {
       // A git-less project in its own temp folder; the plugin's home and config folders are empty temp folders.
       project = await tempFolder("rulebook-oc2-project-");
@@ -124,6 +129,7 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
           options: setup.pluginOptions ?? {},
           directory: project,
           failing: setup.failingClient ?? false,
+          revision,
           responder: (_request, sessionID) => replyFor(scripts.get(sessionID)?.shift()),
         });
         if (loadTui) tui = await startSimulatedTui(host, await loadTui());

@@ -11,7 +11,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type * as V2 from "../../src/hosts/opencode-2/api.js";
+import { type CallBase, type Finished, type HostRevision, type PluginTool, REVISIONS, type ToolState } from "./opencode-2-revisions.js";
 import { rpcRegistry } from "./opencode-2-rpc.js";
+
+export type { HostRevision, ToolState };
 
 export const SYSTEM_PROMPT = "You are the simulated OpenCode 2 agent.";
 export const SIM_MODEL = { providerID: "sim", id: "sim-model" } as const;
@@ -37,8 +40,6 @@ export interface ModelRequest {
 
 export type Responder = (request: ModelRequest, sessionID: string) => ModelReply | Promise<ModelReply>;
 
-export type ToolState = { status: "running" } | { status: "completed"; content: V2.ToolContent[]; metadata?: Record<string, unknown> } | { status: "error"; error: string };
-
 /** Stored session messages (`packages/schema/src/session-message.ts`, the kinds simulated). */
 export type HistoryEntry =
   | { type: "user"; id: string; text: string; files?: V2.SessionPrompt["prompt"]["files"] }
@@ -55,6 +56,8 @@ export interface SimulatedHostOptions {
   responder: Responder;
   /** `ctx.session.get` and every `ctx.storage` call reject. */
   failing?: boolean;
+  /** Which OpenCode 2 the host is (`opencode-2-revisions.ts`); 2.0.26 when absent. */
+  revision?: HostRevision;
 }
 
 export interface SimulatedHost {
@@ -79,6 +82,8 @@ export interface SimulatedHost {
   storedKeys(): string[];
   /** Plugin tool calls whose `execute` threw: each crashed its model step (`packages/core/src/tool.ts`: a defect, not a tool error). */
   crashedSteps(): string[];
+  /** Session executions that failed before their model request: a plugin tool's schema the revision could not convert (`session.execution.failed`). */
+  failedExecutions(): string[];
   /** A terminal UI's RPC call to a server plugin (`POST rpc.call`): its output, or a rejection with an `RpcFailure`. */
   rpcCall(rpcID: string, method: string, input: unknown): Promise<unknown>;
   /** A terminal UI's event stream (`event.subscribe`): every event, RPC events included; returns the unsubscribe. */
@@ -92,6 +97,10 @@ type InboxItem = { id: string; text: string; files?: V2.SessionPrompt["prompt"][
 /** `agent`: the agent the session's requests run as; `info.agent`: what its stored info says. */
 type SimSession = { info: V2.SessionInfo; agent: string; history: HistoryEntry[]; inbox: InboxItem[]; deleted: boolean; running: boolean; compactions: number };
 type Subscriber = { queue: V2.HostEvent[]; wake?: () => void; closed: boolean };
+/** A built-in tool: it answers with its text, in the revision's shape. */
+type BuiltIn = { name: string; description: string; input: Record<string, unknown>; text(args: unknown): Promise<string> };
+/** A registry entry: a built-in, or what a plugin handed over (which may be nothing usable). */
+type Registered = { builtin: BuiltIn; plugin?: undefined } | { builtin?: undefined; plugin: PluginTool | undefined };
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 let lastMs = 0;
@@ -121,22 +130,12 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
+/** Only a tool with `codemode: false` is offered to the model directly; any other only inside the code tool (`packages/core/src/tool.ts` `snapshot`). */
+const direct = (tool: PluginTool | undefined) => (tool?.options as { codemode?: unknown } | undefined)?.codemode === false;
+
 /** An Error's (or `Tool.Error`'s) message. */
 const message = (error: unknown) =>
   typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? (error as { message: string }).message : String(error);
-
-/** `packages/core/src/tool/runtime.ts` `normalizeContent`: a string is one text item; empty content stands for the stringified output. */
-function normalizeContent(content: V2.ToolResult["content"], output?: unknown): V2.ToolContent[] {
-  if (typeof content === "string") return [{ type: "text", text: content }];
-  if (content !== undefined && content.length > 0) return [...content];
-  let text: string;
-  try {
-    text = typeof output === "string" ? output : (JSON.stringify(output) ?? String(output));
-  } catch {
-    text = String(output);
-  }
-  return [{ type: "text", text }];
-}
 
 /** `packages/core/src/tool-output.ts` `truncate`: past 2,000 lines or 50 KiB the head is kept and a marker item appended. */
 function truncate(content: V2.ToolContent[], metadata: Record<string, unknown> | undefined): V2.ToolContent[] {
@@ -165,6 +164,8 @@ function truncate(content: V2.ToolContent[], metadata: Record<string, unknown> |
 function toolResult(tool: { id: string; name: string; state: ToolState }): V2.LlmContentPart {
   const { state } = tool;
   if (state.status === "error") return { type: "tool-result", id: tool.id, name: tool.name, result: { type: "error", value: state.error } };
+  // The trunk sends the value its settlement gave (`publish-llm-event.ts` `settledOutput`).
+  if (state.status === "completed" && state.result) return { type: "tool-result", id: tool.id, name: tool.name, result: state.result };
   const content = state.status === "completed" ? state.content : [];
   const single = content.length === 1 ? content[0] : undefined;
   return { type: "tool-result", id: tool.id, name: tool.name, result: single?.type === "text" ? { type: "text", value: single.text } : { type: "content", value: content } };
@@ -205,6 +206,7 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
   // The decoded Struct keeps only `id` and `setup` (extra keys such as V1's `server` are dropped).
   const plugin = decodePlugin(input.plugin);
   const { directory, responder } = input;
+  const revision = REVISIONS[input.revision ?? "2.0.26"];
   const sessions = new Map<string, SimSession>();
   const recorded: ModelRequest[] = [];
   const hooks = new Map<string, Set<{ callback: Hook }>>();
@@ -213,9 +215,10 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
   const subscribers = new Set<Subscriber>();
   const uiListeners = new Set<(event: V2.HostEvent) => void>();
   const crashes: string[] = [];
+  const failedExecutions: string[] = [];
   const store = new Map<string, string>();
   const abort = new AbortController();
-  let registry = new Map<string, V2.ToolInfo>();
+  let registry = new Map<string, Registered>();
   let callCounter = 0;
   let stopped = false;
 
@@ -242,25 +245,23 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
     return registration(() => hooks.get(key)?.delete(entry));
   }
 
-  /** Built-in tools, offered directly. The read tool's input names the path `path`. */
-  const builtIns: V2.ToolInfo[] = [
+  /** Built-in tools, offered directly, each answering with its text. The read tool's input names the path `path`. */
+  const builtIns: BuiltIn[] = [
     {
       name: "read",
       description: "Reads a file.",
       input: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
-      options: { codemode: false },
-      execute: async (args) => ({ content: await readFile(resolve(directory, (args as { path: string }).path), "utf8") }),
+      text: async (args) => readFile(resolve(directory, (args as { path: string }).path), "utf8"),
     },
     {
       name: "write",
       description: "Writes a file.",
       input: { type: "object", properties: { path: { type: "string" }, content: { type: "string" } }, required: ["path", "content"] },
-      options: { codemode: false },
-      execute: async (args) => {
+      text: async (args) => {
         const { path, content } = args as { path: string; content: string };
         await mkdir(dirname(resolve(directory, path)), { recursive: true });
         await writeFile(resolve(directory, path), content);
-        return { content: `Wrote ${path}` };
+        return `Wrote ${path}`;
       },
     },
     {
@@ -271,13 +272,12 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         properties: { path: { type: "string" }, oldString: { type: "string" }, newString: { type: "string" } },
         required: ["path", "oldString", "newString"],
       },
-      options: { codemode: false },
-      execute: async (args) => {
+      text: async (args) => {
         const { path, oldString, newString } = args as { path: string; oldString: string; newString: string };
         const before = await readFile(resolve(directory, path), "utf8");
         if (!before.includes(oldString)) throw new Error(`oldString not found in ${path}`);
         await writeFile(resolve(directory, path), before.replace(oldString, newString));
-        return { content: `Edited ${path}` };
+        return `Edited ${path}`;
       },
     },
     {
@@ -285,24 +285,28 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       name: "shell",
       description: "Runs a shell command in the project.",
       input: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
-      options: { codemode: false },
-      execute: async (args) => {
+      text: async (args) => {
         const { command } = args as { command: string };
-        const output = await new Promise<string>((done) =>
+        return new Promise<string>((done) =>
           execFile("sh", ["-c", command], { cwd: directory, timeout: 10_000 }, (error, stdout, stderr) =>
             done(`${stdout}${stderr}${error ? `\n(exit ${error.code ?? "?"})` : ""}`),
           ),
         );
-        return { content: output };
       },
     },
   ];
 
-  /** `packages/core/src/tool.ts` state: the registry is rebuilt from every transform when one is added or removed (tool id = name with `[^a-zA-Z0-9_-]` → `_`). */
+  /**
+   * `packages/core/src/tool.ts` state: the registry is rebuilt from every
+   * transform when one is added or removed (tool id = name with
+   * `[^a-zA-Z0-9_-]` → `_`); a tool the revision does not accept is skipped.
+   */
   function rebuildTools(): void {
-    const tools = new Map(builtIns.map((tool) => [tool.name, tool]));
-    const editor: V2.ToolEditor = { add: (tool) => void tools.set(tool.name.replace(/[^a-zA-Z0-9_-]/g, "_"), { ...tool }) };
-    for (const transform of transforms) transform.callback(editor);
+    const tools = new Map<string, Registered>(builtIns.map((tool) => [tool.name, { builtin: tool }]));
+    const editor = revision.editor((name, tool) => {
+      if (revision.accepts(tool)) tools.set(name.replace(/[^a-zA-Z0-9_-]/g, "_"), { plugin: tool === undefined ? undefined : { ...tool } });
+    });
+    for (const transform of transforms) transform.callback(editor as V2.ToolEditor);
     registry = tools;
   }
   rebuildTools();
@@ -336,7 +340,8 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
     return session;
   }
 
-  const ctx: V2.PluginContext = {
+  // Every part 2.0.26 has; the revision hands over the ones it has (`opencode-2-revisions.ts`).
+  const ctx = revision.context({
     options: structuredClone(input.options ?? {}),
     location: { directory, project: { directory: input.projectDirectory ?? directory } },
     session: {
@@ -414,50 +419,56 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         store.delete(key);
       },
     },
-  };
+  });
 
-  /** `packages/core/src/tool.ts` `snapshot().execute` → `executeTool`: before hooks, execute, after hooks, then the mutated result (normalized, truncated). */
-  async function runTool(session: SimSession, messageID: string, call: { id: string; name: string; input: unknown }, offered: Map<string, V2.ToolInfo>): Promise<ToolState> {
-    const base = { sessionID: session.info.id, agent: session.agent, messageID, id: call.id };
+  /**
+   * `packages/core/src/tool.ts` `snapshot().execute` → `executeTool` (2.0.26;
+   * the trunk's `tool/registry.ts` `settleTool`): before hooks, execute, after
+   * hooks, then what the hooks left is stored and sent, in the revision's shapes.
+   */
+  async function runTool(session: SimSession, messageID: string, call: { id: string; name: string; input: unknown }, offered: Map<string, Registered>): Promise<ToolState> {
+    const base = { sessionID: session.info.id, agent: session.agent, messageID, callID: call.id };
     let before: { tool: string; input: unknown };
     try {
-      before = await trigger(`tool.execute.before`, { tool: call.name, ...base, input: call.input });
+      before = (await trigger(`tool.execute.before`, revision.before({ tool: call.name, ...base, input: call.input }))) as { tool: string; input: unknown };
     } catch (error) {
       return { status: "error", error: message(error) };
     }
-    const tool = offered.get(before.tool);
-    if (!tool) {
+    const entry = offered.get(before.tool);
+    if (!entry) {
+      const known = registry.get(before.tool);
       const error =
-        registry.get(before.tool)?.options?.codemode === false
+        known?.builtin || direct(known?.plugin)
           ? `Tool is not available for this request: ${before.tool}`
           : `No tool named "${before.tool}" is currently available. Please use a tool from the available tool list.`;
       return { status: "error", error };
     }
-    const after = { tool: before.tool, ...base, input: before.input };
-    let executed: V2.ToolResult;
-    try {
-      // `runtime.ts` `execute`: the hook sees `content` already normalized to an array.
-      const raw = await tool.execute(before.input, { ...base, signal: abort.signal });
-      executed = { ...raw, content: normalizeContent(raw.content, raw.output) };
-    } catch (error) {
-      // A plugin's Promise `execute` that rejects is a defect: the model step crashes (built-in tools fail with typed tool errors).
-      if (!builtIns.includes(tool)) {
-        crashes.push(`${tool.name}: ${message(error)}`);
-        throw new Error(`model step crashed: tool ${tool.name} threw: ${message(error)}`);
+    const made: CallBase = { tool: before.tool, ...base, input: before.input };
+    let finished: Finished;
+    if (entry.builtin) {
+      // A built-in's failure is a typed tool error the hooks see.
+      finished = await entry.builtin.text(before.input).then(
+        (text) => revision.builtin(entry.builtin.name, text),
+        (error: unknown) => ({ ok: false as const, error: message(error) }),
+      );
+    } else {
+      try {
+        finished = await revision.run(entry.plugin as PluginTool, before.input, { sessionID: session.info.id, signal: abort.signal });
+      } catch (error) {
+        // A plugin's Promise `execute` that rejects is a defect: the model step crashes.
+        crashes.push(`${before.tool}: ${message(error)}`);
+        throw new Error(`model step crashed: tool ${before.tool} threw: ${message(error)}`);
       }
-      // The hook may replace the error; it cannot turn it into a success.
-      const failed: V2.ToolFinished = { ...after, status: "error", error: { message: message(error) } };
-      await trigger("tool.execute.after", failed).catch(() => undefined);
-      return { status: "error", error: message(failed.status === "error" ? failed.error : error) };
     }
-    const finished = { ...after, status: "completed" as const, result: executed };
+    const after = revision.after(made, finished);
     try {
-      await trigger("tool.execute.after", finished);
+      await trigger("tool.execute.after", after);
     } catch (error) {
       return { status: "error", error: message(error) };
     }
-    const metadata = finished.result.metadata as Record<string, unknown> | undefined;
-    return { status: "completed", content: truncate(normalizeContent(finished.result.content, finished.result.output), metadata), ...(metadata ? { metadata } : {}) };
+    const state = revision.settled(after);
+    // 2.0.26 cuts a long result after the hooks (`tool-output.ts`); the trunk bounded it before them.
+    return state.status === "completed" && !state.result ? { ...state, content: truncate(state.content, state.metadata) } : state;
   }
 
   /**
@@ -466,14 +477,28 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
    * runs its tool calls. Resolves whether the loop continues (tools were called).
    */
   async function runStep(session: SimSession): Promise<boolean> {
-    const offered = new Map([...registry].filter(([, tool]) => tool.options?.codemode === false));
+    // Each request converts every plugin tool's schema (2.0.26 did at registration and skipped a bad one; the trunk throws here, unguarded).
+    const tools: ModelRequest["tools"] = {};
+    try {
+      for (const [name, entry] of registry) {
+        if (entry.builtin) tools[name] = { description: entry.builtin.description, input: entry.builtin.input };
+        else {
+          const schema = revision.schema(entry.plugin);
+          if (direct(entry.plugin)) tools[name] = { description: String(entry.plugin?.description ?? ""), input: schema };
+        }
+      }
+    } catch (error) {
+      failedExecutions.push(`${session.info.id}: ${message(error)}`);
+      throw new Error(`session execution failed: ${message(error)}`);
+    }
+    const offered = new Map([...registry].filter(([name]) => name in tools));
     const event: V2.SessionContext & { tools: ModelRequest["tools"] } = {
       sessionID: session.info.id,
       agent: session.agent,
       model: session.info.model ?? SIM_MODEL,
       system: [{ type: "text", text: SYSTEM_PROMPT }],
       messages: toLlmMessages(session.history),
-      tools: Object.fromEntries([...offered].map(([name, tool]) => [name, { description: tool.description, input: tool.input }])),
+      tools,
     };
     try {
       await trigger("session.context", event);
@@ -561,7 +586,15 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
     for (const handle of [...registrations]) await handle.dispose();
     for (const subscriber of [...subscribers]) close(subscriber);
   };
-  await load();
+  // A revision that tells plugins no location runs its project in the server's own folder (the trunk: `Location` is where `opencode serve` started).
+  const startedIn = process.cwd();
+  if (!("location" in ctx)) process.chdir(directory);
+  try {
+    await load();
+  } catch (error) {
+    process.chdir(startedIn);
+    throw error;
+  }
 
   return {
     createSession: (options = {}) => {
@@ -597,7 +630,8 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
         prompt: structuredClone({ text, ...(options.files ? { files: options.files } : {}) }),
         delivery: options.delivery ?? "steer",
       };
-      await trigger("session.prompt", event);
+      // The trunk registers a `prompt` hook and never calls it.
+      if (revision.fires("prompt")) await trigger("session.prompt", event);
       live(sessionID);
       const item: InboxItem = {
         id: event.messageID,
@@ -627,6 +661,7 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
     },
     storedKeys: () => [...store.keys()],
     crashedSteps: () => [...crashes],
+    failedExecutions: () => [...failedExecutions],
     rpcCall: (rpcID, method, input) => rpc.call(rpcID, method, input),
     onEvent: (listener) => {
       uiListeners.add(listener);
@@ -636,7 +671,11 @@ export async function startSimulatedHost(input: SimulatedHostOptions): Promise<S
       if (stopped) return;
       stopped = true;
       abort.abort();
-      await unload();
+      try {
+        await unload();
+      } finally {
+        process.chdir(startedIn);
+      }
     },
   };
 }

@@ -1,13 +1,18 @@
 /** What every scenario table runs on and checks on both hosts (test/e2e/scenarios.test.ts, test/e2e/enforce-scenarios.test.ts). */
 import { afterAll, beforeAll, expect } from "vitest";
 import { realOpenCode1 } from "./opencode-1-driver.js";
-import { simulatedOpenCode2 } from "./opencode-2-driver.js";
+import { simulatedOpenCode2, simulatedOpenCode2At } from "./opencode-2-driver.js";
 import type { HostDriver, HostSetup, SeenRequest } from "./scenario-driver.js";
 
-/** The hosts a scenario table runs on, for `describe.each`. */
-export const BOTH_HOSTS: Array<[string, () => HostDriver]> = [
+/**
+ * The hosts a scenario table runs on, for `describe.each`: OpenCode 1 as it
+ * runs here, and the two OpenCode 2 revisions the adapter is built to (issue
+ * 39): 2.0.26, and the July 2026 trunk a real V2 server was built from.
+ */
+export const EVERY_HOST: Array<[string, () => HostDriver]> = [
   ["OpenCode 1 (real opencode serve)", realOpenCode1],
-  ["OpenCode 2 (simulated host)", simulatedOpenCode2],
+  ["OpenCode 2.0.26 (simulated host)", simulatedOpenCode2],
+  ["OpenCode 2 trunk 44b6938 (simulated host)", () => simulatedOpenCode2At("trunk")],
 ];
 
 /** One host for the tests of the `describe` it is called in: started with `setup` before them, stopped after them. */

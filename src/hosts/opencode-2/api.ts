@@ -6,8 +6,11 @@
  *
  * Read from OpenCode's source, `@opencode/plugin` 2.0.26: the mirror
  * `zjdCander/opencode@1066927be4e2` of `anomalyco/opencode`, checked against
- * `anomalyco/opencode` at the revisions named on each declaration. Shapes are
- * narrowed to the fields the adapter reads or writes.
+ * `anomalyco/opencode` at the revisions named on each declaration, and
+ * against the July 2026 trunk of the V2 line (`anomalyco/opencode`
+ * @44b6938b2ad2, read in its mirror `Althenia/opencode`; "the trunk" below),
+ * which a real run showed to differ: what it lacks is optional here. Shapes
+ * are narrowed to the fields the adapter reads or writes.
  */
 
 /** `packages/plugin/src/promise/registration.ts` (@1066927): what every `hook` and `transform` resolves to. */
@@ -23,18 +26,26 @@ export interface PluginV2 {
 
 export type Cleanup = () => Promise<void> | void;
 
-/** `packages/plugin/src/promise/plugin.ts` `Context` (@1066927), the domains used here. */
+/**
+ * `packages/plugin/src/promise/plugin.ts` `Context` (@1066927), the domains
+ * used here. The trunk's has no `location`, `storage`, `rpc` or `app`
+ * (`packages/plugin/src/v2/promise/plugin.ts` @44b6938b2ad2: options, agent,
+ * aisdk, catalog, command, event, integration, plugin, reference, session,
+ * skill, tool); the adapter works without each (`host-offer.ts`).
+ */
 export interface PluginContext {
   /** The config entry's `options` (`{ "package", "options" }`), `{}` when none: `packages/core/src/plugin/module.ts` (@1066927). */
   readonly options: Record<string, unknown>;
   /** Where this plugin instance runs: `packages/schema/src/location.ts` (@1066927). */
-  readonly location: { readonly directory: string; readonly project?: { readonly directory?: string } };
+  readonly location?: { readonly directory: string; readonly project?: { readonly directory?: string } };
   readonly session: SessionDomain;
   readonly tool: ToolDomain;
   readonly event: EventDomain;
-  readonly storage: StorageDomain;
+  readonly storage?: StorageDomain;
   /** Absent from revisions before plugin RPC; the adapter goes on without its Rules panel then. */
   readonly rpc?: RpcDomain;
+  /** `packages/plugin/src/app.ts` (anomalyco @7527ad8): which OpenCode this is. */
+  readonly app?: { readonly name?: string; readonly version?: string; readonly channel?: string };
 }
 
 /** `packages/plugin/src/promise/session.ts` (anomalyco @56a1c92): the hooks and operations used. */
@@ -137,7 +148,12 @@ export interface ToolHooks {
   "execute.after": ToolFinished;
 }
 
-/** `execute.before`: throwing refuses the call, its error given to the model as the call's result (promise/tool.ts @196e461). */
+/**
+ * `execute.before`: throwing refuses the call, its error given to the model
+ * as the call's result (promise/tool.ts @196e461; the trunk: `Effect.promise`
+ * makes the throw a defect of the call, and the model reads its text, as run).
+ * 2.0.26 names the call `id`, the trunk `callID` (`tool-events.ts` reads either).
+ */
 export interface ToolCalled {
   readonly tool: string;
   readonly sessionID: string;
@@ -145,18 +161,31 @@ export interface ToolCalled {
   readonly messageID?: string;
   /** The call's id (`Tool.CallID`); `execute.after` names the same. */
   readonly id?: string;
+  readonly callID?: string;
   readonly input: unknown;
 }
 
-/**
- * The mutated `result` is what OpenCode stores and sends to the model
- * (`packages/core/src/tool.ts` `executeTool`, then truncation to 2,000 lines /
- * 50 KiB, @1066927); `output` only stands in when `content` is empty.
- */
-export type ToolFinished = { readonly tool: string; readonly sessionID: string; readonly id?: string; readonly input: unknown } & (
+/** `execute.after`, 2.0.26's or the trunk's (`tool-events.ts` reads either). */
+export type ToolFinished = ToolFinishedV2 | ToolFinishedTrunk;
+
+/** 2.0.26 stores and sends the mutated `result` (`packages/core/src/tool.ts` `executeTool` @1066927); `output` stands in for empty `content`. */
+type ToolFinishedV2 = { readonly tool: string; readonly sessionID: string; readonly id?: string; readonly input: unknown } & (
   | { readonly status: "completed"; result: ToolResult }
   | { readonly status: "error"; error: unknown }
 );
+
+/** The trunk's (`packages/core/src/tool/hooks.ts` `AfterEvent` @44b6938b2ad2): no `status`; the model reads `output` when present, else `result`. */
+interface ToolFinishedTrunk {
+  readonly status?: undefined;
+  readonly tool: string;
+  readonly sessionID: string;
+  readonly messageID?: string;
+  readonly callID: string;
+  readonly input: unknown;
+  result: { readonly type: "json" | "text" | "content" | "error"; readonly value: unknown };
+  output?: { readonly structured: unknown; readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }> };
+  outputPaths?: readonly string[];
+}
 
 /** `packages/schema/src/tool.ts` `Result` (anomalyco @0f131b3). */
 export interface ToolResult {
@@ -167,6 +196,12 @@ export interface ToolResult {
 
 export type ToolContent = { readonly type: "text"; readonly text: string } | { readonly type: "file"; readonly uri: string; readonly mime: string; readonly name?: string };
 
+/**
+ * What a transform's callback gets: 2.0.26's `ToolEditor` (`list`, `get`,
+ * `namespace`, `add(info)`, `update`, `remove`), the trunk's `ToolDraft`
+ * (`add(tool)` only). `add` takes the tool alone on both; a draft whose `add`
+ * takes a name first is another API (`host-offer.ts`).
+ */
 export interface ToolEditor {
   add(tool: ToolInfo): void;
 }
@@ -175,14 +210,22 @@ export interface ToolEditor {
  * `Tool.Info` (`packages/schema/src/tool.ts`) with a Promise `execute`. Only a
  * tool with `codemode: false` is offered to the model directly; any other is
  * reachable only through the `execute` code tool (`packages/core/src/tool.ts` `snapshot`).
+ * `input` is a plain JSON Schema or a Standard Schema on 2.0.26; the trunk
+ * takes a plain one only as `jsonSchema` (`rule-tool-info.ts`).
  */
 export interface ToolInfo {
   name: string;
   description: string;
-  /** A plain JSON Schema is one of the accepted input schemas. */
-  input: Record<string, unknown>;
+  input: unknown;
+  jsonSchema?: Record<string, unknown>;
   options?: { codemode: false };
-  execute(input: unknown, context: { readonly sessionID: string; readonly signal: AbortSignal }): Promise<ToolResult>;
+  execute(input: unknown, context: { readonly sessionID: string; readonly signal?: AbortSignal }): Promise<ToolResult | ToolAnswer>;
+}
+
+/** A dynamic tool's answer on the trunk (`DynamicOutput`, `packages/plugin/src/v2/effect/tool.ts` @44b6938b2ad2); 2.0.26 reads its `content` the same way. */
+export interface ToolAnswer {
+  readonly structured: unknown;
+  readonly content: ReadonlyArray<ToolContent>;
 }
 
 /** `packages/plugin/src/promise/event.ts`, `packages/client/src/shared-events.ts` (@1066927): OpenCode 2 events only. */

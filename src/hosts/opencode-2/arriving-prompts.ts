@@ -2,8 +2,12 @@
  * The prompts OpenCode 2 admitted and no request carried yet. Its `prompt`
  * hook names neither agent nor model; the first request that carries the
  * prompt's message names both, so a prompt's rules are composed there.
+ * A user's message no `prompt` hook saw is read from the request that ends
+ * with it (`request-prompts.ts`), once: message ids ascend, so the newest one
+ * taken per session tells what is new.
  */
 import type { LlmMessage } from "./api.js";
+import type { RequestPrompt } from "./request-prompts.js";
 
 /** A prompt as the `prompt` hook saw it, until a request carries its message. */
 export interface WaitingPrompt {
@@ -18,6 +22,12 @@ const MAX_WAITING = 32;
 /** The prompts admitted and not yet in a request, by session. */
 export function promptsInArrival() {
   const waiting = new Map<string, WaitingPrompt[]>();
+  /** The newest message id taken per session, either way. */
+  const newest = new Map<string, string>();
+  const taken = (sessionID: string, messageID: string) => {
+    const last = newest.get(sessionID);
+    if (last === undefined || messageID > last) newest.set(sessionID, messageID);
+  };
   return {
     add(sessionID: string, prompt: WaitingPrompt) {
       const list = [...(waiting.get(sessionID) ?? []), prompt];
@@ -37,11 +47,25 @@ export function promptsInArrival() {
       const still = list.filter((prompt) => !ids.has(prompt.messageID));
       if (still.length > 0) waiting.set(sessionID, still);
       else waiting.delete(sessionID);
+      for (const prompt of arrived) taken(sessionID, prompt.messageID);
       return arrived;
     },
+    /** Of the user messages a request ends with, those newer than any taken and not waiting for their request: no `prompt` hook saw them. */
+    takeUnseen(sessionID: string, ending: readonly RequestPrompt[]): RequestPrompt[] {
+      const last = newest.get(sessionID);
+      const awaited = new Set((waiting.get(sessionID) ?? []).map((prompt) => prompt.messageID));
+      const unseen = ending.filter((prompt) => (last === undefined || prompt.messageID > last) && !awaited.has(prompt.messageID));
+      for (const prompt of unseen) taken(sessionID, prompt.messageID);
+      return unseen;
+    },
     forget(sessionID?: string) {
-      if (sessionID === undefined) waiting.clear();
-      else waiting.delete(sessionID);
+      if (sessionID === undefined) {
+        waiting.clear();
+        newest.clear();
+      } else {
+        waiting.delete(sessionID);
+        newest.delete(sessionID);
+      }
     },
   };
 }

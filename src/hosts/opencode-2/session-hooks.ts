@@ -11,6 +11,7 @@ import { required } from "../opencode/guarded-hooks.js";
 import { promptsInArrival } from "./arriving-prompts.js";
 import type { PluginContext, SessionContext, SessionPrompt } from "./api.js";
 import { sessionInfo } from "./host-calls.js";
+import { endingPrompts } from "./request-prompts.js";
 import { placeRules } from "./request-rules.js";
 import { MAX_ENTRIES, type RulesLedger } from "./session-port.js";
 import { attachedFile } from "./shapes.js";
@@ -68,11 +69,13 @@ export function sessionHooks(ctx: PluginContext, { rulebook, ledger, log }: { ru
       ledger.startWindow(sessionID);
       await rulebook.windowRestarted(sessionID, seen);
     }
-    // A user's message reaches the model here first, as the agent and model this request names (the user may have switched since the last).
-    for (const waiting of arriving.takeArrived(sessionID, event.messages)) {
-      const answer = await rulebook.userTurn({ sessionID, texts: waiting.texts, files: waiting.files, ...seen, created: Date.now() });
+    // A user's message reaches the model here first, as the agent and model this request names (the user may have switched since the last);
+    // one no `prompt` hook saw is read from this request (a host that never calls the hook, input that came another way).
+    const arrived = arriving.takeArrived(sessionID, event.messages);
+    for (const prompt of [...arrived, ...arriving.takeUnseen(sessionID, endingPrompts(event.messages))]) {
+      const answer = await rulebook.userTurn({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
       // Before the user's words, in every request from this one on.
-      if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: waiting.messageID });
+      if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
     }
     const placement = placeRules(event.messages, ledger.entries(sessionID));
     if (placement.moved) return;
