@@ -104,23 +104,22 @@ export function framedList(frame: ListFrame, names: readonly string[]): string {
 }
 
 const LEFT_OUT_READ = "Read each with the `rule` tool (argument: the rule's name) before work it may concern";
-
-export const leftOutFrame: FrameOf = (named, more) => {
-  const before = "Also in force, left out of this message to keep it short: ";
-  if (more === 0) return { before, after: `. ${LEFT_OUT_READ}.` };
-  const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
-  return { before, after: `${counted}. ${LEFT_OUT_READ}; ${ALL_NAMES_HINT}.` };
-};
-
 const LEFT_OUT_UNREADABLE = "This OpenCode gives you no tool to read them: before work one of them may concern, tell the user it was left out of your instructions";
 
+/** The left-out notice around its names, ending with what to do (`last`; `lastCounting` when some are only counted). */
+const leftOutFrameEnding =
+  (last: string, lastCounting: string): FrameOf =>
+  (named, more) => {
+    const before = "Also in force, left out of this message to keep it short: ";
+    if (more === 0) return { before, after: `. ${last}.` };
+    const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
+    return { before, after: `${counted}. ${lastCounting}.` };
+  };
+
+export const leftOutFrame: FrameOf = leftOutFrameEnding(LEFT_OUT_READ, `${LEFT_OUT_READ}; ${ALL_NAMES_HINT}`);
+
 /** `leftOutFrame` on a host without the `rule` tool: the names, and what to do without their text. */
-export const leftOutFrameWithoutTool: FrameOf = (named, more) => {
-  const before = "Also in force, left out of this message to keep it short: ";
-  if (more === 0) return { before, after: `. ${LEFT_OUT_UNREADABLE}.` };
-  const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
-  return { before, after: `${counted}. ${LEFT_OUT_UNREADABLE}.` };
-};
+export const leftOutFrameWithoutTool: FrameOf = leftOutFrameEnding(LEFT_OUT_UNREADABLE, LEFT_OUT_UNREADABLE);
 
 /** One line of the on-request list. */
 export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): string {
