@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
 import { promptsInArrival } from "../../src/hosts/opencode-2/arriving-prompts.js";
 import { cannotWorkText, hostOffer, offerNotes, takesToolAlone } from "../../src/hosts/opencode-2/host-offer.js";
-import { endingPrompts } from "../../src/hosts/opencode-2/request-prompts.js";
+import { endingPrompts, MAX_ENDING_PROMPTS } from "../../src/hosts/opencode-2/request-prompts.js";
 import { ruleToolCall, ruleToolInfo } from "../../src/hosts/opencode-2/rule-tool-info.js";
 import { toolCallOf, toolOutcomeOf } from "../../src/hosts/opencode-2/tool-events.js";
 import { RULE_TOOL_INPUT } from "../../src/hosts/opencode/rule-tool.js";
@@ -110,6 +110,14 @@ describe("the user's words in a request, for a host that never calls the prompt 
     expect(endingPrompts([])).toEqual([]);
   });
 
+  test("a request ending with more new messages than the bound: the newest are read, each once", () => {
+    const many = Array.from({ length: MAX_ENDING_PROMPTS + 8 }, (_, i) => user(`msg_${String(i).padStart(3, "0")}`, text(`words ${i}`)));
+    const read = endingPrompts(many);
+    expect(read).toHaveLength(MAX_ENDING_PROMPTS);
+    expect(read[0]?.messageID).toBe("msg_008");
+    expect(read.at(-1)?.messageID).toBe(`msg_0${MAX_ENDING_PROMPTS + 7}`);
+  });
+
   test("each message once: one the prompt hook saw is not read again, nor one taken before (a retry, a continuation)", () => {
     const arriving = promptsInArrival();
     arriving.add("ses", { messageID: "msg_2", texts: ["from the hook"], files: [] });
@@ -180,6 +188,28 @@ describe("what the plugin context offers", () => {
     expect(text).toContain("ctx.session.hook");
     expect(text).toContain("agent, aisdk, catalog, command, event, integration, options, plugin, reference, session, skill, tool (its session domain has no hook)");
     expect(cannotWorkText(hostOffer(null))).toContain("has nothing");
+  });
+
+  test("a context whose members throw when read (a proxy, a getter) offers nothing, rather than failing setup", () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("no");
+        },
+        ownKeys: () => {
+          throw new Error("no");
+        },
+      },
+    );
+    expect(hostOffer(hostile)).toEqual({ keys: [], sessionHooks: false, toolHooks: false, toolTransform: false, storage: false, rpc: false });
+    expect(
+      hostOffer({
+        get session() {
+          throw new Error("no");
+        },
+      }),
+    ).toMatchObject({ sessionHooks: false });
   });
 
   test("a tool editor that takes the tool alone (2.0.26, the trunk) and one that takes a name first (efeff6374)", () => {

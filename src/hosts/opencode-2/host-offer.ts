@@ -36,7 +36,16 @@ export interface HostOffer {
   readonly rpc: boolean;
 }
 
+/** What the host offers; a context whose members throw when read (a proxy, a getter) offers nothing: setup must never throw. */
 export function hostOffer(ctx: unknown): HostOffer {
+  try {
+    return offerOf(ctx);
+  } catch {
+    return { keys: [], sessionHooks: false, toolHooks: false, toolTransform: false, storage: false, rpc: false };
+  }
+}
+
+function offerOf(ctx: unknown): HostOffer {
   const context = isRecord(ctx) ? ctx : undefined;
   // A domain may be a function with methods (2.0.26's `rpc` is the RPC client with `register` on it).
   const domain = (name: string): Offered => {

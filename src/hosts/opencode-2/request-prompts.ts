@@ -25,13 +25,21 @@ export interface RequestPrompt {
 const CHECKPOINT = "<conversation-checkpoint>";
 
 /**
+ * Messages read from a request's end at most: a few queued or steered
+ * messages are new at once; past this the oldest are not read (each one read
+ * is an engine call the request waits for).
+ */
+export const MAX_ENDING_PROMPTS = 32;
+
+/**
  * The user messages the request ends with (new since the last request: the
- * rest of the request is what came before), oldest first. Messages without
- * an id are left out: OpenCode's own inserted input and this plugin's rules.
+ * rest of the request is what came before), oldest first, the newest
+ * `MAX_ENDING_PROMPTS` at most. Messages without an id are left out:
+ * OpenCode's own inserted input and this plugin's rules.
  */
 export function endingPrompts(messages: readonly LlmMessage[]): RequestPrompt[] {
   const ending: RequestPrompt[] = [];
-  for (let i = messages.length - 1; i >= 0; i--) {
+  for (let i = messages.length - 1; i >= Math.max(0, messages.length - MAX_ENDING_PROMPTS); i--) {
     const message = messages[i] as LlmMessage;
     if (message.role !== "user" || typeof message.id !== "string") break;
     const prompt = promptOf(message, message.id);
