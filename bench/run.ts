@@ -26,6 +26,7 @@ import { relative } from "node:path";
 import { benchCold } from "./cold.js";
 import { CONTENT_RULES, measureContent, READ_BYTES } from "./content.js";
 import { ENFORCING_RULES, measureEnforcement, PATTERNS_PER_RULE, summarise as summariseChecks } from "./enforce.js";
+import { CHECK_BUDGET_MS, HOSTILE_PATTERNS, measureHostileHold } from "./hostile-hold.js";
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
 import { benchNested, REPOSITORY_FILES } from "./nested.js";
@@ -45,6 +46,7 @@ const EVENT_LIMIT_MS = 1; // targets 2 and 3
 const GROWTH_LIMIT = 1.25; // target 4: "≈ 1.0", with room for noise
 const ISSUE7_LIMIT = 2; // start, times the async floor
 const NESTED_LIMIT = 2; // the nested-folder search, times its readdir floor
+const HOLD_LIMIT = 0.1; // the longest a check holds the event loop, as a share of its budget (issue 40)
 const LINEAR_LIMIT = 1.5; // a checked write's cost per KiB, 1 MiB against 1 KiB
 
 function sourceState(): string {
@@ -285,6 +287,14 @@ out.push(
   `   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. First line longer than a window (its sets compiled then): ${ms(enforce.firstLongLineMs)} ms.`,
 );
 out.push(`   A 50,000-character line against /(a+)+$/ and the ${count(ENFORCING_RULES * PATTERNS_PER_RULE)} other patterns: ${ms(enforce.hostileMs)} ms.`);
+progress("a hostile repository's patterns against a checked write");
+const hostile = await measureHostileHold(plugin, quick ? 3 : 9);
+const worstHold = Math.max(...hostile.holdMs);
+out.push(
+  `   A repository rule of ${HOSTILE_PATTERNS} patterns the DFA gives up on, against a write of 200 lines of 4,000 characters ending in the user's forbidden console.log(: ` +
+    `the check took ${ms(median(hostile.checkMs))} ms (median), the event loop was held at most ${ms(worstHold)} ms (${ratio(worstHold / CHECK_BUDGET_MS)} of the ${CHECK_BUDGET_MS} ms budget); ` +
+    `refused by the user's rule every time: ${hostile.refused ? "yes" : "NO"}.`,
+);
 out.push("");
 
 // ---------------------------------------------------------------- 8. content conditions
@@ -369,6 +379,14 @@ out.push(
       ],
       ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
       ["7. checked 1 KiB write, median", `${ms(small?.median ?? NaN)} ms`, "1 ms", ratio(small?.median ?? NaN), "< 1x", verdict((small?.median ?? Infinity) < EVENT_LIMIT_MS)],
+      [
+        "7. worst event-loop hold, hostile repository rules",
+        `${ms(worstHold)} ms`,
+        `${CHECK_BUDGET_MS} ms budget`,
+        ratio(worstHold / CHECK_BUDGET_MS),
+        `≤ ${HOLD_LIMIT}x`,
+        verdict(worstHold <= HOLD_LIMIT * CHECK_BUDGET_MS && hostile.refused),
+      ],
       [
         "7. linear in the size written (per KiB, 1 MiB vs 1 KiB)",
         `${us(large ? perKiB(large) : NaN)} µs/KiB`,

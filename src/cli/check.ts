@@ -131,7 +131,10 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
     }
   }
 
-  for (const { rule, by } of loaded.shadowed) warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered`);
+  for (const { rule, by, forbidHolds } of loaded.shadowed) {
+    const held = forbidHolds ? `; what it forbids still holds, since ${by.displayPath} is less trusted (a repository's rule cannot switch off the user's)` : "";
+    warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered${held}`);
+  }
   const byContent = new Map<string, Rule>();
   for (const rule of loaded.rules) {
     const first = byContent.get(rule.content);

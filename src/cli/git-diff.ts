@@ -20,6 +20,8 @@ export interface ParsedDiff {
   files: DiffFile[];
   /** Files git called binary: no lines to check. */
   binary: string[];
+  /** Files the change deletes: nothing to check, but a path named on the command line may be one. */
+  deleted: string[];
 }
 
 /** `@@ -a[,b] +c[,d] @@`: b lines removed, d added from line c (a count left out is 1). */
@@ -28,13 +30,15 @@ const HUNK = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 export function addedInDiff(text: string): ParsedDiff {
   const files: DiffFile[] = [];
   const binary: string[] = [];
+  const deleted: string[] = [];
   let file: { path?: string; deleted: boolean; binary: boolean; added: AddedLine[] } | undefined;
   let removing = 0;
   let adding = 0;
   let next = 0;
   const finish = () => {
-    if (!file?.path || file.deleted) return;
-    if (file.binary) binary.push(file.path);
+    if (!file?.path) return;
+    if (file.deleted) deleted.push(file.path);
+    else if (file.binary) binary.push(file.path);
     else if (file.added.length > 0) files.push({ path: file.path, added: file.added });
   };
   for (const raw of text.split("\n")) {
@@ -67,7 +71,7 @@ export function addedInDiff(text: string): ParsedDiff {
     else if (raw.startsWith("Binary files ") || raw === "GIT binary patch") file.binary = true;
   }
   finish();
-  return { files, binary };
+  return { files, binary, deleted };
 }
 
 /**

@@ -7,8 +7,8 @@
  * whole. Files are read one at a time, as the check asks for them.
  */
 import type { Stats } from "node:fs";
-import { lstat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstat, realpath } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
 import { errorCode, errorReason, readAtMost } from "../discover/fs.js";
 import { linesAdded } from "../enforce/added-lines.js";
 import type { AddedLine } from "../enforce/proposed.js";
@@ -17,11 +17,12 @@ import { listProjectFiles, PROJECT_FILE_LIMIT } from "./check.js";
 import { shownPath, UsageError, type ProjectContext } from "./context.js";
 import { addedInDiff } from "./git-diff.js";
 import { gitMessage, type Git, type GitResult } from "./git.js";
+import { doesNotExist, resolveNamed, shownName, within } from "./verify-paths.js";
 
 /** A file read whole larger than this is not checked (the plugin's bound for a file a write replaces). */
 export const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
 
-export type SkipReason = "binary" | "too large" | "unreadable";
+export type SkipReason = "binary" | "too large" | "unreadable" | "outside the repository";
 
 /** A file to check (project-relative POSIX), or one that was not. */
 export type Target = { kind: "lines"; file: string; added: AddedLine[] } | { kind: "skipped"; file: string; reason: SkipReason; detail?: string };
@@ -39,30 +40,34 @@ export interface DiffRequest {
   staged: boolean;
 }
 
-/** The paths a user named, project-relative POSIX (`""` for the whole project); a path outside the project is a usage error. */
+/**
+ * The paths a user named, project-relative POSIX (`""` for the whole
+ * project), as written: one outside the project is a usage error. Where each
+ * leads (symlinks), and whether it exists, the targets' readers check.
+ */
 export function namedPaths(project: Pick<ProjectContext, "directory" | "projectRoot">, raw: readonly string[]): string[] {
   return raw.map((path) => {
-    const inProject = relative(project.projectRoot, resolve(project.directory, path));
-    if (inProject.startsWith("..") || isAbsolute(inProject)) throw new UsageError(`${path}: outside the project (${project.projectRoot})`);
-    return inProject.split(sep).join("/");
+    const absolute = resolve(project.directory, path);
+    if (!within(project.projectRoot, absolute)) throw new UsageError(`${shownName(path)} is outside the repository (${shownName(project.projectRoot)})`);
+    return relative(project.projectRoot, absolute).split(sep).join("/");
   });
 }
 
-/** Every line of the named files (all the project's without names), each counting as added. */
+/** Every line of the named files (all the project's without names), each counting as added; a named path that does not exist is wrong usage. */
 export async function wholeFileTargets(project: ProjectContext, paths: readonly string[], git: Git): Promise<Targets> {
+  const realRoot = await realpath(project.projectRoot);
   const files: string[] = [];
   const folders: string[] = [];
-  for (const path of paths) {
-    const info = await lstat(join(project.projectRoot, path)).catch(() => undefined);
-    if (!info) throw new UsageError(`${path === "" ? "." : path}: no such file or folder`);
-    (info.isDirectory() ? folders : files).push(path);
+  for (const { named, real, kind } of await resolveNamed(project.projectRoot, realRoot, paths)) {
+    if (kind === "missing") throw doesNotExist(named);
+    (kind === "folder" ? folders : files).push(real);
   }
   const notes: string[] = [];
   if (paths.length === 0 || folders.length > 0) {
     const listed = await listedFiles(project, git, folders, notes);
     files.push(...listed.filter((file) => paths.length === 0 || folders.some((folder) => under(file, folder))));
   }
-  return { targets: readEach([...new Set(files)].sort(), project.projectRoot), notes };
+  return { targets: readEach([...new Set(files)].sort(), realRoot), notes };
 }
 
 /** The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds. */
@@ -75,7 +80,9 @@ export async function diffTargets(project: ProjectContext, paths: readonly strin
     throw new UsageError(`${where} is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files`);
   }
   const base = await diffBase(git, request.rev);
-  const pathspecs = paths.map((path) => (path === "" ? "." : path));
+  const realRoot = await realpath(project.projectRoot);
+  const named = await resolveNamed(project.projectRoot, realRoot, paths);
+  const pathspecs = named.map(({ real }) => (real === "" ? "." : real));
   const diff = await git([
     "-c",
     "core.quotePath=false",
@@ -95,15 +102,18 @@ export async function diffTargets(project: ProjectContext, paths: readonly strin
     ...pathspecs,
   ]);
   if (diff.code !== 0) throw new UsageError(`git diff: ${gitMessage(diff)}`);
-  const { files, binary } = addedInDiff(diff.stdout);
+  const { files, binary, deleted } = addedInDiff(diff.stdout);
   // Against the working tree, a file git does not track yet is added whole; between two commits there is none.
   const withUntracked = !request.staged && !base.rev.includes("..");
   const untracked = withUntracked ? await gitFiles(git, ["--others", "--exclude-standard"], pathspecs) : [];
-  const root = project.projectRoot;
+  // A path not on disk is a typo unless the change has it: deleted, staged and then removed, in another commit.
+  const changed = [...files.map(({ path }) => path), ...binary, ...deleted, ...untracked];
+  const unknown = named.find(({ kind, real }) => kind === "missing" && !changed.some((file) => under(file, real)));
+  if (unknown) throw doesNotExist(unknown.named);
   async function* targets(): AsyncGenerator<Target> {
     for (const { path, added } of files) yield { kind: "lines", file: path, added };
     for (const file of binary) yield { kind: "skipped", file, reason: "binary" };
-    yield* readEach(untracked, root);
+    yield* readEach(untracked, realRoot);
   }
   const what = request.staged ? "lines staged" : "lines added";
   return { targets: targets(), compared: `${what} ${base.since}${withUntracked ? ", and untracked files" : ""}`, notes: [] };
@@ -154,10 +164,15 @@ const isWorkTree = (result: GitResult): boolean => result.code === 0 && result.s
 
 const under = (file: string, folder: string) => folder === "" || file === folder || file.startsWith(`${folder}/`);
 
-/** Each file read whole, in turn: one that is gone, a link or not a regular file is passed over. */
-async function* readEach(files: readonly string[], root: string): AsyncGenerator<Target> {
+/**
+ * Each file read whole, in turn, under the repository's real root: one that
+ * is gone, a link (its target, when in the repository, is listed itself) or
+ * not a regular file is passed over; one a linked folder on its way leads out
+ * of the repository is never read, and named as not checked.
+ */
+async function* readEach(files: readonly string[], realRoot: string): AsyncGenerator<Target> {
   for (const file of files) {
-    const read = await readWhole(root, file);
+    const read = await readWhole(realRoot, file);
     if (read) yield read;
   }
 }
@@ -165,15 +180,17 @@ async function* readEach(files: readonly string[], root: string): AsyncGenerator
 /** NUL in the first bytes: binary, as git decides it. */
 const BINARY_PROBE_BYTES = 8000;
 
-async function readWhole(root: string, file: string): Promise<Target | undefined> {
-  const path = join(root, file);
+async function readWhole(realRoot: string, file: string): Promise<Target | undefined> {
+  let path = join(realRoot, file);
   let info: Stats;
   try {
     info = await lstat(path);
+    path = await realpath(path);
   } catch {
     return undefined;
   }
   if (!info.isFile()) return undefined;
+  if (!within(realRoot, path)) return { kind: "skipped", file, reason: "outside the repository" };
   if (info.size > MAX_CHECKED_BYTES) return { kind: "skipped", file, reason: "too large", detail: `${info.size} bytes` };
   let bytes: Uint8Array;
   try {

@@ -12,7 +12,8 @@
  *
  * Exit status: 1 a `block` rule broken; 0 clean, or `warn` rules only; 2
  * (main.ts) wrong usage, or what was to be checked could not be read (not a
- * git repository, a revision git does not know).
+ * git repository, a revision git does not know, a named path that does not
+ * exist or leads out of the repository: verify-paths.ts).
  */
 import { relative, sep } from "node:path";
 import type { AddedLine } from "../enforce/proposed.js";
@@ -20,10 +21,11 @@ import { violationsIn, type CheckedChange, type Violation } from "../enforce/vio
 import { codeSpan, shownLine } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
 import { inScope, type WorkingAs } from "../select/scope.js";
-import type { LoadedRules } from "../formats/load.js";
+import { enforcingRules, type LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { plural, type Style } from "./format.js";
 import type { Target, Targets } from "./verify-input.js";
+import { shownName } from "./verify-paths.js";
 
 export interface VerifyOptions {
   json?: boolean;
@@ -38,7 +40,9 @@ const UNBOUNDED = { now: () => 0, deadline: Number.POSITIVE_INFINITY };
 
 export async function verifyCommand(project: ProjectContext, loaded: LoadedRules, input: Targets, options: VerifyOptions, style: Style): Promise<CommandResult> {
   const as = options.workingAs ?? {};
-  const forbidding = loaded.rules.filter((rule) => (rule.enforce?.forbid.length ?? 0) > 0);
+  // The same rules a session checks: a shadowed user rule's forbids hold here too.
+  const enforcing = enforcingRules(loaded);
+  const forbidding = enforcing.filter((rule) => (rule.enforce?.forbid.length ?? 0) > 0);
   const notFor = forbidding.filter((rule) => !inScope(rule, as)).map((rule) => rule.name);
   const notes = [...input.notes, ...optionNote(project)];
   if (notFor.length > 0) notes.push(`not checked, for other agents or models (see --agent, --model): ${notFor.join(", ")}`);
@@ -53,7 +57,7 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
       if (target.kind === "skipped") skipped.push(target);
       else {
         checked++;
-        findings.push(...findingsIn(target.file, target.added, loaded.rules, as));
+        findings.push(...findingsIn(target.file, target.added, enforcing, as));
       }
     }
   }
@@ -84,19 +88,21 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
     return result(`${JSON.stringify(json, null, 2)}\n`, "", exitCode);
   }
 
+  // Names (files, rules) and lines with control characters shown as `?`: a file named with an escape sequence cannot rewrite a CI log.
   const lines = findings.map((finding) => {
     const label = finding.mode === "block" ? style.red("error  ") : style.yellow("warning");
-    return `${label} ${finding.file}:${finding.lineNumber}: rule "${finding.rule.name}" forbids ${codeSpan(shownLine(finding.pattern.written))}: ${shownLine(finding.line)}`;
+    const where = `${shownName(finding.file)}:${finding.lineNumber}: rule "${shownName(finding.rule.name)}"`;
+    return `${label} ${where} forbids ${codeSpan(shownLine(finding.pattern.written))}: ${shownLine(finding.line)}`;
   });
   // Files too large or unreadable are named; binary files (images, archives) are many, and counted.
   for (const { file, reason, detail } of skipped) {
-    if (reason !== "binary") lines.push(`${style.dim("note   ")} ${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`);
+    if (reason !== "binary") lines.push(`${style.dim("note   ")} ${shownName(`${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`)}`);
   }
   const binary = skipped.filter((skip) => skip.reason === "binary").length;
   if (binary > 0) notes.push(`${plural(binary, "binary file")} not checked`);
-  for (const note of notes) lines.push(`${style.dim("note   ")} ${note}`);
+  for (const note of notes) lines.push(`${style.dim("note   ")} ${shownName(note)}`);
   if (lines.length > 0) lines.push("");
-  const compared = input.compared ? ` (${input.compared})` : "";
+  const compared = input.compared ? ` (${shownName(input.compared)})` : "";
   if (forbidding.length === 0) lines.push("No rule forbids text in files: nothing to check.");
   else if (forbidding.length === notFor.length) lines.push("No rule that forbids text in files applies: nothing checked.");
   else if (findings.length === 0) lines.push(style.green(`No rule broken in ${plural(checked, "file")}${compared}.`));

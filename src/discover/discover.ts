@@ -3,18 +3,19 @@
  * size and in files open at once) and parse it. One file's problem is a
  * warning; the other rules still load.
  */
-import { parseRule, type FrontMatterMapper, type ParsedRule } from "../rule/parse.js";
+import type { ParsedRule } from "../rule/parse.js";
 import { mayHaveReferences, REFERENCE_SYNTAXES } from "../rule/reference-syntax.js";
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
-import { ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
+import { ruleSkipped, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
 import { errorReason } from "./fs.js";
 import { cachedParse, entryFor, parseContext, type CachedParse, type ParseCacheEntries } from "./parse-cache.js";
 import { probingFs } from "./probe.js";
+import { parseFile } from "./parse-file.js";
 import { realRootOf } from "./project.js";
 import { readAndSettle, type Settled } from "./read-settle.js";
 import { reachFor, withReferences, type Reach } from "./rule-references.js";
-import type { FoundRuleFile, MapperWarn, RuleSource, SourceContext } from "./source.js";
+import type { FoundRuleFile, RuleSource, SourceContext } from "./source.js";
 import { walkBudget } from "./walk-limits.js";
 
 export interface DiscoveryContext extends SourceContext {
@@ -157,25 +158,6 @@ function readUnlessKept(file: FoundRuleFile, key: string, cache: ParseCacheEntri
 
 function skipped(file: FoundRuleFile, facts: FactsWithout<"rule">): Read {
   return { skipped: { warnings: [ruleSkipped(file.path, file.name, facts)], references: [] } };
-}
-
-/** A rule file's own parse: its front matter read by its source's mapper, and the warnings of both. */
-function parseFile(file: FoundRuleFile, source: RuleSource, bytes: Uint8Array): ParsedRule {
-  const candidate = { name: file.name, scope: file.scope, source: file.source, tool: source.tool, path: file.path, displayPath: file.displayPath };
-  const mapperWarnings: RuleWarning[] = [];
-  const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
-  const { mapFrontMatter, typeOf } = source;
-  const mapper: FrontMatterMapper | undefined =
-    mapFrontMatter || typeOf
-      ? ({ data, ...front }) => ({
-          data: mapFrontMatter ? mapFrontMatter.call(source, data, file, warn, front) : data,
-          toolType: typeOf?.call(source, data, file, front),
-        })
-      : undefined;
-  const parsed = parseRule(candidate, bytes, mapper, source.frontMatter?.(file));
-  const warnings = [...mapperWarnings, ...parsed.warnings];
-  if (parsed.rule && parsed.rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...parsed.rule.unknownKeys] }));
-  return parsed.rule ? { rule: parsed.rule, warnings } : { warnings };
 }
 
 /** The rule with its references read (later, within the reads' bound), when its text may hold some. */

@@ -10,16 +10,11 @@ import { displayPath } from "./locations.js";
 import { prefetch } from "./probe.js";
 import { projectLevels, projectRootOf, realRootOf } from "./project.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
-import { allowsRealPath, type Boundary, type Trust } from "../rule/trust.js";
+import { allowsRealPath, type Boundary, type Trust, trustOf } from "../rule/trust.js";
 import { walkFolder } from "./walk.js";
 
 export function emptyFound(): Required<FoundRules> {
   return { files: [], warnings: [], folders: [], userFolders: [] };
-}
-
-/** A project file is the repository's, a global one the user's, unless the source says otherwise. */
-function trustOf(spec: { scope: RuleScope; trust?: Trust }): Trust {
-  return spec.trust ?? (spec.scope === "project" ? "repository" : "user");
 }
 
 async function boundaryOf(context: SourceContext, trust: Trust): Promise<Boundary> {

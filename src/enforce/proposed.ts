@@ -10,12 +10,42 @@ export interface AddedLine {
   readonly line?: number;
 }
 
+/**
+ * One replacement an edit makes in a file's text, as the host would apply it
+ * (`applied-edits.ts`). An empty `oldText` replaces the whole text (OpenCode
+ * 1.x's edit with an empty oldString writes newString as the file).
+ */
+export interface Replacement {
+  readonly oldText: string;
+  readonly newText: string;
+  /** Every occurrence (an edit's `replaceAll`); without it an edit's text must occur once, as the host requires. */
+  readonly all?: boolean;
+  /**
+   * A patch's hunk: whole lines, each ended by `\n` in both texts, sought from
+   * where the file's previous hunk ended and taken at the first match, as
+   * patch tools seek; no old lines appends the new ones at the end.
+   */
+  readonly hunk?: boolean;
+}
+
 /** One thing a call would do. */
 export type ProposedChange =
   /** A file written whole: the lines not already in the file on disk count as added (the engine reads it). */
   | { readonly kind: "write"; readonly path: string; readonly content: string }
-  /** Lines added to a file, as the call says (an edit's new text, a patch's `+` lines). */
-  | { readonly kind: "edit"; readonly path: string; readonly added: readonly AddedLine[] }
+  /**
+   * A file edited in place: the engine applies `replacements` in order to the
+   * file's text (read from `readFrom` when the call moves the file to `path`)
+   * and takes the lines the result has that the file did not. `added` is the
+   * edit judged alone (its new text's lines less its old text's), for a file
+   * that cannot be read.
+   */
+  | {
+      readonly kind: "edit";
+      readonly path: string;
+      readonly readFrom?: string;
+      readonly replacements: readonly Replacement[];
+      readonly added: readonly AddedLine[];
+    }
   /** A shell command about to run. */
   | { readonly kind: "command"; readonly command: string };
 

@@ -1,16 +1,20 @@
 /**
  * Which rules a tool call breaks: the forbidden patterns of the rules that
  * apply, matched against what the call adds (a file's added lines, a
- * command). Pure but for the clock the budget reads. Every pattern of the
- * rule set is scanned in one pass (`pattern-scan.ts`); only then does a hit
- * count for a rule that applies to the file and to the agent and model at work.
+ * command as the shell reads it). Pure but for the clock and the pause the
+ * budget holds. Each trust's patterns are scanned in one pass
+ * (`pattern-scan.ts`); only then does a hit count for a rule that applies to
+ * the file and to the agent and model at work.
  */
 import { matchingGlob } from "../glob/rule-glob.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
-import { type PatternScan, patternScanner, type ScanBudget } from "../pattern/pattern-scan.js";
+import { type ScanBudget, type ScanHit, scanWithin } from "../pattern/pattern-scan.js";
+import { scanInSlices, type Slicing } from "../pattern/scan-slices.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { inScope, type WorkingAs } from "../select/scope.js";
+import { type Forbidden, forbiddingTiers } from "./forbidding-tiers.js";
 import type { AddedLine } from "./proposed.js";
+import { commandUnits } from "./shell-commands.js";
 
 /** What the check reads: the lines a call adds to a file (project-relative, as the working set names it), or a command. */
 export type CheckedChange = { readonly kind: "file"; readonly file: string; readonly added: readonly AddedLine[] } | { readonly kind: "command"; readonly command: string };
@@ -25,6 +29,8 @@ export interface Violation {
   /** The offending line, or the command. */
   line: string;
   lineNumber?: number;
+  /** The rule is shadowed by this less trusted rule of its name: its text is not delivered, its forbids hold. */
+  shadowedBy?: Rule;
 }
 
 export interface CallCheck {
@@ -32,73 +38,106 @@ export interface CallCheck {
   violations: Violation[];
   /** False when the budget ran out before everything was scanned: what was not scanned was not checked. */
   complete: boolean;
+  /** When not complete: the rules some of whose patterns were not scanned against everything the call adds. */
+  unreached?: Rule[];
 }
 
 /** The user's escape: `warn` makes every block a warning (`off` is never checked at all). */
 export type EnforceOption = "block" | "warn" | "off";
 
-/** The patterns of one kind, each with the rule it belongs to, and their scanner. */
-interface Forbidden {
-  owners: ReadonlyArray<{ rule: Rule; pattern: ForbidPattern }>;
-  scanner?: PatternScan;
+/** The rules whose forbids are checked (formats/load.ts `enforcingRules`), and those of them a less trusted rule shadows, by what shadows them. */
+export interface Forbidding {
+  readonly rules: readonly Rule[];
+  readonly shadowedBy?: ReadonlyMap<Rule, Rule>;
 }
 
-interface Enforcers {
-  file: Forbidden;
-  command: Forbidden;
+/** What one check reads: the changes, the rules, as the session works (`as`), and the user's option. */
+export interface CheckInput {
+  readonly changes: readonly CheckedChange[];
+  readonly forbidding: Forbidding;
+  readonly as: WorkingAs;
+  readonly option: Exclude<EnforceOption, "off">;
 }
 
-/** Built once per rule set (a reload gives a new list): compiling thousands of patterns is the costly part. */
-const built = new WeakMap<readonly Rule[], Enforcers>();
-
-/** The rule set's forbidden patterns; none when no rule forbids anything. */
-function enforcersOf(rules: readonly Rule[]): Enforcers {
-  let found = built.get(rules);
-  if (!found) {
-    const forbidding = rules.filter((rule) => rule.enforce !== undefined);
-    found = {
-      file: forbidden(forbidding.flatMap((rule) => (rule.enforce?.forbid ?? []).map((pattern) => ({ rule, pattern })))),
-      command: forbidden(forbidding.flatMap((rule) => (rule.enforce?.forbidCommands ?? []).map((pattern) => ({ rule, pattern })))),
-    };
-    built.set(rules, found);
-  }
-  return found;
-}
-
-function forbidden(owners: Array<{ rule: Rule; pattern: ForbidPattern }>): Forbidden {
-  return owners.length === 0 ? { owners } : { owners, scanner: patternScanner(owners.map(({ pattern }) => pattern)) };
-}
+/** A check's time: `deadline` ends it; it lets other work run every `sliceMs` (pattern/scan-slices.ts). */
+export type CheckBudget = ScanBudget & Slicing;
 
 /** True when some rule of the set forbids something: only then is a call worth reading. */
 export const anyForbidden = (rules: readonly Rule[]): boolean => rules.some((rule) => rule.enforce !== undefined);
 
-/** The rules `changes` break, as the session works (`as`), within `budget`. */
-export function violationsIn(changes: readonly CheckedChange[], rules: readonly Rule[], as: WorkingAs, option: Exclude<EnforceOption, "off">, budget: ScanBudget): CallCheck {
-  const enforcers = enforcersOf(rules);
-  const violations: Violation[] = [];
+/**
+ * The rules the changes break, within `budget`, in slices. Trust by trust,
+ * the most trusted first, each with its own share of the time left (split
+ * evenly among the trusts still to check): nothing a repository adds can
+ * keep the user's rules from being checked.
+ */
+export async function checkedViolations(input: CheckInput, budget: CheckBudget): Promise<CallCheck> {
+  const tiers = forbiddingTiers(input.forbidding.rules);
+  const found = foundViolations(input);
+  const unreached = new Set<Rule>();
   let complete = true;
-  for (const change of changes) {
-    const kind = change.kind === "file" ? enforcers.file : enforcers.command;
-    if (!kind.scanner) continue;
-    const units = change.kind === "file" ? change.added.map((added) => added.text) : [change.command];
-    if (units.length === 0) continue;
-    const scan = kind.scanner(units, budget);
-    if (!scan.complete) complete = false;
-    const broken = new Set<string>();
-    // The first line of each rule, in the order the call adds them.
-    for (const hit of scan.hits) {
-      const owner = kind.owners[hit.pattern];
-      if (!owner || broken.has(owner.rule.name) || !applies(owner.rule, change, as)) continue;
-      broken.add(owner.rule.name);
-      const mode: EnforceMode = option === "warn" ? "warn" : (owner.rule.enforce?.mode ?? "block");
-      if (change.kind === "command") violations.push({ rule: owner.rule, pattern: owner.pattern, mode, line: change.command });
-      else {
-        const added = change.added[hit.unit] as AddedLine;
-        violations.push({ rule: owner.rule, pattern: owner.pattern, mode, file: change.file, line: added.text, ...(added.line === undefined ? {} : { lineNumber: added.line }) });
-      }
+  for (const [at, tier] of tiers.entries()) {
+    const now = budget.now();
+    const share = { ...budget, deadline: now + Math.max(0, budget.deadline - now) / (tiers.length - at) };
+    for (const change of input.changes) {
+      const kind = change.kind === "file" ? tier.file : tier.command;
+      const units = unitsOf(change);
+      if (!kind.core || units.length === 0) continue;
+      const scan = await scanInSlices(kind.core, units, share);
+      found.add(kind, change, scan.hits);
+      if (scan.complete) continue;
+      complete = false;
+      for (const index of scan.unreached ?? []) unreached.add(kind.owners[index]!.rule);
     }
   }
-  return { violations, complete };
+  return complete ? { violations: found.violations, complete } : { violations: found.violations, complete, unreached: [...unreached] };
+}
+
+/** The rules `changes` break, as the session works (`as`), scanned in one go within `budget` (`verify`, which holds no session). */
+export function violationsIn(changes: readonly CheckedChange[], rules: readonly Rule[], as: WorkingAs, option: Exclude<EnforceOption, "off">, budget: ScanBudget): CallCheck {
+  const found = foundViolations({ changes, forbidding: { rules }, as, option });
+  let complete = true;
+  for (const tier of forbiddingTiers(rules)) {
+    for (const change of changes) {
+      const kind = change.kind === "file" ? tier.file : tier.command;
+      const units = unitsOf(change);
+      if (!kind.core || units.length === 0) continue;
+      const scan = scanWithin(kind.core, units, budget);
+      found.add(kind, change, scan.hits);
+      if (!scan.complete) complete = false;
+    }
+  }
+  return { violations: found.violations, complete };
+}
+
+/** The texts a change is matched as: a file's added lines; a command as the shell reads it. */
+const unitsOf = (change: CheckedChange): readonly string[] => (change.kind === "file" ? change.added.map((added) => added.text) : commandUnits(change.command));
+
+/** Hits turned into violations: a rule's first hit per change, in the order the call adds its lines. */
+function foundViolations({ as, option, forbidding }: CheckInput) {
+  const violations: Violation[] = [];
+  const broken = new Map<CheckedChange, Set<Rule>>();
+  const add = (kind: Forbidden, change: CheckedChange, hits: readonly ScanHit[]) => {
+    const done = broken.get(change) ?? new Set<Rule>();
+    broken.set(change, done);
+    for (const hit of hits) {
+      const owner = kind.owners[hit.pattern];
+      if (!owner || done.has(owner.rule) || !applies(owner.rule, change, as)) continue;
+      done.add(owner.rule);
+      const mode: EnforceMode = option === "warn" ? "warn" : (owner.rule.enforce?.mode ?? "block");
+      const by = forbidding.shadowedBy?.get(owner.rule);
+      const found: Violation = { rule: owner.rule, pattern: owner.pattern, mode, line: change.kind === "command" ? change.command : "" };
+      if (by) found.shadowedBy = by;
+      if (change.kind === "file") {
+        const added = change.added[hit.unit] as AddedLine;
+        found.file = change.file;
+        found.line = added.text;
+        if (added.line !== undefined) found.lineNumber = added.line;
+      }
+      violations.push(found);
+    }
+  };
+  return { violations, add };
 }
 
 /** A rule forbids in the files its globs match (every file without globs), for the agents and models it is scoped to. */

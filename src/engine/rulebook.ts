@@ -27,15 +27,16 @@ import type { RulebookOptions } from "../options.js";
 import type { RuleFs } from "../discover/fs.js";
 import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
-import type { LoadedRules } from "../formats/load.js";
-import { projectRoot } from "../discover/locations.js";
+import { enforcingRules, type LoadedRules } from "../formats/load.js";
+import { foldersFromRoot, projectRoot } from "../discover/locations.js";
+import { prepareForbidden } from "../enforce/forbidding-tiers.js";
 import { reasonText } from "../select/reasons.js";
 import { ruleSetIndex } from "../select/rule-set.js";
 import type { RuleSet } from "../session/session.js";
 import { sessionStore, type SessionReport } from "../session/store.js";
 import { holdsRules } from "../session/window-queries.js";
 import { rulebookCalls } from "./calls.js";
-import { callChecker } from "./check-call.js";
+import { CHECK_SLICE_MS, callChecker, nextTurn } from "./check-call.js";
 import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
 import { sessionRunner } from "./runner.js";
 import { silentDeliveries, type RetryPolicy } from "./silent-retry.js";
@@ -106,17 +107,28 @@ export interface RunningRulebook extends Rulebook {
 export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> {
   const { log, options } = deps;
   const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log, deps.parseStore);
-  const index = ({ rules: list, warnings }: LoadedRules): RuleSet => {
+  const index = (loaded: LoadedRules): RuleSet => {
+    const { rules: list, warnings, shadowed } = loaded;
     const byName = new Map(list.map((rule) => [rule.name, rule]));
-    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes };
+    const held = shadowed.filter((entry) => entry.forbidHolds);
+    const forbidding = { rules: held.length === 0 ? list : enforcingRules(loaded), shadowedBy: new Map(held.map(({ rule, by }) => [rule, by])) };
+    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes, forbidding };
   };
   let indexed = index(live.current());
+  // The forbidden patterns' sets are compiled now, in slices, not by the first call checked.
+  const prepare = (set: RuleSet) => {
+    const rulesChecked = set.forbidding?.rules ?? set.list;
+    void prepareForbidden(rulesChecked, { now: () => performance.now(), sliceMs: CHECK_SLICE_MS, pause: nextTurn }, () => stopped.signal.aborted || indexed !== set).catch(
+      (error) => log.error(`Compiling the forbidden patterns ahead failed; they are compiled when first needed: ${errorText(error)}`),
+    );
+  };
   // The host's offer of the rule tool is read at each event: an adapter may learn it after the rules were loaded.
   const rules = (): RuleSet => (deps.ruleTool === undefined ? indexed : { ...indexed, ruleTool: deps.ruleTool() });
   const sessions = sessionStore((sessionID, error) =>
     log.error(`Freeing what is kept of session ${sessionID ?? "(all sessions)"} failed; the rest was freed: ${errorText(error)}`, { sessionID, error: errorText(error) }),
   );
   const stopped = new AbortController();
+  prepare(indexed);
   const limits = { ...HOOK_LIMITS, ...deps.limits };
   const within = boundedCalls(stopped.signal, log);
 
@@ -161,6 +173,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   /** Sessions holding a changed or deleted rule get the new version, or a note, at their next delivery. */
   const applyChanges = (changes: RuleChanges) => {
     indexed = index(live.current());
+    prepare(indexed);
     for (const id of sessions.ids()) void runner.drive(id, { type: "rules-reloaded", rules: rules(), removed: changes.removed });
   };
   let reloading: Promise<void> | undefined;
@@ -175,7 +188,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   };
 
   const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
-  const checkCall = callChecker({ sessions, runner, rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place });
+  const ruleWrites = { projectRoot: place.projectRoot, levels: foldersFromRoot(deps.directory, deps.worktree), maxRuleBytes: options.maxRuleBytes };
+  const loaded = () => live.current();
+  const checkCall = callChecker({ sessions, runner, rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place, loaded, ruleWrites });
   const calls = rulebookCalls({
     checkCall,
     sessions,

@@ -5,6 +5,7 @@
  * nothing more. Two conversations of one session interleave at their awaits,
  * each step reading the session as it is then.
  */
+import { weakenedLine } from "../render/weakened.js";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RuleFs } from "../discover/fs.js";
@@ -139,6 +140,13 @@ export function sessionRunner(parts: RunnerParts) {
         ({ rule, pattern, file, lineNumber }) => `${rule} (${pattern}${file === undefined ? "" : ` in ${file}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`})`,
       );
       log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, { sessionID, tool: note.tool, rules: note.broken.map(({ rule }) => rule) });
+    } else if (note.kind === "weakened") {
+      const lines = note.weakened.map(weakenedLine);
+      log.warn(`A ${note.tool} call in session ${sessionID} weakened rules that forbid (it ran; rule files stay writable):\n${lines.join("\n")}`, {
+        sessionID,
+        tool: note.tool,
+        rules: note.weakened.map(({ name }) => name),
+      });
     } else if (note.kind === "went-on-before-rules") {
       log.debug(`Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`, { sessionID });
     } else if (note.silent) {

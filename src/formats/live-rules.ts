@@ -11,7 +11,7 @@ import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.
 import type { Logger } from "../log.js";
 import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
-import { ALL_SOURCES, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { ALL_SOURCES, heldText, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {
@@ -41,7 +41,13 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
     // Written after the load, not awaited: the next start finds them, this one goes on at once.
     if (store && parsesDiffer((await before) ?? new Map(), parses)) void store.save(parses);
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
-    for (const { rule, by } of result.shadowed) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+    for (const { rule, by, forbidHolds } of result.shadowed) {
+      if (!forbidHolds) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+      else if (!reported.has(`held:${rule.path}:${by.path}`)) {
+        reported.add(`held:${rule.path}:${by.path}`);
+        log.warn(heldText(rule, by), { path: rule.path, shadowedBy: by.path });
+      }
+    }
     for (const warning of result.warnings) {
       const line = warningLine(warning);
       if (reported.has(line)) continue;

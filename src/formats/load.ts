@@ -7,7 +7,7 @@ import { discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { foldersFromRoot } from "../discover/locations.js";
 import type { ParseCacheEntries } from "../discover/parse-cache.js";
 import type { FoundRuleFile, RuleSource } from "../discover/source.js";
-import { inside } from "../rule/trust.js";
+import { inside, moreTrusted, trustOf } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import { antigravitySource } from "./antigravity.js";
@@ -34,6 +34,8 @@ export interface ShadowedRule {
   rule: Rule;
   /** The rule of the same name that wins. */
   by: Rule;
+  /** The shadowed rule forbids and is more trusted than the winner: its text is not delivered, its forbids still hold. */
+  forbidHolds?: true;
 }
 
 export interface LoadedRules {
@@ -104,6 +106,10 @@ export async function loadRules(context: DiscoveryContext, options: LoadOptions 
  * order found. The first rule of a name wins and the others are shadowed
  * by it, unless one of them says `override: true`: then the first such rule
  * wins instead, and every other rule of that name is shadowed by it.
+ *
+ * Shadowing decides whose text is delivered, never whose forbids hold: a
+ * shadowed rule more trusted than the winner keeps enforcing (a repository's
+ * `git.md` must not switch off the user's global `git.md`).
  */
 export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[] } {
   /** Index of the deepest project level holding the file: higher is nearer the directory. */
@@ -126,10 +132,24 @@ export function resolvePrecedence(rules: readonly Rule[], levels: readonly strin
   for (const same of byName.values()) {
     const winner = same.find((rule) => rule.override) ?? (same[0] as Rule);
     winners.push(winner);
-    for (const rule of same) if (rule !== winner) shadowed.push({ rule, by: winner });
+    for (const rule of same) {
+      if (rule === winner) continue;
+      const holds = rule.enforce !== undefined && moreTrusted(trustOf(rule), trustOf(winner));
+      shadowed.push(holds ? { rule, by: winner, forbidHolds: true } : { rule, by: winner });
+    }
   }
   return { rules: winners, shadowed };
 }
+
+/** Every rule whose forbids hold: the rules in effect, then the shadowed ones more trusted than what shadows them. */
+export const enforcingRules = (loaded: Pick<LoadedRules, "rules" | "shadowed">): Rule[] => [
+  ...loaded.rules,
+  ...loaded.shadowed.filter((entry) => entry.forbidHolds).map(({ rule }) => rule),
+];
+
+/** What the log and `check` say of a shadowed rule whose forbids hold. */
+export const heldText = (rule: Rule, by: Rule): string =>
+  `Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}, a less trusted rule of the same name: its text is not delivered, but what it forbids still holds (a repository's rule cannot switch off the user's)`;
 
 /** A source's place in ALL_SOURCES; after them all when unknown. */
 function sourceRank(id: string): number {

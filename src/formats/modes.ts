@@ -26,13 +26,17 @@ import { ignoredByTool, without } from "./mapping.js";
  * `build`, `architect` as `plan`; any other mode (`debug`, `ask`,
  * `orchestrator`, a custom mode) as the OpenCode agent of the same name.
  */
-export const MODE_AGENTS: Readonly<Record<string, string>> = { code: "build", architect: "plan" };
+export const MODE_AGENTS: ReadonlyMap<string, string> = new Map([
+  ["code", "build"],
+  ["architect", "plan"],
+]);
 
 /** The built-in modes: their legacy per-mode files are watched (a custom mode's are seen at the next load). */
 const BUILT_IN_MODES = ["code", "architect", "ask", "debug", "orchestrator"] as const;
 
+/** A Map, not an object: a mode named `constructor` or `__proto__` is a mode like any other, not an inherited member. */
 export function agentOfMode(mode: string): string {
-  return MODE_AGENTS[mode] ?? mode;
+  return MODE_AGENTS.get(mode) ?? mode;
 }
 
 export interface ModeLayout {

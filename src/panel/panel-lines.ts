@@ -56,6 +56,8 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
   if (panel.inContext.length === 0 && panel.setAside.length === 0) add("No rule in context yet", "muted");
   names("On request", panel.onRequest);
   names("Left out by the budget", panel.leftOut, panel.leftOutCount);
+  names("Shadowed, still enforced", panel.held);
+  for (const name of panel.weakened.slice(0, MAX_LISTED)) add(`⚠ weakened by the agent: ${clean(name)}`, "warning", 2);
   if (panel.warnings > 0) {
     add(`⚠ ${plural(panel.warnings, "warning")} about rule files`, "warning", 2);
     add(`  see ${CHECK_COMMAND}`, "muted", 2);
@@ -71,8 +73,10 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
     panel.setAside.length > 0 ? `${panel.setAside.length} set aside` : "",
     panel.onRequest.length > 0 ? `${panel.onRequest.length} on request` : "",
     panel.leftOutCount > 0 ? `${panel.leftOutCount} left out` : "",
+    panel.held.length > 0 ? `${panel.held.length} held` : "",
   ].filter((part) => part !== "");
   if (more.length > 0) lines.push({ text: cut(more.join(" · "), width), tone: "muted" });
+  for (const name of panel.weakened.slice(0, MAX_LISTED)) lines.push({ text: cut(`⚠ weakened: ${clean(name)}`, width), tone: "warning" });
   if (panel.warnings > 0) lines.push({ text: cut(`⚠ ${plural(panel.warnings, "warning")}`, width), tone: "warning" });
   return lines;
 }

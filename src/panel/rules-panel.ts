@@ -27,6 +27,10 @@ export interface RulesPanel {
   leftOutCount: number;
   /** Warnings about the rule files, as of the latest message. */
   warnings: number;
+  /** Rules a less trusted rule of their name shadows whose forbids still hold, as of the latest message. */
+  held: string[];
+  /** Rules that forbid which a call of the agent weakened in this window. */
+  weakened: string[];
 }
 
 /** The panel for a window's marks; undefined when the plugin put nothing in it (no rule exists, or none was given yet). */
@@ -38,7 +42,10 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
   const leftOut = new Set<string>();
   let leftOutMore = 0;
   let warnings = 0;
+  let held: string[] = [];
+  const weakened = new Set<string>();
   for (const marker of markers) {
+    for (const name of marker.weakened ?? []) weakened.add(name);
     marker.rules.forEach((name, i) => {
       const why = marker.why?.[i];
       given.set(name, why === undefined ? { name } : { name, why });
@@ -54,6 +61,7 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
       for (const name of marker.leftOut ?? []) if (!given.has(name)) leftOut.add(name);
       leftOutMore = Math.max(0, (marker.leftOutCount ?? 0) - (marker.leftOut?.length ?? 0));
       warnings = marker.warnings ?? 0;
+      held = marker.held ?? [];
     }
     for (const name of marker.removed ?? []) {
       given.delete(name);
@@ -70,5 +78,7 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
     leftOut: [...leftOut],
     leftOutCount: leftOut.size + leftOutMore,
     warnings,
+    held,
+    weakened: [...weakened],
   };
 }

@@ -48,6 +48,8 @@ export interface ScanHit {
 export interface ScanResult {
   hits: ScanHit[];
   complete: boolean;
+  /** When not complete: the patterns (indices) not scanned against every unit. */
+  unreached?: number[];
 }
 
 export type PatternScan = (units: readonly string[], budget: ScanBudget) => ScanResult;
@@ -58,7 +60,7 @@ const CUT_AFTER = 2;
 /** What a window's context characters cost a pattern: `(?s:.)` before and after it. */
 const CONTEXT_SIZE = 2;
 
-interface Group {
+export interface Group {
   /** The patterns' indices, in the order they were added to the sets. */
   readonly members: number[];
   size: number;
@@ -78,13 +80,14 @@ export interface ScanShape {
   groupSize?: number;
 }
 
-/**
- * A scanner for `patterns` (valid RE2, as readForbidPattern gives them): its
- * sets are built when first needed, then reused.
- */
-export function patternScanner(patterns: readonly ScannedPattern[], shape: ScanShape = {}): PatternScan {
-  const window = shape.window ?? WINDOW;
-  const groups = groupsOf(patterns, shape.groupSize ?? MAX_GROUP_SIZE);
+/** The groups of a scanner and their sets, built the first time each is needed, then reused. */
+export interface ScanCore {
+  readonly groups: readonly Group[];
+  readonly window: number;
+  setFor(group: Group, cut: number): RE2Set;
+}
+
+export function scanCore(patterns: readonly ScannedPattern[], shape: ScanShape = {}): ScanCore {
   const setFor = (group: Group, cut: number): RE2Set => {
     let set = group.sets[cut];
     if (!set) {
@@ -96,19 +99,57 @@ export function patternScanner(patterns: readonly ScannedPattern[], shape: ScanS
     }
     return set;
   };
-  return (units, budget) => {
-    const found = new Set<number>();
-    for (const group of groups) {
-      for (const [unit, text] of units.entries()) {
-        for (const piece of windowsOf(text.length, window)) {
-          if (budget.now() > budget.deadline) return { hits: hitsOf(found, units.length), complete: false };
-          const scanned = piece.cut === 0 ? text : text.slice(piece.from, piece.to);
-          for (const index of setFor(group, piece.cut).match(scanned)) found.add(group.members[index]! * units.length + unit);
-        }
+  return { groups: groupsOf(patterns, shape.groupSize ?? MAX_GROUP_SIZE), window: shape.window ?? WINDOW, setFor };
+}
+
+/** Where a stepped scan stands: the group it is in (every group from there on is not wholly scanned until the scan ends). */
+export interface ScanPlace {
+  group: number;
+}
+
+/**
+ * The scan one step at a time: it yields before each step (a group against
+ * one window of one unit), adding what each step finds to `found`.
+ */
+export function* scanSteps(core: ScanCore, units: readonly string[], found: Set<number>, place: ScanPlace): Generator<void, void, void> {
+  for (const [at, group] of core.groups.entries()) {
+    place.group = at;
+    for (const [unit, text] of units.entries()) {
+      for (const piece of windowsOf(text.length, core.window)) {
+        yield;
+        const scanned = piece.cut === 0 ? text : text.slice(piece.from, piece.to);
+        for (const index of core.setFor(group, piece.cut).match(scanned)) found.add(group.members[index]! * units.length + unit);
       }
     }
-    return { hits: hitsOf(found, units.length), complete: true };
-  };
+  }
+  place.group = core.groups.length;
+}
+
+/** What a stepped scan found; the patterns it did not wholly scan when it stopped early. */
+export function scanResult(core: ScanCore, found: ReadonlySet<number>, unitCount: number, place: ScanPlace, complete: boolean): ScanResult {
+  const hits = hitsOf(found, unitCount);
+  if (complete) return { hits, complete };
+  return { hits, complete, unreached: core.groups.slice(place.group).flatMap((group) => group.members) };
+}
+
+/**
+ * A scanner for `patterns` (valid RE2, as readForbidPattern gives them) that
+ * runs to the deadline in one go: its sets are built when first needed, then
+ * reused.
+ */
+export function patternScanner(patterns: readonly ScannedPattern[], shape: ScanShape = {}): PatternScan {
+  const core = scanCore(patterns, shape);
+  return (units, budget) => scanWithin(core, units, budget);
+}
+
+/** A scan run to the deadline in one go. */
+export function scanWithin(core: ScanCore, units: readonly string[], budget: ScanBudget): ScanResult {
+  const found = new Set<number>();
+  const place: ScanPlace = { group: 0 };
+  for (const _ of scanSteps(core, units, found, place)) {
+    if (budget.now() > budget.deadline) return scanResult(core, found, units.length, place, false);
+  }
+  return scanResult(core, found, units.length, place, true);
 }
 
 /** Patterns in groups of at most `limit` instructions, in order (a bigger pattern alone). */

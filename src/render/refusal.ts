@@ -12,7 +12,7 @@ import type { Rule } from "../rule/rule.js";
 import { renderRulesMessage } from "./message.js";
 
 /** A broken rule as the model is told of it. */
-export type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber">;
+export type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber" | "shadowedBy">;
 
 /** The offending line is cut to this many characters. */
 export const MAX_SHOWN_LINE = 200;
@@ -44,9 +44,10 @@ function brokenText(header: string, broken: readonly BrokenRule[], withText: Rea
 }
 
 /** `- Rule "no-console" forbids `console.log(` in "src/a.ts" line 3: console.log("x")`. */
-function brokenLine({ rule, pattern, file, line, lineNumber }: BrokenRule): string {
+function brokenLine({ rule, pattern, file, line, lineNumber, shadowedBy }: BrokenRule): string {
   const where = file === undefined ? "in the command" : `in ${JSON.stringify(file)}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`;
-  return `- Rule ${JSON.stringify(rule.name)} forbids ${codeSpan(shownLine(pattern.written))} ${where}: ${shownLine(line)}`;
+  const shadow = shadowedBy ? ` (the user's rule ${rule.displayPath}: ${shadowedBy.displayPath} shadows its text, not what it forbids)` : "";
+  return `- Rule ${JSON.stringify(rule.name)} forbids ${codeSpan(shownLine(pattern.written))} ${where}: ${shownLine(line)}${shadow}`;
 }
 
 /** A line as the model is shown it: control characters as `?`, cut to `MAX_SHOWN_LINE` characters. */

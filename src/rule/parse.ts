@@ -13,6 +13,7 @@ import { CONTENT_KEYS, ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readL
 import { type Activation, withoutLostCondition } from "./lost-condition.js";
 import { readPatternList } from "./pattern-list.js";
 import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleScope } from "./rule.js";
+import type { Trust } from "./trust.js";
 import { foundValue, ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "./warnings.js";
 
 /** A rule file a source has found, before it is read. */
@@ -24,6 +25,8 @@ export interface RuleCandidate {
   tool?: string;
   path: string;
   displayPath: string;
+  /** Whose file it is, when discovery knows (`extraDirs` the user named are the user's though in project scope). */
+  trust?: Trust;
 }
 
 export interface ParsedRule {
@@ -231,6 +234,7 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   if (narrowed.agents) rule.agents = narrowed.agents;
   if (narrowed.models) rule.models = narrowed.models;
   if (enforcement.enforce) rule.enforce = enforcement.enforce;
+  if (candidate.trust) rule.trust = candidate.trust;
   return { rule, warnings };
 }
 

@@ -4,6 +4,7 @@
  */
 
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
+import type { Trust } from "./trust.js";
 
 /** Where a rule was found: the user's global folder or the project (any level of it). */
 export type RuleScope = "global" | "project";
@@ -15,6 +16,8 @@ export interface Rule {
   /** Path in its rules folder without extension, POSIX separators: `style`, `sub/name`. */
   name: string;
   scope: RuleScope;
+  /** Whose file it is: the repository's or the user's (absent: by scope, `trustOf`). */
+  trust?: Trust;
   /** The format it was read from (`native` for `.opencode/rules`). */
   source: string;
   /** Absolute path of the rule file. */

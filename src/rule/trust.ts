@@ -16,6 +16,21 @@ import { relativePath } from "./relative-path.js";
 /** Whose a rule file is: the repository's (untrusted) or the user's. */
 export type Trust = "repository" | "user";
 
+/**
+ * Trust, most trusted first. What a rule forbids is never taken away by a
+ * rule less trusted than it: shadowing by name decides which text is
+ * delivered, not which forbids hold (`formats/load.ts`); checks run the most
+ * trusted rules first, each trust with its own share of the time
+ * (`engine/check-call.ts`).
+ */
+export const TRUST_ORDER: readonly Trust[] = ["user", "repository"];
+
+/** A rule's trust: as discovery found it, else by its scope (a global rule is the user's, a project rule the repository's). */
+export const trustOf = (rule: { scope: "global" | "project"; trust?: Trust }): Trust => rule.trust ?? (rule.scope === "global" ? "user" : "repository");
+
+/** Is `a` more trusted than `b`? */
+export const moreTrusted = (a: Trust, b: Trust): boolean => TRUST_ORDER.indexOf(a) < TRUST_ORDER.indexOf(b);
+
 /** Where files of one trust domain may be read from. */
 export interface Boundary {
   trust: Trust;

@@ -10,23 +10,29 @@
 import type { Violation } from "../enforce/violations.js";
 import { refusalText, uniqueRules, warningText } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
-import { enforcedMarker, type RulesMarker } from "./marker.js";
+import type { WeakenedRule } from "../enforce/weakened.js";
+import { weakenedText } from "../render/weakened.js";
+import { enforcedMarker, type RulesMarker, weakenedMarker } from "./marker.js";
 import type { Effect, RulesAnswer, SessionEvent, SessionState, Step } from "./session.js";
 import { advanceWindow } from "./window.js";
 
 /** Calls whose `warn` rules wait for their result, per session: a call whose result never comes must not keep its note for ever. */
 export const MAX_WARNED_CALLS = 32;
 
-export function callChecked(state: SessionState, { tool, callID, violations }: Extract<SessionEvent, { type: "call-checked" }>): Step {
-  if (violations.length === 0) return { state, effects: [{ type: "answer" }] };
+export function callChecked(state: SessionState, { tool, callID, violations, weakened = [] }: Extract<SessionEvent, { type: "call-checked" }>): Step {
   const blocked = violations.some((violation) => violation.mode === "block");
+  // A refused call writes nothing: it weakens nothing either.
+  if (!blocked && weakened.length > 0) return weakenedBy(callChecked(state, { type: "call-checked", tool, callID, violations }), callID ?? tool, tool, weakened);
+  if (violations.length === 0) return { state, effects: [{ type: "answer" }] };
   // A refused call reports every rule it broke; a call that runs, its warnings.
   const broken = blocked ? violations : violations.filter((violation) => violation.mode === "warn");
   const rules = uniqueRules(broken);
+  // A shadowed rule whose forbids hold comes with its text each time: the window holds the rule that shadows it under that name.
+  const shadowed = new Set(broken.flatMap((violation) => (violation.shadowedBy ? [violation.rule] : [])));
   // Once per window: a rule the window holds as it is now is named, not repeated.
-  const withText = new Set(rules.filter((rule) => state.window.delivered.get(rule.name) !== rule).map((rule) => rule.name));
+  const withText = new Set(rules.filter((rule) => shadowed.has(rule) || state.window.delivered.get(rule.name) !== rule).map((rule) => rule.name));
   let next = state;
-  for (const rule of rules) if (withText.has(rule.name)) next = given(next, rule);
+  for (const rule of rules) if (withText.has(rule.name) && !shadowed.has(rule)) next = given(next, rule);
   const mode = blocked ? "block" : "warn";
   const answer: RulesAnswer = {
     text: blocked ? refusalText(broken, withText) : warningText(broken, withText),
@@ -53,6 +59,16 @@ export function callChecked(state: SessionState, { tool, callID, violations }: E
   return { state: { ...next, warned }, effects: [note, { type: "answer" }] };
 }
 
+/** A call that ran and weakened rules that forbid: the log says so, and its result tells the model (and the Rules panel) after any warning. */
+function weakenedBy(step: Step, key: string, tool: string, weakened: readonly WeakenedRule[]): Step {
+  const note: RulesAnswer = { text: weakenedText(weakened), marker: weakenedMarker(weakened.map(({ name }) => name)) };
+  const warned = new Map(step.state.warned ?? []);
+  const earlier = warned.get(key);
+  warned.set(key, earlier ? withWarning(earlier, note) : note);
+  while (warned.size > MAX_WARNED_CALLS) warned.delete(warned.keys().next().value as string);
+  return { state: { ...step.state, warned }, effects: [{ type: "note", note: { kind: "weakened", tool, weakened } }, ...step.effects] };
+}
+
 /** The rules a `warn` rule puts into this call's result, taken out of the session. */
 export function takeWarning(state: SessionState, key: string): { state: SessionState; warning?: RulesAnswer } {
   const warning = state.warned?.get(key);
@@ -72,7 +88,10 @@ export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer
     rules: [...rules.marker.rules, ...added.map(({ name }) => name)],
     ...(rules.marker.why ? { why: [...rules.marker.why, ...added.flatMap(({ why }) => (why ? [why] : []))] } : {}),
   };
-  return { text: `${rules.text}\n\n${warning.text}`, marker };
+  return {
+    text: `${rules.text}\n\n${warning.text}`,
+    marker: warning.marker.weakened ? { ...marker, weakened: [...(rules.marker.weakened ?? []), ...warning.marker.weakened] } : marker,
+  };
 }
 
 /** Each rule broken, once, with the file of its first line (none for a command). */

@@ -42,6 +42,10 @@ export interface RulesMarker {
   removed?: string[];
   /** Warnings about the rule files when the message was composed. */
   warnings?: number;
+  /** Rules a less trusted rule of their name shadows whose forbids still hold, when the message was composed. */
+  held?: string[];
+  /** Rules that forbid which the call whose result this is weakened (it wrote their files). */
+  weakened?: string[];
 }
 
 /** A repository may hold thousands of rules: the marker names this many left out, and counts the rest. */
@@ -51,6 +55,8 @@ export interface MarkerContext {
   delivery?: string;
   /** Warnings of the rule set the message was composed from. */
   warnings?: number;
+  /** Its shadowed rules whose forbids hold. */
+  held?: readonly string[];
 }
 
 export function markerFor(composed: ComposedMessage, trigger: Trigger, context: MarkerContext = {}): RulesMarker {
@@ -70,6 +76,7 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
     ...(leftOut.length > MAX_LEFT_OUT_NAMES ? { leftOutCount: leftOut.length } : {}),
     ...(composed.removed.length > 0 ? { removed: composed.removed } : {}),
     ...(context.warnings ? { warnings: context.warnings } : {}),
+    ...(context.held && context.held.length > 0 ? { held: [...context.held] } : {}),
   };
 }
 
@@ -103,10 +110,13 @@ export function enforcedMarker(broken: ReadonlyArray<{ name: string; file?: stri
   };
 }
 
-/** The marker of the plugin's `rule` tool answer: the one rule the model read by name. */
+/** The marker of a call's note that it weakened rules that forbid: it carries no rule text. */
+export const weakenedMarker = (names: readonly string[]): RulesMarker => ({ kind: "rules", rules: [], trigger: WARNED_TRIGGER, weakened: [...names] });
+
+/** The plugin's `rule` tool answer: the one rule the model read by name. */
 export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });
 
-const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed"] as const;
+const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed", "held", "weakened"] as const;
 
 /**
  * The marker in a stored value, if it is the plugin's (anything else, whatever

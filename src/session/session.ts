@@ -12,7 +12,8 @@
  * a user's turn) interleave as the host's calls do, each step reading the
  * session as it is then.
  */
-import type { Violation } from "../enforce/violations.js";
+import type { Forbidding, Violation } from "../enforce/violations.js";
+import type { WeakenedRule } from "../enforce/weakened.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { ContentHit } from "../select/content.js";
 import type { ActivationReason } from "../select/reasons.js";
@@ -48,6 +49,8 @@ export interface RuleSet {
   readonly maxMessageBytes?: number;
   /** False when the host offers the model no `rule` tool: on-request rules are given whole (`select/window-needs.ts`). */
   readonly ruleTool?: boolean;
+  /** The rules whose forbids hold: `list` and the shadowed rules more trusted than what shadows them (absent: `list` alone). */
+  readonly forbidding?: Forbidding;
 }
 
 /** What a session's current context window holds, as the host's history (or its own record) shows it. */
@@ -107,7 +110,7 @@ export type SessionEvent =
   /** A tool ran: the files it named and listed, the rules the text it brought in activates (`contents`); the rules it activated go with its result, and the rules it broke that only warn. */
   | { type: "tool-finished"; tool: string; callID?: string; files: readonly string[]; contents?: readonly ContentHit[]; rules: RuleSet }
   /** A tool call about to run was checked against the rules that forbid: the rules it breaks, none when it breaks none. */
-  | { type: "call-checked"; tool: string; callID?: string; violations: readonly Violation[] }
+  | { type: "call-checked"; tool: string; callID?: string; violations: readonly Violation[]; weakened?: readonly WeakenedRule[] }
   /** The model asked for a rule by name. */
   | { type: "rule-requested"; rule: Rule }
   /** The host stores a rules message of the plugin's, dated `created`. */
@@ -127,6 +130,8 @@ export type Note =
   | { kind: "went-on-before-rules" }
   /** A call broke rules that forbid: refused (`block`), or let run with the rules in its result (`warn`). */
   | { kind: "enforced"; mode: "block" | "warn"; tool: string; broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }> }
+  /** A call that ran weakened rules that forbid (rule files stay writable): the user is told. */
+  | { kind: "weakened"; tool: string; weakened: readonly WeakenedRule[] }
   /** The window could not be read before rules went with a user's message, or (`silent`) in a silent prompt. */
   | { kind: "history-unreadable"; error: string; silent?: boolean };
 

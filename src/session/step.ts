@@ -96,7 +96,7 @@ function toolFinished(state: SessionState, event: Extract<SessionEvent, { type: 
   if (!composed || composed.included.length === 0) return { state: next, effects: [...noted(notes), { type: "answer" }] };
   // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
   const held = moved(next, { type: "tool-result", composed, current: event.rules.byName });
-  const rules = { text: composed.text, marker: markerFor(composed, event.tool, { warnings: event.rules.warnings }) };
+  const rules = { text: composed.text, marker: markerFor(composed, event.tool, markerContext(event.rules)) };
   const delivered: Note = { kind: "delivered", rules: names(composed), how: "tool-result", tool: event.tool };
   return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", rules }] };
 }
@@ -170,7 +170,7 @@ function silentSend(
     const stored = step(state, { type: "rules-sent", delivery: earlier.marker.delivery, created: earlier.created ?? now, composed, window, trigger, rules });
     return { state: stored.state, effects: [...notes, ...stored.effects] };
   }
-  const marker = markerFor(composed, trigger, { delivery: id, warnings: rules.warnings });
+  const marker = markerFor(composed, trigger, { delivery: id, ...markerContext(rules) });
   const sending: Effect = { type: "send-rules", delivery: id, composed, marker, trigger, window, agent: state.agent, model: state.model };
   // Sent blind, as a user's turn would be: a rule read twice costs less than a rule missing.
   const blind = noted(error === undefined ? [] : [{ kind: "history-unreadable", error, silent: true }]);
@@ -202,10 +202,13 @@ function turnComposes(state: SessionState, turn: Turn, rules: RuleSet): Step {
   // This message holds every rule the session needs: a rules prompt still on its way would only repeat them.
   const held = moved(next, { type: "user-message", composed, current: rules.byName });
   if (!composed) return { state: held, effects: [...noted(notes), { type: "answer", created: turn.date }] };
-  const answer = { text: composed.text, marker: markerFor(composed, first ? "first-message" : "message", { warnings: rules.warnings }) };
+  const answer = { text: composed.text, marker: markerFor(composed, first ? "first-message" : "message", markerContext(rules)) };
   const delivered: Note = { kind: "delivered", rules: names(composed), how: "message" };
   return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", created: turn.date, rules: answer }] };
 }
+
+/** What a composed message's marker says of its rule set: its warnings, and its shadowed rules whose forbids hold. */
+const markerContext = (rules: RuleSet) => ({ warnings: rules.warnings, held: [...(rules.forbidding?.shadowedBy?.keys() ?? [])].map((rule) => rule.name) });
 
 const moved = (state: SessionState, event: WindowEvent): SessionState => {
   const window = advanceWindow(state.window, event);

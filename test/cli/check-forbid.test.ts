@@ -1,4 +1,6 @@
 /** `check` on what rules forbid: a pattern that cannot be used is an error at its own line; a key another tool's rule cannot hold, a warning at the key's line. */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { type Sandbox, useSandbox } from "../support/cli.js";
 
@@ -44,4 +46,17 @@ test("forbid in a Cursor .mdc rule: a warning at the key's line (exit 0), and th
   const json = JSON.parse(box.run(["check", "--json"]).stdout);
   expect(json.problems).toContainEqual(expect.objectContaining({ severity: "warning", displayPath: ".cursor/rules/cursor.mdc", line: 3, rule: null }));
   expect(box.run(["verify"]).stdout).toBe("No rule forbids text in files: nothing to check.\n");
+});
+
+test("a repository rule named like the user's forbidding global rule: check says the user's forbid still holds, and verify still checks it", async () => {
+  await box.write({ ".opencode/rules/no-log.md": "Log through the logger.\n", "src/bad.ts": 'console.log("x");\n' });
+  await mkdir(box.globalRules, { recursive: true });
+  await writeFile(join(box.globalRules, "no-log.md"), '---\nforbid: "console.log("\n---\nThe user\'s own: no console.log.\n');
+  const { stdout } = box.run(["check"]);
+  expect(stdout).toMatch(
+    /^warning ~?.*no-log\.md: shadowed by \.opencode\/rules\/no-log\.md, which has the same name "no-log": this file is not delivered; what it forbids still holds, since \.opencode\/rules\/no-log\.md is less trusted/m,
+  );
+  const verified = box.run(["verify", "src/bad.ts"]);
+  expect(verified.code).toBe(1);
+  expect(verified.stdout).toContain('rule "no-log" forbids `console.log(`');
 });

@@ -37,6 +37,7 @@ describe("addedInDiff", () => {
         },
       ],
       binary: [],
+      deleted: [],
     });
   });
 
@@ -105,6 +106,8 @@ describe("addedInDiff", () => {
       },
       { path: "r n.txt", added: [{ text: "21", line: 21 }] },
     ]);
+    // Named apart: a path named on the command line that the change deletes is not a typo.
+    expect(addedInDiff(text).deleted).toEqual(["gone.ts"]);
   });
 
   test("binary files are named apart, with no lines; a change of mode alone adds nothing", () => {
@@ -119,7 +122,7 @@ describe("addedInDiff", () => {
       "old mode 100644",
       "new mode 100755",
     );
-    expect(addedInDiff(text)).toEqual({ files: [], binary: ["logo.png", "new bin.dat"] });
+    expect(addedInDiff(text)).toEqual({ files: [], binary: ["logo.png", "new bin.dat"], deleted: [] });
   });
 
   test("a quoted name (a tab, a quote, UTF-8 bytes in octal) is read back; a CRLF line loses its CR", () => {
@@ -132,11 +135,11 @@ describe("addedInDiff", () => {
       'diff --git "a/caf\\303\\251 \\"q\\".bin" "b/caf\\303\\251 \\"q\\".bin"',
       "Binary files differ",
     );
-    expect(addedInDiff(text)).toEqual({ files: [{ path: "tab\there.txt", added: [{ text: "z", line: 2 }] }], binary: ['café "q".bin'] });
+    expect(addedInDiff(text)).toEqual({ files: [{ path: "tab\there.txt", added: [{ text: "z", line: 2 }] }], binary: ['café "q".bin'], deleted: [] });
   });
 
   test("nothing changed: nothing added", () => {
-    expect(addedInDiff("")).toEqual({ files: [], binary: [] });
+    expect(addedInDiff("")).toEqual({ files: [], binary: [], deleted: [] });
   });
 });
 

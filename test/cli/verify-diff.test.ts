@@ -1,39 +1,17 @@
 /** `verify --diff` and `--staged`: only what a change adds, read from a real git repository, as CI and a pre-commit hook run it. */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmod, rm, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
-import { CLI, cleanEnv, type Sandbox, useSandbox } from "../support/cli.js";
-import { FORBIDDING_RULES } from "../support/verify-fixtures.js";
+import { CLI, cleanEnv, type Sandbox } from "../support/cli.js";
+import { FORBIDDING_RULES, GIT_ENV, useGitSandbox } from "../support/verify-fixtures.js";
 
-/** No user's or system's git config, a fixed author, no network. */
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-};
-
-const current = useSandbox(async (box) => {
-  // The sandbox's `.git` is an empty folder: a real repository replaces it.
-  await rm(join(box.project, ".git"), { recursive: true });
-  execFileSync("git", ["init", "-q", "-b", "main"], { cwd: box.project, env: { ...process.env, ...GIT_ENV } });
-});
+const repo = useGitSandbox();
 let box: Sandbox;
 beforeEach(() => {
-  box = current();
+  box = repo.box();
 });
-
-const git = (...args: string[]) => execFileSync("git", args, { cwd: box.project, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
-const verify = (...args: string[]) => box.run(["verify", ...args], { env: GIT_ENV });
-
-async function committed(files: Record<string, string>): Promise<void> {
-  await box.write(files);
-  git("add", "-A");
-  git("commit", "-q", "-m", "commit");
-}
+const { git, verify, committed } = repo;
 
 test("--diff: lines added since HEAD, staged or not, and untracked files whole; what was there, what is ignored and renames are not", async () => {
   await committed({

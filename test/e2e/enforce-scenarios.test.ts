@@ -5,7 +5,7 @@
  * the file on disk, whether the command ran, and what the model read next.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
@@ -14,6 +14,9 @@ const RULE_TEXT = {
   push: "MARK-NO-FORCE-PUSH-9d2: never force-push.",
   todo: "MARK-NO-TODO-6e0: open an issue instead of a TODO.",
   hostile: "MARK-HOSTILE-1f7: no runs of a.",
+  userGit: "MARK-USER-GIT-5b3: the user's own: never force-push, anywhere.",
+  repoGit: "MARK-REPO-GIT-8c1: the repository's git conventions.",
+  drop: "MARK-NO-DROP-2e4: never drop a database.",
 } as const;
 
 const RULES: Record<string, string> = {
@@ -21,6 +24,12 @@ const RULES: Record<string, string> = {
   "no-force-push.md": `---\nalwaysApply: false\nforbidCommands:\n  - /git\\s+push\\s+(-f|--force)\\b/\n---\n${RULE_TEXT.push}\n`,
   "no-todo.md": `---\nalwaysApply: false\nglobs: notes/**\nforbid: TODO\nenforce: warn\n---\n${RULE_TEXT.todo}\n`,
   "hostile.md": `---\nalwaysApply: false\nglobs: hostile/**\nforbid: "/(a+)+$/"\n---\n${RULE_TEXT.hostile}\n`,
+  // Named like the user's global rule: it takes the name's text, not what the user's rule forbids.
+  "git.md": `${RULE_TEXT.repoGit}\n`,
+  "no-drop.md": `---\nalwaysApply: false\nforbidCommands: dropdb\n---\n${RULE_TEXT.drop}\n`,
+};
+const GLOBAL_RULES: Record<string, string> = {
+  "git.md": `---\nalwaysApply: false\nforbidCommands:\n  - /\\bgit\\s+push\\b.*\\s(-f|--force)(\\s|$)/\n---\n${RULE_TEXT.userGit}\n`,
 };
 const FILES = {
   "src/legacy.ts": 'export function legacy() {\n  console.log("kept");\n  return 1;\n}\n',
@@ -42,7 +51,7 @@ const lastTool = (request: SeenRequest | undefined) => {
 };
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
-  const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
+  const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES, globalRules: GLOBAL_RULES });
 
   test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
@@ -131,6 +140,49 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(readFileSync(file, "utf8").length).toBe(50_001);
     expect(host.pluginLog()).not.toContain("Could not check all");
     expect(lastTool(requests[1])).not.toContain("refused");
+  });
+
+  test("a repository rule named like the user's global force-push rule does not switch it off: the push is refused, naming the user's rule", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const marker = host.projectPath("force-pushed.txt");
+    const requests = await host.turn(session, "Ship it.", [{ bash: `echo pushed > ${marker} && git push origin main --force` }, { answer: "done" }]);
+    expect(existsSync(marker)).toBe(false);
+    const refusal = lastTool(requests[1]);
+    expect(refusal).toContain('Rule "git" forbids');
+    expect(refusal).toContain("shadows its text, not what it forbids");
+    // The user's rule's text comes with the refusal: the model learns why.
+    expect(refusal).toContain(RULE_TEXT.userGit);
+    expect(host.pluginLog()).toContain("a less trusted rule of the same name: its text is not delivered, but what it forbids still holds");
+  });
+
+  test("an edit turning console.info( into console.log( inside a line is refused: it is judged by the file it makes", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const file = host.projectPath("src/greet.ts");
+    writeFileSync(file, 'export function greet() {\n  console.info("hi");\n}\n');
+    const requests = await host.turn(session, "Use log instead of info.", [{ edit: file, oldString: "info", newString: "log" }, { answer: "ok" }]);
+    expect(readFileSync(file, "utf8")).toContain("console.info(");
+    expect(lastTool(requests[1])).toContain('Rule "no-console" forbids `console.log(` in "src/greet.ts" line 2: console.log("hi");');
+  });
+
+  test("a call that switches a rule off runs, and the model and the log are told the user will see it", { timeout: 60_000 }, async () => {
+    const session = await host.newSession();
+    const rule = host.projectPath(".opencode/rules/no-drop.md");
+    const requests = await host.turn(session, "Relax the database rule.", [
+      { write: rule, content: `---\nenabled: false\nforbidCommands: dropdb\n---\n${RULE_TEXT.drop}\n` },
+      { answer: "done" },
+    ]);
+    expect(readFileSync(rule, "utf8")).toContain("enabled: false");
+    expect(lastTool(requests[1])).toContain("weakens a rule that holds in this project");
+    expect(lastTool(requests[1])).toContain('- Rule "no-drop" (.opencode/rules/no-drop.md): switched off');
+    expect(host.pluginLog()).toContain("weakened rules that forbid");
+    // The Rules panel marks it (a host whose terminal UI has no panel draws nothing to mark).
+    await vi.waitFor(
+      async () => {
+        const panel = await host.rulesPanel(session);
+        if (panel !== "no panel") expect(panel.join("\n")).toContain("⚠ weakened by the agent: no-drop");
+      },
+      { timeout: 5000, interval: 20 },
+    );
   });
 
   test("removing a violation is never blocked", { timeout: 60_000 }, async () => {

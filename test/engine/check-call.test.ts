@@ -1,6 +1,7 @@
 /**
  * A tool call checked by the engine (src/engine/check-call.ts), no host: a
- * write against the file on disk, the user's `enforce` option, a subagent's
+ * write against the file on disk, an edit or a patch applied to it (the
+ * calls built by the OpenCode adapter), the user's `enforce` option, a subagent's
  * session, a file that cannot be read, a check that runs out of time, and
  * rule files, which are never checked.
  */
@@ -10,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SessionPort } from "../../src/engine/contract.js";
 import { type RunningRulebook, startRulebook } from "../../src/engine/rulebook.js";
 import type { ProposedChange } from "../../src/enforce/proposed.js";
+import { proposedChanges } from "../../src/hosts/opencode/tool-changes.js";
 import { createLogger } from "../../src/log.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { parseOptions } from "../../src/options.js";
@@ -87,6 +89,50 @@ describe("a write, compared with the file on disk", () => {
   });
 });
 
+describe("an edit, applied to the file on disk and judged by its result", () => {
+  const info = 'export const a = 1;\nconsole.info("x");\n';
+  const toolCall = (tool: string, args: unknown) => call(proposedChanges(tool, args), tool);
+
+  test("turning console.info( into console.log( inside a line is refused, at the line it lands on", async () => {
+    await writeFile(join(project.projectDir, "src/info.ts"), info);
+    await start();
+    const verdict = await rulebook.toolAboutToRun("s1", toolCall("edit", { filePath: join(project.projectDir, "src/info.ts"), oldString: "info", newString: "log" }));
+    expect(verdict.refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
+  });
+
+  test("an edit elsewhere in a file that holds console.log( goes through", async () => {
+    await start();
+    const verdict = await rulebook.toolAboutToRun("s1", toolCall("edit", { path: "src/old.ts", oldString: "a = 1", newString: "a = 2" }));
+    expect(verdict.refusal).toBeUndefined();
+  });
+
+  test("a patch's update chunk completing console.log( is refused, at the file's line (OpenCode's envelope)", async () => {
+    await writeFile(join(project.projectDir, "src/info.ts"), info);
+    await start();
+    const patchText = ["*** Begin Patch", "*** Update File: src/info.ts", "@@", '-console.info("x");', '+console.log("x");', "*** End Patch"].join("\n");
+    expect((await rulebook.toolAboutToRun("s1", toolCall("apply_patch", { patchText }))).refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
+  });
+
+  test("a unified diff likewise: the line is the file's, whatever the hunk header says", async () => {
+    await writeFile(join(project.projectDir, "src/info.ts"), info);
+    await start();
+    const patchText = ["--- a/src/info.ts", "+++ b/src/info.ts", "@@ -7,2 +7,2 @@", " export const a = 1;", '-console.info("x");', '+console.log("x");'].join("\n");
+    expect((await rulebook.toolAboutToRun("s1", toolCall("patch", { patchText }))).refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
+  });
+
+  test("a file that cannot be read: the edit is judged alone, and the log says so", async () => {
+    const failing = {
+      ...nodeRuleFs,
+      readFile: (path: string, maxBytes: number, size?: number) =>
+        path.endsWith("old.ts") ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })) : nodeRuleFs.readFile(path, maxBytes, size),
+    };
+    await start({}, failing);
+    const edit = { filePath: join(project.projectDir, "src/old.ts"), oldString: "a = 1;", newString: "a = 1;\nconsole.log(a);" };
+    expect((await rulebook.toolAboutToRun("s1", toolCall("edit", edit))).refusal?.text).toContain('in "src/old.ts": console.log(a);');
+    expect(logged.join("\n")).toMatch(/warn: Could not check a edit call of .*src\/old.ts in session s1 .*EACCES.*judged by the edit alone/);
+  });
+});
+
 test("a file on disk that never answers: the check gives up at its bound, lets the write through, and says so in the log", async () => {
   const hung = {
     ...nodeRuleFs,
@@ -146,5 +192,40 @@ test("rule files are never checked: a rule that forbids console.log( does not st
   expect((await rulebook.toolAboutToRun("s1", call([write("README.md", "Call console.log(x).\n")]))).refusal?.text).toContain("no-console-anywhere");
   // ... a new rule in the project's rules folder, and the rule's own file, are not.
   expect((await rulebook.toolAboutToRun("s1", call([write(".opencode/rules/more.md", ruleText)]))).refusal).toBeUndefined();
-  expect((await rulebook.toolAboutToRun("s1", call([{ kind: "edit", path: everywhere, added: [{ text: "Not even console.log(1)." }] }], "edit"))).refusal).toBeUndefined();
+  const edit: ProposedChange = {
+    kind: "edit",
+    path: everywhere,
+    replacements: [{ oldText: "Never", newText: "Not even console.log(1). Never" }],
+    added: [{ text: "Not even console.log(1). Never log to the console." }],
+  };
+  expect((await rulebook.toolAboutToRun("s1", call([edit], "edit"))).refusal).toBeUndefined();
+});
+
+describe("one budget per trust", () => {
+  const heavy = Array.from({ length: 50 }, (_, i) => `  - "/(a|b|c|d)*a(a|b|c|d){${150 + i}}x${i}/"`).join("\n");
+  // The forbidden line first: the user's rules find it in their first steps, however busy the machine; the repository's patterns cannot finish 8 MB.
+  const longLines = `console.log("x")\n${Array.from({ length: 2000 }, (_, i) => `${"abcd".repeat(1000)}${i}`).join("\n")}\n`;
+
+  test("a repository's heavy patterns cannot use up the user's rule's time: the write is refused by it, and the log names the rule not reached", async () => {
+    await project.writeRule("global", "no-log.md", '---\nalwaysApply: false\nforbid: "console.log("\n---\nThe user\'s own: no logging.\n');
+    await project.writeRule("project", "heavy.md", `---\nalwaysApply: false\nforbid:\n${heavy}\n---\nHeavy.\n`);
+    await start({}, nodeRuleFs, true, 200);
+    const verdict = await rulebook.toolAboutToRun("s1", call([write("scripts/data.txt", longLines)]));
+    expect(verdict.refusal?.text).toContain('Rule "no-log" forbids `console.log(` in "scripts/data.txt" line 1');
+    expect(logged.join("\n")).toMatch(
+      /warn: Could not check all of a write call in session s1 .* within 200 ms; what was not checked was let through\. Not reached: .*heavy \(\.opencode\/rules\/heavy\.md\)/,
+    );
+  });
+});
+
+describe("a user rule shadowed by a repository rule of its name", () => {
+  test("still refuses, and the refusal says the repository's rule shadows its text only", async () => {
+    await project.writeRule("global", "no-force.md", "---\nalwaysApply: false\nforbidCommands: /--force\\b/\n---\nThe user's own: never force.\n");
+    await start();
+    const verdict = await rulebook.toolAboutToRun("s1", call([{ kind: "command", command: "git push origin main --force" }], "bash"));
+    // The project's no-force.md (a warn rule) wins the name; the user's block rule still holds.
+    expect(verdict.refusal?.text).toContain("shadows its text, not what it forbids");
+    expect(verdict.refusal?.text).toContain("The user's own: never force.");
+    expect(logged.join("\n")).toContain("is shadowed by .opencode/rules/no-force.md, a less trusted rule of the same name");
+  });
 });

@@ -23,8 +23,15 @@ async function rulesOf(source: string, overrides = {}) {
 
 describe("modes → agents", () => {
   test("code works as build, architect as plan, any other mode by its own name", () => {
-    expect(MODE_AGENTS).toEqual({ code: "build", architect: "plan" });
+    expect([...MODE_AGENTS]).toEqual([
+      ["code", "build"],
+      ["architect", "plan"],
+    ]);
     expect(["code", "architect", "debug", "ask", "my-mode"].map(agentOfMode)).toEqual(["build", "plan", "debug", "ask", "my-mode"]);
+  });
+
+  test("a mode named like an object's built-in member is a mode of that name (own keys only)", () => {
+    expect(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"].map(agentOfMode)).toEqual(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]);
   });
 });
 
@@ -97,6 +104,20 @@ describe("Roo Code", () => {
     expect(warnings.map((w) => w.code)).toEqual(["outside-repository"]);
   });
 
+  test("rules-constructor, rules-toString, rules-__proto__ and their legacy files: modes of those names, without a warning", async () => {
+    await box.write(join(box.project, ".roo"), { "rules-constructor/a.md": "Ctor.", "rules-toString/b.md": "ToString.", "rules-__proto__/c.md": "Proto." });
+    await box.write(box.project, { ".roorules-valueOf": "ValueOf.", ".clinerules-hasOwnProperty": "Own." });
+    const { list, warnings } = await rulesOf("roo");
+    expect(warnings).toEqual([]);
+    expect(list).toEqual([
+      ["project", "clinerules-hasOwnProperty", "mode: hasOwnProperty", ["hasOwnProperty"], "Own."],
+      ["project", "roorules-valueOf", "mode: valueOf", ["valueOf"], "ValueOf."],
+      ["project", "rules-__proto__/c", "mode: __proto__", ["__proto__"], "Proto."],
+      ["project", "rules-constructor/a", "mode: constructor", ["constructor"], "Ctor."],
+      ["project", "rules-toString/b", "mode: toString", ["toString"], "ToString."],
+    ]);
+  });
+
   test("the watcher's layout: the rules folder, the legacy files of the built-in modes", () => {
     expect(rooSource.layout?.folders).toEqual([".roo/rules"]);
     expect(rooSource.layout?.files).toContain(".roorules-architect");
@@ -128,6 +149,18 @@ describe("Kilo Code", () => {
       ["kilocoderules", "always", null],
       ["kilocoderules-code", "mode: code", ["build"]],
       ["rules-ask/a", "mode: ask", ["ask"]],
+    ]);
+  });
+
+  test("rules-constructor, rules-toString, rules-__proto__ and .kilocoderules-constructor: modes of those names, without a warning", async () => {
+    await box.write(join(box.project, ".kilocode"), { "rules-toString/b.md": "ToString.", "rules-__proto__/c.md": "Proto." });
+    await box.write(box.project, { ".kilocoderules-constructor": "Ctor." });
+    const { list, warnings } = await rulesOf("kilo");
+    expect(warnings).toEqual([]);
+    expect(list).toEqual([
+      ["project", "kilocoderules-constructor", "mode: constructor", ["constructor"], "Ctor."],
+      ["project", "rules-__proto__/c", "mode: __proto__", ["__proto__"], "Proto."],
+      ["project", "rules-toString/b", "mode: toString", ["toString"], "ToString."],
     ]);
   });
 

@@ -4,11 +4,13 @@ import { patchedFiles, pathsFromPatch } from "../../src/hosts/opencode/patch-tex
 
 const envelope = (...body: string[]) => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 const texts = (patch: string) => patchedFiles(patch).map(({ path, added }) => [path, added.map((line) => line.text)]);
+/** Each file with the lines it adds judged alone, as the check takes them when the file cannot be read. */
+const judgedAlone = (patch: string) => patchedFiles(patch).map(({ path, added }) => ({ path, added }));
 
 describe("the lines a patch adds, file by file", () => {
   test("an Add File adds every line, numbered; an Update File its + lines from the first @@ on", () => {
     const patch = envelope("*** Add File: a.ts", "+one", "+", "+console.log(1)", "*** Update File: b.ts", "+ignored: before any @@", "@@", " ctx", "+added", "*** End of File");
-    expect(patchedFiles(patch)).toEqual([
+    expect(judgedAlone(patch)).toEqual([
       {
         path: "a.ts",
         added: [
@@ -39,7 +41,7 @@ describe("the lines a patch adds, file by file", () => {
 
   test("a unified diff's counted hunk takes `--- ` and `+++ ` lines as content", () => {
     const patch = ["--- a/notes.md", "+++ b/notes.md", "@@ -1,2 +1,3 @@", "--- old rule", "+++ new rule", "+-- dashes", " end"].join("\n");
-    expect(patchedFiles(patch)).toEqual([
+    expect(judgedAlone(patch)).toEqual([
       {
         path: "notes.md",
         added: [
@@ -67,7 +69,7 @@ describe("the lines a patch adds, file by file", () => {
       "+first",
       "+console.log(2)",
     ].join("\n");
-    expect(patchedFiles(patch)).toEqual([
+    expect(judgedAlone(patch)).toEqual([
       { path: "a.ts", added: [{ text: "y", line: 3 }] },
       {
         path: "new.ts",
@@ -81,7 +83,7 @@ describe("the lines a patch adds, file by file", () => {
 
   test("a bare @@ hunk runs to the next file header, without line numbers", () => {
     const patch = ["--- a/a.ts", "+++ b/a.ts", "@@", "+x", " y", "--- a/b.ts", "+++ b/b.ts", "@@", "-z", "+w"].join("\n");
-    expect(patchedFiles(patch)).toEqual([
+    expect(judgedAlone(patch)).toEqual([
       { path: "a.ts", added: [{ text: "x" }] },
       { path: "b.ts", added: [{ text: "w" }] },
     ]);
@@ -89,6 +91,44 @@ describe("the lines a patch adds, file by file", () => {
 
   test("hunks before any file header belong to no file", () => {
     expect(patchedFiles("@@ -1 +1 @@\n-a\n+b\n")).toEqual([]);
+  });
+});
+
+describe("the edit a patch makes, to apply to the file's text", () => {
+  const edits = (patch: string) => patchedFiles(patch).map(({ path, readFrom, replacements }) => ({ path, readFrom, replacements }));
+
+  test("an Update File: a hunk per @@ chunk, its context and - lines to its context and + lines; lines before the first @@, or neither context, - nor +, are skipped", () => {
+    const patch = envelope("*** Update File: a.ts", " before", "@@ function f() {", " ctx", "-console.info(1)", "+console.log(1)", "", "@@", "+tail", "*** End of File");
+    expect(edits(patch)).toEqual([
+      {
+        path: "a.ts",
+        replacements: [
+          { oldText: "ctx\nconsole.info(1)\n", newText: "ctx\nconsole.log(1)\n", hunk: true },
+          { oldText: "", newText: "tail\n", hunk: true },
+        ],
+      },
+    ]);
+  });
+
+  test("an Add File replaces the whole text; a Move to writes the destination from the file it moves", () => {
+    const patch = envelope("*** Add File: new.ts", "+a", "+b", "*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-x", "+y");
+    expect(edits(patch)).toEqual([
+      { path: "new.ts", replacements: [{ oldText: "", newText: "a\nb\n" }] },
+      { path: "src/b.ts", readFrom: "src/a.ts", replacements: [{ oldText: "x\n", newText: "y\n", hunk: true }] },
+    ]);
+  });
+
+  test("a unified diff: a hunk per @@ header, an empty line in a counted hunk an empty context line", () => {
+    const patch = ["--- a/a.ts", "+++ b/a.ts", "@@ -1,3 +1,3 @@", " a", "", "-b", "+c", "@@ -9 +9,2 @@", " z", "+w", "\\ No newline at end of file"].join("\n");
+    expect(edits(patch)).toEqual([
+      {
+        path: "a.ts",
+        replacements: [
+          { oldText: "a\n\nb\n", newText: "a\n\nc\n", hunk: true },
+          { oldText: "z\n", newText: "z\nw\n", hunk: true },
+        ],
+      },
+    ]);
   });
 });
 

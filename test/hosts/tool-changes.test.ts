@@ -15,12 +15,18 @@ describe("what a call of OpenCode's tools proposes", () => {
     expect(proposedChanges("write", { path: "src/a.ts", content: "" })).toEqual([{ kind: "write", path: "src/a.ts", content: "" }]);
   });
 
-  test("edit: the lines of newString that oldString lacks, without line numbers", () => {
+  test("edit: the replacement, for the engine to apply to the file; judged alone, the lines of newString that oldString lacks, without line numbers", () => {
+    // 1.x: filePath, oldString, newString, replaceAll.
     expect(proposedChanges("edit", { filePath: "/p/a.ts", oldString: "let a = 1;", newString: "let a = 1;\nconsole.log(a);" })).toEqual([
-      { kind: "edit", path: "/p/a.ts", added: [{ text: "console.log(a);" }] },
+      { kind: "edit", path: "/p/a.ts", replacements: [{ oldText: "let a = 1;", newText: "let a = 1;\nconsole.log(a);" }], added: [{ text: "console.log(a);" }] },
     ]);
+    // 2.x: path, oldString, newString, replaceAll.
     expect(proposedChanges("edit", { path: "src/a.ts", oldString: "x", newString: "console.log(x)", replaceAll: true })).toEqual([
-      { kind: "edit", path: "src/a.ts", added: [{ text: "console.log(x)" }] },
+      { kind: "edit", path: "src/a.ts", replacements: [{ oldText: "x", newText: "console.log(x)", all: true }], added: [{ text: "console.log(x)" }] },
+    ]);
+    // Only `true` replaces every occurrence.
+    expect(proposedChanges("edit", { path: "a.ts", oldString: "info", newString: "log", replaceAll: "yes" })).toEqual([
+      { kind: "edit", path: "a.ts", replacements: [{ oldText: "info", newText: "log" }], added: [{ text: "log" }] },
     ]);
   });
 
@@ -30,23 +36,42 @@ describe("what a call of OpenCode's tools proposes", () => {
     expect(addedTexts(proposedChanges("edit", { filePath: "a.ts", oldString: "f();\nconsole.log(a);", newString: "f();" }))).toEqual([["a.ts", []]]);
   });
 
-  test("edit with an empty oldString creates a file: every line is added", () => {
-    expect(addedTexts(proposedChanges("edit", { filePath: "new.ts", oldString: "", newString: "a\nconsole.log(1)\n" }))).toEqual([["new.ts", ["a", "console.log(1)"]]]);
+  test("edit with an empty oldString creates or overwrites the file with newString (1.x): a write, compared with the file on disk", () => {
+    expect(proposedChanges("edit", { filePath: "new.ts", oldString: "", newString: "a\nconsole.log(1)\n" })).toEqual([
+      { kind: "write", path: "new.ts", content: "a\nconsole.log(1)\n" },
+    ]);
   });
 
-  test("multiedit: one edit per entry, on the top-level file (the host applies every entry there)", () => {
+  test("multiedit: one edit per file, its entries' replacements in order, on the top-level file (the host applies every entry there)", () => {
     const edits = [
       { filePath: "/p/other.ts", oldString: "a", newString: "a\nconsole.log(a)" },
-      { oldString: "b", newString: "c" },
+      { oldString: "b", newString: "c", replaceAll: true },
+      { oldString: "", newString: "whole" },
     ];
-    expect(addedTexts(proposedChanges("multiedit", { filePath: "/p/a.ts", edits }))).toEqual([
-      ["/p/a.ts", ["console.log(a)"]],
-      ["/p/a.ts", ["c"]],
+    expect(proposedChanges("multiedit", { filePath: "/p/a.ts", edits })).toEqual([
+      {
+        kind: "edit",
+        path: "/p/a.ts",
+        replacements: [
+          { oldText: "a", newText: "a\nconsole.log(a)" },
+          { oldText: "b", newText: "c", all: true },
+          { oldText: "", newText: "whole" },
+        ],
+        added: [{ text: "console.log(a)" }, { text: "c" }, { text: "whole" }],
+      },
     ]);
-    expect(addedTexts(proposedChanges("multiedit", { edits }))).toEqual([["/p/other.ts", ["console.log(a)"]]]);
+    // Without a top-level file, each entry's own, grouped by file in the order they come.
+    expect(
+      addedTexts(
+        proposedChanges("multiedit", { edits: [...edits, { path: "/p/b.ts", oldString: "x", newString: "y" }, { filePath: "/p/other.ts", oldString: "d", newString: "e" }] }),
+      ),
+    ).toEqual([
+      ["/p/other.ts", ["console.log(a)", "e"]],
+      ["/p/b.ts", ["y"]],
+    ]);
   });
 
-  test("apply_patch (1.x) and patch (2.x): per file, the + lines; - and context lines never count", () => {
+  test("apply_patch (1.x) and patch (2.x): per file, the text to apply, and judged alone, the + lines; - and context lines never count", () => {
     const patchText = envelope(
       "*** Add File: src/new.ts",
       "+export const a = 1;",
@@ -62,12 +87,18 @@ describe("what a call of OpenCode's tools proposes", () => {
       {
         kind: "edit",
         path: "src/new.ts",
+        replacements: [{ oldText: "", newText: "export const a = 1;\nconsole.log(a);\n" }],
         added: [
           { text: "export const a = 1;", line: 1 },
           { text: "console.log(a);", line: 2 },
         ],
       },
-      { kind: "edit", path: "src/old.ts", added: [{ text: "return 1;" }] },
+      {
+        kind: "edit",
+        path: "src/old.ts",
+        replacements: [{ oldText: "console.log(kept);\nconsole.log(removed);\n", newText: "console.log(kept);\nreturn 1;\n", hunk: true }],
+        added: [{ text: "return 1;" }],
+      },
     ];
     expect(proposedChanges("apply_patch", { patchText })).toEqual(expected);
     expect(proposedChanges("patch", { patchText })).toEqual(expected);
@@ -75,9 +106,10 @@ describe("what a call of OpenCode's tools proposes", () => {
     expect(proposedChanges("patch", patchText)).toEqual(expected);
   });
 
-  test("a patch that moves a file adds its lines to the destination", () => {
+  test("a patch that moves a file adds its lines to the destination, read from the file it moves", () => {
     const patchText = envelope("*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-old", "+console.log(1)");
     expect(addedTexts(proposedChanges("apply_patch", { patchText }))).toEqual([["src/b.ts", ["console.log(1)"]]]);
+    expect(proposedChanges("apply_patch", { patchText })).toMatchObject([{ path: "src/b.ts", readFrom: "src/a.ts" }]);
   });
 
   test("a unified diff gives its + lines with their line numbers", () => {
@@ -86,6 +118,7 @@ describe("what a call of OpenCode's tools proposes", () => {
       {
         kind: "edit",
         path: "src/a.ts",
+        replacements: [{ oldText: "const a = 1;\nf(a);\n", newText: "const a = 1;\ng(a);\nconsole.log(a);\n", hunk: true }],
         added: [
           { text: "g(a);", line: 11 },
           { text: "console.log(a);", line: 12 },
@@ -118,7 +151,9 @@ describe("what a call of OpenCode's tools proposes", () => {
 
   test("the work is bounded: a few thousand edits or files per call at most", () => {
     const edits = Array.from({ length: MAX_PATHS_PER_CALL + 500 }, () => ({ oldString: "a", newString: "b" }));
-    expect(proposedChanges("multiedit", { filePath: "a.ts", edits })).toHaveLength(MAX_PATHS_PER_CALL);
+    expect(proposedChanges("multiedit", { filePath: "a.ts", edits })).toMatchObject([{ replacements: { length: MAX_PATHS_PER_CALL } }]);
+    const own = edits.map((entry, index) => ({ ...entry, filePath: `f${index}.ts` }));
+    expect(proposedChanges("multiedit", { edits: own })).toHaveLength(MAX_PATHS_PER_CALL);
     const files = Array.from({ length: MAX_FILES_PER_PATCH + 500 }, (_, index) => `*** Add File: f${index}.ts\n+x`);
     expect(proposedChanges("apply_patch", { patchText: envelope(...files) })).toHaveLength(MAX_FILES_PER_PATCH);
   });
@@ -158,10 +193,10 @@ describe("what a call of OpenCode's tools proposes", () => {
     );
   });
 
-  test("property: an edit adds no line its old text already had as often", () => {
+  test("property: an edit judged alone adds no line its old text already had as often", () => {
     const line = fc.constantFrom("a", "b", "console.log(x)", "  console.log(x)");
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), fc.array(line, { maxLength: 12 }), (oldLines, newLines) => {
+      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), fc.array(line, { maxLength: 12 }), (oldLines, newLines) => {
         const [change] = proposedChanges("edit", { filePath: "a.ts", oldString: oldLines.join("\n"), newString: newLines.join("\n") });
         const added = change?.kind === "edit" ? change.added.map((entry) => entry.text) : [];
         for (const text of new Set(newLines)) {

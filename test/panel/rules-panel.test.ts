@@ -149,3 +149,22 @@ describe("the panel as lines", () => {
     expect(lines).toContain('  keyword "x?"');
   });
 });
+
+describe("rules that forbid, held and weakened", () => {
+  test("a shadowed user rule whose forbid still holds is listed while the latest composed message says so", () => {
+    const held = [message({ git: always }, { held: ["git"] })];
+    expect(rulesPanel(held)?.held).toEqual(["git"]);
+    expect(texts(held).slice(4)).toEqual(["Shadowed, still enforced (1)", "  git"]);
+    expect(texts(held, 22).at(-1)).toBe("1 held");
+    expect(rulesPanel([...held, message({ other: always })])?.held).toEqual([]);
+  });
+
+  test("a rule the agent weakened stays marked for the window, each once, as a warning", () => {
+    const weakenedNote: RulesMarker = { kind: "rules", rules: [], trigger: "warned", weakened: ["no-force-push"] };
+    const markers = [message({ style: always }), weakenedNote, message({ other: always }), weakenedNote];
+    expect(rulesPanel(markers)?.weakened).toEqual(["no-force-push"]);
+    const lines = panelLines(rulesPanel(markers), 37);
+    expect(lines.filter((line) => line.tone === "warning").map((line) => line.text)).toEqual(["⚠ weakened by the agent:", "  no-force-push"]);
+    expect(texts(markers, 22).at(-1)).toBe("⚠ weakened: no-force-…");
+  });
+});

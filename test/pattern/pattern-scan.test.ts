@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { type ForbidPattern, MAX_PATTERN_LENGTH, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
-import { lineOfUnit, MAX_GROUP_SIZE, patternScanner, type ScanBudget, WINDOW, WINDOW_OVERLAP, windowsOf } from "../../src/pattern/pattern-scan.js";
+import { lineOfUnit, MAX_GROUP_SIZE, patternScanner, type ScanBudget, scanCore, WINDOW, WINDOW_OVERLAP, windowsOf } from "../../src/pattern/pattern-scan.js";
+import { prepareSets, scanInSlices } from "../../src/pattern/scan-slices.js";
 
 function read(written: string): ForbidPattern {
   const result = readForbidPattern(written);
@@ -174,6 +175,8 @@ describe("bounded time", () => {
     expect(patternScanner([read("x")])(["x", "x", "x", "x", "x"], clock)).toEqual({
       hits: [0, 1, 2].map((unit) => ({ pattern: 0, unit })),
       complete: false,
+      // The pattern was not scanned against every unit: it is named as not reached.
+      unreached: [0],
     });
     expect(patternScanner([read("x")])(["x", "x", "x"], tickingClock(2)).complete).toBe(true);
   });
@@ -181,7 +184,7 @@ describe("bounded time", () => {
   test("a long line is stepped through window by window: a deadline of 3 ticks scans 4 windows of a 1 MiB line", () => {
     const clock = tickingClock(3);
     const result = patternScanner([read("/[ab]*a[ab]{40}c/")])([abText(1 << 20)], clock);
-    expect(result).toEqual({ hits: [], complete: false });
+    expect(result).toEqual({ hits: [], complete: false, unreached: [0] });
     expect(clock.reads()).toBe(5);
   });
 
@@ -193,5 +196,41 @@ describe("bounded time", () => {
     expect(result.complete).toBe(false);
     // One step (a group against a window) takes ~100 ms here; the whole text would take minutes.
     expect(performance.now() - start).toBeLessThan(2000);
+  });
+});
+
+describe("scanning in slices", () => {
+  const heavy = Array.from({ length: 50 }, (_, i) => read(`/(a|b|c|d)*a(a|b|c|d){${150 + i}}x${i}/`));
+  const units = Array.from({ length: 50 }, (_, i) => `${"abcd".repeat(1000)}${i}`);
+
+  test("finds what the one-go scan finds, pausing every slice", async () => {
+    const patterns = [read("console.log("), read("/\\bany\\b/")];
+    const lines = ["let x: any = 1", "console.log(x)", "ok"];
+    let pauses = 0;
+    const sliced = await scanInSlices(scanCore(patterns), lines, { ...NO_DEADLINE, sliceMs: -1, pause: async () => void pauses++ });
+    expect(sliced).toEqual(patternScanner(patterns)(lines, NO_DEADLINE));
+    expect(pauses).toBeGreaterThan(0);
+  });
+
+  test("past the deadline it stops, naming the patterns of the groups it did not finish", async () => {
+    const start = performance.now();
+    const result = await scanInSlices(scanCore(heavy, { groupSize: 2_500 }), units, {
+      now: () => performance.now(),
+      deadline: start + 50,
+      sliceMs: 10,
+      pause: () => new Promise((resolve) => setImmediate(resolve)),
+    });
+    expect(result.complete).toBe(false);
+    expect(result.unreached?.length).toBeGreaterThan(0);
+    expect(result.unreached?.every((index) => index >= 0 && index < heavy.length)).toBe(true);
+  });
+
+  test("the sets can be built ahead, and building stops when told", async () => {
+    const core = scanCore(heavy, { groupSize: 2_500 });
+    let calls = 0;
+    await prepareSets(core, { now: () => performance.now(), sliceMs: 5, pause: async () => {} }, () => ++calls > 2);
+    expect(core.groups.flatMap((group) => group.sets.filter(Boolean)).length).toBe(2);
+    await prepareSets(core, { now: () => performance.now(), sliceMs: 5, pause: async () => {} });
+    expect(core.groups.every((group) => [0, 1, 2, 3].every((cut) => group.sets[cut] !== undefined))).toBe(true);
   });
 });

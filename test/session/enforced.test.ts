@@ -123,3 +123,48 @@ test("a call that breaks nothing is let run, and nothing changes", () => {
   expect(state).toBe(held);
   expect(effects).toEqual([{ type: "answer" }]);
 });
+
+describe("a call that weakens a rule that forbids (it wrote the rule's file)", () => {
+  const weakened = [{ name: "no-force-push", displayPath: ".opencode/rules/no-force-push.md", ways: [{ kind: "switched-off" as const }] }];
+  const weaken = (state: SessionState, violations: Violation[] = []) => step(state, { type: "call-checked", tool: "write", callID: "w1", violations, weakened });
+
+  test("runs; the log hears of it; its result tells the model the user is told, and marks it for the Rules panel", () => {
+    const checked = weaken(held);
+    expect(answerOf(checked.effects)).toEqual({ type: "answer" });
+    expect(checked.effects).toContainEqual({ type: "note", note: { kind: "weakened", tool: "write", weakened } });
+    const finished = step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules });
+    const note = answerOf(finished.effects)?.rules;
+    expect(note?.text).toContain("the user is told");
+    expect(note?.text).toContain('- Rule "no-force-push" (.opencode/rules/no-force-push.md): switched off');
+    expect(note?.marker.weakened).toEqual(["no-force-push"]);
+  });
+
+  test("with a warn rule broken by the same call, its result carries both", () => {
+    const checked = weaken(held, [broke(noTodo, "TODO", { file: "src/x.ts" })]);
+    const finished = step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules });
+    const note = answerOf(finished.effects)?.rules;
+    expect(note?.text).toContain('- Rule "no-todo" forbids `TODO`');
+    expect(note?.text).toContain("switched off");
+    expect(note?.marker.weakened).toEqual(["no-force-push"]);
+  });
+
+  test("a call refused for another rule writes nothing, so it weakens nothing", () => {
+    const checked = weaken(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
+    expect(answerOf(checked.effects)?.refusal).toBeDefined();
+    expect(checked.effects.some((effect) => effect.type === "note" && effect.note.kind === "weakened")).toBe(false);
+  });
+});
+
+test("a shadowed user rule whose forbid holds is refused with its text, each time, and the window keeps the rule that shadows it", () => {
+  const repoPush = makeRule({ name: "no-force-push", content: "The repository's words." });
+  const userPush = { ...noPush, scope: "global" as const, displayPath: "~/.config/opencode/rules/no-force-push.md" };
+  const state: SessionState = { ...held, window: { ...held.window, delivered: new Map([["no-force-push", repoPush]]) } };
+  const first = check(state, [broke(userPush, "git push --force", { shadowedBy: repoPush })], "bash");
+  const text = answerOf(first.effects)?.refusal?.text ?? "";
+  expect(text).toContain("(the user's rule ~/.config/opencode/rules/no-force-push.md: .opencode/rules/no-force-push.md shadows its text, not what it forbids)");
+  expect(text).toContain("Never force-push.");
+  expect(refusedRulesIn(text)).toEqual([{ name: "no-force-push" }]);
+  expect(first.state.window.delivered.get("no-force-push")).toBe(repoPush);
+  const second = check(first.state, [broke(userPush, "git push --force", { shadowedBy: repoPush })], "bash", "call-2");
+  expect(answerOf(second.effects)?.refusal?.text).toContain("Never force-push.");
+});

@@ -21,6 +21,9 @@ import { startOpencode, type OpencodeInstance } from "../e2e/harness/opencode.js
 import { isRulesPart, PLUGIN_UNDER_TEST } from "../e2e/harness/rules.js";
 import { assistantMessages, createSession, getMessages, isIdle, prompt, sleep, unwrap, waitFor, type SessionMessage } from "../e2e/harness/wait.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest, TurnAs } from "./scenario-driver.js";
+import { currentWindow, type HistoryMessage, rulesIn } from "../../src/hosts/opencode-1/history.js";
+import { panelLines } from "../../src/panel/panel-lines.js";
+import { rulesPanel } from "../../src/panel/rules-panel.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
 
@@ -105,13 +108,20 @@ export function realOpenCode1(): HostDriver {
       if (oc) throw new Error("realOpenCode1: already started");
       failingClient = setup.failingClient === true;
       if (!failingClient) {
-        oc = await startOpencode({ pluginPath: PLUGIN_UNDER_TEST, pluginOptions: setup.pluginOptions, projectRules: setup.projectRules, projectFiles: setup.projectFiles });
+        oc = await startOpencode({
+          pluginPath: PLUGIN_UNDER_TEST,
+          pluginOptions: setup.pluginOptions,
+          projectRules: setup.projectRules,
+          projectFiles: setup.projectFiles,
+          globalRules: setup.globalRules,
+        });
         return;
       }
       const plugin = PLUGIN_UNDER_TEST.startsWith("file:") ? PLUGIN_UNDER_TEST : pathToFileURL(PLUGIN_UNDER_TEST).href;
       const wrapper = `./${WRAPPER_FILE}`;
       oc = await startOpencode({
         projectRules: setup.projectRules,
+        globalRules: setup.globalRules,
         projectFiles: { ...setup.projectFiles, [WRAPPER_FILE]: throwingClientWrapper(plugin) },
         config: { plugin: [setup.pluginOptions ? [wrapper, setup.pluginOptions] : wrapper] },
       });
@@ -148,6 +158,13 @@ export function realOpenCode1(): HostDriver {
       if (failingClient) await sleep(FAILING_CLIENT_SETTLE_MS);
       else await waitForRulesPart(sessionID, true, REDELIVERY_WAIT_MS);
       return turn(sessionID, text);
+    },
+
+    async rulesPanel(sessionID: string) {
+      // What OpenCode 1's terminal UI draws from the same messages (src/hosts/opencode-1/tui-panel.ts), at the sidebar's width.
+      const history = (await getMessages(instance().client, sessionID)) as unknown as HistoryMessage[];
+      const markers = rulesIn(currentWindow(history).messages, { results: true }).map(({ marker }) => marker);
+      return panelLines(rulesPanel(markers), 37).map((line) => line.text);
     },
 
     async writeRule(name: string, content: string) {

@@ -119,6 +119,7 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
         XDG_DATA_HOME: join(isolation, "xdg-data"),
       };
       for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
+      await writeTree(join(env.OPENCODE_CONFIG_DIR, "rules"), setup.globalRules ?? {});
       for (const name of ISOLATED_ENV) {
         savedEnv[name] = process.env[name];
         process.env[name] = env[name];
@@ -173,6 +174,9 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
     },
     projectPath(relative) {
       return join(project, relative);
+    },
+    async rulesPanel(sessionID) {
+      return tui ? driver.panel(sessionID) : "no panel";
     },
     panel(sessionID) {
       if (!tui) throw new Error("simulated OpenCode 2: this driver has no terminal UI");

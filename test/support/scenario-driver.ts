@@ -37,6 +37,8 @@ export interface TurnAs {
 export interface HostSetup {
   /** `<project>/.opencode/rules/<name>`: contents. */
   projectRules: Record<string, string>;
+  /** The user's global rules folder (`<config>/opencode/rules/<name>`): contents. */
+  globalRules?: Record<string, string>;
   /** Project files (relative paths): contents. */
   projectFiles?: Record<string, string>;
   /** The plugin's options (its config entry). */
@@ -72,4 +74,6 @@ export interface HostDriver {
   projectPath(relative: string): string;
   /** What the plugin logged so far (warnings and errors at least). */
   pluginLog(): string;
+  /** The Rules panel's lines for the session as the host's terminal UI would draw them now; "no panel" where the host has none. */
+  rulesPanel(sessionID: string): Promise<string[] | "no panel">;
 }

@@ -1,13 +1,14 @@
 /**
  * Patch text, as OpenCode's patch tools (`apply_patch`, `patch`) take it: the
- * files it names, and per file the lines it adds. Two dialects: OpenCode's
+ * files it names, and per file the edit it makes (its hunks, to apply to the
+ * file's text) and the lines it adds judged alone. Two dialects: OpenCode's
  * envelope (`*** Begin Patch`, `*** Add File:`, `*** Update File:`,
  * `*** Move to:`, `@@` chunks, `*** End Patch`), parsed the way OpenCode
  * 1.18 and 2.x parse it; and unified diffs (`--- a/x`, `+++ b/x`,
  * `@@ -a,b +c,d @@`), which plugin tools and models send too.
  */
 import { addedAgainst } from "../../enforce/added-lines.js";
-import type { AddedLine } from "../../enforce/proposed.js";
+import type { AddedLine, Replacement } from "../../enforce/proposed.js";
 
 /** Argument keys that hold patch text, across OpenCode's patch tools and plugin tools. */
 export const PATCH_TEXT_KEYS = ["patchText", "patch", "input"] as const;
@@ -15,9 +16,15 @@ export const PATCH_TEXT_KEYS = ["patchText", "patch", "input"] as const;
 /** Files read from one patch: more is not a patch a model wrote, and would only cost time. */
 export const MAX_FILES_PER_PATCH = 2_000;
 
-/** A file a patch writes, with the lines it adds there. */
+/**
+ * A file a patch writes: the replacements that make its new text (a new
+ * file's whole text, or an update's hunks; read from `readFrom` when the
+ * patch moves it to `path`), and the lines it adds judged alone.
+ */
 export interface PatchedFile {
   readonly path: string;
+  readonly readFrom?: string;
+  readonly replacements: readonly Replacement[];
   readonly added: readonly AddedLine[];
 }
 
@@ -54,25 +61,41 @@ export function patchedFiles(patch: string): PatchedFile[] {
     .map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   const begin = lines.findIndex((line) => line.trim() === "*** Begin Patch");
   const sections = begin === -1 ? unifiedSections(lines) : envelopeSections(lines, begin);
-  return sections.slice(0, MAX_FILES_PER_PATCH).map(addedIn);
+  return sections.slice(0, MAX_FILES_PER_PATCH).map(patchedFile);
 }
 
-/** One file's part of a patch: its `+` lines (numbered when the patch says where) and its `-` lines. */
+/** A hunk's lines: the old side (context and `-`), the new side (context and `+`). */
+interface HunkLines {
+  readonly old: string[];
+  readonly new: string[];
+}
+
+/** One file's part of a patch: its `+` lines (numbered when the patch says where), its `-` lines, and its hunks; `created` for a new file, whose `+` lines are its text. */
 interface Section {
   readonly path: string;
+  readonly readFrom?: string;
+  readonly created?: boolean;
   readonly plus: { text: string; line?: number }[];
   readonly minus: string[];
+  readonly hunks: HunkLines[];
 }
 
-const sectionFor = (path: string): Section => ({ path, plus: [], minus: [] });
+const sectionFor = (path: string, more: Pick<Section, "readFrom" | "created"> = {}): Section => ({ path, ...more, plus: [], minus: [], hunks: [] });
+
+/** Lines as a replacement's text holds them: each ended by a line break. */
+const textOfLines = (lines: readonly string[]): string => lines.map((line) => `${line}\n`).join("");
 
 /** A `+` line that only puts back a `-` line of the same file adds nothing: the section's `+` lines minus its `-` lines, as a multiset. */
-function addedIn(section: Section): PatchedFile {
+function patchedFile(section: Section): PatchedFile {
   const added = addedAgainst(
     section.minus,
     section.plus.map((entry) => entry.text),
   );
-  return { path: section.path, added: added.map(({ index }) => section.plus[index]!) };
+  const replacements: Replacement[] = section.created
+    ? [{ oldText: "", newText: textOfLines(section.plus.map((entry) => entry.text)) }]
+    : section.hunks.filter((hunk) => hunk.old.length + hunk.new.length > 0).map((hunk) => ({ oldText: textOfLines(hunk.old), newText: textOfLines(hunk.new), hunk: true }));
+  const readFrom = section.readFrom === undefined ? {} : { readFrom: section.readFrom };
+  return { path: section.path, ...readFrom, replacements, added: added.map(({ index }) => section.plus[index]!) };
 }
 
 /** OpenCode's `cat <<'EOF' … EOF` wrapper, which both generations strip before parsing. */
@@ -87,53 +110,68 @@ function withoutHeredoc(text: string): string {
 /**
  * OpenCode's envelope: between `*** Begin Patch` and `*** End Patch` (both
  * required, as OpenCode requires them). An Add File's `+` lines are the new
- * file, line by line; an Update File's `+` lines count from its first `@@`
- * on (OpenCode skips what comes before), without line numbers (`@@` names a
- * context line, not a place); a Move to sends them to its destination.
+ * file, line by line; an Update File's chunks start at each `@@` (OpenCode
+ * skips what comes before the first), their `+` lines without line numbers
+ * (`@@` names a context line, not a place), and a line that is neither
+ * context, `-` nor `+` is skipped, as OpenCode skips it; a Move to sends the
+ * result to its destination, read from the file it moves.
  */
 function envelopeSections(lines: readonly string[], begin: number): Section[] {
   const end = lines.findIndex((line, index) => index > begin && line.trim() === "*** End Patch");
   if (end === -1) return [];
   const sections: Section[] = [];
   let section: Section | undefined;
-  let kind: "add" | "update" = "add";
-  let inChunk = false;
+  let chunk: HunkLines | undefined;
   for (let index = begin + 1; index < end && sections.length < MAX_FILES_PER_PATCH; index++) {
     const line = lines[index]!;
     if (section && !line.startsWith("***")) {
-      if (kind === "add") {
+      if (section.created) {
         if (line.startsWith("+")) section.plus.push({ text: line.slice(1), line: section.plus.length + 1 });
-      } else if (line.startsWith("@@")) inChunk = true;
-      else if (inChunk && line.startsWith("+")) section.plus.push({ text: line.slice(1) });
-      else if (inChunk && line.startsWith("-")) section.minus.push(line.slice(1));
+      } else if (line.startsWith("@@")) {
+        chunk = { old: [], new: [] };
+        section.hunks.push(chunk);
+      } else if (chunk) chunkLine(section, chunk, line);
       continue;
     }
-    if (section && kind === "update" && line.trim() === "*** End of File") {
-      inChunk = false;
+    if (section && !section.created && line.trim() === "*** End of File") {
+      chunk = undefined;
       continue;
     }
     section = undefined;
+    chunk = undefined;
     const header = headerOf(line.trim());
-    if (header?.kind === "add") {
-      section = sectionFor(header.path);
-      kind = "add";
-    } else if (header?.kind === "update") {
+    if (header?.kind === "add") section = sectionFor(header.path, { created: true });
+    else if (header?.kind === "update") {
       const move = headerOf(lines[index + 1] ?? "");
       if (move?.kind === "move") index++;
-      section = sectionFor(move?.kind === "move" && move.path ? move.path : header.path);
-      kind = "update";
-      inChunk = false;
+      section = move?.kind === "move" && move.path ? sectionFor(move.path, { readFrom: header.path }) : sectionFor(header.path);
     }
     if (section) sections.push(section);
   }
   return sections;
 }
 
-/** Where a unified hunk stands: the old and new lines its header announced and not yet seen, and the new side's next line number. */
+/** One line of an envelope chunk: context goes to both sides, `-` to the old, `+` to the new. */
+function chunkLine(section: Section, chunk: HunkLines, line: string): void {
+  const text = line.slice(1);
+  if (line.startsWith(" ")) {
+    chunk.old.push(text);
+    chunk.new.push(text);
+  } else if (line.startsWith("-")) {
+    chunk.old.push(text);
+    section.minus.push(text);
+  } else if (line.startsWith("+")) {
+    chunk.new.push(text);
+    section.plus.push({ text });
+  }
+}
+
+/** Where a unified hunk stands: the old and new lines its header announced and not yet seen, the new side's next line number, and its lines so far. */
 interface Hunk {
   oldLeft: number;
   newLeft: number;
   next?: number;
+  readonly lines: HunkLines;
 }
 
 const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -155,8 +193,10 @@ function unifiedSections(lines: readonly string[]): Section[] {
       continue;
     }
     hunk = undefined;
-    if (line.startsWith("@@")) hunk = hunkOf(line);
-    else if (line.startsWith("+++ ")) {
+    if (line.startsWith("@@")) {
+      hunk = hunkOf(line);
+      section?.hunks.push(hunk.lines);
+    } else if (line.startsWith("+++ ")) {
       const path = headerOf(line)?.path.replace(/\t.*$/, "");
       section = path && path !== "/dev/null" ? sectionFor(path) : undefined;
       if (section) sections.push(section);
@@ -167,8 +207,9 @@ function unifiedSections(lines: readonly string[]): Section[] {
 
 function hunkOf(header: string): Hunk {
   const counts = HUNK_HEADER.exec(header);
-  if (!counts) return { oldLeft: Number.POSITIVE_INFINITY, newLeft: Number.POSITIVE_INFINITY };
-  return { oldLeft: Number(counts[1] ?? 1), newLeft: Number(counts[3] ?? 1), next: Number(counts[2]) };
+  const lines = { old: [], new: [] };
+  if (!counts) return { oldLeft: Number.POSITIVE_INFINITY, newLeft: Number.POSITIVE_INFINITY, lines };
+  return { oldLeft: Number(counts[1] ?? 1), newLeft: Number(counts[3] ?? 1), next: Number(counts[2]), lines };
 }
 
 /** Whether a line still belongs to the hunk: its counts not yet spent, and a diff line (a bare hunk also stops at the next header). */
@@ -182,15 +223,20 @@ function inHunk(hunk: Hunk, line: string, following: string | undefined): boolea
 /** Counts one line of a hunk, and keeps its text in the file's section (none before a `+++` line, or for a file deleted). */
 function consume(hunk: Hunk, line: string, section: Section | undefined): void {
   const sign = line[0];
+  const text = line.slice(1);
   if (sign === "\\") return; // "\ No newline at end of file"
   if (sign === "+") {
-    section?.plus.push(hunk.next === undefined ? { text: line.slice(1) } : { text: line.slice(1), line: hunk.next });
+    section?.plus.push(hunk.next === undefined ? { text } : { text, line: hunk.next });
+    hunk.lines.new.push(text);
     if (hunk.next !== undefined) hunk.next++;
     hunk.newLeft--;
   } else if (sign === "-") {
-    section?.minus.push(line.slice(1));
+    section?.minus.push(text);
+    hunk.lines.old.push(text);
     hunk.oldLeft--;
   } else {
+    hunk.lines.old.push(text);
+    hunk.lines.new.push(text);
     if (hunk.next !== undefined) hunk.next++;
     hunk.oldLeft--;
     hunk.newLeft--;

@@ -1,7 +1,9 @@
 /**
  * What a call of OpenCode's own tools would do, read from its arguments
- * before it runs: the files it writes and the lines it adds, the command it
- * runs. Both generations: 1.x names a file `filePath`, 2.x `path`; 1.x runs
+ * before it runs: the files it writes (whole, or by the replacements an edit
+ * or a patch makes, which the engine applies to the file's text), the command
+ * it runs. Both generations: 1.x names a file `filePath`, 2.x `path` (both
+ * edit with `oldString`, `newString`, `replaceAll`); 1.x runs
  * commands with `bash`, 2.x with `shell` (earlier 2.x cores: `bash`); the
  * patch tool is `apply_patch` (1.x, earlier 2.x) or `patch` (later 2.x), and
  * OpenCode offers it instead of `edit` and `write` to GPT models. A tool not
@@ -9,7 +11,7 @@
  * fit the tool's shape propose nothing either.
  */
 import { linesAdded } from "../../enforce/added-lines.js";
-import type { AddedLine, ProposedChange } from "../../enforce/proposed.js";
+import type { AddedLine, ProposedChange, Replacement } from "../../enforce/proposed.js";
 import { PATCH_TEXT_KEYS, patchedFiles } from "./patch-text.js";
 import { MAX_PATHS_PER_CALL } from "./tool-paths.js";
 
@@ -51,35 +53,50 @@ function writeChanges(args: Args): ProposedChange[] {
   return path === undefined || content === undefined ? [] : [{ kind: "write", path, content }];
 }
 
+/** An edit with an empty oldString is OpenCode 1.x's "create or overwrite with newString" (2.x refuses it): a write. */
 function editChanges(args: Args): ProposedChange[] {
-  const edit = editOf(pathOf(args), args);
-  return edit ? [edit] : [];
+  const path = pathOf(args);
+  const replacement = replacementOf(args);
+  if (path === undefined || replacement === undefined) return [];
+  if (replacement.oldText === "") return [{ kind: "write", path, content: replacement.newText }];
+  return [{ kind: "edit", path, replacements: [replacement], added: addedAlone(replacement) }];
+}
+
+function replacementOf(args: Args): Replacement | undefined {
+  const oldText = stringAt(args, "oldString");
+  const newText = stringAt(args, "newString");
+  if (oldText === undefined || newText === undefined) return undefined;
+  return args.replaceAll === true ? { oldText, newText, all: true } : { oldText, newText };
 }
 
 /**
- * An edit adds the lines of its new text that its old text lacks (a line it
- * keeps, or only moves, adds nothing). Without line numbers: where the old
- * text sits in the file is the host's to find (fuzzily, in OpenCode), and a
- * number counted inside the new text would name the wrong line.
+ * An edit judged alone, for a file that cannot be read: the lines of its new
+ * text that its old text lacks (a line it keeps, or only moves, adds
+ * nothing). Without line numbers: a number counted inside the new text would
+ * name the wrong line.
  */
-function editOf(path: string | undefined, args: Args): ProposedChange | undefined {
-  const oldString = stringAt(args, "oldString");
-  const newString = stringAt(args, "newString");
-  if (path === undefined || oldString === undefined || newString === undefined) return undefined;
-  const added: AddedLine[] = linesAdded(oldString, newString).map(({ text }) => ({ text }));
-  return { kind: "edit", path, added };
-}
+const addedAlone = (replacement: Replacement): AddedLine[] => linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text }));
 
-/** Older 1.x: `{ filePath, edits: [{ filePath, oldString, newString }] }`. The host applies every entry to the top-level file; an entry's own path counts only when that is missing. */
+/**
+ * Older 1.x: `{ filePath, edits: [{ filePath, oldString, newString, replaceAll }] }`.
+ * The host applies every entry, in order, to the top-level file; an entry's
+ * own path counts only when that is missing. One edit per file, its entries'
+ * replacements in order (an entry with an empty oldString rewrites the file,
+ * as the host's edit does).
+ */
 function multieditChanges(args: Args): ProposedChange[] {
   if (!Array.isArray(args.edits)) return [];
   const path = pathOf(args);
-  const changes: ProposedChange[] = [];
+  const byPath = new Map<string, Replacement[]>();
   for (const entry of args.edits.slice(0, MAX_PATHS_PER_CALL)) {
-    const edit = editOf(path ?? pathOf(recordOf(entry)), recordOf(entry));
-    if (edit) changes.push(edit);
+    const entryPath = path ?? pathOf(recordOf(entry));
+    const replacement = replacementOf(recordOf(entry));
+    if (entryPath === undefined || replacement === undefined) continue;
+    const replacements = byPath.get(entryPath) ?? [];
+    replacements.push(replacement);
+    byPath.set(entryPath, replacements);
   }
-  return changes;
+  return [...byPath].map(([file, replacements]) => ({ kind: "edit", path: file, replacements, added: replacements.flatMap(addedAlone) }));
 }
 
 /** One edit per file the patch writes. The text is `patchText` (or a plugin tool's `patch`/`input`), or the arguments themselves when the model sent the patch freeform. */
@@ -87,7 +104,7 @@ function patchChanges(args: unknown): ProposedChange[] {
   const record = recordOf(args);
   const text = typeof args === "string" ? args : PATCH_TEXT_KEYS.map((key) => stringAt(record, key)).find((value) => value !== undefined);
   if (text === undefined) return [];
-  return patchedFiles(text).map(({ path, added }) => ({ kind: "edit", path, added }));
+  return patchedFiles(text).map((file) => ({ kind: "edit", ...file }));
 }
 
 function commandChanges(args: Args): ProposedChange[] {

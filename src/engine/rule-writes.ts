@@ -1,0 +1,77 @@
+/**
+ * What a call's writes of rule files would do to the rules that forbid: each
+ * file's new text is read as discovery will read it after the write (its
+ * source's parser, its name, scope and trust), precedence is worked out again,
+ * and the rules whose forbids held before are compared with those after
+ * (`enforce/weakened.ts`). A rule file the call creates in the project's own
+ * rules folder is read as a native rule. Pure.
+ */
+import { relative, sep } from "node:path";
+import { parseFile } from "../discover/parse-file.js";
+import type { FoundRuleFile } from "../discover/source.js";
+import { type WeakenedRule, weakenedRules } from "../enforce/weakened.js";
+import { ALL_SOURCES, enforcingRules, type LoadedRules, resolvePrecedence } from "../formats/load.js";
+import { MARKDOWN_OR_MDC } from "../formats/mapping.js";
+import type { Rule } from "../rule/rule.js";
+
+/** A rule file a call writes: its text after the call (undefined when it could not be worked out: nothing is judged then). */
+export interface WrittenRuleFile {
+  readonly path: string;
+  readonly after?: string;
+}
+
+export interface RuleWritePlace {
+  readonly projectRoot: string;
+  /** Project levels from the root down (`discover/locations.ts` foldersFromRoot): precedence ranks a nearer level first. */
+  readonly levels: readonly string[];
+  /** A longer file is skipped by discovery: after the write the rule is gone. */
+  readonly maxRuleBytes: number;
+}
+
+const NATIVE_FOLDER = [".opencode", "rules"].join(sep);
+
+/** The enforcing rules the writes would weaken; none when no rule forbids anything or no write could be read. */
+export function weakenedByWrites(writes: readonly WrittenRuleFile[], loaded: LoadedRules, place: RuleWritePlace): WeakenedRule[] {
+  const readable = writes.filter((write): write is Required<WrittenRuleFile> => write.after !== undefined);
+  if (readable.length === 0) return [];
+  const before = enforcingRules(loaded);
+  if (!before.some((rule) => rule.enforce)) return [];
+  const every = new Map<string, Rule>([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => [rule.path, rule]));
+  for (const write of readable) {
+    const file = loaded.files.find((found) => found.path === write.path) ?? newNativeFile(write.path, place.projectRoot);
+    if (!file) continue;
+    const rule = ruleFrom(file, write.after, place.maxRuleBytes);
+    if (rule) every.set(write.path, rule);
+    else every.delete(write.path);
+  }
+  const everyAfter = [...every.values()];
+  const after = enforcingRules(resolvePrecedence(everyAfter, place.levels));
+  return weakenedRules(before, after, everyAfter);
+}
+
+/** The file as discovery would find it in the project's `.opencode/rules/`; undefined for any other path. */
+function newNativeFile(path: string, projectRoot: string): FoundRuleFile | undefined {
+  const rel = relative(projectRoot, path);
+  if (!rel.startsWith(`${NATIVE_FOLDER}${sep}`) || !MARKDOWN_OR_MDC(rel)) return undefined;
+  const relPath = rel
+    .slice(NATIVE_FOLDER.length + 1)
+    .split(sep)
+    .join("/");
+  return {
+    name: relPath.replace(/\.(md|mdc)$/i, ""),
+    scope: "project",
+    source: "native",
+    path,
+    displayPath: rel.split(sep).join("/"),
+    relPath,
+    size: 0,
+    trust: "repository",
+  };
+}
+
+function ruleFrom(file: FoundRuleFile, text: string, maxRuleBytes: number): Rule | undefined {
+  const source = ALL_SOURCES.find((known) => known.id === file.source);
+  const bytes = Buffer.from(text, "utf8");
+  if (!source || bytes.length > maxRuleBytes) return undefined;
+  return parseFile(file, source, bytes).rule;
+}
