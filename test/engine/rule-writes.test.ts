@@ -45,6 +45,10 @@ describe("a write of a rule file that weakens an enforcing rule is found", () =>
     ]);
   });
 
+  test("a patch deleting the rule file (left with no text) switches it off", () => {
+    expect(weakened("")[0]?.ways).toEqual([{ kind: "switched-off" }]);
+  });
+
   test("removing a pattern, or the whole forbidCommands key, names the patterns lost", () => {
     expect(weakened(NO_FORCE.replace("  - git push --force\n", ""))[0]?.ways).toEqual([{ kind: "patterns-removed", patterns: ["git push --force"] }]);
     expect(weakened("Never force-push.\n")[0]?.ways).toEqual([{ kind: "patterns-removed", patterns: ["git push --force", "/git\\s+push\\b.*\\s-f(\\s|$)/"] }]);

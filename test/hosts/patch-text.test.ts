@@ -34,8 +34,9 @@ describe("the lines a patch adds, file by file", () => {
     expect(texts(envelope("*** Add File: a.ts", "+x").replaceAll("\n", "\r\n"))).toEqual([["a.ts", ["x"]]]);
   });
 
-  test("a deleted file adds nothing, in either dialect", () => {
-    expect(texts(envelope("*** Delete File: a.ts"))).toEqual([]);
+  test("a deleted file adds nothing, in either dialect; the envelope's is left with no text (a rule file deleted is a rule switched off)", () => {
+    expect(texts(envelope("*** Delete File: a.ts"))).toEqual([["a.ts", []]]);
+    expect(patchedFiles(envelope("*** Delete File: a.ts"))[0]?.replacements).toEqual([{ oldText: "", newText: "" }]);
     expect(texts(["--- a/a.ts", "+++ /dev/null", "@@ -1,2 +0,0 @@", "-console.log(1)", "-x"].join("\n"))).toEqual([]);
   });
 
@@ -114,6 +115,8 @@ describe("the edit a patch makes, to apply to the file's text", () => {
     const patch = envelope("*** Add File: new.ts", "+a", "+b", "*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-x", "+y");
     expect(edits(patch)).toEqual([
       { path: "new.ts", replacements: [{ oldText: "", newText: "a\nb\n" }] },
+      // The file moved away is left with no text.
+      { path: "src/a.ts", replacements: [{ oldText: "", newText: "" }] },
       { path: "src/b.ts", readFrom: "src/a.ts", replacements: [{ oldText: "x\n", newText: "y\n", hunk: true }] },
     ]);
   });

@@ -99,6 +99,8 @@ describe("what a call of OpenCode's tools proposes", () => {
         replacements: [{ oldText: "console.log(kept);\nconsole.log(removed);\n", newText: "console.log(kept);\nreturn 1;\n", hunk: true }],
         added: [{ text: "return 1;" }],
       },
+      // Deleted: left with no text, adding nothing.
+      { kind: "edit", path: "src/gone.ts", replacements: [{ oldText: "", newText: "" }], added: [] },
     ];
     expect(proposedChanges("apply_patch", { patchText })).toEqual(expected);
     expect(proposedChanges("patch", { patchText })).toEqual(expected);
@@ -108,8 +110,14 @@ describe("what a call of OpenCode's tools proposes", () => {
 
   test("a patch that moves a file adds its lines to the destination, read from the file it moves", () => {
     const patchText = envelope("*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-old", "+console.log(1)");
-    expect(addedTexts(proposedChanges("apply_patch", { patchText }))).toEqual([["src/b.ts", ["console.log(1)"]]]);
-    expect(proposedChanges("apply_patch", { patchText })).toMatchObject([{ path: "src/b.ts", readFrom: "src/a.ts" }]);
+    expect(addedTexts(proposedChanges("apply_patch", { patchText }))).toEqual([
+      ["src/a.ts", []],
+      ["src/b.ts", ["console.log(1)"]],
+    ]);
+    expect(proposedChanges("apply_patch", { patchText })).toMatchObject([
+      { path: "src/a.ts", replacements: [{ oldText: "", newText: "" }] },
+      { path: "src/b.ts", readFrom: "src/a.ts" },
+    ]);
   });
 
   test("a unified diff gives its + lines with their line numbers", () => {

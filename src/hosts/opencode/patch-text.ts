@@ -70,7 +70,7 @@ interface HunkLines {
   readonly new: string[];
 }
 
-/** One file's part of a patch: its `+` lines (numbered when the patch says where), its `-` lines, and its hunks; `created` for a new file, whose `+` lines are its text. */
+/** One file's part of a patch: its `+` lines (numbered when the patch says where), its `-` lines, and its hunks; `created` for a file whose `+` lines are its whole text (a new file; none for one deleted). */
 interface Section {
   readonly path: string;
   readonly readFrom?: string;
@@ -140,10 +140,12 @@ function envelopeSections(lines: readonly string[], begin: number): Section[] {
     section = undefined;
     chunk = undefined;
     const header = headerOf(line.trim());
-    if (header?.kind === "add") section = sectionFor(header.path, { created: true });
+    // A file deleted, or moved away, is left with no text: a rule file so is a rule switched off (engine/rule-writes.ts).
+    if (header?.kind === "add" || header?.kind === "delete") section = sectionFor(header.path, { created: true });
     else if (header?.kind === "update") {
       const move = headerOf(lines[index + 1] ?? "");
       if (move?.kind === "move") index++;
+      if (move?.kind === "move" && move.path) sections.push(sectionFor(header.path, { created: true }));
       section = move?.kind === "move" && move.path ? sectionFor(move.path, { readFrom: header.path }) : sectionFor(header.path);
     }
     if (section) sections.push(section);
