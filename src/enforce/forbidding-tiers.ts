@@ -1,23 +1,14 @@
 /**
  * A rule set's forbidden patterns, by trust, compiled into scan sets once per
- * rule set: checks run the most trusted first (`violations.ts`), and a
- * repository's patterns are matched in smaller sets than the user's.
+ * rule set: checks run the most trusted first (`violations.ts`), each trust's
+ * patterns in sets of their own (a regular expression the DFA may give up
+ * on in smaller ones: `pattern/pattern-scan.ts`).
  */
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
-import { type ScanCore, type ScanShape, scanCore } from "../pattern/pattern-scan.js";
+import { type ScanCore, scanCore } from "../pattern/pattern-scan.js";
 import { prepareSets, type Slicing } from "../pattern/scan-slices.js";
 import type { Rule } from "../rule/rule.js";
 import { TRUST_ORDER, type Trust, trustOf } from "../rule/trust.js";
-
-/**
- * A repository's patterns are matched in sets of this many instructions, a
- * quarter of the user's: on patterns the DFA gives up on, a step (a set
- * against a window) costs about the set's size times the window, and a
- * smaller set keeps its DFA within memory far longer (measured: 50 hostile
- * patterns against 800 KB of long lines, 5 s and unfinished in sets of
- * 10,000; 0.2 s in sets of 2,500). Ordinary patterns cost more passes so.
- */
-export const REPOSITORY_GROUP_SIZE = 2_500;
 
 /** The patterns of one kind, each with the rule it belongs to, and the sets that scan them. */
 export interface Forbidden {
@@ -42,26 +33,17 @@ export function forbiddingTiers(rules: readonly Rule[]): Tier[] {
     tiers = TRUST_ORDER.flatMap((trust) => {
       const forbidding = rules.filter((rule) => rule.enforce !== undefined && trustOf(rule) === trust);
       if (forbidding.length === 0) return [];
-      const shape: ScanShape = trust === "repository" ? { groupSize: REPOSITORY_GROUP_SIZE } : {};
       const file = forbidding.flatMap((rule) => (rule.enforce?.forbid ?? []).map((pattern) => ({ rule, pattern })));
       const command = forbidding.flatMap((rule) => (rule.enforce?.forbidCommands ?? []).map((pattern) => ({ rule, pattern })));
-      return [{ trust, file: forbidden(file, shape), command: forbidden(command, shape) }];
+      return [{ trust, file: forbidden(file), command: forbidden(command) }];
     });
     built.set(rules, tiers);
   }
   return tiers;
 }
 
-function forbidden(owners: Array<{ rule: Rule; pattern: ForbidPattern }>, shape: ScanShape): Forbidden {
-  return owners.length === 0
-    ? { owners }
-    : {
-        owners,
-        core: scanCore(
-          owners.map(({ pattern }) => pattern),
-          shape,
-        ),
-      };
+function forbidden(owners: Array<{ rule: Rule; pattern: ForbidPattern }>): Forbidden {
+  return owners.length === 0 ? { owners } : { owners, core: scanCore(owners.map(({ pattern }) => pattern)) };
 }
 
 /** Compiles every set the rule set's checks will use, in slices, off the path of the first checked call; `stop()` true ends it. */

@@ -6,10 +6,7 @@
  * first checked call does not pay for them. Pure but for the clock and the
  * pause the caller hands in.
  */
-import { type ScanBudget, type ScanCore, type ScanPlace, type ScanResult, scanResult, scanSteps } from "./pattern-scan.js";
-
-/** A step's kinds of window: no edge cut, the start, the end, both (pattern-scan.ts's cuts). */
-const CUTS = [0, 1, 2, 3] as const;
+import { runSteps, type ScanBudget, type ScanCore, type ScanResult, scanResult, scanStart } from "./pattern-scan.js";
 
 /** How a sliced scan shares the loop: it runs at most `sliceMs` at a time, then awaits `pause()` (e.g. `setImmediate`). */
 export interface Slicing {
@@ -21,32 +18,37 @@ export interface Slicing {
 /** A scan to the deadline that pauses between slices; past the deadline, after a pause too, it stops incomplete. */
 export async function scanInSlices(core: ScanCore, units: readonly string[], budget: ScanBudget & Slicing): Promise<ScanResult> {
   const found = new Set<number>();
-  const place: ScanPlace = { group: 0 };
-  let sliceEnd = budget.now() + budget.sliceMs;
-  for (const _ of scanSteps(core, units, found, place)) {
-    let now = budget.now();
-    if (now > sliceEnd) {
-      await budget.pause();
-      now = budget.now();
-      sliceEnd = now + budget.sliceMs;
-    }
-    if (now > budget.deadline) return scanResult(core, found, units.length, place, false);
+  const place = scanStart();
+  for (;;) {
+    const sliceEnd = budget.now() + budget.sliceMs;
+    let expired = false;
+    let stepped = false;
+    // Each slice runs a step at least, so a scan whose slices are shorter than a step still ends.
+    const done = runSteps(core, units, found, place, () => {
+      const now = budget.now();
+      expired = now > budget.deadline;
+      if (expired || (stepped && now > sliceEnd)) return true;
+      stepped = true;
+      return false;
+    });
+    if (done || expired) return scanResult(core, found, units.length, place, done);
+    await budget.pause();
   }
-  return scanResult(core, found, units.length, place, true);
 }
 
-/** Builds every set the core may use (one per group and kind of window), in slices; `stop()` true ends it early. */
+/**
+ * Builds the sets a line shorter than a window is scanned with (one per
+ * group: most units are such lines), in slices; `stop()` true ends it early.
+ * The sets for windows of longer lines are built when first needed.
+ */
 export async function prepareSets(core: ScanCore, slicing: Slicing, stop: () => boolean = () => false): Promise<void> {
   let sliceEnd = slicing.now() + slicing.sliceMs;
-  // Whole-unit sets first: most units are lines shorter than a window.
-  for (const cut of CUTS) {
-    for (const group of core.groups) {
-      if (stop()) return;
-      if (slicing.now() > sliceEnd) {
-        await slicing.pause();
-        sliceEnd = slicing.now() + slicing.sliceMs;
-      }
-      core.setFor(group, cut);
+  for (const group of core.groups) {
+    if (stop()) return;
+    if (slicing.now() > sliceEnd) {
+      await slicing.pause();
+      sliceEnd = slicing.now() + slicing.sliceMs;
     }
+    core.setFor(group, 0);
   }
 }

@@ -6,7 +6,18 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { type ForbidPattern, MAX_PATTERN_LENGTH, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
-import { lineOfUnit, MAX_GROUP_SIZE, patternScanner, type ScanBudget, scanCore, WINDOW, WINDOW_OVERLAP, windowsOf } from "../../src/pattern/pattern-scan.js";
+import {
+  HEAVY_GROUP_SIZE,
+  isHeavy,
+  lineOfUnit,
+  MAX_GROUP_SIZE,
+  patternScanner,
+  type ScanBudget,
+  scanCore,
+  WINDOW,
+  WINDOW_OVERLAP,
+  windowsOf,
+} from "../../src/pattern/pattern-scan.js";
 import { prepareSets, scanInSlices } from "../../src/pattern/scan-slices.js";
 
 function read(written: string): ForbidPattern {
@@ -231,6 +242,30 @@ describe("scanning in slices", () => {
     await prepareSets(core, { now: () => performance.now(), sliceMs: 5, pause: async () => {} }, () => ++calls > 2);
     expect(core.groups.flatMap((group) => group.sets.filter(Boolean)).length).toBe(2);
     await prepareSets(core, { now: () => performance.now(), sliceMs: 5, pause: async () => {} });
-    expect(core.groups.every((group) => [0, 1, 2, 3].every((cut) => group.sets[cut] !== undefined))).toBe(true);
+    expect(core.groups.every((group) => group.sets[0] !== undefined)).toBe(true);
+  });
+});
+
+describe("patterns the DFA may give up on are matched in smaller sets", () => {
+  test("a counted repeat of 8 or more, or more than 48 instructions, is heavy; literals and ordinary expressions are not", () => {
+    expect(["/[ab]*a[ab]{40}c/", "/(a|b|c|d)*a(a|b|c|d){150}x/", "/x{2,9}/", `/${"[ab]".repeat(60)}/`].map((written) => isHeavy(read(written)))).toEqual([true, true, true, true]);
+    expect(
+      ["console.log(", `${"x".repeat(400)}{40}`, "/\\bgit\\s+push\\b.*\\s(-f|--force)(\\s|$)/", "/:\\s*any\\b/", "/x{3,}/", "/(a+)+$/"].map((written) => isHeavy(read(written))),
+    ).toEqual([false, false, false, false, false, false]);
+  });
+
+  test("heavy patterns go into sets of at most HEAVY_GROUP_SIZE, ordinary ones share the big sets, and what each finds is the same", () => {
+    const ordinary = Array.from({ length: 400 }, (_, i) => read(`forbidden_${i}(`));
+    const heavy = Array.from({ length: 50 }, (_, i) => read(`/(a|b|c|d)*a(a|b|c|d){150}x${i}/`));
+    const core = scanCore([...heavy, ...ordinary]);
+    const sizes = core.groups.map((group) => group.members.every((index) => index >= heavy.length));
+    expect(sizes[0]).toBe(true);
+    expect(core.groups.filter((group) => group.members.some((index) => index < heavy.length)).every((group) => group.size <= HEAVY_GROUP_SIZE)).toBe(true);
+    expect(core.groups.filter((group) => group.members.some((index) => index < heavy.length)).length).toBeGreaterThan(1);
+    const text = ["forbidden_7(x)", `${"abcd".repeat(100)}a${"b".repeat(150)}x3`];
+    expect(patternScanner([...heavy, ...ordinary])(text, NO_DEADLINE).hits).toEqual([
+      { pattern: heavy.length + 7, unit: 0 },
+      { pattern: 3, unit: 1 },
+    ]);
   });
 });
