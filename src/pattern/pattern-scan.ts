@@ -16,6 +16,7 @@
  */
 import { RE2Set } from "re2js";
 import { MAX_PATTERN_LENGTH } from "./forbid-pattern.js";
+import { type Group, groupsOf, type ScannedPattern } from "./scan-groups.js";
 
 /** The most instructions a set holds (its patterns' sizes summed). */
 export const MAX_GROUP_SIZE = 10_000;
@@ -25,37 +26,6 @@ export const SET_MAX_MEMORY = 1 << 20;
 export const WINDOW = 1024;
 /** Windows overlap by the longest pattern, so a match up to that long (every literal) lies whole in one window. */
 export const WINDOW_OVERLAP = MAX_PATTERN_LENGTH;
-
-/** A pattern to scan for: RE2 syntax and its compiled size, as readForbidPattern gives them. */
-export interface ScannedPattern {
-  readonly re2: string;
-  readonly size: number;
-  /** A literal never makes the DFA give up; a regular expression may. */
-  readonly kind?: "literal" | "regex";
-}
-
-/**
- * A regular expression the DFA may give up on is matched in sets of at most
- * this many instructions: on such patterns a step costs about the set's size
- * times the window, and a smaller set keeps its DFA within memory far longer
- * (measured: 50 patterns like `(a|b|c|d)*a(a|b|c|d){150}x`, against 800 KB of
- * long lines, over 5 s and unfinished in sets of 10,000; 0.2 s in sets of
- * 2,500, no step over 16 ms). Ordinary patterns stay in big sets: fewer
- * passes over the text.
- */
-export const HEAVY_GROUP_SIZE = 2_500;
-
-/**
- * What makes RE2's DFA give up is a pattern whose states multiply: a counted
- * repeat (`[ab]{40}`) or a long run of classes after a loop. A regular
- * expression with a counted repeat of 8 or more, or of more than 48
- * instructions, is taken as heavy.
- */
-export function isHeavy(pattern: ScannedPattern): boolean {
-  if (pattern.kind === "literal") return false;
-  if (pattern.size > 48) return true;
-  return [...pattern.re2.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].some(([, low, high]) => Math.max(Number(low), Number(high || 0)) >= 8);
-}
 
 /** When to stop: `now()` past `deadline` (same units, e.g. `performance.now()` milliseconds). */
 export interface ScanBudget {
@@ -82,16 +52,6 @@ export type PatternScan = (units: readonly string[], budget: ScanBudget) => Scan
 /** A window's edge that cuts its unit: one character of the unit stands past it, as context the pattern must not reach into. */
 const CUT_BEFORE = 1;
 const CUT_AFTER = 2;
-/** What a window's context characters cost a pattern: `(?s:.)` before and after it. */
-const CONTEXT_SIZE = 2;
-
-export interface Group {
-  /** The patterns' indices, in the order they were added to the sets. */
-  readonly members: number[];
-  size: number;
-  /** One set per kind of window (no edge cut, the start, the end, both), built the first time one is needed. */
-  readonly sets: (RE2Set | undefined)[];
-}
 
 /**
  * How a scanner cuts its work: `window`, how long a piece of a unit one step
@@ -183,29 +143,6 @@ export function scanWithin(core: ScanCore, units: readonly string[], budget: Sca
   const place = scanStart();
   const done = runSteps(core, units, found, place, () => budget.now() > budget.deadline);
   return scanResult(core, found, units.length, place, done);
-}
-
-/** Patterns in groups of at most `limit` instructions, in order (a bigger pattern alone). */
-function groupsOf(patterns: readonly ScannedPattern[], limit: number): Group[] {
-  const light = patterns.flatMap((pattern, index) => (isHeavy(pattern) ? [] : [index]));
-  const heavy = patterns.flatMap((pattern, index) => (isHeavy(pattern) ? [index] : []));
-  return [...packed(patterns, light, limit), ...packed(patterns, heavy, Math.min(limit, HEAVY_GROUP_SIZE))];
-}
-
-/** The patterns at `indices`, in order, packed into groups of at most `limit` instructions (a bigger pattern alone). */
-function packed(patterns: readonly ScannedPattern[], indices: readonly number[], limit: number): Group[] {
-  const groups: Group[] = [];
-  let current: Group | undefined;
-  for (const index of indices) {
-    const size = patterns[index]!.size + CONTEXT_SIZE;
-    if (!current || current.size + size > limit) {
-      current = { members: [], size: 0, sets: [] };
-      groups.push(current);
-    }
-    current.members.push(index);
-    current.size += size;
-  }
-  return groups;
 }
 
 /**

@@ -6,18 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { type ForbidPattern, MAX_PATTERN_LENGTH, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
-import {
-  HEAVY_GROUP_SIZE,
-  isHeavy,
-  lineOfUnit,
-  MAX_GROUP_SIZE,
-  patternScanner,
-  type ScanBudget,
-  scanCore,
-  WINDOW,
-  WINDOW_OVERLAP,
-  windowsOf,
-} from "../../src/pattern/pattern-scan.js";
+import { lineOfUnit, MAX_GROUP_SIZE, patternScanner, type ScanBudget, scanCore, WINDOW, WINDOW_OVERLAP, windowsOf } from "../../src/pattern/pattern-scan.js";
+import { HEAVY_GROUP_SIZE, isHeavy } from "../../src/pattern/scan-groups.js";
 import { prepareSets, scanInSlices } from "../../src/pattern/scan-slices.js";
 
 function read(written: string): ForbidPattern {
