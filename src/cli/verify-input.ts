@@ -17,7 +17,9 @@ import { listProjectFiles, PROJECT_FILE_LIMIT } from "./check.js";
 import { shownPath, UsageError, type ProjectContext } from "./context.js";
 import { addedInDiff } from "./git-diff.js";
 import { gitMessage, type Git, type GitResult } from "./git.js";
-import { doesNotExist, resolveNamed, shownName, within } from "./verify-paths.js";
+import { shownText } from "../render/shown-text.js";
+import { inside } from "../rule/trust.js";
+import { doesNotExist, resolveNamed } from "./verify-paths.js";
 
 /** A file read whole larger than this is not checked (the plugin's bound for a file a write replaces). */
 export const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
@@ -48,7 +50,7 @@ export interface DiffRequest {
 export function namedPaths(project: Pick<ProjectContext, "directory" | "projectRoot">, raw: readonly string[]): string[] {
   return raw.map((path) => {
     const absolute = resolve(project.directory, path);
-    if (!within(project.projectRoot, absolute)) throw new UsageError(`${shownName(path)} is outside the repository (${shownName(project.projectRoot)})`);
+    if (!inside(absolute, [project.projectRoot])) throw new UsageError(`${shownText(path)} is outside the repository (${shownText(project.projectRoot)})`);
     return relative(project.projectRoot, absolute).split(sep).join("/");
   });
 }
@@ -190,7 +192,7 @@ async function readWhole(realRoot: string, file: string): Promise<Target | undef
     return undefined;
   }
   if (!info.isFile()) return undefined;
-  if (!within(realRoot, path)) return { kind: "skipped", file, reason: "outside the repository" };
+  if (!inside(path, [realRoot])) return { kind: "skipped", file, reason: "outside the repository" };
   if (info.size > MAX_CHECKED_BYTES) return { kind: "skipped", file, reason: "too large", detail: `${info.size} bytes` };
   let bytes: Uint8Array;
   try {

@@ -6,23 +6,11 @@
  * where it leads, named by its place under the repository's real root.
  */
 import { realpath, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { errorCode, errorReason } from "../discover/fs.js";
+import { shownText } from "../render/shown-text.js";
+import { inside } from "../rule/trust.js";
 import { UsageError } from "./context.js";
-
-/**
- * A name as a terminal or a CI log shows it: control characters (C0, DEL,
- * C1) as `?`, so that a file named with a newline or an escape sequence
- * cannot split, forge or erase lines. `--json` keeps names exact.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
-export const shownName = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
-
-/** Is `path` the folder `root` or inside it? Path arithmetic only: both are real paths. */
-export function within(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
 
 /** A path named on the command line, as far as it leads. */
 export interface NamedPath {
@@ -44,8 +32,8 @@ export async function resolveNamed(root: string, realRoot: string, paths: readon
   for (const named of paths) {
     const full = join(root, named);
     const real = await leadsTo(full, named);
-    if (!within(realRoot, real)) {
-      throw new UsageError(`${shownPath(named)} is outside the repository: it leads to ${shownName(real)}, and the repository is ${shownName(realRoot)}`);
+    if (!inside(real, [realRoot])) {
+      throw new UsageError(`${shownPath(named)} is outside the repository: it leads to ${shownText(real)}, and the repository is ${shownText(realRoot)}`);
     }
     const info = await stat(full).catch(() => undefined);
     if (info && !info.isFile() && !info.isDirectory()) throw new UsageError(`${shownPath(named)} is not a file or a folder`);
@@ -58,7 +46,7 @@ export async function resolveNamed(root: string, realRoot: string, paths: readon
 /** The error for a named path that names nothing. */
 export const doesNotExist = (named: string): UsageError => new UsageError(`${shownPath(named)} does not exist`);
 
-const shownPath = (named: string): string => (named === "" ? "." : shownName(named));
+const shownPath = (named: string): string => (named === "" ? "." : shownText(named));
 
 /**
  * Where `path` leads after every symlink in it: the real path of its longest

@@ -25,7 +25,7 @@ import { enforcingRules, type LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { plural, type Style } from "./format.js";
 import type { Target, Targets } from "./verify-input.js";
-import { shownName } from "./verify-paths.js";
+import { shownText } from "../render/shown-text.js";
 
 export interface VerifyOptions {
   json?: boolean;
@@ -91,18 +91,18 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
   // Names (files, rules) and lines with control characters shown as `?`: a file named with an escape sequence cannot rewrite a CI log.
   const lines = findings.map((finding) => {
     const label = finding.mode === "block" ? style.red("error  ") : style.yellow("warning");
-    const where = `${shownName(finding.file)}:${finding.lineNumber}: rule "${shownName(finding.rule.name)}"`;
+    const where = `${shownText(finding.file)}:${finding.lineNumber}: rule "${shownText(finding.rule.name)}"`;
     return `${label} ${where} forbids ${codeSpan(shownLine(finding.pattern.written))}: ${shownLine(finding.line)}`;
   });
   // Files too large or unreadable are named; binary files (images, archives) are many, and counted.
   for (const { file, reason, detail } of skipped) {
-    if (reason !== "binary") lines.push(`${style.dim("note   ")} ${shownName(`${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`)}`);
+    if (reason !== "binary") lines.push(`${style.dim("note   ")} ${shownText(`${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`)}`);
   }
   const binary = skipped.filter((skip) => skip.reason === "binary").length;
   if (binary > 0) notes.push(`${plural(binary, "binary file")} not checked`);
-  for (const note of notes) lines.push(`${style.dim("note   ")} ${shownName(note)}`);
+  for (const note of notes) lines.push(`${style.dim("note   ")} ${shownText(note)}`);
   if (lines.length > 0) lines.push("");
-  const compared = input.compared ? ` (${shownName(input.compared)})` : "";
+  const compared = input.compared ? ` (${shownText(input.compared)})` : "";
   if (forbidding.length === 0) lines.push("No rule forbids text in files: nothing to check.");
   else if (forbidding.length === notFor.length) lines.push("No rule that forbids text in files applies: nothing checked.");
   else if (findings.length === 0) lines.push(style.green(`No rule broken in ${plural(checked, "file")}${compared}.`));

@@ -5,7 +5,7 @@
  * file that already holds a violation can still be edited elsewhere, and
  * removing one is never blocked.
  */
-import type { AddedLine } from "./proposed.js";
+import type { AddedLine, Replacement } from "./proposed.js";
 
 /** The lines of a text: `\r\n` counts as `\n`, and a final newline ends the last line rather than starting an empty one. */
 export function linesOf(text: string): string[] {
@@ -37,3 +37,11 @@ export function addedAgainst(before: readonly string[], after: readonly string[]
   });
   return added;
 }
+
+/**
+ * An edit judged alone, for a file that cannot be read or a replacement that
+ * cannot be applied: the lines of its new text that its old text lacks (a
+ * line it keeps, or only moves, adds nothing). Without line numbers: a number
+ * counted inside the new text would name the wrong line.
+ */
+export const addedAlone = (replacement: Replacement): AddedLine[] => linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text }));

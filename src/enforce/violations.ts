@@ -12,7 +12,7 @@ import { type ScanBudget, type ScanHit, scanWithin } from "../pattern/pattern-sc
 import { scanInSlices, type Slicing } from "../pattern/scan-slices.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { inScope, type WorkingAs } from "../select/scope.js";
-import { type Forbidden, forbiddingTiers } from "./forbidding-tiers.js";
+import { type Forbidden, forbiddingTiers, type Tier } from "./forbidding-tiers.js";
 import type { AddedLine } from "./proposed.js";
 import { commandUnits } from "./shell-commands.js";
 
@@ -74,20 +74,18 @@ export const anyForbidden = (rules: readonly Rule[]): boolean => rules.some((rul
 export async function checkedViolations(input: CheckInput, budget: CheckBudget): Promise<CallCheck> {
   const tiers = forbiddingTiers(input.forbidding.rules);
   const found = foundViolations(input);
+  const units = input.changes.map(unitsOf);
   const unreached = new Set<Rule>();
   let complete = true;
   for (const [at, tier] of tiers.entries()) {
     const now = budget.now();
     const share = { ...budget, deadline: now + Math.max(0, budget.deadline - now) / (tiers.length - at) };
-    for (const change of input.changes) {
-      const kind = change.kind === "file" ? tier.file : tier.command;
-      const units = unitsOf(change);
-      if (!kind.core || units.length === 0) continue;
-      const scan = await scanInSlices(kind.core, units, share);
-      found.add(kind, change, scan.hits);
-      if (scan.complete) continue;
+    for (const scan of scansOf(tier, input.changes, units)) {
+      const result = await scanInSlices(scan.core, scan.units, share);
+      found.add(scan.kind, scan.change, result.hits);
+      if (result.complete) continue;
       complete = false;
-      for (const index of scan.unreached ?? []) unreached.add(kind.owners[index]!.rule);
+      for (const index of result.unreached ?? []) unreached.add(scan.kind.owners[index]!.rule);
     }
   }
   return complete ? { violations: found.violations, complete } : { violations: found.violations, complete, unreached: [...unreached] };
@@ -96,15 +94,13 @@ export async function checkedViolations(input: CheckInput, budget: CheckBudget):
 /** The rules `changes` break, as the session works (`as`), scanned in one go within `budget` (`verify`, which holds no session). */
 export function violationsIn(changes: readonly CheckedChange[], rules: readonly Rule[], as: WorkingAs, option: Exclude<EnforceOption, "off">, budget: ScanBudget): CallCheck {
   const found = foundViolations({ changes, forbidding: { rules }, as, option });
+  const units = changes.map(unitsOf);
   let complete = true;
   for (const tier of forbiddingTiers(rules)) {
-    for (const change of changes) {
-      const kind = change.kind === "file" ? tier.file : tier.command;
-      const units = unitsOf(change);
-      if (!kind.core || units.length === 0) continue;
-      const scan = scanWithin(kind.core, units, budget);
-      found.add(kind, change, scan.hits);
-      if (!scan.complete) complete = false;
+    for (const scan of scansOf(tier, changes, units)) {
+      const result = scanWithin(scan.core, scan.units, budget);
+      found.add(scan.kind, scan.change, result.hits);
+      complete &&= result.complete;
     }
   }
   return { violations: found.violations, complete };
@@ -112,6 +108,15 @@ export function violationsIn(changes: readonly CheckedChange[], rules: readonly 
 
 /** The texts a change is matched as: a file's added lines; a command as the shell reads it. */
 const unitsOf = (change: CheckedChange): readonly string[] => (change.kind === "file" ? change.added.map((added) => added.text) : commandUnits(change.command));
+
+/** One trust's scans of a call: each change (its units read once for every trust) against that trust's patterns of its kind, when it has some. */
+function scansOf(tier: Tier, changes: readonly CheckedChange[], units: readonly (readonly string[])[]) {
+  return changes.flatMap((change, at) => {
+    const kind = change.kind === "file" ? tier.file : tier.command;
+    const texts = units[at]!;
+    return kind.core && texts.length > 0 ? [{ change, kind, core: kind.core, units: texts }] : [];
+  });
+}
 
 /** Hits turned into violations: a rule's first hit per change, in the order the call adds its lines. */
 function foundViolations({ as, option, forbidding }: CheckInput) {

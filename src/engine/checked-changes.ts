@@ -15,25 +15,21 @@
 import { resolve } from "node:path";
 import type { RuleFs } from "../discover/fs.js";
 import { errorCode } from "../discover/fs.js";
-import { linesAdded } from "../enforce/added-lines.js";
+import { addedAlone, linesAdded } from "../enforce/added-lines.js";
 import { appliedEdits } from "../enforce/applied-edits.js";
-import type { AddedLine, ProposedCall, ProposedChange, Replacement } from "../enforce/proposed.js";
+import type { ProposedCall, ProposedChange } from "../enforce/proposed.js";
 import type { CheckedChange } from "../enforce/violations.js";
 import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
 import { normalisePath } from "../session/paths.js";
 import { errorText, withTimeout } from "./timing.js";
 
-/** A call's write or edit of a rule file: what the file held, and what it will hold. */
+/** A call's write or edit of a rule file: what the file will hold (the rules before it are the rule set's). */
 export interface RuleFileWrite {
   /** Absolute. */
   readonly path: string;
-  /** The file's text before the call; undefined when it did not exist, or could not be read (`problem`). */
-  readonly before?: string;
   /** Its text after the call; undefined when that could not be worked out (the file could not be read, a replacement could not be applied). */
   readonly after?: string;
-  /** Why the file could not be read. */
-  readonly problem?: string;
 }
 
 export interface CheckedChanges {
@@ -56,8 +52,8 @@ export interface ChangeReading {
 
 type FileChange = Exclude<ProposedChange, { kind: "command" }>;
 
-/** A file's text now (`missing`: it does not exist, and reads as empty), or why it could not be read. */
-type OnDisk = { readonly text: string; readonly missing?: true } | { readonly problem: string };
+/** A file's text now (empty when it does not exist), or why it could not be read. */
+type OnDisk = { readonly text: string } | { readonly problem: string };
 
 const PROJECT_RULES_FOLDER = ".opencode/rules/";
 
@@ -71,10 +67,6 @@ function ruleFilesOf(rules: readonly Rule[]): ReadonlySet<string> {
   }
   return files;
 }
-
-/** An edit's replacements that could not be applied, judged by their own text, as the adapter judges an edit alone. */
-const judgedAlone = (replacements: readonly Replacement[]): AddedLine[] =>
-  replacements.flatMap((replacement) => linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text })));
 
 /** The changes of `call` as the check reads them, every file read before `deadline`. */
 export async function checkedChanges(
@@ -94,7 +86,7 @@ export async function checkedChanges(
     const { maxBytes } = reading;
     const read = reading.fs.readFile(absolute(raw), maxBytes).then(
       (bytes): OnDisk => (bytes.length > maxBytes ? { problem: `the file on disk is over ${maxBytes} bytes` } : { text: Buffer.from(bytes).toString("utf8") }),
-      (error: unknown): OnDisk => (errorCode(error) === "ENOENT" ? { text: "", missing: true } : { problem: `the file on disk could not be read: ${errorText(error)}` }),
+      (error: unknown): OnDisk => (errorCode(error) === "ENOENT" ? { text: "" } : { problem: `the file on disk could not be read: ${errorText(error)}` }),
     );
     return (await withTimeout(read, Math.max(0, deadline - reading.now()))) ?? { problem: `the file on disk could not be read within ${reading.checkMs} ms` };
   }
@@ -117,24 +109,16 @@ export async function checkedChanges(
     }
     if (change.kind === "write") return { kind: "file", file, added: linesAdded(before.text, change.content) };
     const result = appliedEdits(before.text, change.replacements);
-    return { kind: "file", file, added: [...linesAdded(before.text, result.text), ...judgedAlone(result.unapplied)] };
+    return { kind: "file", file, added: [...linesAdded(before.text, result.text), ...result.unapplied.flatMap(addedAlone)] };
   }
 
-  /** A rule file's text before and after the change. */
+  /** A rule file's text after the change: a write's content, or an edit applied to the text it reads (a move, its source's). */
   async function ruleWrite(change: FileChange): Promise<RuleFileWrite> {
     const path = absolute(change.path);
-    const source = await onDisk(change.kind === "edit" ? (change.readFrom ?? change.path) : change.path);
-    // A move writes the result over whatever its destination held.
-    const target = change.kind === "edit" && change.readFrom !== undefined ? await onDisk(change.path) : source;
-    let after: string | undefined;
-    if (change.kind === "write") after = change.content;
-    else if ("text" in source) {
-      const result = appliedEdits(source.text, change.replacements);
-      if (result.unapplied.length === 0) after = result.text;
-    }
-    const problem = "problem" in source ? source.problem : "problem" in target ? target.problem : undefined;
-    const before = "text" in target && !target.missing ? target.text : undefined;
-    return { path, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), ...(problem === undefined ? {} : { problem }) };
+    if (change.kind === "write") return { path, after: change.content };
+    const source = await onDisk(change.readFrom ?? change.path);
+    const result = "text" in source ? appliedEdits(source.text, change.replacements) : undefined;
+    return result && result.unapplied.length === 0 ? { path, after: result.text } : { path };
   }
 
   const changes: CheckedChange[] = [];

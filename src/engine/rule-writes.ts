@@ -12,13 +12,8 @@ import type { FoundRuleFile } from "../discover/source.js";
 import { type WeakenedRule, weakenedRules } from "../enforce/weakened.js";
 import { ALL_SOURCES, enforcingRules, type LoadedRules, resolvePrecedence } from "../formats/load.js";
 import { MARKDOWN_OR_MDC } from "../formats/mapping.js";
+import type { RuleFileWrite } from "./checked-changes.js";
 import type { Rule } from "../rule/rule.js";
-
-/** A rule file a call writes: its text after the call (undefined when it could not be worked out: nothing is judged then). */
-export interface WrittenRuleFile {
-  readonly path: string;
-  readonly after?: string;
-}
 
 export interface RuleWritePlace {
   readonly projectRoot: string;
@@ -31,8 +26,8 @@ export interface RuleWritePlace {
 const NATIVE_FOLDER = [".opencode", "rules"].join(sep);
 
 /** The enforcing rules the writes would weaken; none when no rule forbids anything or no write could be read. */
-export function weakenedByWrites(writes: readonly WrittenRuleFile[], loaded: LoadedRules, place: RuleWritePlace): WeakenedRule[] {
-  const readable = writes.filter((write): write is Required<WrittenRuleFile> => write.after !== undefined);
+export function weakenedByWrites(writes: readonly RuleFileWrite[], loaded: LoadedRules, place: RuleWritePlace): WeakenedRule[] {
+  const readable = writes.filter((write): write is Required<RuleFileWrite> => write.after !== undefined);
   if (readable.length === 0) return [];
   const before = enforcingRules(loaded);
   if (!before.some((rule) => rule.enforce)) return [];

@@ -5,10 +5,10 @@
  * nothing more. Two conversations of one session interleave at their awaits,
  * each step reading the session as it is then.
  */
-import { weakenedLine } from "../render/weakened.js";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RuleFs } from "../discover/fs.js";
+import { weakenedLine } from "../render/weakened.js";
 import { reasonText } from "../select/reasons.js";
 import type { Effect, Note, RuleSet, SessionEvent } from "../session/session.js";
 import { step } from "../session/step.js";

@@ -10,6 +10,7 @@
 import type { RuleWhy } from "../session/marker.js";
 import { enforcedText, type ActivationReason, type ConditionMet } from "../select/reasons.js";
 import type { ScopeMatch } from "../select/scope.js";
+import { shownText } from "../render/shown-text.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
 
 export type LineTone = "title" | "heading" | "rule" | "reason" | "muted" | "warning";
@@ -131,7 +132,7 @@ function scopeWords(scope: ScopeMatch): string {
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 /** Names and paths come from files of untrusted repositories: control characters (a terminal escape) are shown, not obeyed. */
-const clean = (text: string) => text.replace(/\p{Cc}/gu, "?");
+const clean = shownText;
 
 /** Cut to `width` columns, with an ellipsis. */
 function cut(text: string, width: number): string {

@@ -10,6 +10,7 @@
 import type { Violation } from "../enforce/violations.js";
 import type { Rule } from "../rule/rule.js";
 import { renderRulesMessage } from "./message.js";
+import { shownText } from "./shown-text.js";
 
 /** A broken rule as the model is told of it. */
 export type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber" | "shadowedBy">;
@@ -52,8 +53,7 @@ function brokenLine({ rule, pattern, file, line, lineNumber, shadowedBy }: Broke
 
 /** A line as the model is shown it: control characters as `?`, cut to `MAX_SHOWN_LINE` characters. */
 export function shownLine(line: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
-  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?").trim();
+  const clean = shownText(line).trim();
   return clean.length > MAX_SHOWN_LINE ? `${clean.slice(0, MAX_SHOWN_LINE)}…` : clean;
 }
 

@@ -53,20 +53,22 @@ export function callChecked(state: SessionState, { tool, callID, violations, wea
     },
   };
   if (blocked) return { state: next, effects: [note, { type: "answer", refusal: answer }] };
-  const warned = new Map(state.warned ?? []);
-  warned.set(callID ?? tool, answer);
-  while (warned.size > MAX_WARNED_CALLS) warned.delete(warned.keys().next().value as string);
-  return { state: { ...next, warned }, effects: [note, { type: "answer" }] };
+  return { state: waiting(next, callID ?? tool, answer), effects: [note, { type: "answer" }] };
 }
 
 /** A call that ran and weakened rules that forbid: the log says so, and its result tells the model (and the Rules panel) after any warning. */
 function weakenedBy(step: Step, key: string, tool: string, weakened: readonly WeakenedRule[]): Step {
   const note: RulesAnswer = { text: weakenedText(weakened), marker: weakenedMarker(weakened.map(({ name }) => name)) };
-  const warned = new Map(step.state.warned ?? []);
-  const earlier = warned.get(key);
-  warned.set(key, earlier ? withWarning(earlier, note) : note);
+  const earlier = step.state.warned?.get(key);
+  return { state: waiting(step.state, key, earlier ? withWarning(earlier, note) : note), effects: [{ type: "note", note: { kind: "weakened", tool, weakened } }, ...step.effects] };
+}
+
+/** The session with `answer` waiting for the result of call `key`; past MAX_WARNED_CALLS the oldest is forgotten (a call whose result never comes). */
+function waiting(state: SessionState, key: string, answer: RulesAnswer): SessionState {
+  const warned = new Map(state.warned ?? []);
+  warned.set(key, answer);
   while (warned.size > MAX_WARNED_CALLS) warned.delete(warned.keys().next().value as string);
-  return { state: { ...step.state, warned }, effects: [{ type: "note", note: { kind: "weakened", tool, weakened } }, ...step.effects] };
+  return { ...state, warned };
 }
 
 /** The rules a `warn` rule puts into this call's result, taken out of the session. */

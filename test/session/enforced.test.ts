@@ -127,22 +127,21 @@ test("a call that breaks nothing is let run, and nothing changes", () => {
 describe("a call that weakens a rule that forbids (it wrote the rule's file)", () => {
   const weakened = [{ name: "no-force-push", displayPath: ".opencode/rules/no-force-push.md", ways: [{ kind: "switched-off" as const }] }];
   const weaken = (state: SessionState, violations: Violation[] = []) => step(state, { type: "call-checked", tool: "write", callID: "w1", violations, weakened });
+  /** What the call's result carries once it comes. */
+  const resultOf = (checked: ReturnType<typeof weaken>) => answerOf(step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules }).effects)?.rules;
 
   test("runs; the log hears of it; its result tells the model the user is told, and marks it for the Rules panel", () => {
     const checked = weaken(held);
     expect(answerOf(checked.effects)).toEqual({ type: "answer" });
     expect(checked.effects).toContainEqual({ type: "note", note: { kind: "weakened", tool: "write", weakened } });
-    const finished = step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules });
-    const note = answerOf(finished.effects)?.rules;
+    const note = resultOf(checked);
     expect(note?.text).toContain("the user is told");
     expect(note?.text).toContain('- Rule "no-force-push" (.opencode/rules/no-force-push.md): switched off');
     expect(note?.marker.weakened).toEqual(["no-force-push"]);
   });
 
   test("with a warn rule broken by the same call, its result carries both", () => {
-    const checked = weaken(held, [broke(noTodo, "TODO", { file: "src/x.ts" })]);
-    const finished = step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules });
-    const note = answerOf(finished.effects)?.rules;
+    const note = resultOf(weaken(held, [broke(noTodo, "TODO", { file: "src/x.ts" })]));
     expect(note?.text).toContain('- Rule "no-todo" forbids `TODO`');
     expect(note?.text).toContain("switched off");
     expect(note?.marker.weakened).toEqual(["no-force-push"]);

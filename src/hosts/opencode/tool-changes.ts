@@ -10,8 +10,8 @@
  * named here proposes nothing, so it is never blocked; arguments that do not
  * fit the tool's shape propose nothing either.
  */
-import { linesAdded } from "../../enforce/added-lines.js";
-import type { AddedLine, ProposedChange, Replacement } from "../../enforce/proposed.js";
+import { addedAlone } from "../../enforce/added-lines.js";
+import type { ProposedChange, Replacement } from "../../enforce/proposed.js";
 import { PATCH_TEXT_KEYS, patchedFiles } from "./patch-text.js";
 import { MAX_PATHS_PER_CALL } from "./tool-paths.js";
 
@@ -68,14 +68,6 @@ function replacementOf(args: Args): Replacement | undefined {
   if (oldText === undefined || newText === undefined) return undefined;
   return args.replaceAll === true ? { oldText, newText, all: true } : { oldText, newText };
 }
-
-/**
- * An edit judged alone, for a file that cannot be read: the lines of its new
- * text that its old text lacks (a line it keeps, or only moves, adds
- * nothing). Without line numbers: a number counted inside the new text would
- * name the wrong line.
- */
-const addedAlone = (replacement: Replacement): AddedLine[] => linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text }));
 
 /**
  * Older 1.x: `{ filePath, edits: [{ filePath, oldString, newString, replaceAll }] }`.
