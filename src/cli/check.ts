@@ -25,6 +25,7 @@ import type { LoadedRules } from "../formats/load.js";
 import { walkBudget } from "../discover/walk-limits.js";
 import { skippedInProjectTree, walkProjectTree } from "../discover/walk.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
+import { shownText } from "../render/shown-text.js";
 import { byteLength, plural, type Style } from "./format.js";
 import { AGENT_WALK_LIMITS, isKnownAgent, type KnownAgents } from "./known-agents.js";
 import { readStart } from "./read-start.js";
@@ -229,9 +230,10 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
   const lines: string[] = [];
   for (const problem of problems) {
     const label = problem.severity === "error" ? style.red("error  ") : style.yellow("warning");
-    lines.push(`${label} ${shownPath(project, problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`);
+    // Paths and messages name the repository's files: control characters shown as `?` (`--json` keeps them exact).
+    lines.push(`${label} ${shownText(`${shownPath(project, problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`)}`);
   }
-  for (const note of notes) lines.push(`${style.dim("note   ")} ${note}`);
+  for (const note of notes) lines.push(`${style.dim("note   ")} ${shownText(note)}`);
   if (lines.length > 0) lines.push("");
   const summary = `${plural(loaded.files.length, "rule file")} checked, ${plural(loaded.rules.length, "rule")} in effect: ${plural(errors, "error")}, ${plural(warnings, "warning")}`;
   lines.push(errors > 0 ? style.red(summary) : warnings > 0 ? style.yellow(summary) : style.green(summary));

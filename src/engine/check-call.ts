@@ -33,7 +33,7 @@ export interface CheckParts {
   sessions: SessionStore;
   runner: Runner;
   rules(): RuleSet;
-  fs: Pick<RuleFs, "readFile">;
+  fs: Pick<RuleFs, "readFile" | "realpath">;
   log: Logger;
   enforce: EnforceOption;
   /** The most one check may take, reading the file on disk included. */

@@ -15,6 +15,7 @@
 import { resolve } from "node:path";
 import type { RuleFs } from "../discover/fs.js";
 import { errorCode } from "../discover/fs.js";
+import { NATIVE_RULES } from "../discover/locations.js";
 import { addedAlone, linesAdded } from "../enforce/added-lines.js";
 import { appliedEdits } from "../enforce/applied-edits.js";
 import type { ProposedCall, ProposedChange } from "../enforce/proposed.js";
@@ -22,6 +23,7 @@ import type { CheckedChange } from "../enforce/violations.js";
 import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
 import { normalisePath } from "../session/paths.js";
+import { inRulesFolder, linkedRuleFile } from "./rule-file-paths.js";
 import { errorText, withTimeout } from "./timing.js";
 
 /** A call's write or edit of a rule file: what the file will hold (the rules before it are the rule set's). */
@@ -40,13 +42,15 @@ export interface CheckedChanges {
 
 /** What reading the files on disk needs. */
 export interface ChangeReading {
-  fs: Pick<RuleFs, "readFile">;
+  fs: Pick<RuleFs, "readFile" | "realpath">;
   log: Logger;
   /** A larger file on disk is not read: a write to it is let through, an edit judged alone. */
   maxBytes: number;
   /** The check's bound, as the log names it. */
   checkMs: number;
   place: { directory: string; projectRoot: string };
+  /** The project's own rules folders, one per level (`projectRulesDirs`); the root's alone when absent. */
+  nativeFolders?: readonly string[];
   now: () => number;
 }
 
@@ -54,8 +58,6 @@ type FileChange = Exclude<ProposedChange, { kind: "command" }>;
 
 /** A file's text now (empty when it does not exist), or why it could not be read. */
 type OnDisk = { readonly text: string } | { readonly problem: string };
-
-const PROJECT_RULES_FOLDER = ".opencode/rules/";
 
 /** The rule set's files (absolute), built once per rule set. */
 const ruleFiles = new WeakMap<readonly Rule[], ReadonlySet<string>>();
@@ -79,8 +81,14 @@ export async function checkedChanges(
   const { log, place } = reading;
   const absolute = (raw: string) => resolve(place.directory, raw);
   const inProject = (raw: string) => normalisePath(raw, place.directory, place.projectRoot);
-  /** A file the rules were read from, or one in the project's own rules folder (a rule being written). */
-  const isRuleFile = (raw: string): boolean => ruleFilesOf(rules).has(absolute(raw)) || inProject(raw).startsWith(PROJECT_RULES_FOLDER);
+  const within = <T>(promise: Promise<T>) => withTimeout(promise, Math.max(0, deadline - reading.now()));
+  const nativeFolders = reading.nativeFolders ?? [resolve(place.projectRoot, NATIVE_RULES)];
+  const links = { fs: reading.fs, nativeFolders, rules, within };
+  /** The rule file a change writes (as the rule set names it): one the rules were read from, or one in a rules folder of the project's own (a rule being written), as written or through symlinks. */
+  const ruleFileOf = async (raw: string): Promise<string | undefined> => {
+    const path = absolute(raw);
+    return ruleFilesOf(rules).has(path) || inRulesFolder(path, nativeFolders) ? path : await linkedRuleFile(path, links);
+  };
 
   async function onDisk(raw: string): Promise<OnDisk> {
     const { maxBytes } = reading;
@@ -88,7 +96,7 @@ export async function checkedChanges(
       (bytes): OnDisk => (bytes.length > maxBytes ? { problem: `the file on disk is over ${maxBytes} bytes` } : { text: Buffer.from(bytes).toString("utf8") }),
       (error: unknown): OnDisk => (errorCode(error) === "ENOENT" ? { text: "" } : { problem: `the file on disk could not be read: ${errorText(error)}` }),
     );
-    return (await withTimeout(read, Math.max(0, deadline - reading.now()))) ?? { problem: `the file on disk could not be read within ${reading.checkMs} ms` };
+    return (await within(read)) ?? { problem: `the file on disk could not be read within ${reading.checkMs} ms` };
   }
 
   const warn = (change: FileChange, problem: string, outcome: string) =>
@@ -113,19 +121,22 @@ export async function checkedChanges(
   }
 
   /** A rule file's text after the change: a write's content, or an edit applied to the text it reads (a move, its source's). */
-  async function ruleWrite(change: FileChange): Promise<RuleFileWrite> {
-    const path = absolute(change.path);
+  async function ruleWrite(change: FileChange, path: string): Promise<RuleFileWrite> {
     if (change.kind === "write") return { path, after: change.content };
-    const source = await onDisk(change.readFrom ?? change.path);
+    const source = await onDisk(change.readFrom ?? path);
     const result = "text" in source ? appliedEdits(source.text, change.replacements) : undefined;
     return result && result.unapplied.length === 0 ? { path, after: result.text } : { path };
   }
 
   const changes: CheckedChange[] = [];
-  const toRuleFiles: FileChange[] = [];
+  const toRuleFiles: Array<{ change: FileChange; path: string }> = [];
   for (const change of call.changes) {
-    if (change.kind === "command") changes.push(change);
-    else if (isRuleFile(change.path)) toRuleFiles.push(change);
+    if (change.kind === "command") {
+      changes.push(change);
+      continue;
+    }
+    const ruleFile = await ruleFileOf(change.path);
+    if (ruleFile !== undefined) toRuleFiles.push({ change, path: ruleFile });
     else {
       const read = await checked(change);
       if (read) changes.push(read);
@@ -133,6 +144,6 @@ export async function checkedChanges(
   }
   // Rule files are read last: one slow to read must not use up the time the checked files need.
   const ruleWrites: RuleFileWrite[] = [];
-  for (const change of toRuleFiles) ruleWrites.push(await ruleWrite(change));
+  for (const { change, path } of toRuleFiles) ruleWrites.push(await ruleWrite(change, path));
   return { changes, ruleWrites };
 }

@@ -7,6 +7,7 @@
  * rules folder is read as a native rule. Pure.
  */
 import { relative, sep } from "node:path";
+import { inside } from "../rule/trust.js";
 import { parseFile } from "../discover/parse-file.js";
 import type { FoundRuleFile } from "../discover/source.js";
 import { type WeakenedRule, weakenedRules } from "../enforce/weakened.js";
@@ -19,11 +20,11 @@ export interface RuleWritePlace {
   readonly projectRoot: string;
   /** Project levels from the root down (`discover/locations.ts` foldersFromRoot): precedence ranks a nearer level first. */
   readonly levels: readonly string[];
+  /** The project's own rules folders, one per level (`projectRulesDirs`): a new file there is a new rule. */
+  readonly nativeFolders: readonly string[];
   /** A longer file is skipped by discovery: after the write the rule is gone. */
   readonly maxRuleBytes: number;
 }
-
-const NATIVE_FOLDER = [".opencode", "rules"].join(sep);
 
 /** The enforcing rules the writes would weaken; none when no rule forbids anything or no write could be read. */
 export function weakenedByWrites(writes: readonly RuleFileWrite[], loaded: LoadedRules, place: RuleWritePlace): WeakenedRule[] {
@@ -33,7 +34,7 @@ export function weakenedByWrites(writes: readonly RuleFileWrite[], loaded: Loade
   if (!before.some((rule) => rule.enforce)) return [];
   const every = new Map<string, Rule>([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => [rule.path, rule]));
   for (const write of readable) {
-    const file = loaded.files.find((found) => found.path === write.path) ?? newNativeFile(write.path, place.projectRoot);
+    const file = loaded.files.find((found) => found.path === write.path) ?? newNativeFile(write.path, place);
     if (!file) continue;
     const rule = ruleFrom(file, write.after, place.maxRuleBytes);
     if (rule) every.set(write.path, rule);
@@ -44,20 +45,17 @@ export function weakenedByWrites(writes: readonly RuleFileWrite[], loaded: Loade
   return weakenedRules(before, after, everyAfter);
 }
 
-/** The file as discovery would find it in the project's `.opencode/rules/`; undefined for any other path. */
-function newNativeFile(path: string, projectRoot: string): FoundRuleFile | undefined {
-  const rel = relative(projectRoot, path);
-  if (!rel.startsWith(`${NATIVE_FOLDER}${sep}`) || !MARKDOWN_OR_MDC(rel)) return undefined;
-  const relPath = rel
-    .slice(NATIVE_FOLDER.length + 1)
-    .split(sep)
-    .join("/");
+/** The file as discovery would find it in a `.opencode/rules/` of the project (at any level from the root to the directory, the nearest holding it); undefined for any other path. */
+function newNativeFile(path: string, place: RuleWritePlace): FoundRuleFile | undefined {
+  const folder = place.nativeFolders.findLast((native) => inside(path, [native]) && path !== native);
+  if (folder === undefined || !MARKDOWN_OR_MDC(path)) return undefined;
+  const relPath = relative(folder, path).split(sep).join("/");
   return {
     name: relPath.replace(/\.(md|mdc)$/i, ""),
     scope: "project",
     source: "native",
     path,
-    displayPath: rel.split(sep).join("/"),
+    displayPath: relative(place.projectRoot, path).split(sep).join("/"),
     relPath,
     size: 0,
     trust: "repository",

@@ -28,7 +28,7 @@ import type { RuleFs } from "../discover/fs.js";
 import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
 import { enforcingRules, type LoadedRules } from "../formats/load.js";
-import { foldersFromRoot, projectRoot } from "../discover/locations.js";
+import { foldersFromRoot, projectRoot, projectRulesDirs } from "../discover/locations.js";
 import { prepareForbidden } from "../enforce/forbidding-tiers.js";
 import { reasonText } from "../select/reasons.js";
 import { ruleSetIndex } from "../select/rule-set.js";
@@ -188,7 +188,12 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   };
 
   const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
-  const ruleWrites = { projectRoot: place.projectRoot, levels: foldersFromRoot(deps.directory, deps.worktree), maxRuleBytes: options.maxRuleBytes };
+  const ruleWrites = {
+    projectRoot: place.projectRoot,
+    levels: foldersFromRoot(deps.directory, deps.worktree),
+    nativeFolders: projectRulesDirs(deps.directory, deps.worktree),
+    maxRuleBytes: options.maxRuleBytes,
+  };
   const loaded = () => live.current();
   const checkCall = callChecker({ sessions, runner, rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place, loaded, ruleWrites });
   const calls = rulebookCalls({

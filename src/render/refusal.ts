@@ -47,7 +47,7 @@ function brokenText(header: string, broken: readonly BrokenRule[], withText: Rea
 /** `- Rule "no-console" forbids `console.log(` in "src/a.ts" line 3: console.log("x")`. */
 function brokenLine({ rule, pattern, file, line, lineNumber, shadowedBy }: BrokenRule): string {
   const where = file === undefined ? "in the command" : `in ${JSON.stringify(file)}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`;
-  const shadow = shadowedBy ? ` (the user's rule ${rule.displayPath}: ${shadowedBy.displayPath} shadows its text, not what it forbids)` : "";
+  const shadow = shadowedBy ? ` (the user's rule ${shownText(rule.displayPath)}: ${shownText(shadowedBy.displayPath)} shadows its text, not what it forbids)` : "";
   return `- Rule ${JSON.stringify(rule.name)} forbids ${codeSpan(shownLine(pattern.written))} ${where}: ${shownLine(line)}${shadow}`;
 }
 

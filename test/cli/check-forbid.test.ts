@@ -60,3 +60,14 @@ test("a repository rule named like the user's forbidding global rule: check says
   expect(verified.code).toBe(1);
   expect(verified.stdout).toContain('rule "no-log" forbids `console.log(`');
 });
+
+test("a rule file whose folder is named with control characters cannot rewrite check's output: they are shown as ?, exact in --json", async () => {
+  await box.write({ ".opencode/rules/a\u001b[2K\nerror   forged/b.md/x.md": "---\nforbid: [TODO]\nbogus: 1\n---\nText.\n" });
+  const { stdout } = box.run(["check"]);
+  expect(stdout).toContain("a?[2K?error   forged/b.md/x.md");
+  expect(stdout).not.toMatch(/^error {3}forged/m);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these
+  expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  const json = JSON.parse(box.run(["check", "--json"]).stdout) as { problems: Array<{ path: string }> };
+  expect(json.problems.some((problem) => problem.path.includes("a\u001b[2K\nerror"))).toBe(true);
+});

@@ -58,6 +58,15 @@ describe("shadowing decides the text, never whose forbids hold", () => {
     expect(resolved.shadowed).toEqual([{ rule: extra, by: repo, forbidHolds: true }]);
   });
 
+  test("a repository rule saying override: true, or from a nearer project level, still only takes the text", () => {
+    const overriding = makeRule({ name: "git", override: true });
+    expect(resolvePrecedence([userGit, overriding]).shadowed).toEqual([{ rule: userGit, by: overriding, forbidHolds: true }]);
+    const nearer = makeRule({ name: "git", path: "/project/packages/app/.opencode/rules/git.md" });
+    const resolved = resolvePrecedence([userGit, repoGit, nearer], ["/project", "/project/packages/app"]);
+    expect(resolved.rules).toEqual([nearer]);
+    expect(enforcingRules(resolved)).toContain(userGit);
+  });
+
   test("a rule shadowed by one as trusted as it (the repository's own, or the user's override) is shadowed whole", () => {
     const cursorRule = forbidding("style", { source: "cursor", path: "/project/.cursor/rules/style.mdc" }, ["console.log("]);
     const nativeRule = makeRule({ name: "style" });

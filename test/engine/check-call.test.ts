@@ -5,7 +5,7 @@
  * session, a file that cannot be read, a check that runs out of time, and
  * rule files, which are never checked.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SessionPort } from "../../src/engine/contract.js";
@@ -227,5 +227,17 @@ describe("a user rule shadowed by a repository rule of its name", () => {
     expect(verdict.refusal?.text).toContain("shadows its text, not what it forbids");
     expect(verdict.refusal?.text).toContain("The user's own: never force.");
     expect(logged.join("\n")).toContain("is shadowed by .opencode/rules/no-force.md, a less trusted rule of the same name");
+  });
+});
+
+describe("a call weakening a rule through a path that leads to its file", () => {
+  test("a write of a rule file through a symlinked folder is told to the model and the log, as a write through its own path is", async () => {
+    await symlink(join(project.projectDir, ".opencode/rules"), join(project.projectDir, "rules-link"));
+    await start();
+    const about = call([write("rules-link/no-console.md", "---\nenabled: false\nforbid: console.log(\n---\nOff.\n")]);
+    expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
+    const result = await rulebook.toolResult("s1", { tool: "write", callID: about.callID, files: [] });
+    expect(result?.text).toContain('- Rule "no-console" (.opencode/rules/no-console.md): switched off');
+    expect(logged.join("\n")).toContain("weakened rules that forbid");
   });
 });

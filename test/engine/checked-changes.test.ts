@@ -30,10 +30,17 @@ const RULES: readonly Rule[] = [noConsole];
 /** A file on disk: its text, an error to throw, or a read that never answers. */
 type Disk = Record<string, string | NodeJS.ErrnoException | "hang">;
 
-function reading(disk: Disk, maxBytes = 1024 * 1024) {
+/** Symlinked folders: a folder's path, and the real path it leads to. */
+type Links = Record<string, string>;
+
+function reading(disk: Disk, maxBytes = 1024 * 1024, links: Links = {}) {
   const logged: string[] = [];
   const reads: string[] = [];
-  const fs: Pick<RuleFs, "readFile"> = {
+  const fs: Pick<RuleFs, "readFile" | "realpath"> = {
+    realpath: async (path) => {
+      const link = Object.keys(links).find((from) => path === from || path.startsWith(`${from}/`));
+      return link === undefined ? path : links[link] + path.slice(link.length);
+    },
     readFile: async (path) => {
       reads.push(path);
       const held = disk[path];
@@ -44,7 +51,8 @@ function reading(disk: Disk, maxBytes = 1024 * 1024) {
     },
   };
   const log: Logger = { debugEnabled: false, debug() {}, info() {}, warn: (message) => void logged.push(message), error() {}, flush: async () => {} };
-  const parts: ChangeReading = { fs, log, maxBytes, checkMs: 50, place: { directory: DIR, projectRoot: DIR }, now: () => performance.now() };
+  const nativeFolders = ["/p/.opencode/rules", "/p/packages/app/.opencode/rules"];
+  const parts: ChangeReading = { fs, log, maxBytes, checkMs: 50, place: { directory: DIR, projectRoot: DIR }, nativeFolders, now: () => performance.now() };
   return { parts, logged, reads };
 }
 
@@ -62,8 +70,8 @@ const edit = (path: string, replacements: Replacement[], readFrom?: string): Pro
 });
 const swap = (oldText: string, newText: string): Replacement => ({ oldText, newText });
 
-async function check(disk: Disk, changes: ProposedChange[], maxBytes?: number) {
-  const { parts, logged, reads } = reading(disk, maxBytes);
+async function check(disk: Disk, changes: ProposedChange[], maxBytes?: number, links?: Links) {
+  const { parts, logged, reads } = reading(disk, maxBytes, links);
   const checked = await checkedChanges(parts, "s1", { tool: "edit", changes }, RULES, performance.now() + 50);
   const violations = violationsIn(checked.changes, RULES, {}, "block", { now: () => performance.now(), deadline: Number.POSITIVE_INFINITY }).violations;
   return { ...checked, violations, logged, reads };
@@ -147,6 +155,32 @@ describe("rule files: left out of the check, returned with their text after the 
       edit(".opencode/rules/x.md", [swap("a", "b")]),
     ]);
     expect(ruleWrites).toEqual([{ path: noConsole.path }, { path: "/p/.opencode/rules/x.md" }]);
+  });
+
+  test("a rule file reached through a symlinked folder is still a rule file, named as the rule set names it", async () => {
+    const links = { "/p/linked": "/home/u/.config/opencode/rules", "/p/local": "/p/.opencode/rules", "/p/elsewhere": "/p/src", "/p/notes.md": noConsole.path };
+    const { changes, ruleWrites } = await check(
+      ruleDisk,
+      [
+        edit("linked/no-console.md", [swap('forbid: "console.log("\n', "")]),
+        { kind: "write", path: "local/new.md", content: "New.\n" },
+        { kind: "write", path: "elsewhere/b.ts", content: "console.log(b)\n" },
+        // A file that is itself a link to a rule file.
+        { kind: "write", path: "notes.md", content: "Off.\n" },
+        // A rules folder of a nearer project level, as written.
+        { kind: "write", path: "packages/app/.opencode/rules/x.md", content: "X.\n" },
+      ],
+      undefined,
+      links,
+    );
+    expect(ruleWrites).toEqual([
+      { path: noConsole.path, after: "---\n---\nNo console.\n" },
+      { path: "/p/.opencode/rules/new.md", after: "New.\n" },
+      { path: noConsole.path, after: "Off.\n" },
+      { path: "/p/packages/app/.opencode/rules/x.md", after: "X.\n" },
+    ]);
+    // A link to an ordinary folder: an ordinary file, checked.
+    expect(changes.map((change) => (change.kind === "file" ? change.file : change.kind))).toEqual(["elsewhere/b.ts"]);
   });
 
   test("rule files are read after the files the check needs, so a slow one cannot use up their time", async () => {

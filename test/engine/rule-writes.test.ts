@@ -14,7 +14,7 @@ import { extraSource } from "../../src/formats/extra.js";
 import type { Rule } from "../../src/rule/rule.js";
 
 const ROOT = "/project";
-const place = { projectRoot: ROOT, levels: [ROOT], maxRuleBytes: 64 * 1024 };
+const place = { projectRoot: ROOT, levels: [ROOT], nativeFolders: [`${ROOT}/.opencode/rules`], maxRuleBytes: 64 * 1024 };
 
 const NO_FORCE = `---
 forbidCommands:
@@ -77,6 +77,18 @@ describe("a write of a rule file that weakens an enforcing rule is found", () =>
     };
     const rules = loadedWith([userRule, NO_FORCE]);
     expect(weakened("Use git well.\n", `${ROOT}/.opencode/rules/git.md`, rules)).toEqual([]);
+  });
+
+  test("a same-named rule written in a nearer project level's rules folder shadows it (discovery ranks the nearer first)", () => {
+    const nested = {
+      projectRoot: ROOT,
+      levels: [ROOT, `${ROOT}/packages/app`],
+      nativeFolders: [`${ROOT}/.opencode/rules`, `${ROOT}/packages/app/.opencode/rules`],
+      maxRuleBytes: 64 * 1024,
+    };
+    expect(weakenedByWrites([{ path: `${ROOT}/packages/app/.opencode/rules/no-force-push.md`, after: "Push as you like.\n" }], loaded, nested)).toEqual([
+      { name: "no-force-push", displayPath: ".opencode/rules/no-force-push.md", ways: [{ kind: "shadowed", by: "packages/app/.opencode/rules/no-force-push.md" }] },
+    ]);
   });
 
   test("a rule file over the size limit is skipped by discovery: switched off", () => {
