@@ -24,11 +24,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["log-file.ts"], // the log only
   ["glob/", "pattern/"], // matchers: file globs, forbidden text
   ["rule/"],
-  ["formats/", "discover/"],
+  ["formats/", "discover/", "packs/"], // packs/: rules shared by a team (npm, Git, a folder), read like a rules folder
   ["select/"],
   ["enforce/"], // which rules a tool call breaks
   ["render/"],
-  ["options.ts", "opencode-config.ts", "plugin-spec.ts"], // their defaults come from discovery and rendering
+  ["options.ts", "opencode-config.ts", "plugin-spec.ts", "pack-config.ts"], // their defaults come from discovery and rendering
   ["session/"],
   ["engine/"],
   ["panel/"],

@@ -21,6 +21,8 @@ export interface RulebookOptions {
   maxMessageBytes: number;
   /** What a call that breaks a rule that forbids meets: each rule's own mode (`block`), a warning whatever the rule says (`warn`), or no check (`off`). */
   enforce: EnforceOption;
+  /** Packs of rules (npm, Git, a folder: README, "Rules for a team"); the config file naming them is read for where they are (pack-config.ts). */
+  packs: string[];
 }
 
 export const DEFAULT_OPTIONS: RulebookOptions = {
@@ -31,6 +33,7 @@ export const DEFAULT_OPTIONS: RulebookOptions = {
   maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
   maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
   enforce: "block",
+  packs: [],
 };
 
 const ENFORCE_VALUES: readonly EnforceOption[] = ["block", "warn", "off"];
@@ -53,6 +56,8 @@ export const MAX_MESSAGE_BYTES_LIMIT = 4 * 1024 * 1024;
 export const MAX_LIST_ENTRIES = 32;
 /** Longer than any real path (Linux PATH_MAX is 4096). */
 export const MAX_DIR_LENGTH = 4096;
+/** Longer than any pack spec a person writes (a Git URL with a ref and a sub-folder). */
+export const MAX_PACK_SPEC_LENGTH = 1024;
 /** Source ids are short words (`native`, `cursor`). */
 export const MAX_SOURCE_NAME_LENGTH = 64;
 /** Values from an untrusted opencode.json are quoted in errors only this far. */
@@ -73,7 +78,7 @@ function shown(value: unknown): string | undefined {
 }
 
 export function parseOptions(raw: unknown, env: Record<string, string | undefined>, knownSources?: readonly string[]): ParsedOptions {
-  const options: RulebookOptions = { ...DEFAULT_OPTIONS, extraDirs: [] };
+  const options: RulebookOptions = { ...DEFAULT_OPTIONS, extraDirs: [], packs: [] };
   const errors: string[] = [];
   const given = raw === undefined || raw === null ? {} : raw;
   const reject = (key: string, expected: string, value: unknown, fallback: unknown) =>
@@ -102,6 +107,16 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
         case "extraDirs":
           if (isBoundedList(value, MAX_DIR_LENGTH)) options.extraDirs = value;
           else reject(key, `a list of at most ${MAX_LIST_ENTRIES} folder paths, each 1 to ${MAX_DIR_LENGTH} characters`, value, []);
+          break;
+        case "packs":
+          if (isBoundedList(value, MAX_PACK_SPEC_LENGTH)) options.packs = value;
+          else
+            reject(
+              key,
+              `a list of at most ${MAX_LIST_ENTRIES} pack specs (an npm package, github:owner/repo#ref, a folder), each 1 to ${MAX_PACK_SPEC_LENGTH} characters`,
+              value,
+              [],
+            );
           break;
         case "sources": {
           if (!isBoundedList(value, MAX_SOURCE_NAME_LENGTH)) {

@@ -134,7 +134,8 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
 
   for (const { rule, by, forbidHolds } of loaded.shadowed) {
     const held = forbidHolds ? `; what it forbids still holds, since ${by.displayPath} is less trusted (a repository's rule cannot switch off the user's)` : "";
-    warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered${held}`);
+    const local = rule.pack && !by.pack ? ` (the pack ${rule.pack.label}'s rule, overridden locally)` : "";
+    warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered${local}${held}`);
   }
   const byContent = new Map<string, Rule>();
   for (const rule of loaded.rules) {

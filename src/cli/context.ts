@@ -11,6 +11,8 @@ import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { DiscoveryContext } from "../discover/discover.js";
 import { nodeRuleFs, type RuleFs } from "../discover/fs.js";
 import { ALL_SOURCES, loadRules, type LoadedRules } from "../formats/load.js";
+import { configuredPacks } from "../pack-config.js";
+import type { ConfiguredPack } from "../packs/configured.js";
 import { displayPath, projectRoot } from "../discover/locations.js";
 
 /** The process around a command: passed in so tests and the real binary differ only here. */
@@ -41,6 +43,8 @@ export interface ProjectContext {
   /** Problems with that file or the options in it, as rule warnings on the config file. */
   configWarnings: RuleWarning[];
   discovery: DiscoveryContext;
+  /** The packs the administrator, the user and the project name. */
+  packs: readonly ConfiguredPack[];
 }
 
 export interface CommandResult {
@@ -71,7 +75,9 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const { options } = parsed;
   const userExtraDirs = parseOptions(userPluginOptions(io.env, io.home).raw, io.env).options.extraDirs;
   const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };
-  return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery };
+  const packConfig = configuredPacks({ env: io.env, home: io.home, directory, worktree });
+  configWarnings.push(...packConfig.warnings);
+  return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery, packs: packConfig.packs };
 }
 
 /** The names of the options given (a value that is not a mapping, as JSON). */
@@ -82,7 +88,7 @@ function optionNames(raw: unknown): string[] {
 
 /** The rules as the plugin would load them, with the same sources. */
 export function loadProjectRules(project: ProjectContext): Promise<LoadedRules> {
-  return loadRules(project.discovery, { sources: project.options.sources });
+  return loadRules(project.discovery, { sources: project.options.sources, packs: project.packs });
 }
 
 /** A path for people: project-relative inside the project, `~/…` under home. */

@@ -6,6 +6,7 @@
  * delivery is composeRulesMessage's, budget included.
  */
 import { composeRulesMessage } from "../render/compose.js";
+import { originText, tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
@@ -55,6 +56,8 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
       name: rule.name,
       scope: rule.scope,
       source: rule.source,
+      tier: tierOf(rule),
+      ...(rule.pack ? { pack: rule.pack.label } : {}),
       displayPath: rule.displayPath,
       path: rule.path,
       reason,
@@ -88,11 +91,11 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   const notDelivered = verdicts.filter((verdict) => !verdict.delivered);
   lines.push(style.bold(`Delivered (${delivered.length})`));
   if (delivered.length === 0) lines.push(style.dim("  (none)"));
-  lines.push(...columns(delivered.map(({ rule, reason }) => [style.green(`✓ ${rule.name}`), reason])));
+  lines.push(...columns(delivered.map(({ rule, reason }) => [style.green(`✓ ${rule.name}`), withOrigin(rule, reason)])));
   lines.push("");
   lines.push(style.bold(`Not delivered (${notDelivered.length})`));
   if (notDelivered.length === 0) lines.push(style.dim("  (none)"));
-  lines.push(...columns(notDelivered.map(({ rule, reason }) => [style.dim(`✗ ${rule.name}`), reason])));
+  lines.push(...columns(notDelivered.map(({ rule, reason }) => [style.dim(`✗ ${rule.name}`), withOrigin(rule, reason)])));
   lines.push("");
   // Said when some rule forbids: what, where, and whether it holds for this agent and model.
   if (forbidding.length > 0) {
@@ -109,6 +112,12 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   );
   return result(`${lines.join("\n")}\n`);
 }
+
+/** The reason, and where the rule comes from when that is a pack or the managed tier. */
+const withOrigin = (rule: Rule, reason: string) => {
+  const from = originText(rule);
+  return from === undefined ? reason : `${reason} (${from})`;
+};
 
 /** A delivered rule's verdict: the engine's reason, and for a rule with a scope, the agent and model it is delivered for. */
 function deliveredVerdict({ rule, reason, scope }: ActiveRule): Verdict {

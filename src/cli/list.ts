@@ -1,4 +1,5 @@
 /** `list`: every rule found, grouped by scope and source, with how it activates (and for which agents and models) and its size. */
+import { tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
 import { activationOf } from "../select/rule-set.js";
@@ -40,7 +41,8 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   if (loaded.rules.length === 0) lines.push(style.dim("No rules found."), "");
   const groups = new Map<string, Rule[]>();
   for (const rule of loaded.rules) {
-    const key = `${rule.scope} · ${rule.source}`;
+    // Managed rules first (message order), then each scope by source; a pack's rules under their pack.
+    const key = `${tierOf(rule) === "managed" ? "managed" : rule.scope} · ${rule.pack ? `pack ${rule.pack.label}` : rule.source}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
   for (const [key, rules] of groups) {
@@ -69,7 +71,11 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
     lines.push("");
   }
   const total = loaded.rules.reduce((sum, rule) => sum + byteLength(rule.content), 0);
-  const counts = (["global", "project"] as const).map((scope) => `${loaded.rules.filter((rule) => rule.scope === scope).length} ${scope}`).join(", ");
+  const managed = loaded.rules.filter((rule) => tierOf(rule) === "managed").length;
+  const counts = [
+    ...(managed > 0 ? [`${managed} managed`] : []),
+    ...(["global", "project"] as const).map((scope) => `${loaded.rules.filter((rule) => rule.scope === scope && tierOf(rule) !== "managed").length} ${scope}`),
+  ].join(", ");
   lines.push(`${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(total)}; ${plural(warnings.length, "warning")}`);
   return result(`${lines.join("\n")}\n`);
 }
@@ -94,7 +100,9 @@ export function ruleJson(rule: Rule) {
   return {
     name: rule.name,
     scope: rule.scope,
+    tier: tierOf(rule),
     source: rule.source,
+    pack: rule.pack ? { spec: rule.pack.spec, label: rule.pack.label, ...(rule.pack.commit ? { commit: rule.pack.commit } : { version: rule.pack.version ?? null }) } : null,
     activation: activationOf(rule),
     activationLabel: activationLabel(rule),
     toolType: rule.toolType ?? null,

@@ -22,6 +22,7 @@ import { makeStyle, useColour } from "./format.js";
 import { initCommand } from "./init.js";
 import { knownAgents } from "./known-agents.js";
 import { listCommand } from "./list.js";
+import { addPacksCommands } from "./packs-command.js";
 import { removeCommand } from "./remove.js";
 import { renderCommand } from "./render.js";
 import { listFlag, workingAsFlags } from "./session.js";
@@ -148,6 +149,15 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
       const context = project(options);
       outcome = await removeCommand(context, await loadProjectRules(context), name, options, io);
     });
+
+  addPacksCommands(program, {
+    io,
+    project,
+    style,
+    done: (result) => {
+      outcome = result;
+    },
+  });
 
   command("init", "create .opencode/rules/ with a commented example and print how to enable the plugin").action(async (options: { cwd?: string }) => {
     outcome = await initCommand(project(options));

@@ -8,6 +8,7 @@ import { mayHaveReferences, REFERENCE_SYNTAXES } from "../rule/reference-syntax.
 import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import { ruleSkipped, type FactsWithout, type RuleWarning } from "../rule/warnings.js";
+import { createHash } from "node:crypto";
 import { errorReason } from "./fs.js";
 import { cachedParse, entryFor, parseContext, type CachedParse, type ParseCacheEntries } from "./parse-cache.js";
 import { probingFs } from "./probe.js";
@@ -25,6 +26,8 @@ export interface DiscoveryContext extends SourceContext {
   parseCache?: Promise<ParseCacheEntries>;
   /** The time, for parse-cache.ts (tests set it). */
   now?: () => number;
+  /** Keep each rule file's digest (a pack's, whose hash the lock pins); its parse is kept with it. */
+  digests?: boolean;
 }
 
 export interface Discovery {
@@ -40,6 +43,8 @@ export interface Discovery {
   probed: ReadonlyMap<string, boolean>;
   /** The parses to keep for the next load: those taken from the cache and those made now (parse-cache.ts). */
   parses: Map<string, CachedParse>;
+  /** With `digests`: each rule file read or kept, by path, its bytes' SHA-256 (hex). */
+  digests: Map<string, string>;
 }
 
 export const DEFAULT_MAX_RULE_BYTES = 64 * 1024;
@@ -48,7 +53,7 @@ const FILES_OPEN_AT_ONCE = 32;
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
   const fs = probingFs(context.fs);
   const probing: DiscoveryContext = { ...context, fs };
-  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders, parses: new Map() };
+  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders, parses: new Map(), digests: new Map() };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
   // The repository's real root is resolved once (the file system keeps it for the load), while the sources start.
   const resolving = realRootOf(probing);
@@ -91,10 +96,13 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
       if ("skipped" in got) return { value: got.skipped };
       if ("kept" in got) {
         discovery.parses.set(file.path, got.kept);
+        if (got.kept.digest !== undefined) discovery.digests.set(file.path, got.kept.digest);
         return withTheirReferences(file, source, probing, reachOf, got.kept.parsed);
       }
       const fileParse = parseFile(file, source, got.bytes);
-      const entry = entryFor(file, got.key, fileParse, now);
+      const digest = context.digests ? digestOf(got.bytes) : undefined;
+      if (digest !== undefined) discovery.digests.set(file.path, digest);
+      const entry = entryFor(file, got.key, fileParse, now, digest);
       if (entry) discovery.parses.set(file.path, entry);
       return withTheirReferences(file, source, probing, reachOf, fileParse);
     },
@@ -128,6 +136,9 @@ function oncePerPath<T extends { file: FoundRuleFile }>(found: T[]): T[] {
   return kept.filter((entry): entry is T => entry !== undefined);
 }
 
+/** A file's bytes as a pack's hash counts them. */
+export const digestOf = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
 type ReadRule = ParsedRule & { references: string[] };
 
 /** A rule file's bytes, or why its rule is skipped: bounded in size before and after the read. */
@@ -151,7 +162,7 @@ type Read = { bytes: Uint8Array } | { skipped: ReadRule };
 type Got = { key: string } & ({ kept: CachedParse } | Read);
 
 function readUnlessKept(file: FoundRuleFile, key: string, cache: ParseCacheEntries, context: DiscoveryContext): Promise<Got> {
-  const kept = cachedParse(cache, file, key);
+  const kept = cachedParse(cache, file, key, context.digests);
   if (kept) return Promise.resolve({ key, kept });
   return readBytes(file, context).then((read) => ({ key, ...read }));
 }

@@ -2,7 +2,7 @@
  * Where rule folders are. Pure: the environment, home folder and OpenCode's
  * `directory` / `worktree` come in as arguments.
  */
-import { dirname, isAbsolute, join, parse, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, parse, relative, sep, win32 } from "node:path";
 import { isNormalPath, relativePath } from "../rule/relative-path.js";
 
 /** The project's own rules folder, under every project level. */
@@ -16,6 +16,30 @@ export const NATIVE_RULES = ".opencode/rules";
 export function openCodeConfigDir(env: Record<string, string | undefined>, home: string): string {
   if (env.OPENCODE_CONFIG_DIR) return env.OPENCODE_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+}
+
+/**
+ * OpenCode's managed config folder, where an administrator's deployment tools
+ * put what users may not change (OpenCode 1.18.33 \`managedConfigDir\`):
+ * `/etc/opencode`, `/Library/Application Support/opencode` on macOS,
+ * `%ProgramData%\\opencode` on Windows; `$OPENCODE_TEST_MANAGED_CONFIG_DIR` moves it
+ * for OpenCode, so for the plugin too.
+ */
+export function managedConfigDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+  if (env.OPENCODE_TEST_MANAGED_CONFIG_DIR) return env.OPENCODE_TEST_MANAGED_CONFIG_DIR;
+  if (platform === "darwin") return "/Library/Application Support/opencode";
+  if (platform === "win32") return win32.join(env.ProgramData || "C:\\ProgramData", "opencode");
+  return "/etc/opencode";
+}
+
+/**
+ * The managed rules folder: `rules` in the managed config folder, or
+ * `$OPENCODE_RULEBOOK_MANAGED_DIR` (an administrator who deploys elsewhere;
+ * tests). Its \`rulebook.json\` (managed packs), lock and pack cache sit beside it.
+ */
+export function managedRulesDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+  if (env.OPENCODE_RULEBOOK_MANAGED_DIR) return env.OPENCODE_RULEBOOK_MANAGED_DIR;
+  return (platform === "win32" ? win32.join : join)(managedConfigDir(env, platform), "rules");
 }
 
 /** The global rules folder: `rules` in OpenCode's config folder. */

@@ -21,7 +21,11 @@ export interface CacheOwner {
 }
 
 export function cacheText(entries: ParseCacheEntries, owner: CacheOwner): string {
-  return JSON.stringify({ format: FORMAT, ...owner, entries: [...entries].map(([path, { stamp, context, parsed }]) => [path, stamp, context, parsed]) });
+  return JSON.stringify({
+    format: FORMAT,
+    ...owner,
+    entries: [...entries].map(([path, { stamp, context, parsed, digest }]) => (digest === undefined ? [path, stamp, context, parsed] : [path, stamp, context, parsed, digest])),
+  });
 }
 
 /** The entries of a cache file's parsed text; none when it is another project's, another build's or another format's. */
@@ -31,8 +35,9 @@ export function cacheEntries(data: unknown, owner: CacheOwner): ParseCacheEntrie
   if (file?.format !== FORMAT || file.build !== owner.build || file.project !== owner.project || !Array.isArray(file.entries)) return entries;
   for (const item of file.entries) {
     if (!Array.isArray(item)) continue;
-    const [path, stamp, context, parsed] = item as unknown[];
-    if (typeof path === "string" && typeof stamp === "string" && typeof context === "string" && validCachedParse(parsed, path)) entries.set(path, { stamp, context, parsed });
+    const [path, stamp, context, parsed, digest] = item as unknown[];
+    if (typeof path !== "string" || typeof stamp !== "string" || typeof context !== "string" || !validCachedParse(parsed, path)) continue;
+    entries.set(path, typeof digest === "string" ? { stamp, context, parsed, digest } : { stamp, context, parsed });
   }
   return entries;
 }

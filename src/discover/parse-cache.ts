@@ -16,6 +16,8 @@ export interface CachedParse {
   /** Everything else the parse depends on (`parseContext`). */
   context: string;
   parsed: ParsedRule;
+  /** The bytes' SHA-256 (hex), kept for a pack's files: a pack's hash is checked at every start without reading them (packs/pack-hash.ts). */
+  digest?: string;
 }
 
 /** Parses kept, by the rule file's path. */
@@ -37,17 +39,17 @@ export function parseContext(source: RuleSource, file: FoundRuleFile, maxRuleByt
   return JSON.stringify([source.id, source.tool ?? "", file.name, file.scope, file.source, file.displayPath, file.relPath, file.trust, maxRuleBytes]);
 }
 
-/** The entry kept for this file in this context, when the file has not changed since. */
-export function cachedParse(entries: ParseCacheEntries, file: FoundRuleFile, context: string): CachedParse | undefined {
+/** The entry kept for this file in this context, when the file has not changed since (and, when `digest`, it holds the bytes' digest). */
+export function cachedParse(entries: ParseCacheEntries, file: FoundRuleFile, context: string, digest = false): CachedParse | undefined {
   if (!file.version) return undefined;
   const kept = entries.get(file.path);
-  return kept && kept.stamp === file.version.stamp && kept.context === context ? kept : undefined;
+  return kept && kept.stamp === file.version.stamp && kept.context === context && (!digest || kept.digest !== undefined) ? kept : undefined;
 }
 
 /** The entry to keep for a parse just made; none for a file without a version or changed too recently to trust its stamp. */
-export function entryFor(file: FoundRuleFile, context: string, parsed: ParsedRule, now: number): CachedParse | undefined {
+export function entryFor(file: FoundRuleFile, context: string, parsed: ParsedRule, now: number, digest?: string): CachedParse | undefined {
   if (!file.version || now - file.version.changedAt < SETTLED_AFTER_MS) return undefined;
-  return { stamp: file.version.stamp, context, parsed };
+  return digest === undefined ? { stamp: file.version.stamp, context, parsed } : { stamp: file.version.stamp, context, parsed, digest };
 }
 
 /** Whether two sets of kept parses differ: only then is the set written again. */
@@ -55,7 +57,7 @@ export function parsesDiffer(before: ParseCacheEntries, after: ParseCacheEntries
   if (before.size !== after.size) return true;
   for (const [path, entry] of after) {
     const was = before.get(path);
-    if (!was || was.stamp !== entry.stamp || was.context !== entry.context) return true;
+    if (!was || was.stamp !== entry.stamp || was.context !== entry.context || was.digest !== entry.digest) return true;
   }
   return false;
 }

@@ -9,7 +9,7 @@ import type { Rule } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason } from "./fs.js";
-import { globalRulesDir, openCodeConfigDir } from "./locations.js";
+import { globalRulesDir, managedRulesDir, openCodeConfigDir } from "./locations.js";
 import { projectRootOf } from "./project.js";
 import type { FoundRuleFile, SourceContext } from "./source.js";
 
@@ -25,7 +25,8 @@ export interface Reach {
 
 /**
  * A repository's rule: the repository only, its real path checked against
- * the repository's real root. A user's rule: the global rules folder, the
+ * the repository's real root (a pack's rule: the pack's). A managed rule: the
+ * managed folder. A user's rule: the global rules folder, the
  * OpenCode config folder and the user's other rule folders, as given and as
  * real paths (the user's own symlinks are followed).
  */
@@ -34,7 +35,9 @@ export async function reachFor(trust: Trust, context: ReadingContext & { realRoo
     return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust };
   }
   const folders = new Set<string>();
-  for (const folder of [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders]) {
+  // A managed rule's references stay in the managed folder: nothing the user or a repository writes may join the managed tier.
+  const places = trust === "managed" ? [managedRulesDir(context.env)] : [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders];
+  for (const folder of places) {
     folders.add(folder);
     try {
       folders.add(await context.fs.realpath(folder));

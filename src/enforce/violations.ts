@@ -11,6 +11,7 @@ import type { ForbidPattern } from "../pattern/forbid-pattern.js";
 import { type ScanBudget, type ScanHit, scanWithin } from "../pattern/pattern-scan.js";
 import { scanInSlices, type Slicing } from "../pattern/scan-slices.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
+import { trustOf } from "../rule/trust.js";
 import { inScope, type WorkingAs } from "../select/scope.js";
 import { type Forbidden, forbiddingTiers, type Tier } from "./forbidding-tiers.js";
 import type { AddedLine } from "./proposed.js";
@@ -42,7 +43,7 @@ export interface CallCheck {
   unreached?: Rule[];
 }
 
-/** The user's escape: `warn` makes every block a warning (`off` is never checked at all). */
+/** The user's escape: `warn` makes every block a warning, `off` checks nothing; neither touches a managed rule. */
 export type EnforceOption = "block" | "warn" | "off";
 
 /** The rules whose forbids are checked (formats/load.ts `enforcingRules`), and those of them a less trusted rule shadows, by what shadows them. */
@@ -129,7 +130,8 @@ function foundViolations({ as, option, forbidding }: CheckInput) {
       const owner = kind.owners[hit.pattern];
       if (!owner || done.has(owner.rule) || !applies(owner.rule, change, as)) continue;
       done.add(owner.rule);
-      const mode: EnforceMode = option === "warn" ? "warn" : (owner.rule.enforce?.mode ?? "block");
+      // The user's option never weakens a managed rule (README, "Rules for a team").
+      const mode: EnforceMode = option === "warn" && trustOf(owner.rule) !== "managed" ? "warn" : (owner.rule.enforce?.mode ?? "block");
       const by = forbidding.shadowedBy?.get(owner.rule);
       const found: Violation = { rule: owner.rule, pattern: owner.pattern, mode, line: change.kind === "command" ? change.command : "" };
       if (by) found.shadowedBy = by;

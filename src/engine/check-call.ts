@@ -9,9 +9,11 @@
  */
 import type { RuleFs } from "../discover/fs.js";
 import type { ProposedCall } from "../enforce/proposed.js";
-import { anyForbidden, checkedViolations, type EnforceOption } from "../enforce/violations.js";
+import { anyForbidden, checkedViolations, type EnforceOption, type Forbidding } from "../enforce/violations.js";
 import type { LoadedRules } from "../formats/load.js";
 import type { Logger } from "../log.js";
+import type { Rule } from "../rule/rule.js";
+import { trustOf } from "../rule/trust.js";
 import type { RuleSet } from "../session/session.js";
 import type { SessionStore } from "../session/store.js";
 import { checkedChanges } from "./checked-changes.js";
@@ -48,12 +50,13 @@ export interface CheckParts {
 
 export function callChecker(parts: CheckParts) {
   const { log, place } = parts;
+  const managedOnly = new WeakMap<readonly Rule[], Forbidding>();
   const now = parts.now ?? (() => performance.now());
 
   return async function checkCall(sessionID: string, call: ProposedCall): Promise<ToolVerdict> {
-    if (parts.enforce === "off" || call.changes.length === 0) return {};
+    if (call.changes.length === 0) return {};
     const rules = parts.rules();
-    const forbidding = rules.forbidding ?? { rules: rules.list };
+    const forbidding = underOption(rules.forbidding ?? { rules: rules.list }, parts.enforce);
     if (!anyForbidden(forbidding.rules)) return {};
     const state = parts.sessions.get(sessionID);
     if (!state) return {};
@@ -61,7 +64,10 @@ export function callChecker(parts: CheckParts) {
     const reading = { fs: parts.fs, log, maxBytes: MAX_COMPARED_BYTES, checkMs: parts.checkMs, place, now };
     const { changes, ruleWrites } = await checkedChanges(reading, sessionID, call, forbidding.rules, deadline);
     const as = { agent: state.agent, model: state.model };
-    const check = await checkedViolations({ changes, forbidding, as, option: parts.enforce }, { now, deadline, sliceMs: CHECK_SLICE_MS, pause: nextTurn });
+    const check = await checkedViolations(
+      { changes, forbidding, as, option: parts.enforce === "off" ? "block" : parts.enforce },
+      { now, deadline, sliceMs: CHECK_SLICE_MS, pause: nextTurn },
+    );
     if (!check.complete) {
       const names = (check.unreached ?? []).map((rule) => `${rule.name} (${rule.displayPath})`);
       log.warn(
@@ -74,6 +80,19 @@ export function callChecker(parts: CheckParts) {
     const answer = await parts.runner.drive(sessionID, event);
     return answer?.refusal ? { refusal: answer.refusal } : {};
   };
+
+  /**
+   * With the option `off` only managed rules are checked: no setting of the
+   * user's switches one off. Kept per rule set, whose patterns are compiled once.
+   */
+  function underOption(forbidding: Forbidding, option: EnforceOption): Forbidding {
+    if (option !== "off") return forbidding;
+    const known = managedOnly.get(forbidding.rules);
+    if (known) return known;
+    const only = { ...forbidding, rules: forbidding.rules.filter((rule) => trustOf(rule) === "managed") };
+    managedOnly.set(forbidding.rules, only);
+    return only;
+  }
 
   /** The rules a call's writes of rule files would weaken; a failure to tell is logged, never thrown. */
   function weakenedOrNone(writes: Parameters<typeof weakenedByWrites>[0], sessionID: string) {

@@ -27,6 +27,7 @@ import type { RulebookOptions } from "../options.js";
 import type { RuleFs } from "../discover/fs.js";
 import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
+import type { ConfiguredPack } from "../packs/configured.js";
 import { enforcingRules, type LoadedRules } from "../formats/load.js";
 import { foldersFromRoot, projectRoot, projectRulesDirs } from "../discover/locations.js";
 import { prepareForbidden } from "../enforce/forbidding-tiers.js";
@@ -71,6 +72,8 @@ export interface EngineDeps {
   limits?: Partial<HookLimits>;
   /** The `extraDirs` the user's own OpenCode config names: only these may lie outside the repository. */
   userExtraDirs?: readonly string[];
+  /** The packs the administrator, the user and the project name (pack-config.ts). */
+  packs?: readonly ConfiguredPack[];
   /** Where parsed rules are kept between starts; none: every start reads every rule file. */
   parseStore?: ParseCacheStore;
   /** Whether the host offers the model the `rule` tool now (asked at each event; the host may learn it late). Offered when absent. */
@@ -106,7 +109,12 @@ export interface RunningRulebook extends Rulebook {
 
 export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> {
   const { log, options } = deps;
-  const live = await startLiveRules({ ...deps, maxRuleBytes: options.maxRuleBytes }, { sources: options.sources, extraDirs: options.extraDirs }, log, deps.parseStore);
+  const live = await startLiveRules(
+    { ...deps, maxRuleBytes: options.maxRuleBytes },
+    { sources: options.sources, extraDirs: options.extraDirs, packs: deps.packs },
+    log,
+    deps.parseStore,
+  );
   const index = (loaded: LoadedRules): RuleSet => {
     const { rules: list, warnings, shadowed } = loaded;
     const byName = new Map(list.map((rule) => [rule.name, rule]));

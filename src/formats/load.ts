@@ -29,6 +29,10 @@ import { zedSource } from "./zed.js";
 import { junieSource } from "./junie.js";
 import { aiassistantSource } from "./aiassistant.js";
 import { openhandsSource } from "./openhands.js";
+import type { ConfiguredPack } from "../packs/configured.js";
+import { loadPacks, type PackReport } from "../packs/load-packs.js";
+import { managedSource } from "../packs/managed.js";
+import { ruleWarning } from "../rule/warnings.js";
 
 export interface ShadowedRule {
   rule: Rule;
@@ -53,16 +57,20 @@ export interface LoadedRules {
   probed?: ReadonlyMap<string, boolean>;
   /** The parses to keep for the next load (discover/parse-cache.ts). */
   parses?: ParseCacheEntries;
+  /** Each configured pack: where it is, what it holds, why it is not delivered. */
+  packs?: PackReport[];
 }
 
 /**
- * Every source, in precedence order within a scope: native (with `extra`,
+ * Every source, in precedence order within a scope: the managed folder (its
+ * rules are a tier of their own, above every other), native (with `extra`,
  * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
  * Cline, GitHub Copilot, Kiro; then, after them, Antigravity, Continue,
  * Augment, Amazon Q Developer, Kilo Code, Roo Code, Zed, Junie, JetBrains AI
  * Assistant, Gemini CLI, OpenHands (the order of issue 29's list).
  */
 export const ALL_SOURCES: RuleSource[] = [
+  managedSource,
   nativeSource,
   extraSource,
   cursorSource,
@@ -89,29 +97,51 @@ export interface LoadOptions {
   sources?: readonly string[];
   /** The `extraDirs` option (read by the `extra` source); `context.extraDirs` when undefined. */
   extraDirs?: readonly string[];
+  /** The packs the project, the user and the administrator name (pack-config.ts). */
+  packs?: readonly ConfiguredPack[];
 }
 
+/** The managed folder is read whatever the `sources` option says: a setting below it cannot switch it off. */
+const ALWAYS_READ = new Set([managedSource.id]);
+
 export async function loadRules(context: DiscoveryContext, options: LoadOptions = {}): Promise<LoadedRules> {
-  const sources = ALL_SOURCES.filter((source) => !options.sources || options.sources.includes(source.id));
-  const discovery = await discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources);
-  const { rules, shadowed } = resolvePrecedence(discovery.rules, foldersFromRoot(context.directory, context.worktree));
-  const { warnings, files, folders, references, probed, parses } = discovery;
-  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed, parses };
+  const sources = ALL_SOURCES.filter((source) => ALWAYS_READ.has(source.id) || !options.sources || options.sources.includes(source.id));
+  const [discovery, packs] = await Promise.all([
+    discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources),
+    loadPacks(context, options.packs ?? []),
+  ]);
+  const { rules, shadowed, beside } = resolvePrecedence([...discovery.rules, ...packs.rules], foldersFromRoot(context.directory, context.worktree));
+  const warnings = [
+    ...discovery.warnings,
+    ...packs.warnings,
+    ...beside.map(({ rule, managed }) => ruleWarning(rule.path, { code: "managed-beside", managed: managed.displayPath })),
+  ];
+  const probed = new Map([...discovery.probed, ...packs.probed]);
+  const parses = new Map([...discovery.parses, ...packs.parses]);
+  const files = [...discovery.files, ...packs.files];
+  const folders = [...new Set([...discovery.folders, ...packs.folders])];
+  const references = [...new Set([...discovery.references, ...packs.references])];
+  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed, parses, packs: packs.packs };
 }
 
 /**
  * One rule per name. Precedence: project before global; within a scope, by
- * source (the order of ALL_SOURCES); within a source, the nearer project
- * level first (a package's rule before the repository root's), then the
- * order found. The first rule of a name wins and the others are shadowed
- * by it, unless one of them says `override: true`: then the first such rule
- * wins instead, and every other rule of that name is shadowed by it.
+ * source (the order of ALL_SOURCES, packs after every folder); within a
+ * source, the nearer project level first (a package's rule before the
+ * repository root's), then the order found. The first rule of a name wins and
+ * the others are shadowed by it, unless one of them says `override: true`:
+ * then the first such rule wins instead, and every other rule of that name is
+ * shadowed by it.
  *
  * Shadowing decides whose text is delivered, never whose forbids hold: a
  * shadowed rule more trusted than the winner keeps enforcing (a repository's
  * `git.md` must not switch off the user's global `git.md`).
+ *
+ * Managed rules are names of their own: nothing below shadows or overrides
+ * one. A rule below of a managed rule's name is delivered beside it, named
+ * `name~project` or `name~user` (`beside`, which `check` and the log report).
  */
-export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[] } {
+export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[]; beside: BesideManaged[] } {
   /** Index of the deepest project level holding the file: higher is nearer the directory. */
   const levelOf = (rule: Rule) => {
     if (rule.scope !== "project" || levels.length < 2) return 0;
@@ -123,22 +153,44 @@ export function resolvePrecedence(rules: readonly Rule[], levels: readonly strin
     .sort((a, b) => a.scope - b.scope || a.source - b.source || b.level - a.level || a.index - b.index);
   const byName = new Map<string, Rule[]>();
   for (const { rule } of ranked) {
-    const same = byName.get(rule.name);
+    const key = trustOf(rule) === "managed" ? `managed\u0000${rule.name}` : rule.name;
+    const same = byName.get(key);
     if (same) same.push(rule);
-    else byName.set(rule.name, [rule]);
+    else byName.set(key, [rule]);
   }
+  const managed = new Map(rules.filter((rule) => trustOf(rule) === "managed").map((rule) => [rule.name, rule]));
+  const taken = new Set(rules.map((rule) => rule.name));
   const winners: Rule[] = [];
   const shadowed: ShadowedRule[] = [];
+  const beside: BesideManaged[] = [];
   for (const same of byName.values()) {
-    const winner = same.find((rule) => rule.override) ?? (same[0] as Rule);
+    const first = same.find((rule) => rule.override) ?? (same[0] as Rule);
+    const above = trustOf(first) === "managed" ? undefined : managed.get(first.name);
+    const winner = above ? { ...first, name: besideName(first, taken) } : first;
+    if (above) beside.push({ rule: winner, managed: above });
     winners.push(winner);
     for (const rule of same) {
-      if (rule === winner) continue;
+      if (rule === first) continue;
       const holds = rule.enforce !== undefined && moreTrusted(trustOf(rule), trustOf(winner));
       shadowed.push(holds ? { rule, by: winner, forbidHolds: true } : { rule, by: winner });
     }
   }
-  return { rules: winners, shadowed };
+  return { rules: winners, shadowed, beside };
+}
+
+/** A rule delivered beside the managed rule of its name, under a name of its own. */
+export interface BesideManaged {
+  rule: Rule;
+  managed: Rule;
+}
+
+/** `name~project` or `name~user`, numbered on in the unlikely case a rule already has that name. */
+function besideName(rule: Rule, taken: Set<string>): string {
+  const base = `${rule.name}~${rule.scope === "project" ? "project" : "user"}`;
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+  taken.add(name);
+  return name;
 }
 
 /** Every rule whose forbids hold: the rules in effect, then the shadowed ones more trusted than what shadows them. */
@@ -157,8 +209,8 @@ function sourceRank(id: string): number {
   return index < 0 ? ALL_SOURCES.length : index;
 }
 
-/** Global before project, then priority (high first), then name: the same order every time. */
+/** Managed first, then global before project, then priority (high first), then name: the same order every time. */
 export function inMessageOrder(rules: readonly Rule[]): Rule[] {
-  const scopeRank = (rule: Rule) => (rule.scope === "global" ? 0 : 1);
+  const scopeRank = (rule: Rule) => (trustOf(rule) === "managed" ? 0 : rule.scope === "global" ? 1 : 2);
   return [...rules].sort((a, b) => scopeRank(a) - scopeRank(b) || b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

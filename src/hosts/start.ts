@@ -12,6 +12,8 @@ import { parseOptions } from "../options.js";
 import { nodeRuleFs } from "../discover/fs.js";
 import { fileParseCache, parseCacheFolder } from "../discover/parse-cache-file.js";
 import { ALL_SOURCES } from "../formats/load.js";
+import { configuredPacks } from "../pack-config.js";
+import { warningLine } from "../rule/warnings.js";
 
 export interface HostStart {
   /** The plugin's options as the host's config gives them. */
@@ -41,6 +43,8 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
     // Only the user's own config may name rule folders outside the repository (README, "Security").
     const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
     const home = homedir();
+    const packConfig = configuredPacks({ env: process.env, home, directory: host.directory, worktree: host.worktree }, options.packs);
+    for (const warning of packConfig.warnings) log.warn(warningLine(warning), { path: warning.path });
     const rulebook = await startRulebook({
       port: host.port(log),
       directory: host.directory,
@@ -52,6 +56,7 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
       options,
       log,
       userExtraDirs,
+      packs: packConfig.packs,
       labels: host.labels,
       ...(host.ruleTool === undefined ? {} : { ruleTool: host.ruleTool }),
       ...(host.creationGraceMs === undefined ? {} : { creationGraceMs: host.creationGraceMs }),

@@ -85,7 +85,8 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
 /** Why a rule applies, as the panel words it: `always`, `file src/db/user.ts matched src/db/**`, `keyword "migration" · agent plan`. */
 export function whyText(why: RuleWhy): string {
   const reason = reasonWords(why.reason);
-  return why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined) ? `${reason} · ${scopeWords(why.scope)}` : reason;
+  const scoped = why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined) ? `${reason} · ${scopeWords(why.scope)}` : reason;
+  return why.from === undefined ? scoped : `${scoped} · ${clean(why.from)}`;
 }
 
 function reasonWords(reason: ActivationReason): string {
@@ -122,7 +123,9 @@ function shortWhy(why: RuleWhy): string {
             : reason.kind === "mention"
               ? "@mention"
               : "always";
-  return why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
+  const scoped = why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
+  // The compact layout names the tier only: a pack's label would not fit.
+  return why.from?.startsWith("managed") ? `${scoped} · managed` : scoped;
 }
 
 function scopeWords(scope: ScopeMatch): string {

@@ -14,8 +14,8 @@ import { readPatternList } from "./pattern-list.js";
 import type { EnforceMode, RuleEnforcement } from "./rule.js";
 import { foundValue, ruleWarning, type RuleWarning } from "./warnings.js";
 
-/** The sources whose rules may forbid: `.opencode/rules` with the global folder, and `extraDirs`. */
-const ENFORCING_SOURCES: ReadonlySet<string> = new Set(["native", "extra"]);
+/** The sources whose rules may forbid, all in the plugin's own format: `.opencode/rules` with the global folder, `extraDirs`, the managed folder, packs. */
+const ENFORCING_SOURCES: ReadonlySet<string> = new Set(["native", "extra", "managed", "pack"]);
 
 /** The rule file the front matter comes from: its path and source, and its whole text (for the lines of warnings). */
 export interface EnforcementFile {

@@ -18,6 +18,8 @@ export interface Rule {
   scope: RuleScope;
   /** Whose file it is: the repository's or the user's (absent: by scope, `trustOf`). */
   trust?: Trust;
+  /** The pack it came from (README, "Rules for a team"); absent for a rule of a rules folder. */
+  pack?: RulePack;
   /** The format it was read from (`native` for `.opencode/rules`). */
   source: string;
   /** Absolute path of the rule file. */
@@ -53,6 +55,15 @@ export interface Rule {
   toolType?: string;
   /** What the rule forbids, and what a call that breaks it meets; present only with at least one usable pattern. */
   enforce?: RuleEnforcement;
+}
+
+/** A pack as its rules name it: the spec configured, and the version or commit it is pinned at. */
+export interface RulePack {
+  spec: string;
+  /** As people read it: `@acme/opencode-rules@2.1.0`, `github:acme/rules@3f2c1ab`. */
+  label: string;
+  version?: string;
+  commit?: string;
 }
 
 /** `block`: the call is refused before it runs; `warn`: it runs, and its result carries the rule. */

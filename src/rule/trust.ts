@@ -13,8 +13,11 @@
 import { isAbsolute, sep } from "node:path";
 import { relativePath } from "./relative-path.js";
 
-/** Whose a rule file is: the repository's (untrusted) or the user's. */
-export type Trust = "repository" | "user";
+/**
+ * Whose a rule file is: the organisation's (the managed folder and packs an
+ * administrator deploys), the user's, or the repository's (untrusted).
+ */
+export type Trust = "managed" | "user" | "repository";
 
 /**
  * Trust, most trusted first. What a rule forbids is never taken away by a
@@ -23,7 +26,7 @@ export type Trust = "repository" | "user";
  * trusted rules first, each trust with its own share of the time
  * (`engine/check-call.ts`).
  */
-export const TRUST_ORDER: readonly Trust[] = ["user", "repository"];
+export const TRUST_ORDER: readonly Trust[] = ["managed", "user", "repository"];
 
 /** A rule's trust: as discovery found it, else by its scope (a global rule is the user's, a project rule the repository's). */
 export const trustOf = (rule: { scope: "global" | "project"; trust?: Trust }): Trust => rule.trust ?? (rule.scope === "global" ? "user" : "repository");
@@ -50,5 +53,5 @@ function insideOne(path: string, folder: string): boolean {
 
 /** May a file or folder whose real path is `realPath` be read under this boundary? */
 export function allowsRealPath(boundary: Boundary, realPath: string): boolean {
-  return boundary.trust === "user" || inside(realPath, [boundary.realRoot]);
+  return boundary.trust !== "repository" || inside(realPath, [boundary.realRoot]);
 }

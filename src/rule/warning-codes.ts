@@ -2,6 +2,7 @@
 import type { FrontMatterProblem } from "./front-matter.js";
 import type { CheckedKey, ContentKey, DefaultedKey, EnforcementKey, PatternKey } from "./keys.js";
 import type { NowApplies } from "./lost-condition.js";
+import type { PackOwner, PackProblem } from "./pack-problems.js";
 import type { Trust } from "./trust.js";
 
 /** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
@@ -78,6 +79,10 @@ export interface Details {
   "reference-leads-outside": Reference & { realPath: string; trust: Trust };
   "reference-cycle": Reference & { chain: string[] };
   "reference-too-large": Reference & { maxBytes: number };
+  // Rules for a team: packs and the managed tier.
+  "pack-not-delivered": { pack: string; problem: PackProblem; owner: PackOwner };
+  "managed-not-trusted": { reason: string };
+  "managed-beside": { managed: string };
   // OpenCode's config files.
   "config-invalid": { reason: string };
   "plugin-options": { problem: string };

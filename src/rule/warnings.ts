@@ -11,6 +11,7 @@
  */
 import { CONTENT_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
+import { packProblemText } from "./pack-problems.js";
 import type { Trust } from "./trust.js";
 import type { Details, FoundValue, Skips } from "./warning-codes.js";
 
@@ -90,7 +91,7 @@ const NOW_APPLIES = {
 
 const WALKED = { folders: "folders", entries: "folder entries", files: "rule files" };
 
-const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "your rules and OpenCode config folders" };
+const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "your rules and OpenCode config folders", managed: "the managed rules folder" };
 
 const MENTIONED_ONLY = "the rule applies only when mentioned";
 
@@ -228,6 +229,9 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "reference-leads-outside": warning((w) => `reference ${w.reference} leads outside ${BOUNDARY[w.trust]} (to ${w.realPath}); refused; left as text`),
   "reference-cycle": warning((w) => `reference ${w.reference} is a cycle (${w.chain.join(" → ")}); left as text`),
   "reference-too-large": warning((w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`),
+  "pack-not-delivered": error((w) => `pack ${w.pack} ${packProblemText(w.problem, w.owner)}`),
+  "managed-not-trusted": error((w) => `${w.reason}: anyone could plant "managed" rules there, so it was not read`),
+  "managed-beside": warning((w) => `has the name of the managed rule ${w.managed}, which nothing can shadow: both are delivered, this one as its own rule`),
   "config-invalid": warning((w) => `cannot be read as JSON (${w.reason}); its plugin options were not used`),
   "plugin-options": warning((w) => `plugin options: ${w.problem}`),
   "tui-options": warning((w) => `options ${w.keys.map((key) => `"${key}"`).join(", ")} are not read: the Rules panel takes none (give them in opencode.json)`),

@@ -9,6 +9,7 @@
 import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
 import { isScoped, type ScopeMatch } from "../select/scope.js";
+import { originText } from "../rule/origin.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
 export const MARKER_KEY = "opencode-rulebook";
@@ -17,6 +18,8 @@ export const MARKER_KEY = "opencode-rulebook";
 export interface RuleWhy {
   reason: ActivationReason;
   scope?: ScopeMatch;
+  /** Where the rule comes from when not an ordinary rules folder: `managed`, `pack @acme/rules@2.1.0` (rule/origin.ts). */
+  from?: string;
 }
 
 export interface RulesMarker {
@@ -70,7 +73,7 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
     ...(listed.length > 0 ? { listed } : {}),
     ...(composed.paused.length > 0 ? { paused: composed.paused } : {}),
     ...(composed.resumed.length > 0 ? { resumed: composed.resumed } : {}),
-    why: composed.included.map(({ reason, scope }) => (scope === undefined ? { reason } : { reason, scope })),
+    why: composed.included.map(({ rule, reason, scope }) => whyOf(reason, scope, originText(rule))),
     ...(composed.onRequest.length > 0 ? { offered: composed.onRequest.map((rule) => rule.name) } : {}),
     ...(leftOut.length > 0 ? { leftOut: leftOut.slice(0, MAX_LEFT_OUT_NAMES) } : {}),
     ...(leftOut.length > MAX_LEFT_OUT_NAMES ? { leftOutCount: leftOut.length } : {}),
@@ -79,6 +82,12 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
     ...(context.held && context.held.length > 0 ? { held: [...context.held] } : {}),
   };
 }
+
+const whyOf = (reason: ActivationReason, scope: ScopeMatch | undefined, from: string | undefined): RuleWhy => ({
+  reason,
+  ...(scope === undefined ? {} : { scope }),
+  ...(from === undefined ? {} : { from }),
+});
 
 /** The trigger of the plugin's `rule` tool answer: a rule read by name, not a composed message. */
 export const RULE_READ_TRIGGER = "rule";
@@ -146,6 +155,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function isRuleWhy(value: unknown): value is RuleWhy {
   if (!isObject(value) || !isReason(value.reason)) return false;
   const scope = value.scope;
+  if (value.from !== undefined && !isText(value.from)) return false;
   return scope === undefined || (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)));
 }
 

@@ -142,6 +142,7 @@ describe("the all-formats fixture", () => {
 
   test("ALL_SOURCES is the precedence order", () => {
     expect(ALL_SOURCES.map((source) => source.id)).toEqual([
+      "managed",
       "native",
       "extra",
       "cursor",

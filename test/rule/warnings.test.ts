@@ -59,6 +59,9 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   "config-invalid": { code: "config-invalid", reason: "value expected", line: 3 },
   "plugin-options": { code: "plugin-options", problem: 'unknown option "colour" ignored' },
   "tui-options": { code: "tui-options", keys: ["debug"] },
+  "pack-not-delivered": { code: "pack-not-delivered", pack: "@acme/rules", problem: { kind: "not-locked" }, owner: "repository" },
+  "managed-not-trusted": { code: "managed-not-trusted", reason: "/etc/opencode/rules is writable by every user (mode 777)" },
+  "managed-beside": { code: "managed-beside", managed: "/etc/opencode/rules/secrets.md" },
 };
 
 describe("warnings", () => {
@@ -68,7 +71,7 @@ describe("warnings", () => {
     expect(text).not.toBe("");
     expect(warning.severity).toBe(severityOf(facts.code));
     // What `check` decided from the words before warnings were typed; now the code decides, and they agree.
-    expect(warning.severity).toBe(/\bskipped\b|were not loaded|was not read|was ignored/.test(text) ? "error" : "warning");
+    expect(warning.severity).toBe(/\bskipped\b|were not loaded|was not read|was ignored|not delivered\b/.test(text) ? "error" : "warning");
   });
 
   test("a warning is its facts, its severity and its path; the text is made on demand", () => {

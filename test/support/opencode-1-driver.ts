@@ -14,10 +14,11 @@
  *   gives it a client that throws on every use (as `test/e2e/faults.test.ts`).
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { contentText, isMainRequest, type ChatMessage, type RecordedRequest, type Reply } from "../e2e/harness/fake-model.js";
-import { startOpencode, type OpencodeInstance } from "../e2e/harness/opencode.js";
+import { hostEnvironment, startOpencode, type OpencodeInstance, type PreparedDirs } from "../e2e/harness/opencode.js";
 import { isRulesPart, PLUGIN_UNDER_TEST } from "../e2e/harness/rules.js";
 import { assistantMessages, createSession, getMessages, isIdle, prompt, sleep, unwrap, waitFor, type SessionMessage } from "../e2e/harness/wait.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest, TurnAs } from "./scenario-driver.js";
@@ -46,6 +47,7 @@ const WRAPPER_FILE = ".opencode/rulebook-throwing-client.mjs";
 export function realOpenCode1(): HostDriver {
   let oc: OpencodeInstance | undefined;
   let failingClient = false;
+  let managedDir = "";
 
   const instance = (): OpencodeInstance => {
     if (!oc) throw new Error("realOpenCode1: start() first");
@@ -107,6 +109,13 @@ export function realOpenCode1(): HostDriver {
     async start(setup: HostSetup) {
       if (oc) throw new Error("realOpenCode1: already started");
       failingClient = setup.failingClient === true;
+      // The managed folder lives apart from the instance's temp root: its path is in the server's environment from the start.
+      managedDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "rulebook-managed-")));
+      const managedRules = path.join(managedDir, "rules");
+      fs.mkdirSync(managedRules);
+      for (const [name, text] of Object.entries(setup.managedRules ?? {})) fs.writeFileSync(path.join(managedRules, name), text);
+      const env = { OPENCODE_RULEBOOK_MANAGED_DIR: managedRules };
+      const prepare = (dirs: PreparedDirs) => setup.prepare?.({ project: dirs.projectDir, env: { ...hostEnvironment(dirs.homeDir), ...env } as Record<string, string> });
       if (!failingClient) {
         oc = await startOpencode({
           pluginPath: PLUGIN_UNDER_TEST,
@@ -114,6 +123,8 @@ export function realOpenCode1(): HostDriver {
           projectRules: setup.projectRules,
           projectFiles: setup.projectFiles,
           globalRules: setup.globalRules,
+          env,
+          prepare,
         });
         return;
       }
@@ -131,6 +142,8 @@ export function realOpenCode1(): HostDriver {
       const running = oc;
       oc = undefined;
       await running?.stop();
+      if (managedDir) fs.rmSync(managedDir, { recursive: true, force: true });
+      managedDir = "";
     },
 
     async newSession() {

@@ -18,7 +18,7 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** The plugin watches its rule folders; a rule written is seen within this. */
 const RULE_SETTLE_MS = 250;
 /** The environment the plugin reads user-global rules through and writes its log under, pointed at empty folders while a host runs. */
-const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR", "XDG_DATA_HOME"] as const;
+const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR", "XDG_DATA_HOME", "XDG_CACHE_HOME", "OPENCODE_RULEBOOK_MANAGED_DIR"] as const;
 
 /** The built plugin, as OpenCode 2 loads it (`npm test` builds first), on OpenCode 2.0.26 with its terminal UI. */
 export function simulatedOpenCode2(): HostDriver & PanelDriver {
@@ -117,9 +117,13 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
         XDG_CONFIG_HOME: join(isolation, "xdg-config"),
         OPENCODE_CONFIG_DIR: join(isolation, "opencode-config"),
         XDG_DATA_HOME: join(isolation, "xdg-data"),
+        XDG_CACHE_HOME: join(isolation, "xdg-cache"),
+        OPENCODE_RULEBOOK_MANAGED_DIR: join(isolation, "managed", "rules"),
       };
       for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
       await writeTree(join(env.OPENCODE_CONFIG_DIR, "rules"), setup.globalRules ?? {});
+      await writeTree(env.OPENCODE_RULEBOOK_MANAGED_DIR, setup.managedRules ?? {});
+      setup.prepare?.({ project, env });
       for (const name of ISOLATED_ENV) {
         savedEnv[name] = process.env[name];
         process.env[name] = env[name];

@@ -43,6 +43,14 @@ export interface HostSetup {
   projectFiles?: Record<string, string>;
   /** The plugin's options (its config entry). */
   pluginOptions?: Record<string, unknown>;
+  /** The managed rules folder (`OPENCODE_RULEBOOK_MANAGED_DIR`, a temporary folder): contents. */
+  managedRules?: Record<string, string>;
+  /**
+   * Run once the files are written, before the host starts: what a user does
+   * in the project first (`opencode-rulebook packs install`), with the
+   * environment the host runs in (its HOME, XDG folders, managed folder).
+   */
+  prepare?: (place: { project: string; env: Record<string, string> }) => void;
   /**
    * Every session operation the plugin calls on the host fails (1.x: its SDK
    * client throws; 2.x: `ctx.session.get` and `ctx.storage` reject). The

@@ -320,6 +320,21 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
   }
 }
 
+/** The XDG folders of an instance's home. */
+function xdgFolders(homeDir: string) {
+  return {
+    XDG_CONFIG_HOME: path.join(homeDir, ".config"),
+    XDG_DATA_HOME: path.join(homeDir, ".local", "share"),
+    XDG_STATE_HOME: path.join(homeDir, ".local", "state"),
+    XDG_CACHE_HOME: path.join(homeDir, ".cache"),
+  };
+}
+
+/** The environment an instance's server runs in, for a command run as its user before it starts. */
+export function hostEnvironment(homeDir: string): Record<string, string> {
+  return { HOME: homeDir, ...xdgFolders(homeDir) };
+}
+
 export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeInstance> {
   const ownModel = !opts.fakeModel;
   const fakeModel = opts.fakeModel ?? (await startFakeModel(opts.fakeModelOptions));
@@ -327,12 +342,7 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   const rootDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "rulebook-e2e-")));
   const projectDir = path.join(rootDir, "project");
   const homeDir = path.join(rootDir, "home");
-  const xdg = {
-    XDG_CONFIG_HOME: path.join(homeDir, ".config"),
-    XDG_DATA_HOME: path.join(homeDir, ".local", "share"),
-    XDG_STATE_HOME: path.join(homeDir, ".local", "state"),
-    XDG_CACHE_HOME: path.join(homeDir, ".cache"),
-  };
+  const xdg = xdgFolders(homeDir);
   for (const d of Object.values(xdg)) fs.mkdirSync(d, { recursive: true });
   const globalConfigDir = path.join(xdg.XDG_CONFIG_HOME, "opencode");
   const globalRulesDir = path.join(globalConfigDir, "rules");

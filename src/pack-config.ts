@@ -1,0 +1,120 @@
+/**
+ * Which packs each owner names, read from where each owner writes (README,
+ * "Rules for a team"): the repository's OpenCode config, the user's own, and
+ * the administrator's `rulebook.json` beside the managed rules folder. Each
+ * owner has its place: its lock, its Git cache, where its npm packs are found.
+ */
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { managedRulesDir, openCodeConfigDir, projectRoot } from "./discover/locations.js";
+import { findPluginOptions, readConfigFile, userPluginOptions } from "./opencode-config.js";
+import { parseOptions } from "./options.js";
+import type { ConfiguredPack, PackPlace } from "./packs/configured.js";
+import { userPackCache } from "./packs/git-cache.js";
+import { LOCK_FILE } from "./packs/lock.js";
+import { managedOwners, ownerProblem } from "./packs/owner-check.js";
+import type { Trust } from "./rule/trust.js";
+import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
+
+/** The administrator's list of managed packs, beside the managed rules folder. */
+export const MANAGED_PACKS_FILE = "rulebook.json";
+
+/** The folder this package is installed in: OpenCode's own plugin install folder, where an npm pack installed beside the plugin is found. */
+const PLUGIN_FOLDER = fileURLToPath(new URL("..", import.meta.url));
+
+export interface PackIo {
+  env: Record<string, string | undefined>;
+  home: string;
+  directory: string;
+  worktree: string;
+}
+
+export interface PackConfig {
+  packs: ConfiguredPack[];
+  warnings: RuleWarning[];
+}
+
+/** Where an owner's packs are pinned and kept; `configFile`: the file naming them (a folder pack is relative to it). */
+export function ownerPlace(owner: Trust, io: PackIo, configFile?: string): PackPlace {
+  if (owner === "managed") {
+    const folder = dirname(managedRulesDir(io.env));
+    return { owner, configFile: configFile ?? join(folder, MANAGED_PACKS_FILE), lockFile: join(folder, LOCK_FILE), gitCache: join(folder, "rulebook-packs"), npmFrom: [folder] };
+  }
+  const userCache = userPackCache(io.env, io.home);
+  if (owner === "user") {
+    const folder = openCodeConfigDir(io.env, io.home);
+    return { owner, configFile: configFile ?? join(folder, "opencode.json"), lockFile: join(folder, LOCK_FILE), gitCache: userCache, npmFrom: [folder, PLUGIN_FOLDER] };
+  }
+  const root = projectRoot(io.directory, io.worktree);
+  return {
+    owner,
+    configFile: configFile ?? join(root, "opencode.json"),
+    lockFile: join(root, ".opencode", LOCK_FILE),
+    gitCache: userCache,
+    npmFrom: [io.directory, PLUGIN_FOLDER],
+  };
+}
+
+/**
+ * Every pack configured: the administrator's, the user's, the project's
+ * (their precedence is their rules' tier: formats/load.ts). `handed`: the
+ * packs in the options the host handed the plugin; one no config file this
+ * reads names (options given another way) counts as the project's, the least
+ * trusted owner, relative to the project root.
+ */
+export function configuredPacks(io: PackIo, handed: readonly string[] = []): PackConfig {
+  const warnings: RuleWarning[] = [];
+  const managed = managedPacks(io, warnings);
+  const user = userPluginOptions(io.env, io.home);
+  const found = findPluginOptions(io.env, io.home, io.directory, io.worktree);
+  // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that is not the user's own.
+  const project = found.path !== undefined && found.path !== user.path ? found : undefined;
+  const named = (owner: Trust, raw: unknown, file: string | undefined) =>
+    file === undefined ? [] : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
+  // Most trusted first: a spec named twice is read once, as the more trusted owner's.
+  const packs = [
+    ...managed,
+    ...named("user", user.raw, user.path),
+    ...named("repository", project?.raw, project?.path),
+    ...handed.map((spec) => ({ spec, place: ownerPlace("repository", io) })),
+  ];
+  return { packs: onePerSpec(packs), warnings };
+}
+
+/** The first of each spec. */
+function onePerSpec(packs: ConfiguredPack[]): ConfiguredPack[] {
+  const seen = new Set<string>();
+  return packs.filter(({ spec }) => !seen.has(spec) && seen.add(spec));
+}
+
+/** The managed packs `rulebook.json` names, when the administrator's file may be trusted. */
+function managedPacks(io: PackIo, warnings: RuleWarning[]): ConfiguredPack[] {
+  const place = ownerPlace("managed", io);
+  let stat;
+  try {
+    stat = statSync(place.configFile);
+  } catch {
+    return [];
+  }
+  const owners = managedOwners(process.platform, process.getuid?.());
+  for (const [path, facts] of [
+    [dirname(place.configFile), statSync(dirname(place.configFile))],
+    [place.configFile, stat],
+  ] as const) {
+    const problem = ownerProblem(path, facts, owners);
+    if (problem) {
+      warnings.push(ruleWarning(path, { code: "managed-not-trusted", reason: problem }));
+      return [];
+    }
+  }
+  const read = readConfigFile(place.configFile);
+  if (!read) return [];
+  if ("warning" in read) {
+    warnings.push(read.warning);
+    return [];
+  }
+  const { options, errors } = parseOptions({ packs: (read.config as { packs?: unknown } | null)?.packs ?? [] }, io.env);
+  for (const problem of errors) warnings.push(ruleWarning(place.configFile, { code: "plugin-options", problem }));
+  return options.packs.map((spec) => ({ spec, place }));
+}
