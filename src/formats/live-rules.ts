@@ -63,7 +63,9 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
   const bases = [...foldersFromRoot(context.directory, context.worktree), context.home];
   // Where every format keeps rules, its source read or not: a rules folder created there is seen.
   const places = rulePlaces(ALL_SOURCES.flatMap((source) => (source.layout ? [source.layout] : [])));
-  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references], bases, [...loaded.folders, globalDir], places);
+  // A lock rewritten by `packs install` or `packs update` moves a pack: its folder is watched like a rule file's.
+  const locks = (options.packs ?? []).map((pack) => pack.place.lockFile);
+  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references, ...locks], bases, [...loaded.folders, globalDir], places);
   const initial = targets();
   const watcher = watchRuleFolders(initial.folders, initial.filters, loaded.probed);
 

@@ -7,10 +7,12 @@
  */
 import { chmod, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/discover/discover.js";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
+import { startLiveRules } from "../../src/formats/live-rules.js";
 import { loadRules } from "../../src/formats/load.js";
+import { createLogger } from "../../src/log.js";
 import type { ConfiguredPack, PackPlace } from "../../src/packs/configured.js";
 import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { resolvePack } from "../../src/packs/installed.js";
@@ -163,6 +165,28 @@ describe("a Git pack", () => {
     expect(texts(await load([configured]))).toEqual([expect.stringContaining("is not installed")]);
     await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: { kind: "git", url: URL, ref: "v1", commit: COMMIT, hash: `sha256-${"0".repeat(64)}` } } });
     expect(texts(await load([configured]))).toEqual([expect.stringContaining("differs from what rulebook.lock pins")]);
+  });
+
+  test("a running session follows `packs update --global`: the rewritten lock is seen, the new commit's rules delivered", async () => {
+    const NEXT = "b".repeat(40);
+    // The user's lock sits in OpenCode's config folder, which holds no rules itself.
+    const configured = pack(SPEC, "user");
+    const lockAt = async (commit: string, text: string) => {
+      await writeTree(gitCheckoutFolder(box.cache, URL, commit), { "rules/always.md": text });
+      const entry = { kind: "git" as const, url: URL, ref: "v2", commit, hash: `sha256-${"0".repeat(64)}` };
+      const hash = await hashOf(configured, { lockfileVersion: 1, packs: { [SPEC]: entry } });
+      await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: { ...entry, hash } } });
+    };
+    await lockAt(COMMIT, "First commit's rule.");
+    const live = await startLiveRules(context(), { packs: [configured] }, createLogger(async () => undefined, false));
+    try {
+      expect(live.current().rules.map((rule) => rule.content)).toEqual(["First commit's rule."]);
+      await lockAt(NEXT, "Second commit's rule.");
+      await vi.waitFor(async () => expect(await live.refresh()).toEqual({ changed: ["always"], removed: [] }), { timeout: 3000, interval: 100 });
+      expect(live.current().rules.map((rule) => rule.content)).toEqual(["Second commit's rule."]);
+    } finally {
+      live.close();
+    }
   });
 
   test("a damaged lock pins nothing: its packs wait, with the file named", async () => {
