@@ -13,6 +13,9 @@ import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
 import { allowsRealPath, type Boundary, type Trust, trustOf } from "../rule/trust.js";
 import { walkFolder } from "./walk.js";
 
+/** The plugin's own rule files (`.opencode/rules`, `extraDirs`, the managed folder, packs) and Cursor's. */
+export const MARKDOWN_OR_MDC = (name: string) => /\.(md|mdc)$/i.test(name);
+
 export function emptyFound(): Required<FoundRules> {
   return { files: [], warnings: [], folders: [], userFolders: [] };
 }

@@ -6,13 +6,13 @@
  * (`enforce/weakened.ts`). A rule file the call creates in the project's own
  * rules folder is read as a native rule. Pure.
  */
+import { MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import { relative, sep } from "node:path";
 import { inside } from "../rule/trust.js";
 import { parseFile } from "../discover/parse-file.js";
 import type { FoundRuleFile } from "../discover/source.js";
 import { type WeakenedRule, weakenedRules } from "../enforce/weakened.js";
 import { ALL_SOURCES, enforcingRules, type LoadedRules, resolvePrecedence } from "../formats/load.js";
-import { MARKDOWN_OR_MDC } from "../formats/mapping.js";
 import type { RuleFileWrite } from "./checked-changes.js";
 import type { Rule } from "../rule/rule.js";
 

@@ -30,14 +30,14 @@
  * it, scopes its rules to its folder (named `pkg/a/x`, see folder-scope.ts).
  */
 import { basename, join } from "node:path";
-import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
+import { addFolder, addSingleFile, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
 import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
 import { GLOB_KEYS, readList } from "../rule/keys.js";
 import { folderPrefix, prefixGlob, prefixOf, scopeToFolder } from "./folder-scope.js";
-import { hasDescription, ignoredByTool, MARKDOWN_OR_MDC } from "./mapping.js";
+import { hasDescription, ignoredByTool } from "./mapping.js";
 
 const RULES = ".cursor/rules";
 const LEGACY = ".cursorrules";

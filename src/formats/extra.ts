@@ -10,13 +10,12 @@
  * files); it is then the user's.
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import { prefetch } from "../discover/probe.js";
 import { projectRootOf } from "../discover/project.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 import { inside } from "../rule/trust.js";
 import { ruleWarning } from "../rule/warnings.js";
-import { MARKDOWN_OR_MDC } from "./mapping.js";
 
 /** The absolute folders `extraDirs` names, in the order given, without repeats. */
 export function resolveExtraDirs(extraDirs: readonly string[], context: Pick<SourceContext, "home" | "directory" | "worktree">): string[] {

@@ -7,7 +7,6 @@ import { codeMask } from "../rule/markdown-code.js";
 import { readList } from "../rule/keys.js";
 
 export const MARKDOWN = (name: string) => /\.md$/i.test(name);
-export const MARKDOWN_OR_MDC = (name: string) => /\.(md|mdc)$/i.test(name);
 
 /** Keys other tools scope a rule with that Claude Code and Cline do not read: they read `paths` only. */
 const NOT_PATHS = ["globs", "applyTo", "fileMatchPattern", "alwaysApply"];

@@ -3,11 +3,10 @@
  * `.opencode/rules` of every folder from the worktree root down to the
  * project directory (nearest last).
  */
-import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import { globalRulesDir, NATIVE_RULES, projectRulesDirs } from "../discover/locations.js";
 import { prefetch } from "../discover/probe.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { MARKDOWN_OR_MDC } from "./mapping.js";
 
 export const nativeSource: RuleSource = {
   id: "native",

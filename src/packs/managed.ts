@@ -6,11 +6,10 @@
  * that others may write to, is not read: anyone could plant rules there that
  * the user cannot switch off.
  */
-import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import { errorCode, errorReason } from "../discover/fs.js";
 import { managedRulesDir } from "../discover/locations.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { MARKDOWN_OR_MDC } from "../formats/mapping.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { managedOwners, ownerProblem } from "./owner-check.js";
 

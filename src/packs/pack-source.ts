@@ -4,9 +4,8 @@
  * pack's own boundary: the walk follows a symlink only to a target inside the
  * pack, and a rule's references resolve only inside it, whoever named it.
  */
-import { addFolder, emptyFound } from "../discover/found-rules.js";
+import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { MARKDOWN_OR_MDC } from "../formats/mapping.js";
 
 /** Rules from packs are all the source `pack`: after every rules folder in precedence (formats/load.ts). */
 export const PACK_SOURCE = "pack";

@@ -124,6 +124,18 @@ describe("packs install and update with real Git", () => {
     expect(check.stdout).toContain("overridden locally");
   });
 
+  test("verify holds a pack's forbids, and does not pass while a pack is not installed as pinned", async () => {
+    await commit({ "rules/no-todo.md": "---\nforbid: TODO\n---\nOpen an issue instead." }, "forbid");
+    await box.write({ "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { packs: [spec] }]] }), "src/a.ts": "// TODO: later\n" });
+    const unpinned = run(["verify"]);
+    expect(unpinned.code).toBe(2);
+    expect(unpinned.stdout).toContain(`packs not checked, not installed as pinned (run opencode-rulebook packs install --frozen): ${spec}`);
+    expect(run(["packs", "install"]).code).toBe(0);
+    const checked = run(["verify"]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('src/a.ts:1: rule "no-todo" forbids `TODO`');
+  });
+
   test("remove takes the pack out of the config and the lock", () => {
     expect(run(["packs", "add", spec]).code).toBe(0);
     const removed = run(["packs", "remove", spec]);
