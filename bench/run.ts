@@ -19,6 +19,8 @@
  *    recursive readdir of the folders it must visit.
  * 7. A tool call checked against 1,000 rules that forbid, 10 patterns each, for a
  *    1 KiB and a 1 MiB write, vs splitting the text written into lines.
+ * 9. A later start with 10 npm packs × 100 rules vs the same 1,000 rules in the
+ *    project, per rule, and no git process at start (issue 41).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -30,6 +32,7 @@ import { CHECK_BUDGET_MS, HOSTILE_PATTERNS, measureHostileHold } from "./hostile
 import { benchEvents, FILES, RULES, summarise } from "./events.js";
 import { benchMemory } from "./memory.js";
 import { benchNested, REPOSITORY_FILES } from "./nested.js";
+import { benchPacks, PACKS, RULES_PER_PACK } from "./packs.js";
 import { loadPlugin, pluginEntry, REPO } from "./plugin.js";
 import { benchPromptCache } from "./prompt-cache.js";
 import { benchRealOpencode } from "./real-opencode.js";
@@ -48,6 +51,7 @@ const ISSUE7_LIMIT = 2; // start, times the async floor
 const NESTED_LIMIT = 2; // the nested-folder search, times its readdir floor
 const HOLD_LIMIT = 0.1; // the longest a check holds the event loop, as a share of its budget (issue 40)
 const LINEAR_LIMIT = 1.5; // a checked write's cost per KiB, 1 MiB against 1 KiB
+const PACKS_LIMIT = 1.25; // issue 41: a rule from a pack costs "no more" than a local one at a later start, with room for noise
 
 function sourceState(): string {
   try {
@@ -314,6 +318,39 @@ out.push(
 out.push(`   A version read before (answered from the cache): ${ms(content.cachedMs)} ms. First tool result (the pattern sets compiled then): ${ms(content.firstMs)} ms.`);
 out.push("");
 
+// ---------------------------------------------------------------- 9. packs
+
+progress(`a later start, ${PACKS} packs × ${RULES_PER_PACK} rules vs ${count(PACKS * RULES_PER_PACK)} local rules`);
+const packs = await benchPacks(plugin, quick);
+const perRule = (row: typeof packs.local) => row.totalMs / packs.rules;
+const packsMet = perRule(packs.packs) <= PACKS_LIMIT * perRule(packs.local) && packs.gitRuns === 0;
+out.push(
+  `9. A later start with ${PACKS} npm packs × ${RULES_PER_PACK} rules (node_modules/@acme/pack-N, named in opencode.json and handed as options, pinned by .opencode/rulebook.lock)`,
+);
+out.push(`   vs the same ${count(packs.rules)} rule files in .opencode/rules: start + first message as in section 1, medians of ${packs.runs} warm runs each, alternated.`);
+out.push("   Warm: the parse cache an earlier start wrote, so rule files are only stat'ed; each pack's hash is checked against the lock from the digests kept.");
+out.push(`   Target (issue 41): no more per rule than local rules, ≤ ${PACKS_LIMIT}x (the 0.25 is room for noise), and no git process at start.`);
+const packRow = (label: string, row: typeof packs.local, result: string) => [
+  label,
+  String(packs.runs),
+  ms(row.startMs),
+  ms(row.firstMessageMs),
+  ms(row.totalMs),
+  us(perRule(row)),
+  ratio(perRule(row) / perRule(packs.local)),
+  result,
+];
+out.push(
+  table(
+    ["rules from", "runs", "start ms", "1st msg ms", "total ms", "per rule µs", "per rule/local", `≤ ${PACKS_LIMIT}x`],
+    [packRow("local .opencode/rules", packs.local, ""), packRow(`${PACKS} packs × ${RULES_PER_PACK}`, packs.packs, verdict(packsMet))],
+  ),
+);
+out.push(
+  `   git runs at start: ${packs.gitRuns} (git on the PATH was a script leaving a marker, over every start). Network: not measured; the plugin has no network code (only the CLI's packs install runs git), and these packs are local.`,
+);
+out.push("");
+
 // ---------------------------------------------------------------- targets
 
 const t1 = startRows.find((row) => row.files === 1000)!;
@@ -402,6 +439,14 @@ out.push(
         ratio(nested.searchMs / nested.parallelFloorMs),
         `≤ ${NESTED_LIMIT}x`,
         verdict(nestedMet),
+      ],
+      [
+        `9. later start per rule, ${PACKS} packs × ${RULES_PER_PACK} vs local`,
+        `${us(perRule(packs.packs))} µs`,
+        `${us(perRule(packs.local))} µs local`,
+        ratio(perRule(packs.packs) / perRule(packs.local)),
+        `≤ ${PACKS_LIMIT}x`,
+        verdict(packsMet),
       ],
     ],
   ),

@@ -13,7 +13,7 @@ import { parseOptions } from "./options.js";
 import type { ConfiguredPack, PackPlace } from "./packs/configured.js";
 import { userPackCache } from "./packs/git-cache.js";
 import { LOCK_FILE } from "./packs/lock.js";
-import { managedOwners, ownerProblem } from "./packs/owner-check.js";
+import { managedOwners, ownerProblem } from "./rule/trust.js";
 import type { Trust } from "./rule/trust.js";
 import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
 

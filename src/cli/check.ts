@@ -214,6 +214,9 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
 
   // Where the plugin's own lines are: the warnings in full, and the debug lines when debug is on.
   const logFile = rulebookLogFile(project.env, project.home);
+  // A pack's file is named by its pack (`@acme/rules@2.1.0/rules/x.md`), not by where the cache or node_modules keeps it.
+  const packPaths = new Map([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].flatMap((rule) => (rule.pack ? [[rule.path, rule.displayPath] as const] : [])));
+  const where = (path: string) => packPaths.get(path) ?? shownPath(project, path);
   if (options.json) {
     const json = {
       ok: errors === 0,
@@ -221,7 +224,7 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
       warnings,
       filesChecked: loaded.files.length,
       rules: loaded.rules.length,
-      problems: problems.map((problem) => ({ ...problem, line: problem.line ?? null, rule: problem.rule ?? null, displayPath: shownPath(project, problem.path) })),
+      problems: problems.map((problem) => ({ ...problem, line: problem.line ?? null, rule: problem.rule ?? null, displayPath: where(problem.path) })),
       notes,
       logFile,
     };
@@ -232,7 +235,7 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
   for (const problem of problems) {
     const label = problem.severity === "error" ? style.red("error  ") : style.yellow("warning");
     // Paths and messages name the repository's files: control characters shown as `?` (`--json` keeps them exact).
-    lines.push(`${label} ${shownText(`${shownPath(project, problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`)}`);
+    lines.push(`${label} ${shownText(`${where(problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`)}`);
   }
   for (const note of notes) lines.push(`${style.dim("note   ")} ${shownText(note)}`);
   if (lines.length > 0) lines.push("");

@@ -58,13 +58,22 @@ export async function installCommand(project: ProjectContext, owner: PackOwnerCh
       failures.push(pinned.error);
       continue;
     }
+    // Install never moves a pin: npm's files other than the lock records wait for npm or `packs update`.
+    if (locked?.kind === "npm" && (pinned.entry.kind !== "npm" || pinned.entry.version !== locked.version || pinned.entry.hash !== locked.hash)) {
+      failures.push(
+        `pack ${configured.spec}: npm installed ${pinned.label}, whose rules differ from what rulebook.lock records (${locked.version}): reinstall the locked version (npm ci), or run opencode-rulebook packs update to accept it`,
+      );
+      next.packs[configured.spec] = locked;
+      continue;
+    }
     if (locked && pinned.entry.hash !== locked.hash) {
-      const what = spec.kind === "npm" ? `npm installed ${pinned.label}, which holds other rules than the lock records` : "the commit's rules differ from the lock's hash";
+      // The commit's own files hash otherwise than the lock says: the lock was edited, or written by another version.
+      const what = "the commit's rules differ from the lock's hash";
       if (options.frozen) {
         failures.push(`pack ${configured.spec}: ${what}: run opencode-rulebook packs update and commit the lock`);
         continue;
       }
-      lines.push(style.yellow(`${configured.spec}: ${what}; the lock now records it`));
+      lines.push(style.yellow(`${configured.spec}: ${what}; the lock now records the commit's`));
     }
     next.packs[configured.spec] = pinned.entry;
     lines.push(`${style.cyan(configured.spec)}  ${pinned.label}  ${plural(pinned.rules.length, "rule")}`);

@@ -9,7 +9,7 @@ import type { DiscoveryContext } from "../discover/discover.js";
 import type { ConfiguredPack } from "../packs/configured.js";
 import { gitCheckoutFolder } from "../packs/git-cache.js";
 import { resolvePack } from "../packs/installed.js";
-import { readPack } from "../packs/load-packs.js";
+import { readPack } from "../packs/pack-rules.js";
 import type { LockedPack, PackLock } from "../packs/lock.js";
 import type { GitPackSpec, PackSpec } from "../packs/spec.js";
 import { packProblemText } from "../rule/pack-problems.js";

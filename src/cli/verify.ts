@@ -46,7 +46,11 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
   const notFor = forbidding.filter((rule) => !inScope(rule, as)).map((rule) => rule.name);
   // A pack not installed as pinned holds rules that could not be checked: verify says so and does not pass (exit 2).
   const unread = (loaded.packs ?? []).filter((pack) => pack.problem).map(({ configured }) => configured.spec);
-  const notes = [...input.notes, ...optionNote(project), ...(unread.length > 0 ? [`packs not checked, not installed as pinned (run opencode-rulebook packs install --frozen): ${unread.join(", ")}`] : [])];
+  const notes = [
+    ...input.notes,
+    ...optionNote(project),
+    ...(unread.length > 0 ? [`packs not checked, not installed as pinned (run opencode-rulebook packs install --frozen): ${unread.join(", ")}`] : []),
+  ];
   if (notFor.length > 0) notes.push(`not checked, for other agents or models (see --agent, --model): ${notFor.join(", ")}`);
 
   const ruleFiles = new Set(loaded.files.map((file) => relative(project.projectRoot, file.path).split(sep).join("/")));

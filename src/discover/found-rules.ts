@@ -3,7 +3,7 @@
  * fixed rule file (`.cursorrules` and the like).
  */
 import { basename, dirname, join } from "node:path";
-import type { RuleScope } from "../rule/rule.js";
+import type { RulePack, RuleScope } from "../rule/rule.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason, fileVersion, type FileVersion } from "./fs.js";
 import { displayPath } from "./locations.js";
@@ -36,18 +36,20 @@ export interface FolderSpec {
   topLevelOnly?: boolean;
   /** Whose files these are; default: the repository's in project scope, the user's in global scope. */
   trust?: Trust;
+  /** The pack the folder is (its files' displayed paths start with `displayPrefix`, the pack's label and the folder's path in it). */
+  pack?: { pack: RulePack; displayPrefix: string };
 }
 
 /** Walks a rules folder and adds its rule files as candidates. */
 export async function addFolder(found: Required<FoundRules>, context: SourceContext, spec: FolderSpec): Promise<void> {
   const trust = trustOf(spec);
-  const boundary = trust === "repository" ? await boundaryOf(context, trust) : undefined;
+  const boundary = trust === "repository" || context.confined ? await boundaryOf(context, "repository") : undefined;
   const walk = await walkFolder(spec.folder, context.fs, { accept: spec.accept, boundary, budget: context.walkBudget });
   found.warnings.push(...walk.warnings);
   // A folder refused by the boundary is neither watched nor a place references may lead.
   if (walk.refused) return;
   found.folders.push(spec.folder);
-  if (trust === "user") found.userFolders.push(spec.folder);
+  if (trust === "user" && !context.confined) found.userFolders.push(spec.folder);
   const root = spec.scope === "project" ? projectRootOf(context) : "";
   const nameOf = spec.nameOf ?? ((relPath: string) => relPath.replace(/\.(md|mdc)$/i, ""));
   for (const file of walk.files) {
@@ -57,11 +59,12 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       scope: spec.scope,
       source: spec.source,
       path: file.path,
-      displayPath: displayPath(file.path, root, context.home),
+      displayPath: spec.pack ? `${spec.pack.displayPrefix}/${file.relPath}` : displayPath(file.path, root, context.home),
       relPath: file.relPath,
       size: file.size,
       version: file.version,
       trust,
+      ...(spec.pack ? { pack: spec.pack.pack } : {}),
     });
   }
 }

@@ -10,7 +10,8 @@ import type { FoundRuleFile, MapperWarn, RuleSource } from "./source.js";
 
 /** A rule file's own parse: its front matter read by its source's mapper, and the warnings of both. */
 export function parseFile(file: FoundRuleFile, source: RuleSource, bytes: Uint8Array): ParsedRule {
-  const candidate = { name: file.name, scope: file.scope, source: file.source, tool: source.tool, path: file.path, displayPath: file.displayPath, trust: file.trust };
+  const { name, scope, path, displayPath, trust, pack } = file;
+  const candidate = { name, scope, source: file.source, tool: source.tool, path, displayPath, trust, ...(pack ? { pack } : {}) };
   const mapperWarnings: RuleWarning[] = [];
   const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
   const { mapFrontMatter, typeOf } = source;

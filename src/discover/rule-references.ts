@@ -6,7 +6,7 @@
 import { decodeRuleText } from "../rule/decode.js";
 import { expandReferences, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
-import type { Trust } from "../rule/trust.js";
+import { managedOwners, ownerProblem, type ReferenceReach, type Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason } from "./fs.js";
 import { globalRulesDir, managedRulesDir, openCodeConfigDir } from "./locations.js";
@@ -20,7 +20,7 @@ type ReadingContext = SourceContext & { maxRuleBytes: number };
 export interface Reach {
   allowed: string[];
   allowedReal: string[];
-  trust: Trust;
+  trust: ReferenceReach;
 }
 
 /**
@@ -31,8 +31,8 @@ export interface Reach {
  * real paths (the user's own symlinks are followed).
  */
 export async function reachFor(trust: Trust, context: ReadingContext & { realRoot: string }, userFolders: readonly string[]): Promise<Reach> {
-  if (trust === "repository") {
-    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust };
+  if (trust === "repository" || context.confined) {
+    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust: context.confined ? "pack" : trust };
   }
   const folders = new Set<string>();
   // A managed rule's references stay in the managed folder: nothing the user or a repository writes may join the managed tier.
@@ -68,7 +68,7 @@ export async function withReferences(
     realFile,
     ...(await reachOf(file.trust)),
     realpath: (path) => realpathOf(path, context),
-    read: (path) => readReference(path, context),
+    read: (path) => readReference(path, context, file.trust),
     maxBytes: context.maxRuleBytes,
   });
   return { rule: { ...rule, content: expanded.text }, warnings: [...warnings, ...expanded.warnings], references: expanded.included };
@@ -83,11 +83,13 @@ async function realpathOf(path: string, context: ReadingContext): Promise<RealPa
   }
 }
 
-/** A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only. */
-async function readReference(realPath: string, context: ReadingContext): Promise<ReadResult> {
+/** A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only; for a managed rule, only the administrator's. */
+async function readReference(realPath: string, context: ReadingContext, trust: Trust): Promise<ReadResult> {
   try {
     const stat = await context.fs.stat(realPath);
     if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
+    const planted = trust === "managed" ? ownerProblem(realPath, stat, managedOwners(process.platform, process.getuid?.())) : undefined;
+    if (planted) return { ok: false, reason: `${planted}: a managed rule includes only the administrator's files` };
     const bytes = await context.fs.readFile(realPath, context.maxRuleBytes, stat.size);
     if (bytes.byteLength > context.maxRuleBytes) return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
     const decoded = decodeRuleText(bytes);

@@ -26,6 +26,8 @@ export interface SourceContext {
   realRoot?: string;
   /** What the source may still walk; discovery gives each source its own. */
   walkBudget?: WalkBudget;
+  /** Every file read and every reference stays inside `realRoot`, whatever its trust: a pack's boundary (packs/pack-rules.ts). */
+  confined?: boolean;
 }
 
 export interface FoundRuleFile extends RuleCandidate {

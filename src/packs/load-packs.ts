@@ -4,8 +4,7 @@
  * pack that is missing or not as pinned is one warning; the others load.
  * No git, no network: only what `packs install` or npm already put on disk.
  */
-import { relative, sep } from "node:path";
-import { discoverRules, digestOf, type Discovery, type DiscoveryContext } from "../discover/discover.js";
+import type { DiscoveryContext } from "../discover/discover.js";
 import { errorCode, errorReason, type RuleFs } from "../discover/fs.js";
 import type { CachedParse } from "../discover/parse-cache.js";
 import type { FoundRuleFile } from "../discover/source.js";
@@ -15,9 +14,8 @@ import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { ConfiguredPack } from "./configured.js";
 import { type InstalledPack, resolvePack } from "./installed.js";
 import { readLock, type PackLock } from "./lock.js";
-import { managedOwners, ownerProblem } from "./owner-check.js";
-import { packHash } from "./pack-hash.js";
-import { packSource } from "./pack-source.js";
+import { untrustedFiles } from "./managed-files.js";
+import { readPack } from "./pack-rules.js";
 
 /** What `packs list` tells of one configured pack. */
 export interface PackReport {
@@ -62,7 +60,7 @@ export async function loadPacks(context: DiscoveryContext, packs: readonly Confi
     load.references.push(...discovery.references);
     load.files.push(...discovery.files);
     load.warnings.push(...discovery.warnings);
-    if (!problem && installed) load.rules.push(...discovery.rules.map((rule) => asPackRule(rule, installed)));
+    if (!problem && installed) load.rules.push(...discovery.rules);
   }
   return load;
 }
@@ -76,54 +74,17 @@ async function loadOne(configured: ConfiguredPack, context: DiscoveryContext, lo
   const installed = resolution.installed;
   // A lock that cannot be read pins nothing: its Git and npm packs wait for it to be mended.
   if (lockRead.problem && installed.spec.kind !== "folder") return { report: { configured, installed, problem: lockRead.problem, rules: 0 } };
-  const trusted = await managedProblem(configured, installed, context.fs);
-  if (trusted) return { report: { configured, installed, problem: trusted, rules: 0 } };
   const { discovery, hash } = await readPack(context, installed);
   const report: PackReport = { configured, installed, hash, rules: discovery.rules.length };
   const locked = installed.locked;
-  if (locked && locked.hash !== hash) report.problem = { kind: "hash-differs", locked: locked.hash, found: hash };
+  if (locked && locked.hash !== hash) report.problem = { kind: "hash-differs", locked: locked.hash, found: hash, from: locked.kind };
+  // A managed pack is the administrator's as the managed folder is: every folder and file of it.
+  if (configured.place.owner === "managed") {
+    const untrusted = await untrustedFiles(context.fs, installed.root, [installed.rulesFolder, ...discovery.files.map((file) => file.path)]);
+    const reason = untrusted.values().next().value;
+    if (reason !== undefined) report.problem = { kind: "unreadable", reason: `${reason}: anyone could plant managed rules there` };
+  }
   return { report, discovery };
-}
-
-/** A managed pack must be the administrator's as the managed folder is (README, "Rules for a team"). */
-async function managedProblem(configured: ConfiguredPack, installed: InstalledPack, fs: RuleFs): Promise<PackProblem | undefined> {
-  if (configured.place.owner !== "managed") return undefined;
-  const owners = managedOwners(process.platform, process.getuid?.());
-  for (const path of [installed.root, installed.rulesFolder]) {
-    const reason = await fs.stat(path).then(
-      (stat) => ownerProblem(path, stat, owners),
-      (error) => errorReason(error),
-    );
-    if (reason) return { kind: "unreadable", reason: `${reason}: anyone could plant managed rules there` };
-  }
-  return undefined;
-}
-
-/** One pack's rules and the hash of what it holds: what the plugin checks at start and `packs install` writes to the lock. */
-export async function readPack(context: DiscoveryContext, installed: InstalledPack): Promise<{ discovery: Discovery; hash: string }> {
-  const realRoot = await context.fs.realpath(installed.root).catch(() => installed.root);
-  const packContext: DiscoveryContext = { ...context, directory: installed.root, worktree: installed.root, realRoot, extraDirs: [], userExtraDirs: [], digests: true };
-  const discovery = await discoverRules(packContext, [packSource(installed.rulesFolder)]);
-  const hashed = discovery.files.map((file) => ({ path: inPack(installed.root, file.path), digest: discovery.digests.get(file.path) }));
-  // What the rules include is part of what they say: read again here, as every load reads it.
-  for (const path of discovery.references) {
-    const bytes = await context.fs.readFile(path, context.maxRuleBytes).catch(() => undefined);
-    hashed.push({ path: inPack(realRoot, path), digest: bytes && bytes.byteLength <= context.maxRuleBytes ? digestOf(bytes) : undefined });
-  }
-  return { discovery, hash: packHash(hashed) };
-}
-
-const inPack = (root: string, path: string) => relative(root, path).split(sep).join("/");
-
-/** A pack's rule as its owner's: its trust and scope, its pack, and a path that names the pack. */
-function asPackRule(rule: Rule, installed: InstalledPack): Rule {
-  const owner = installed.configured.place.owner;
-  const pack = {
-    spec: installed.configured.spec,
-    label: installed.label,
-    ...(installed.commit ? { commit: installed.commit } : installed.version ? { version: installed.version } : {}),
-  };
-  return { ...rule, trust: owner, scope: owner === "repository" ? "project" : "global", pack, displayPath: `${installed.label}/${inPack(installed.root, rule.path)}` };
 }
 
 async function readLockFile(fs: RuleFs, file: string): Promise<LockRead> {

@@ -11,7 +11,8 @@ import { errorCode, errorReason } from "../discover/fs.js";
 import { managedRulesDir } from "../discover/locations.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
 import { ruleWarning } from "../rule/warnings.js";
-import { managedOwners, ownerProblem } from "./owner-check.js";
+import { managedOwners, ownerProblem } from "../rule/trust.js";
+import { untrustedFiles } from "./managed-files.js";
 
 export const managedSource: RuleSource = {
   id: "managed",
@@ -34,16 +35,13 @@ export const managedSource: RuleSource = {
       return found;
     }
     await addFolder(found, context, { folder, scope: "global", source: "managed", accept: MARKDOWN_OR_MDC, trust: "managed" });
-    const problems = await Promise.all(
-      found.files.map((file) =>
-        context.fs.stat(file.path).then(
-          (fileStat) => ownerProblem(file.path, fileStat, owners),
-          () => undefined,
-        ),
-      ),
+    const untrusted = await untrustedFiles(
+      context.fs,
+      folder,
+      found.files.map((file) => file.path),
     );
-    for (const [at, reason] of problems.entries()) if (reason) found.warnings.push(ruleWarning(found.files[at]!.path, { code: "managed-not-trusted", reason }));
-    found.files = found.files.filter((_, at) => !problems[at]);
+    for (const [path, reason] of untrusted) found.warnings.push(ruleWarning(path, { code: "managed-not-trusted", reason }));
+    found.files = found.files.filter((file) => !untrusted.has(file.path));
     return found;
   },
 };

@@ -1,23 +1,41 @@
 /**
  * A pack's rules folder read as a rules folder of the plugin's own format
- * (every front matter key, `forbid` included), recursively. Read under the
- * pack's own boundary: the walk follows a symlink only to a target inside the
- * pack, and a rule's references resolve only inside it, whoever named it.
+ * (every front matter key, `forbid` included), recursively, each rule born
+ * as its owner's and its pack's. Read confined to the pack (the context's
+ * real root): the walk follows a symlink only to a target inside the pack,
+ * and a rule's references resolve only inside it, whoever named it.
  */
 import { addFolder, emptyFound, MARKDOWN_OR_MDC } from "../discover/found-rules.js";
 import type { FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import type { RulePack } from "../rule/rule.js";
+import type { Trust } from "../rule/trust.js";
 
-/** Rules from packs are all the source `pack`: after every rules folder in precedence (formats/load.ts). */
+/** Rules from packs are all the source `pack`: after every rules folder of their scope in precedence (formats/load.ts). */
 export const PACK_SOURCE = "pack";
 
-/** The source reading one pack's rules folder; the context's worktree is the pack's root (its boundary). */
-export function packSource(rulesFolder: string): RuleSource {
+/** What the source needs of an installed pack: its rules folder, whose it is, and how its files are named (`label/path in the pack`). */
+export interface PackFolder {
+  rulesFolder: string;
+  owner: Trust;
+  pack: RulePack;
+  /** The rules folder's path in the pack, POSIX (`rules`; empty when the pack is its own rules folder). */
+  inPack: string;
+}
+
+export function packSource(folder: PackFolder): RuleSource {
   return {
     id: PACK_SOURCE,
     async find(context: SourceContext): Promise<FoundRules> {
       const found = emptyFound();
-      // "repository": the walk's boundary is the context's real root, here the pack's.
-      await addFolder(found, context, { folder: rulesFolder, scope: "project", source: PACK_SOURCE, accept: MARKDOWN_OR_MDC, trust: "repository" });
+      const displayPrefix = folder.inPack ? `${folder.pack.label}/${folder.inPack}` : folder.pack.label;
+      await addFolder(found, context, {
+        folder: folder.rulesFolder,
+        scope: folder.owner === "repository" ? "project" : "global",
+        source: PACK_SOURCE,
+        accept: MARKDOWN_OR_MDC,
+        trust: folder.owner,
+        pack: { pack: folder.pack, displayPrefix },
+      });
       return found;
     },
   };

@@ -10,7 +10,8 @@ export type PackProblem =
   | { kind: "not-installed"; where: string }
   | { kind: "not-locked" }
   | { kind: "lock-differs"; what: string }
-  | { kind: "hash-differs"; locked: string; found: string }
+  /** `from`: a Git checkout (restored by `packs install`) or what npm installed (reinstalled by npm). */
+  | { kind: "hash-differs"; locked: string; found: string; from: "git" | "npm" }
   | { kind: "version-differs"; locked: string; found: string }
   | { kind: "outside-repository"; realPath: string }
   | { kind: "no-rules-folder"; folder: string }
@@ -33,8 +34,10 @@ export function packProblemText(problem: PackProblem, owner: PackOwner): string 
       return `is not pinned by rulebook.lock; not delivered: run \`${install(owner)}\` to pin it`;
     case "lock-differs":
       return `differs from what rulebook.lock pins (${problem.what}); not delivered: run \`${update(owner)}\``;
-    case "hash-differs":
-      return `holds rules that differ from what rulebook.lock pins (${problem.found}, locked ${problem.locked}): changed since it was installed; not delivered: run \`${install(owner)}\` to restore it`;
+    case "hash-differs": {
+      const fix = problem.from === "git" ? `run \`${install(owner)}\` to restore it` : `reinstall it (\`npm ci\`), or run \`${update(owner)}\` to accept the change`;
+      return `holds rules that differ from what rulebook.lock pins (${problem.found}, locked ${problem.locked}): changed since it was installed; not delivered: ${fix}`;
+    }
     case "version-differs":
       return `is installed at ${problem.found}, but rulebook.lock records ${problem.locked}; not delivered: run \`${update(owner)}\` to accept the new version, or reinstall the locked one`;
     case "outside-repository":

@@ -12,7 +12,7 @@ import { type FrontMatter, splitFrontMatter } from "./front-matter.js";
 import { CONTENT_KEYS, ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type ContentKey, type DefaultedKey } from "./keys.js";
 import { type Activation, withoutLostCondition } from "./lost-condition.js";
 import { readPatternList } from "./pattern-list.js";
-import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RuleScope } from "./rule.js";
+import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RulePack, type RuleScope } from "./rule.js";
 import type { Trust } from "./trust.js";
 import { foundValue, ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "./warnings.js";
 
@@ -27,6 +27,8 @@ export interface RuleCandidate {
   displayPath: string;
   /** Whose file it is, when discovery knows (`extraDirs` the user named are the user's though in project scope). */
   trust?: Trust;
+  /** The pack the file is in (README, "Rules for a team"). */
+  pack?: RulePack;
 }
 
 export interface ParsedRule {
@@ -235,6 +237,7 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   if (narrowed.models) rule.models = narrowed.models;
   if (enforcement.enforce) rule.enforce = enforcement.enforce;
   if (candidate.trust) rule.trust = candidate.trust;
+  if (candidate.pack) rule.pack = candidate.pack;
   return { rule, warnings };
 }
 

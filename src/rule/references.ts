@@ -25,7 +25,7 @@
  * Pure: all reading goes through the `read` callback.
  */
 import { dirname, isAbsolute, resolve } from "node:path";
-import { inside, type Trust } from "./trust.js";
+import { inside, type ReferenceReach } from "./trust.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { codeMask, type LineCode } from "./markdown-code.js";
 import { REFERENCE_SYNTAXES, type ReferenceSyntax, referencesInLine } from "./reference-syntax.js";
@@ -43,8 +43,8 @@ export interface ReferenceOptions {
   allowed: readonly string[];
   /** Folders the referenced file's real path (symlinks resolved) must lie in. */
   allowedReal: readonly string[];
-  /** Whose folders those are, for warnings: the repository's, or the user's rules and config folders. */
-  trust: Trust;
+  /** Whose folders those are, for warnings: the repository's, the user's rules and config folders, or a pack. */
+  trust: ReferenceReach;
   /** The real path of a file (symlinks resolved); `missing` when it does not exist. */
   realpath: (path: string) => Promise<RealPathResult>;
   /** The decoded text of a file, by its real path; only called for a file inside the allowed folders. */

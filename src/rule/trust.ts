@@ -19,6 +19,9 @@ import { relativePath } from "./relative-path.js";
  */
 export type Trust = "managed" | "user" | "repository";
 
+/** Whose folders a rule's references may lead into, as warnings name them: its trust's, or, for a pack's rule, its pack. */
+export type ReferenceReach = Trust | "pack";
+
 /**
  * Trust, most trusted first. What a rule forbids is never taken away by a
  * rule less trusted than it: shadowing by name decides which text is
@@ -54,4 +57,38 @@ function insideOne(path: string, folder: string): boolean {
 /** May a file or folder whose real path is `realPath` be read under this boundary? */
 export function allowsRealPath(boundary: Boundary, realPath: string): boolean {
   return boundary.trust !== "repository" || inside(realPath, [boundary.realRoot]);
+}
+
+// Whether a managed path may be trusted: the managed tier outranks the user, so a path anyone could
+// write to would let anyone plant rules the user cannot switch off. Pure: the caller gives the stat.
+
+/** What a stat says of a path's owner and mode. */
+export interface OwnerFacts {
+  uid: number;
+  gid: number;
+  mode: number;
+}
+
+const WRITABLE_BY_OTHERS = 0o002;
+const WRITABLE_BY_GROUP = 0o020;
+
+/**
+ * Who may own a managed path: root, and the user the plugin runs as (an
+ * administrator deploying to their own account; nobody else can write there).
+ * None on Windows, whose stat reports no owner: there the check is skipped.
+ */
+export function managedOwners(platform: NodeJS.Platform, uid: number | undefined): number[] | undefined {
+  if (platform === "win32" || uid === undefined) return undefined;
+  return uid === 0 ? [0] : [0, uid];
+}
+
+/** Why `path` may not be trusted as managed, or undefined when it may. */
+export function ownerProblem(path: string, facts: OwnerFacts, owners: readonly number[] | undefined): string | undefined {
+  if (!owners) return undefined;
+  if (!owners.includes(facts.uid)) return `${path} is owned by user ${facts.uid}, not by root${owners.length > 1 ? ` or user ${owners[1]}` : ""}`;
+  const mode = (facts.mode & 0o777).toString(8);
+  if ((facts.mode & WRITABLE_BY_OTHERS) !== 0) return `${path} is writable by every user (mode ${mode})`;
+  // A group other than root's may hold any number of users.
+  if ((facts.mode & WRITABLE_BY_GROUP) !== 0 && facts.gid !== 0) return `${path} is writable by group ${facts.gid} (mode ${mode})`;
+  return undefined;
 }

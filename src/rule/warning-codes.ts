@@ -3,7 +3,7 @@ import type { FrontMatterProblem } from "./front-matter.js";
 import type { CheckedKey, ContentKey, DefaultedKey, EnforcementKey, PatternKey } from "./keys.js";
 import type { NowApplies } from "./lost-condition.js";
 import type { PackOwner, PackProblem } from "./pack-problems.js";
-import type { Trust } from "./trust.js";
+import type { ReferenceReach } from "./trust.js";
 
 /** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
 export type FoundValue = "nothing" | "list" | "date" | "mapping" | { type: string; json: string };
@@ -73,10 +73,10 @@ export interface Details {
   /** Another tool's rule file: only this plugin's own folders may forbid, so the rule applies as it does in `tool`. */
   "enforcement-ignored-by-tool": { key: EnforcementKey; tool: string };
   "reference-too-deep": Reference & { maxDepth: number };
-  "reference-outside": Reference & { target: string; trust: Trust };
+  "reference-outside": Reference & { target: string; trust: ReferenceReach };
   "reference-missing": Reference & { target: string; alsoTried?: string[] };
   "reference-unreadable": Reference & { reason: string };
-  "reference-leads-outside": Reference & { realPath: string; trust: Trust };
+  "reference-leads-outside": Reference & { realPath: string; trust: ReferenceReach };
   "reference-cycle": Reference & { chain: string[] };
   "reference-too-large": Reference & { maxBytes: number };
   // Rules for a team: packs and the managed tier.

@@ -12,7 +12,7 @@
 import { CONTENT_KEYS, type CheckedKey, type DefaultedKey } from "./keys.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
 import { packProblemText } from "./pack-problems.js";
-import type { Trust } from "./trust.js";
+import type { ReferenceReach } from "./trust.js";
 import type { Details, FoundValue, Skips } from "./warning-codes.js";
 
 export type Severity = "error" | "warning";
@@ -91,7 +91,12 @@ const NOW_APPLIES = {
 
 const WALKED = { folders: "folders", entries: "folder entries", files: "rule files" };
 
-const BOUNDARY: Record<Trust, string> = { repository: "the repository", user: "your rules and OpenCode config folders", managed: "the managed rules folder" };
+const BOUNDARY: Record<ReferenceReach, string> = {
+  repository: "the repository",
+  user: "your rules and OpenCode config folders",
+  managed: "the managed rules folder",
+  pack: "its pack",
+};
 
 const MENTIONED_ONLY = "the rule applies only when mentioned";
 

@@ -121,6 +121,8 @@ describe("packs install and update with real Git", () => {
     expect(text).toContain("pinned       commit");
     expect(text).toContain("shadowed     always by .opencode/rules/always.md");
     const check = run(["check"]);
+    const commitId = git(upstream, "rev-parse", "HEAD").slice(0, 7);
+    expect(check.stdout).toContain(`warning git+file://${upstream}@${commitId}/rules/always.md: shadowed by .opencode/rules/always.md`);
     expect(check.stdout).toContain("overridden locally");
   });
 

@@ -16,7 +16,7 @@ import { createLogger } from "../../src/log.js";
 import type { ConfiguredPack, PackPlace } from "../../src/packs/configured.js";
 import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { resolvePack } from "../../src/packs/installed.js";
-import { readPack } from "../../src/packs/load-packs.js";
+import { readPack } from "../../src/packs/pack-rules.js";
 import { lockText, type PackLock } from "../../src/packs/lock.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { tempDirs, writeTree } from "../support/temp-folder.js";
@@ -104,6 +104,7 @@ describe("a folder pack", () => {
     expect(loaded.rules.find((rule) => rule.name === "ok")?.content).toBe("Fine.");
     // The folder pack is its own rules folder: a file beside it is outside the pack.
     expect(loaded.rules.find((rule) => rule.name === "inside")?.content).not.toContain("beside the rules");
+    expect(texts(loaded)).toContain(`reference @../other.md points outside its pack (${join(box.project, "platform", "other.md")}); refused; left as text`);
   });
 });
 
@@ -124,7 +125,9 @@ describe("an npm pack", () => {
     await writeFile(join(box.project, "node_modules/@acme/rules/team/review.md"), "Review nothing.");
     const changed = await load([configured]);
     expect(changed.rules).toEqual([]);
-    expect(texts(changed)).toEqual([expect.stringMatching(/pack @acme\/rules holds rules that differ from what rulebook.lock pins.*opencode-rulebook packs install/)]);
+    expect(texts(changed)).toEqual([
+      expect.stringMatching(/pack @acme\/rules holds rules that differ from what rulebook.lock pins.*reinstall it \(`npm ci`\), or run `opencode-rulebook packs update`/),
+    ]);
     await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.0.0", hash } } });
     expect(texts(await load([configured]))).toEqual([expect.stringContaining("is installed at 2.1.0, but rulebook.lock records 2.0.0")]);
   });
@@ -178,7 +181,11 @@ describe("a Git pack", () => {
       await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: { ...entry, hash } } });
     };
     await lockAt(COMMIT, "First commit's rule.");
-    const live = await startLiveRules(context(), { packs: [configured] }, createLogger(async () => undefined, false));
+    const live = await startLiveRules(
+      context(),
+      { packs: [configured] },
+      createLogger(async () => undefined, false),
+    );
     try {
       expect(live.current().rules.map((rule) => rule.content)).toEqual(["First commit's rule."]);
       await lockAt(NEXT, "Second commit's rule.");

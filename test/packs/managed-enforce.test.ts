@@ -30,10 +30,21 @@ const pattern = (written: string): ForbidPattern => {
 const blocking = (name: string, over: Partial<Rule>, forbid: string): Rule =>
   makeRule({ name, ...over, enforce: { mode: "block", forbid: [pattern(forbid)], forbidCommands: [] } });
 
-const managedKeys = blocking("secrets", { trust: "managed", scope: "global", source: "managed", path: "/etc/opencode/rules/secrets.md", displayPath: "/etc/opencode/rules/secrets.md" }, "AKIA");
+const managedKeys = blocking(
+  "secrets",
+  { trust: "managed", scope: "global", source: "managed", path: "/etc/opencode/rules/secrets.md", displayPath: "/etc/opencode/rules/secrets.md" },
+  "AKIA",
+);
 const repoConsole = blocking("no-console", { trust: "repository" }, "console.log(");
 
-const change: CheckedChange = { kind: "file", file: "src/config.ts", added: [{ text: 'export const key = "AKIAIOSFODNN7EXAMPLE";', line: 1 }, { text: 'console.log("x");', line: 2 }] };
+const change: CheckedChange = {
+  kind: "file",
+  file: "src/config.ts",
+  added: [
+    { text: 'export const key = "AKIAIOSFODNN7EXAMPLE";', line: 1 },
+    { text: 'console.log("x");', line: 2 },
+  ],
+};
 const modes = (violations: { rule: Rule; mode: string }[]) => violations.map(({ rule, mode }) => [rule.name, mode]).sort();
 
 const budget = (): CheckBudget => ({ now: () => performance.now(), deadline: performance.now() + 5000, sliceMs: 1000, pause: async () => {} });

@@ -88,7 +88,12 @@ describe("the origin in the Rules panel", () => {
 
   test("the compact layout names the managed tier, but no pack label: it would not fit", () => {
     const panel = rulesPanel([
-      message({ k: { ...always, from: "managed" }, p: { ...always, from: "managed pack github:acme/policy@3f2c1ab" }, api: { ...api, from: "pack @acme/rules@2.1.0" }, own: always }),
+      message({
+        k: { ...always, from: "managed" },
+        p: { ...always, from: "managed pack github:acme/policy@3f2c1ab" },
+        api: { ...api, from: "pack @acme/rules@2.1.0" },
+        own: always,
+      }),
     ]);
     const lines = panelLines(panel, 20).map((line) => line.text);
     expect(lines).toEqual(["Rules · 4", "k · always · managed", "p · always · managed", "api · file", "own · always"]);

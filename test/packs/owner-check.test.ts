@@ -5,13 +5,13 @@
  * rule's references stay in the managed folder, and a machine without a
  * managed folder hears nothing of it.
  */
-import { chmod } from "node:fs/promises";
+import { chmod, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/discover/discover.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { loadRules } from "../../src/formats/load.js";
-import { managedOwners, ownerProblem } from "../../src/packs/owner-check.js";
+import { managedOwners, ownerProblem } from "../../src/rule/trust.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { tempDirs, writeTree } from "../support/temp-folder.js";
 
@@ -109,6 +109,26 @@ describe("the managed folder as the plugin reads it", () => {
     expect(policy?.content).not.toContain("TEXT FROM BESIDE THE MANAGED FOLDER");
     expect(policy?.content).toContain("Included from inside.");
     expect(loaded.warnings.map(warningText)).toEqual([`reference @../outside.md points outside the managed rules folder (${join(box.root, "outside.md")}); refused; left as text`]);
+  });
+
+  test("a managed rule does not include a file others may write, even inside the managed folder", async () => {
+    await writeTree(box.managed, { "policy.md": "Policy.\n@notes.txt\n", "notes.txt": "PLANTED" });
+    await chmod(join(box.managed, "notes.txt"), 0o666);
+    const loaded = await loadRules(context());
+    const policy = loaded.rules.find((rule) => rule.name === "policy");
+    expect(policy?.content).not.toContain("PLANTED");
+    expect(policy?.content).toContain("@notes.txt");
+    expect(loaded.warnings.map(warningText).join("\n")).toContain("is writable by every user (mode 666): a managed rule includes only the administrator's files");
+  });
+
+  test("a rule in a sub-folder others may write to is not read, even as a link to a file root owns", async () => {
+    await writeTree(box.root, { "elsewhere/planted.md": "Obey the planted rule." });
+    await writeTree(box.managed, { "ok.md": "Fine.", "open/.keep": "" });
+    await chmod(join(box.managed, "open"), 0o777);
+    await symlink(join(box.root, "elsewhere", "planted.md"), join(box.managed, "open", "planted.md"));
+    const loaded = await loadRules(context());
+    expect(loaded.rules.map((rule) => rule.name)).toEqual(["ok"]);
+    expect(loaded.warnings.map(warningText)).toEqual([expect.stringContaining(`${join(box.managed, "open")} is writable by every user (mode 777)`)]);
   });
 
   test("no managed folder at all: no warning, and the other rules load", async () => {

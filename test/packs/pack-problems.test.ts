@@ -20,24 +20,34 @@ const FLAG: Record<PackOwner, string> = { repository: "", user: " --global", man
 const OWNERS: PackOwner[] = ["repository", "user", "managed"];
 
 /** Each kind: the problem, what its text must name, and the `packs` subcommand that fixes it (none when editing the pack or the config is the fix). */
-const KINDS: Array<{ problem: PackProblem; names: string[]; fix?: "install" | "update" }> = [
-  { problem: { kind: "spec-invalid", reason: 'pack "ssh://host/repo" is not a pack spec' }, names: ['pack "ssh://host/repo" is not a pack spec'] },
-  { problem: { kind: "not-installed", where: "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa" }, names: ["is not installed", "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa"], fix: "install" },
-  { problem: { kind: "not-locked" }, names: ["is not pinned by rulebook.lock"], fix: "install" },
-  { problem: { kind: "lock-differs", what: "its URL, ref or sub-folder changed" }, names: ["differs from what rulebook.lock pins", "its URL, ref or sub-folder changed"], fix: "update" },
-  { problem: { kind: "hash-differs", locked: HASH_A, found: HASH_B }, names: ["changed since it was installed", HASH_A, HASH_B], fix: "install" },
-  { problem: { kind: "version-differs", locked: "2.1.0", found: "2.2.0" }, names: ["is installed at 2.2.0, but rulebook.lock records 2.1.0"], fix: "update" },
-  { problem: { kind: "outside-repository", realPath: "/home/u/secret" }, names: ["leads to /home/u/secret, outside the repository"] },
-  { problem: { kind: "no-rules-folder", folder: "/project/node_modules/@acme/rules/rules" }, names: ["has no rules folder (/project/node_modules/@acme/rules/rules)"] },
-  { problem: { kind: "unreadable", reason: "EACCES: permission denied" }, names: ["cannot be read (EACCES: permission denied)"] },
-];
+type Case<K extends PackProblem["kind"]> = { problem: Extract<PackProblem, { kind: K }>; names: string[]; fix?: "install" | "update" };
+
+/** Keyed by kind: a kind added to PackProblem and not here fails to type-check. */
+const CASES: { [K in PackProblem["kind"]]: Case<K> } = {
+  "spec-invalid": { problem: { kind: "spec-invalid", reason: 'pack "ssh://host/repo" is not a pack spec' }, names: ['pack "ssh://host/repo" is not a pack spec'] },
+  "not-installed": {
+    problem: { kind: "not-installed", where: "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa" },
+    names: ["is not installed", "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa"],
+    fix: "install",
+  },
+  "not-locked": { problem: { kind: "not-locked" }, names: ["is not pinned by rulebook.lock"], fix: "install" },
+  "lock-differs": {
+    problem: { kind: "lock-differs", what: "its URL, ref or sub-folder changed" },
+    names: ["differs from what rulebook.lock pins", "its URL, ref or sub-folder changed"],
+    fix: "update",
+  },
+  "hash-differs": { problem: { kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "git" }, names: ["changed since it was installed", HASH_A, HASH_B], fix: "install" },
+  "version-differs": { problem: { kind: "version-differs", locked: "2.1.0", found: "2.2.0" }, names: ["is installed at 2.2.0, but rulebook.lock records 2.1.0"], fix: "update" },
+  "outside-repository": { problem: { kind: "outside-repository", realPath: "/home/u/secret" }, names: ["leads to /home/u/secret, outside the repository"] },
+  "no-rules-folder": {
+    problem: { kind: "no-rules-folder", folder: "/project/node_modules/@acme/rules/rules" },
+    names: ["has no rules folder (/project/node_modules/@acme/rules/rules)"],
+  },
+  unreadable: { problem: { kind: "unreadable", reason: "EACCES: permission denied" }, names: ["cannot be read (EACCES: permission denied)"] },
+};
+const KINDS = Object.values(CASES);
 
 describe("every kind of pack problem, for every owner", () => {
-  test("the list above holds every kind once", () => {
-    const kinds = KINDS.map(({ problem }) => problem.kind);
-    expect(new Set(kinds).size).toBe(9);
-  });
-
   describe.each(KINDS)("$problem.kind", ({ problem, names, fix }) => {
     test.each(OWNERS)("for the %s's pack: names the pack and what is wrong, and says it is not delivered", (owner) => {
       const text = textOf(problem, owner);
@@ -67,8 +77,14 @@ describe("a warning a person acts on", () => {
     }
   });
 
+  test("an npm pack changed in node_modules: npm restores it, update accepts it; packs install would not", () => {
+    expect(textOf({ kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "npm" }, "repository")).toBe(
+      `pack @acme/rules holds rules that differ from what rulebook.lock pins (${HASH_B}, locked ${HASH_A}): changed since it was installed; not delivered: reinstall it (\`npm ci\`), or run \`opencode-rulebook packs update\` to accept the change`,
+    );
+  });
+
   test("a managed pack changed since install: the administrator's command restores it", () => {
-    expect(textOf({ kind: "hash-differs", locked: HASH_A, found: HASH_B }, "managed")).toBe(
+    expect(textOf({ kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "git" }, "managed")).toBe(
       `pack @acme/rules holds rules that differ from what rulebook.lock pins (${HASH_B}, locked ${HASH_A}): changed since it was installed; not delivered: run \`opencode-rulebook packs install --managed\` to restore it`,
     );
   });
