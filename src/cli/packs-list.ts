@@ -47,7 +47,8 @@ export function packsListCommand(project: ProjectContext, loaded: LoadedRules, o
     lines.push(`${style.bold(configured.spec)}  ${style.dim(`(${OWNER_WORDS[configured.place.owner]}, ${shownPath(project, configured.place.configFile)})`)}`);
     const rows = [
       ["resolves to", installed ? shownPath(project, installed.rulesFolder) : style.dim("(not found)")],
-      ...(pin ? [["pinned", `${pin}${installed?.locked ? "" : style.dim(" (not in rulebook.lock)")}`]] : []),
+      // A folder pack lives in the repository and is never locked; an npm pack not in the lock yet is said to be.
+      ...(pin ? [["pinned", `${pin}${installed?.locked || installed?.spec.kind === "folder" ? "" : style.dim(" (not in rulebook.lock)")}`]] : []),
       ["state", state],
     ];
     const { shadowedBy, shadows: over } = shadows(report);
