@@ -97,6 +97,11 @@ function managedPacks(io: PackIo, warnings: RuleWarning[]): ConfiguredPack[] {
   } catch {
     return [];
   }
+  // A FIFO would hold the read below open for ever.
+  if (!stat.isFile()) {
+    warnings.push(ruleWarning(place.configFile, { code: "not-regular-file" }));
+    return [];
+  }
   const owners = managedOwners(process.platform, process.getuid?.());
   for (const [path, facts] of [
     [dirname(place.configFile), statSync(dirname(place.configFile))],

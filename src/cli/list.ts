@@ -42,7 +42,7 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   const groups = new Map<string, Rule[]>();
   for (const rule of loaded.rules) {
     // Managed rules first (message order), then each scope by source; a pack's rules under their pack.
-    const key = `${tierOf(rule) === "managed" ? "managed" : rule.scope} · ${rule.pack ? `pack ${rule.pack.label}` : rule.source}`;
+    const key = rule.source === "managed" ? "managed" : `${tierOf(rule) === "managed" ? "managed" : rule.scope} · ${rule.pack ? `pack ${rule.pack.label}` : rule.source}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
   for (const [key, rules] of groups) {

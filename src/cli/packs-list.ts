@@ -26,6 +26,7 @@ export function packsListCommand(project: ProjectContext, loaded: LoadedRules, o
         lockFile: configured.place.lockFile,
         path: installed?.rulesFolder ?? null,
         label: installed?.label ?? null,
+        description: installed?.description ?? null,
         version: installed?.version ?? null,
         commit: installed?.commit ?? null,
         locked: locked ? { ...(locked.kind === "git" ? { commit: locked.commit } : { version: locked.version }), hash: locked.hash } : null,
@@ -46,6 +47,7 @@ export function packsListCommand(project: ProjectContext, loaded: LoadedRules, o
     const state = problem ? style.red(`not delivered: ${packProblemText(problem, configured.place.owner)}`) : style.green(`installed, ${plural(report.rules, "rule")}`);
     lines.push(`${style.bold(configured.spec)}  ${style.dim(`(${OWNER_WORDS[configured.place.owner]}, ${shownPath(project, configured.place.configFile)})`)}`);
     const rows = [
+      ...(installed?.description ? [["about", installed.description]] : []),
       ["resolves to", installed ? shownPath(project, installed.rulesFolder) : style.dim("(not found)")],
       // A folder pack lives in the repository and is never locked; an npm pack not in the lock yet is said to be.
       ...(pin ? [["pinned", `${pin}${installed?.locked || installed?.spec.kind === "folder" ? "" : style.dim(" (not in rulebook.lock)")}`]] : []),

@@ -126,3 +126,15 @@ export function errorCode(error: unknown): string | undefined {
 export function errorReason(error: unknown): string {
   return errorCode(error) ?? String(error);
 }
+
+/**
+ * A small file's bytes (a lock, a package.json), read only when it is a
+ * regular file of at most `maxBytes`: a FIFO would hold the read open
+ * forever. Otherwise an error whose reason says why (`ENOENT` as usual).
+ */
+export async function readRegularFile(fs: Pick<RuleFs, "stat" | "readFile">, path: string, maxBytes: number): Promise<Uint8Array> {
+  const stat = await fs.stat(path);
+  if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
+  if (stat.size > maxBytes) throw Object.assign(new Error("too large"), { code: `over ${maxBytes} bytes` });
+  return fs.readFile(path, maxBytes, stat.size);
+}

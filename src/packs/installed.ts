@@ -6,7 +6,7 @@
  * and goes on without it.
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { errorCode, errorReason, type RuleFs } from "../discover/fs.js";
+import { errorCode, errorReason, readRegularFile, type RuleFs } from "../discover/fs.js";
 import type { PackProblem } from "../rule/pack-problems.js";
 import { inside } from "../rule/trust.js";
 import type { ConfiguredPack } from "./configured.js";
@@ -102,7 +102,7 @@ async function withManifest(configured: ConfiguredPack, spec: PackSpec, root: st
   const realRoot = await fs.realpath(root).catch(() => root);
   const realRules = await fs.realpath(rulesFolder).catch(() => undefined);
   if (realRules === undefined || !(await isFolder(fs, rulesFolder))) return { problem: { kind: "no-rules-folder", folder: rulesFolder } };
-  if (!inside(realRules, [realRoot])) return { problem: { kind: "outside-repository", realPath: realRules } };
+  if (!inside(realRules, [realRoot])) return { problem: { kind: "rules-outside-pack", realPath: realRules } };
   const pinned = spec.kind === "git" ? { commit: pin.commit } : { version };
   const installed: InstalledPack = { configured, spec, root, rulesFolder, label: packLabel(spec, pinned) };
   if (version !== undefined) installed.version = version;
@@ -116,7 +116,7 @@ async function withManifest(configured: ConfiguredPack, spec: PackSpec, root: st
 async function readManifest(path: string, fs: RuleFs): Promise<({ found: boolean } & Manifest) | { problem: PackProblem }> {
   let bytes: Uint8Array;
   try {
-    bytes = await fs.readFile(path, PACKAGE_JSON_BYTES);
+    bytes = await readRegularFile(fs, path, PACKAGE_JSON_BYTES);
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return { found: false };

@@ -4,8 +4,8 @@
  * pack that is missing or not as pinned is one warning; the others load.
  * No git, no network: only what `packs install` or npm already put on disk.
  */
-import type { DiscoveryContext } from "../discover/discover.js";
-import { errorCode, errorReason, type RuleFs } from "../discover/fs.js";
+import type { Discovery, DiscoveryContext } from "../discover/discover.js";
+import { errorCode, errorReason, readRegularFile, type RuleFs } from "../discover/fs.js";
 import type { CachedParse } from "../discover/parse-cache.js";
 import type { FoundRuleFile } from "../discover/source.js";
 import type { PackProblem } from "../rule/pack-problems.js";
@@ -14,6 +14,7 @@ import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { ConfiguredPack } from "./configured.js";
 import { type InstalledPack, resolvePack } from "./installed.js";
 import { readLock, type PackLock } from "./lock.js";
+import { parsePackSpec } from "./spec.js";
 import { untrustedFiles } from "./managed-files.js";
 import { readPack } from "./pack-rules.js";
 
@@ -67,13 +68,19 @@ export async function loadPacks(context: DiscoveryContext, packs: readonly Confi
 
 type LockRead = { lock?: PackLock; problem?: PackProblem };
 
-async function loadOne(configured: ConfiguredPack, context: DiscoveryContext, lockOf: (file: string) => Promise<LockRead>, realRoot: string) {
+async function loadOne(
+  configured: ConfiguredPack,
+  context: DiscoveryContext,
+  lockOf: (file: string) => Promise<LockRead>,
+  realRoot: string,
+): Promise<{ report: PackReport; discovery?: Discovery }> {
   const lockRead = await lockOf(configured.place.lockFile);
+  // A lock that cannot be read pins nothing: its Git and npm packs wait for it to be mended.
+  const parsed = parsePackSpec(configured.spec);
+  if (lockRead.problem && "pack" in parsed && parsed.pack.kind !== "folder") return { report: { configured, problem: lockRead.problem, rules: 0 } };
   const resolution = await resolvePack(configured, lockRead.lock, context.fs, { home: context.home, realRoot });
   if ("problem" in resolution) return { report: { configured, problem: resolution.problem, rules: 0 } };
   const installed = resolution.installed;
-  // A lock that cannot be read pins nothing: its Git and npm packs wait for it to be mended.
-  if (lockRead.problem && installed.spec.kind !== "folder") return { report: { configured, installed, problem: lockRead.problem, rules: 0 } };
   const { discovery, hash } = await readPack(context, installed);
   const report: PackReport = { configured, installed, hash, rules: discovery.rules.length };
   const locked = installed.locked;
@@ -90,7 +97,7 @@ async function loadOne(configured: ConfiguredPack, context: DiscoveryContext, lo
 async function readLockFile(fs: RuleFs, file: string): Promise<LockRead> {
   let bytes: Uint8Array;
   try {
-    bytes = await fs.readFile(file, LOCK_BYTES);
+    bytes = await readRegularFile(fs, file, LOCK_BYTES);
   } catch (error) {
     const code = errorCode(error);
     return code === "ENOENT" || code === "ENOTDIR" ? {} : { problem: { kind: "unreadable", reason: `${file}: ${errorReason(error)}` } };

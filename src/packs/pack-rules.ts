@@ -6,6 +6,7 @@
  */
 import { relative, sep } from "node:path";
 import { type Discovery, type DiscoveryContext, digestOf, discoverRules } from "../discover/discover.js";
+import { readRegularFile } from "../discover/fs.js";
 import type { RulePack } from "../rule/rule.js";
 import type { InstalledPack } from "./installed.js";
 import { packHash } from "./pack-hash.js";
@@ -30,8 +31,8 @@ export async function readPack(context: DiscoveryContext, installed: InstalledPa
   const hashed = discovery.files.map((file) => ({ path: inPack(installed.root, file.path), digest: discovery.digests.get(file.path) }));
   // What the rules include is part of what they say: read again here, as every load reads it.
   for (const path of discovery.references) {
-    const bytes = await context.fs.readFile(path, context.maxRuleBytes).catch(() => undefined);
-    hashed.push({ path: inPack(realRoot, path), digest: bytes && bytes.byteLength <= context.maxRuleBytes ? digestOf(bytes) : undefined });
+    const bytes = await readRegularFile(context.fs, path, context.maxRuleBytes).catch(() => undefined);
+    hashed.push({ path: inPack(realRoot, path), digest: bytes && digestOf(bytes) });
   }
   return { discovery, hash: packHash(hashed) };
 }

@@ -14,6 +14,7 @@ export type PackProblem =
   | { kind: "hash-differs"; locked: string; found: string; from: "git" | "npm" }
   | { kind: "version-differs"; locked: string; found: string }
   | { kind: "outside-repository"; realPath: string }
+  | { kind: "rules-outside-pack"; realPath: string }
   | { kind: "no-rules-folder"; folder: string }
   | { kind: "unreadable"; reason: string };
 
@@ -42,6 +43,8 @@ export function packProblemText(problem: PackProblem, owner: PackOwner): string 
       return `is installed at ${problem.found}, but rulebook.lock records ${problem.locked}; not delivered: run \`${update(owner)}\` to accept the new version, or reinstall the locked one`;
     case "outside-repository":
       return `leads to ${problem.realPath}, outside the repository: a pack the repository names must lie inside it (name it in your own opencode.json to read it from anywhere); this pack was not read`;
+    case "rules-outside-pack":
+      return `names a rules folder outside the pack (${problem.realPath}); this pack was not read`;
     case "no-rules-folder":
       return `has no rules folder (${problem.folder}); not delivered`;
     case "unreadable":

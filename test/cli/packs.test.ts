@@ -138,6 +138,22 @@ describe("packs install and update with real Git", () => {
     expect(checked.stdout).toContain('src/a.ts:1: rule "no-todo" forbids `TODO`');
   });
 
+  test("list shows the managed rules first, marked managed; a project rule of a managed rule's name beside it; check warns", async () => {
+    const managed = join(box.home, "managed", "rules");
+    await box.write({ [join(managed, "secrets.md")]: "---\nforbid: AKIA\n---\nNever commit keys.", ".opencode/rules/secrets.md": "Our own notes on secrets." });
+    const text = run(["list"]).stdout;
+    expect(text.indexOf("managed\n")).toBe(0);
+    expect(text).toContain("secrets~project");
+    expect(text).toMatch(/1 managed, 0 global, 1 project/);
+    expect(listed().rules.map((rule) => [rule.name, rule.tier])).toEqual([
+      ["secrets", "managed"],
+      ["secrets~project", "project"],
+    ]);
+    expect(run(["check"]).stdout).toContain(
+      "warning .opencode/rules/secrets.md: has the name of the managed rule ~/managed/rules/secrets.md, which nothing can shadow: both are delivered",
+    );
+  });
+
   test("remove takes the pack out of the config and the lock", () => {
     expect(run(["packs", "add", spec]).code).toBe(0);
     const removed = run(["packs", "remove", spec]);

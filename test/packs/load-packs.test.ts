@@ -5,6 +5,7 @@
  * inside the pack; precedence runs managed, project, project packs, user,
  * user packs.
  */
+import { execFileSync } from "node:child_process";
 import { chmod, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
@@ -130,6 +131,27 @@ describe("an npm pack", () => {
     ]);
     await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.0.0", hash } } });
     expect(texts(await load([configured]))).toEqual([expect.stringContaining("is installed at 2.1.0, but rulebook.lock records 2.0.0")]);
+  });
+
+  test("a package.json naming a rules folder outside the pack is refused, with the folder named", async () => {
+    await writeTree(box.project, {
+      "node_modules/@acme/rules/package.json": JSON.stringify({ name: "@acme/rules", version: "1.0.0", "opencode-rulebook": { rules: "../../.." } }),
+    });
+    const loaded = await load([pack("@acme/rules")]);
+    expect(loaded.rules).toEqual([]);
+    expect(texts(loaded)).toEqual([`pack @acme/rules names a rules folder outside the pack (${box.project}); this pack was not read`]);
+  });
+
+  test("a lock or package.json that is a FIFO is never opened: the start goes on, with a warning", async () => {
+    await writeTree(box.project, { "node_modules/@acme/rules/rules/x.md": "X", ".opencode/rules/local.md": "Local." });
+    execFileSync("mkfifo", [join(box.project, "node_modules/@acme/rules/package.json")]);
+    const manifest = await load([pack("@acme/rules")]);
+    expect(manifest.rules.map((rule) => rule.name)).toEqual(["local"]);
+    expect(texts(manifest)[0]).toContain("not a regular file");
+    execFileSync("mkfifo", [join(box.project, ".opencode/rulebook.lock")]);
+    const locked = await load([pack("git+file:///srv/rules.git#v2")]);
+    expect(locked.rules.map((rule) => rule.name)).toEqual(["local"]);
+    expect(texts(locked)[0]).toContain("not a regular file");
   });
 
   test("not installed: one warning naming where it was looked for; the other rules load", async () => {

@@ -39,6 +39,7 @@ const CASES: { [K in PackProblem["kind"]]: Case<K> } = {
   "hash-differs": { problem: { kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "git" }, names: ["changed since it was installed", HASH_A, HASH_B], fix: "install" },
   "version-differs": { problem: { kind: "version-differs", locked: "2.1.0", found: "2.2.0" }, names: ["is installed at 2.2.0, but rulebook.lock records 2.1.0"], fix: "update" },
   "outside-repository": { problem: { kind: "outside-repository", realPath: "/home/u/secret" }, names: ["leads to /home/u/secret, outside the repository"] },
+  "rules-outside-pack": { problem: { kind: "rules-outside-pack", realPath: "/etc" }, names: ["names a rules folder outside the pack (/etc)"] },
   "no-rules-folder": {
     problem: { kind: "no-rules-folder", folder: "/project/node_modules/@acme/rules/rules" },
     names: ["has no rules folder (/project/node_modules/@acme/rules/rules)"],
