@@ -12,7 +12,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { gitCheckoutFolder, gitMirrorFolder, gitUrlFolder } from "../packs/git-cache.js";
+import { gitCheckoutFolder, gitMirrorFolder } from "../packs/git-cache.js";
 import type { GitPackSpec } from "../packs/spec.js";
 import { UsageError } from "./context.js";
 import { gitMessage, type GitResult } from "./git.js";
@@ -179,11 +179,6 @@ async function makeCheckout(pack: GitPackSpec, commit: string, cache: string, fo
     await rm(gitDir, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
   }
-}
-
-/** Forgets a Git pack: removes the URL's mirror and checkouts from the cache (for `packs remove`). */
-export async function forgetGitPack(url: string, cache: string): Promise<void> {
-  await rm(gitUrlFolder(cache, url), { recursive: true, force: true });
 }
 
 const isFolder = (path: string): Promise<boolean> =>

@@ -13,7 +13,7 @@ export function userPackCache(env: Record<string, string | undefined>, home: str
 }
 
 /** The folder of everything kept for one URL: its name is a hash, so no URL can lead outside the cache. */
-export function gitUrlFolder(cache: string, url: string): string {
+function gitUrlFolder(cache: string, url: string): string {
   return join(cache, "git", createHash("sha256").update(url).digest("hex").slice(0, 16));
 }
 

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { UsageError } from "../../src/cli/context.js";
-import { ensureGitCheckout, forgetGitPack, type GitRun, packGit, resolveGitRef } from "../../src/cli/pack-git.js";
-import { gitCheckoutFolder, gitMirrorFolder } from "../../src/packs/git-cache.js";
+import { ensureGitCheckout, type GitRun, packGit, resolveGitRef } from "../../src/cli/pack-git.js";
+import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { type GitPackSpec, parsePackSpec } from "../../src/packs/spec.js";
 
 /** No user's or system's git config, a fixed author. */
@@ -191,16 +191,5 @@ describe("ensureGitCheckout", () => {
       error: `git+file://${upstream} has no commit ${none} (was it force-pushed away?): run opencode-rulebook packs update`,
     });
     expect(await ensureGitCheckout(gitPack(), "../../etc", cache, packGit(env))).toEqual({ error: expect.stringMatching(/is not a commit/) });
-  });
-});
-
-describe("forgetGitPack", () => {
-  test("removes the URL's mirror and checkouts", async () => {
-    const folder = await checkout(gitPack(), first);
-    expect(existsSync(gitMirrorFolder(cache, gitPack().url))).toBe(true);
-    await forgetGitPack(gitPack().url, cache);
-    expect(existsSync(folder)).toBe(false);
-    expect(existsSync(gitMirrorFolder(cache, gitPack().url))).toBe(false);
-    await forgetGitPack(gitPack().url, cache);
   });
 });
