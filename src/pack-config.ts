@@ -72,20 +72,14 @@ export function configuredPacks(io: PackIo, handed: readonly string[] = []): Pac
   const project = found.path !== undefined && found.path !== user.path ? found : undefined;
   const named = (owner: Trust, raw: unknown, file: string | undefined) =>
     file === undefined ? [] : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
-  // Most trusted first: a spec named twice is read once, as the more trusted owner's.
+  // Most trusted first: a spec named twice is read once, as the more trusted owner's (packs/load-packs.ts); each owner's command sees its own.
   const packs = [
     ...managed,
     ...named("user", user.raw, user.path),
     ...named("repository", project?.raw, project?.path),
     ...handed.map((spec) => ({ spec, place: ownerPlace("repository", io) })),
   ];
-  return { packs: onePerSpec(packs), warnings };
-}
-
-/** The first of each spec. */
-function onePerSpec(packs: ConfiguredPack[]): ConfiguredPack[] {
-  const seen = new Set<string>();
-  return packs.filter(({ spec }) => !seen.has(spec) && seen.add(spec));
+  return { packs, warnings };
 }
 
 /** The managed packs `rulebook.json` names, when the administrator's file may be trusted. */

@@ -48,7 +48,7 @@ export async function loadPacks(context: DiscoveryContext, packs: readonly Confi
   const locks = new Map<string, Promise<LockRead>>();
   const lockOf = (file: string) => locks.get(file) ?? locks.set(file, readLockFile(context.fs, file)).get(file)!;
   const realRoot = context.realRoot ?? (await context.fs.realpath(context.worktree).catch(() => context.worktree));
-  const reports = await Promise.all(packs.map((configured) => loadOne(configured, context, lockOf, realRoot)));
+  const reports = await Promise.all(onePerSpec(packs).map((configured) => loadOne(configured, context, lockOf, realRoot)));
   for (const { report, discovery } of reports) {
     load.packs.push(report);
     const { configured, problem, installed } = report;
@@ -64,6 +64,12 @@ export async function loadPacks(context: DiscoveryContext, packs: readonly Confi
     if (!problem && installed) load.rules.push(...discovery.rules);
   }
   return load;
+}
+
+/** A spec two owners name is read once, as the first's: the list comes most trusted first (pack-config.ts). */
+function onePerSpec(packs: readonly ConfiguredPack[]): ConfiguredPack[] {
+  const seen = new Set<string>();
+  return packs.filter(({ spec }) => !seen.has(spec) && seen.add(spec));
 }
 
 type LockRead = { lock?: PackLock; problem?: PackProblem };

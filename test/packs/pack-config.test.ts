@@ -13,6 +13,7 @@ import { nodeRuleFs } from "../../src/discover/fs.js";
 import { loadRules } from "../../src/formats/load.js";
 import { parseOptions } from "../../src/options.js";
 import { configuredPacks, type PackIo } from "../../src/pack-config.js";
+import { loadPacks } from "../../src/packs/load-packs.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { type TempTree, tempTree } from "../support/temp-folder.js";
 
@@ -78,10 +79,17 @@ describe("the user's and the project's packs", () => {
     expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([["review", "Review every change."]]);
   });
 
-  test("a pack both name is read once, as the user's; the project's other packs stay the project's", async () => {
+  test("a pack both name is read once, as the user's; each owner's commands still see it as theirs", async () => {
     await writeUser(["@acme/rules"]);
     await writeProject(["@acme/rules", "@acme/api-rules"]);
     expect(owners()).toEqual([
+      ["@acme/rules", "user"],
+      ["@acme/rules", "repository"],
+      ["@acme/api-rules", "repository"],
+    ]);
+    const context = { ...io, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES };
+    const read = (await loadPacks(context, configuredPacks(io).packs)).packs.map(({ configured }) => [configured.spec, configured.place.owner]);
+    expect(read).toEqual([
       ["@acme/rules", "user"],
       ["@acme/api-rules", "repository"],
     ]);
@@ -99,9 +107,10 @@ describe("the user's and the project's packs", () => {
     const config = configuredPacks(io, ["@acme/rules", "@acme/handed"]);
     expect(owners(config)).toEqual([
       ["@acme/rules", "user"],
+      ["@acme/rules", "repository"],
       ["@acme/handed", "repository"],
     ]);
-    expect(config.packs[1]?.place).toMatchObject({ configFile: join(tree.project, "opencode.json"), lockFile: join(tree.project, ".opencode", "rulebook.lock") });
+    expect(config.packs[2]?.place).toMatchObject({ configFile: join(tree.project, "opencode.json"), lockFile: join(tree.project, ".opencode", "rulebook.lock") });
   });
 
   test("no config names a pack: none, and no warning", () => {
@@ -115,9 +124,11 @@ describe("the administrator's rulebook.json", () => {
     await writeUser(["@acme/rules"]);
     const config = configuredPacks(io);
     expect(config.warnings).toEqual([]);
+    // The user's naming of a managed pack changes nothing: it is read once, as the managed tier's (load-packs.ts).
     expect(owners(config)).toEqual([
       ["github:acme/policy#v3", "managed"],
       ["@acme/rules", "managed"],
+      ["@acme/rules", "user"],
     ]);
     expect(config.packs[0]?.place).toEqual({
       owner: "managed",
