@@ -31,6 +31,13 @@ export interface InstalledPack {
 
 export type PackResolution = { installed: InstalledPack } | { problem: PackProblem };
 
+/** A version as semver writes one (`2.1.0`, `1.0.0-rc.1+build`); anything else is not taken as the pack's version. */
+const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f]/g;
+/** A description is one line in `packs list`. */
+const MAX_DESCRIPTION = 200;
+
 /** How much of a package.json is read: more is not a pack's manifest. */
 const PACKAGE_JSON_BYTES = 256 * 1024;
 
@@ -134,8 +141,9 @@ async function readManifest(path: string, fs: RuleFs): Promise<({ found: boolean
   const manifest: { found: boolean } & Manifest = { found: true };
   for (const [key, value] of [
     ["name", text(json.name)],
-    ["version", text(json.version)],
-    ["description", text(json.description)],
+    // The version names the pack in every rules message (`@acme/rules@2.1.0/…`): only a version's characters, so a package cannot write into one.
+    ["version", text(json.version)?.match(VERSION)?.[0]],
+    ["description", text(json.description)?.replace(UNSEEN, " ").slice(0, MAX_DESCRIPTION)],
     ["rules", text(own?.rules)],
   ] as const) {
     if (value !== undefined) manifest[key] = value;
