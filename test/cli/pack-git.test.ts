@@ -11,16 +11,8 @@ import { UsageError } from "../../src/cli/context.js";
 import { ensureGitCheckout, type GitRun, packGit, resolveGitRef } from "../../src/cli/pack-git.js";
 import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { type GitPackSpec, parsePackSpec } from "../../src/packs/spec.js";
+import { GIT_ENV } from "../support/git-env.js";
 
-/** No user's or system's git config, a fixed author. */
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-};
 const env = { ...process.env, ...GIT_ENV };
 
 let root: string;

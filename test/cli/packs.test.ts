@@ -12,12 +12,12 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { type Sandbox, useSandbox } from "../support/cli.js";
+import { GIT_ENV } from "../support/git-env.js";
 
 const current = useSandbox();
 let box: Sandbox;
 let upstream: string;
 let spec: string;
-const GIT_ENV = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" }).trim();
 const run = (args: string[]) => box.run(args, { env: GIT_ENV });
 

@@ -4,7 +4,8 @@ import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, expect, test } from "vitest";
 import { CLI, cleanEnv, type Sandbox } from "../support/cli.js";
-import { FORBIDDING_RULES, GIT_ENV, useGitSandbox } from "../support/verify-fixtures.js";
+import { GIT_ENV } from "../support/git-env.js";
+import { FORBIDDING_RULES, useGitSandbox } from "../support/verify-fixtures.js";
 
 const repo = useGitSandbox();
 let box: Sandbox;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, test, vi } from "vitest";
-import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
+import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable, requestText, lastToolText } from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const RULE_TEXT = {
@@ -36,19 +36,7 @@ const FILES = {
   "scripts/run.js": "// scripts are not under the rule's globs\n",
 };
 
-const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
-const count = (request: SeenRequest | undefined, mark: string) => (request ? text(request).split(mark).length - 1 : 0);
-/** What the model read of the last call: its result, and what the host placed after it (OpenCode 2 puts the plugin's rules right after the step's results). */
-const lastTool = (request: SeenRequest | undefined) => {
-  const messages = request?.messages ?? [];
-  const at = messages.map((message) => message.role).lastIndexOf("tool");
-  return at < 0
-    ? ""
-    : messages
-        .slice(at)
-        .map((message) => message.text)
-        .join("\n");
-};
+const count = (request: SeenRequest | undefined, mark: string) => (request ? requestText(request).split(mark).length - 1 : 0);
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES, globalRules: GLOBAL_RULES });
@@ -63,7 +51,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     ]);
     const [, afterRefusal, afterWrite] = requests;
     // The model read the refusal, naming rule, pattern and line, and the rule's text, once.
-    expect(lastTool(afterRefusal)).toContain('Rule "no-console" forbids `console.log(` in "src/x.ts" line 2: console.log("hi");');
+    expect(lastToolText(afterRefusal)).toContain('Rule "no-console" forbids `console.log(` in "src/x.ts" line 2: console.log("hi");');
     expect(count(afterRefusal, RULE_TEXT.console)).toBe(1);
     // The corrected write went through; the file never held the forbidden call.
     expect(readFileSync(file, "utf8")).toContain('log("hi")');
@@ -81,7 +69,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { write: file, content: "console.log(2);\n" },
       { answer: "giving up" },
     ]);
-    expect(lastTool(requests[2])).toContain("console.log(2);");
+    expect(lastToolText(requests[2])).toContain("console.log(2);");
     expect(count(requests[2], RULE_TEXT.console)).toBe(1);
     expect(existsSync(file)).toBe(false);
   });
@@ -111,7 +99,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     ]);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(harmless)).toBe(true);
-    expect(lastTool(requests[1])).toContain('Rule "no-force-push" forbids');
+    expect(lastToolText(requests[1])).toContain('Rule "no-force-push" forbids');
     expect(count(requests[1], RULE_TEXT.push)).toBe(1);
   });
 
@@ -124,10 +112,10 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { answer: "done" },
     ]);
     expect(readFileSync(file, "utf8")).toContain("TODO: decide");
-    expect(lastTool(requests[1])).toContain('Rule "no-todo" forbids `TODO` in "notes/plan.md" line 2: TODO: decide');
+    expect(lastToolText(requests[1])).toContain('Rule "no-todo" forbids `TODO` in "notes/plan.md" line 2: TODO: decide');
     expect(count(requests[1], RULE_TEXT.todo)).toBe(1);
     // The second warning names the rule and the line only.
-    expect(lastTool(requests[2])).toContain("TODO: more");
+    expect(lastToolText(requests[2])).toContain("TODO: more");
     expect(count(requests[2], RULE_TEXT.todo)).toBe(1);
     expectEachExtendsTheLast(requests);
   });
@@ -139,7 +127,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     // Matched in linear time: checked in full (no "could not check all" in the log), and let through as it breaks nothing.
     expect(readFileSync(file, "utf8").length).toBe(50_001);
     expect(host.pluginLog()).not.toContain("Could not check all");
-    expect(lastTool(requests[1])).not.toContain("refused");
+    expect(lastToolText(requests[1])).not.toContain("refused");
   });
 
   test("a repository rule named like the user's global force-push rule does not switch it off: the push is refused, naming the user's rule", { timeout: 60_000 }, async () => {
@@ -147,7 +135,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     const marker = host.projectPath("force-pushed.txt");
     const requests = await host.turn(session, "Ship it.", [{ bash: `echo pushed > ${marker} && git push origin main --force` }, { answer: "done" }]);
     expect(existsSync(marker)).toBe(false);
-    const refusal = lastTool(requests[1]);
+    const refusal = lastToolText(requests[1]);
     expect(refusal).toContain('Rule "git" forbids');
     expect(refusal).toContain("shadows its text, not what it forbids");
     // The user's rule's text comes with the refusal: the model learns why.
@@ -161,7 +149,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     writeFileSync(file, 'export function greet() {\n  console.info("hi");\n}\n');
     const requests = await host.turn(session, "Use log instead of info.", [{ edit: file, oldString: "info", newString: "log" }, { answer: "ok" }]);
     expect(readFileSync(file, "utf8")).toContain("console.info(");
-    expect(lastTool(requests[1])).toContain('Rule "no-console" forbids `console.log(` in "src/greet.ts" line 2: console.log("hi");');
+    expect(lastToolText(requests[1])).toContain('Rule "no-console" forbids `console.log(` in "src/greet.ts" line 2: console.log("hi");');
   });
 
   test("a call that switches a rule off runs, and the model and the log are told the user will see it", { timeout: 60_000 }, async () => {
@@ -172,8 +160,8 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { answer: "done" },
     ]);
     expect(readFileSync(rule, "utf8")).toContain("enabled: false");
-    expect(lastTool(requests[1])).toContain("weakens a rule that holds in this project");
-    expect(lastTool(requests[1])).toContain('- Rule "no-drop" (.opencode/rules/no-drop.md): switched off');
+    expect(lastToolText(requests[1])).toContain("weakens a rule that holds in this project");
+    expect(lastToolText(requests[1])).toContain('- Rule "no-drop" (.opencode/rules/no-drop.md): switched off');
     expect(host.pluginLog()).toContain("weakened rules that forbid");
     // The Rules panel marks it (a host whose terminal UI has no panel draws nothing to mark).
     await vi.waitFor(

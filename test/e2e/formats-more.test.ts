@@ -5,7 +5,7 @@
  * simulated host.
  */
 import { describe, expect, test } from "vitest";
-import { EVERY_HOST, hostForTheTable } from "../support/scenario-checks.js";
+import { EVERY_HOST, hostForTheTable, requestText } from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const MARK = {
@@ -27,8 +27,7 @@ const FILES: Record<string, string> = {
   "web/Plain.jsx": "export const Plain = () => null;\n",
 };
 
-const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
-const count = (request: SeenRequest, mark: string) => text(request).split(mark).length - 1;
+const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: { "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n` }, projectFiles: FILES });

@@ -7,7 +7,7 @@
  * turn, and every request the one before plus new messages.
  */
 import { describe, expect, test, vi } from "vitest";
-import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable } from "../support/scenario-checks.js";
+import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable, requestText } from "../support/scenario-checks.js";
 import { simulatedOpenCode2, simulatedOpenCode2At } from "../support/opencode-2-driver.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
@@ -43,10 +43,9 @@ const FILES = {
   "src/net.ts": "export const get = (url: string) => legacyFetch(url);\n",
 };
 
-const text = (request: SeenRequest) => request.messages.map((message) => message.text).join("\n");
-const count = (request: SeenRequest, mark: string) => text(request).split(mark).length - 1;
+const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
 /** The request's text up to the user's words: what the model read before them. */
-const readBefore = (request: SeenRequest, words: string) => text(request).slice(0, text(request).lastIndexOf(words));
+const readBefore = (request: SeenRequest, words: string) => requestText(request).slice(0, requestText(request).lastIndexOf(words));
 
 /** The request without OpenCode 1's `<system-reminder>` blocks (plan mode, agent switches), which it adds to the latest user message only. */
 function withoutHostReminders(request: SeenRequest): SeenRequest {
@@ -75,7 +74,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.ts)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
-    expect(text(requests[1] as SeenRequest).lastIndexOf(MARK.ts)).toBeGreaterThan(text(requests[1] as SeenRequest).indexOf("export const answer"));
+    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.ts)).toBeGreaterThan(requestText(requests[1] as SeenRequest).indexOf("export const answer"));
     const next = await host.turn(session, "Thanks.");
     expect(count(next[0] as SeenRequest, MARK.ts)).toBe(1);
     expectEachExtendsTheLast([...requests, ...next]);
@@ -97,7 +96,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.content)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.content)).toBe(1);
-    expect(text(requests[1] as SeenRequest).lastIndexOf(MARK.content)).toBeGreaterThan(text(requests[1] as SeenRequest).indexOf("legacyFetch(url)"));
+    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.content)).toBeGreaterThan(requestText(requests[1] as SeenRequest).indexOf("legacyFetch(url)"));
     expectEachExtendsTheLast([...clean, ...requests]);
   });
 
@@ -126,7 +125,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
   test("on-request: the model reads a rule with the rule tool; its text is the tool's answer", { timeout: 30_000 }, async () => {
     const session = await host.newSession();
     const [first, second] = await host.turn(session, "Store the API key.", [{ rule: "secrets" }, { answer: "stored" }]);
-    expect(text(first as SeenRequest)).toContain("secrets");
+    expect(requestText(first as SeenRequest)).toContain("secrets");
     expect(count(first as SeenRequest, MARK.onRequest)).toBe(0);
     expect(count(second as SeenRequest, MARK.onRequest)).toBe(1);
   });
@@ -158,7 +157,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(count(plan[0] as SeenRequest, MARK.plan)).toBe(1);
     expect(count(plan[0] as SeenRequest, MARK.build)).toBe(0);
     expect(readBefore(plan[0] as SeenRequest, "Plan the feature.")).toContain(MARK.plan);
-    expect(text(plan[0] as SeenRequest)).toContain('for="agent plan"');
+    expect(requestText(plan[0] as SeenRequest)).toContain('for="agent plan"');
 
     const build = await host.turn(session, "Build it.", [], { agent: "build" });
     expect(build).toHaveLength(1);
@@ -195,7 +194,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(count(after as SeenRequest, MARK.always)).toBe(1);
     for (const request of [...first, after as SeenRequest]) {
       expect(count(request, MARK.plan)).toBe(0);
-      expect(text(request)).not.toContain("plan-notes");
+      expect(requestText(request)).not.toContain("plan-notes");
     }
   });
 
@@ -223,7 +222,7 @@ describe.each(EVERY_HOST)("%s, with a client that fails", (_name, driver) => {
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.always)).toBe(1);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
-    expect(text(requests[1] as SeenRequest)).toContain("export const answer");
+    expect(requestText(requests[1] as SeenRequest)).toContain("export const answer");
   });
 });
 
@@ -235,7 +234,7 @@ describe("OpenCode 2 whose tool draft takes a name first (efeff6374): the rule t
     const [first] = await host.turn(session, "Store the API key.");
     expect(count(first as SeenRequest, MARK.onRequest)).toBe(1);
     expect(readBefore(first as SeenRequest, "Store the API key.")).toContain("- secrets: Handling secrets and credentials");
-    expect(text(first as SeenRequest)).not.toContain("`rule` tool");
+    expect(requestText(first as SeenRequest)).not.toContain("`rule` tool");
     const [next] = await host.turn(session, "Thanks.");
     expect(count(next as SeenRequest, MARK.onRequest)).toBe(1);
     expectEachExtendsTheLast([first as SeenRequest, next as SeenRequest]);

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { CLI } from "../support/cli.js";
-import { EVERY_HOST, hostForTheTable } from "../support/scenario-checks.js";
-import type { SeenRequest } from "../support/scenario-driver.js";
+import { EVERY_HOST, hostForTheTable, requestText, lastToolText } from "../support/scenario-checks.js";
+import { GIT_ENV } from "../support/git-env.js";
 
 const MARK = {
   git: "MARK-GIT-PACK-ALWAYS-3a1",
@@ -22,7 +22,6 @@ const MARK = {
   project: "MARK-PROJECT-SECRETS-5e2",
 } as const;
 
-const GIT_ENV = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
 const upstream = realpathSync(mkdtempSync(join(tmpdir(), "rulebook-upstream-")));
 const git = (...args: string[]) => execFileSync("git", args, { cwd: upstream, env: { ...process.env, ...GIT_ENV }, stdio: "pipe" });
 mkdirSync(join(upstream, "rules"));
@@ -34,18 +33,6 @@ afterAll(() => rmSync(upstream, { recursive: true, force: true }));
 
 const GIT_SPEC = `git+file://${upstream}#main`;
 const PACKS = [GIT_SPEC, "@acme/rules"];
-
-const text = (request: SeenRequest | undefined) => (request?.messages ?? []).map((message) => message.text).join("\n");
-const lastTool = (request: SeenRequest | undefined) => {
-  const messages = request?.messages ?? [];
-  const at = messages.map((message) => message.role).lastIndexOf("tool");
-  return at < 0
-    ? ""
-    : messages
-        .slice(at)
-        .map((message) => message.text)
-        .join("\n");
-};
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, {
@@ -73,18 +60,18 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
   test("a Git pack's always rule arrives at once; an npm pack's glob rule when its file is touched", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
     const [first, afterRead] = await host.turn(session, "Look at the users API.", [{ read: host.projectPath("src/api/users.ts") }, { answer: "ok" }]);
-    expect(text(first)).toContain(MARK.git);
-    expect(text(first)).not.toContain(MARK.npm);
-    expect(text(afterRead)).toContain(MARK.npm);
+    expect(requestText(first)).toContain(MARK.git);
+    expect(requestText(first)).not.toContain(MARK.npm);
+    expect(requestText(afterRead)).toContain(MARK.npm);
   });
 
   test("a managed rule is delivered although the project has a rule of its name and switches it off", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
     const [request] = await host.turn(session, "Hello.");
-    expect(text(request)).toContain(MARK.managed);
+    expect(requestText(request)).toContain(MARK.managed);
     // The project's rule of that name is delivered beside it, under its own name.
-    expect(text(request)).toContain(MARK.project);
-    expect(text(request).indexOf(MARK.managed)).toBeLessThan(text(request).indexOf(MARK.project));
+    expect(requestText(request)).toContain(MARK.project);
+    expect(requestText(request).indexOf(MARK.managed)).toBeLessThan(requestText(request).indexOf(MARK.project));
   });
 
   test("a managed forbid refuses although the user's option is enforce: \"off\", which switches the project's off", { timeout: 60_000 }, async () => {
@@ -96,7 +83,7 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { write: logFile, content: 'console.log("kept: the user switched checks off");\n' },
       { answer: "done" },
     ]);
-    expect(lastTool(requests[1])).toContain('Rule "secrets" forbids `AKIA`');
+    expect(lastToolText(requests[1])).toContain('Rule "secrets" forbids `AKIA`');
     expect(existsSync(keyFile)).toBe(false);
     expect(readFileSync(logFile, "utf8")).toContain("console.log(");
   });

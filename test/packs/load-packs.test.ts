@@ -68,6 +68,13 @@ async function writeLock(file: string, lock: PackLock) {
   await writeTree("/", { [file]: lockText(lock) });
 }
 
+/** `@acme/rules` recorded in its owner's lock at `version`, with the hash of what it holds now (or `hash`); the hash. */
+async function lockNpm(configured: ConfiguredPack, version = "2.1.0", hash?: string): Promise<string> {
+  const pinned = hash ?? (await hashOf(configured));
+  await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version, hash: pinned } } });
+  return pinned;
+}
+
 const NPM = { "node_modules/@acme/rules/package.json": JSON.stringify({ name: "@acme/rules", version: "2.1.0", "opencode-rulebook": { rules: "team" } }) };
 
 describe("a folder pack", () => {
@@ -120,8 +127,7 @@ describe("an npm pack", () => {
   test("a version or contents other than the lock records is not delivered, with the command that fixes it", async () => {
     await writeTree(box.project, { ...NPM, "node_modules/@acme/rules/team/review.md": "Review every change." });
     const configured = pack("@acme/rules");
-    const hash = await hashOf(configured);
-    await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.1.0", hash } } });
+    const hash = await lockNpm(configured);
     expect((await load([configured])).rules).toHaveLength(1);
     await writeFile(join(box.project, "node_modules/@acme/rules/team/review.md"), "Review nothing.");
     const changed = await load([configured]);
@@ -129,7 +135,7 @@ describe("an npm pack", () => {
     expect(texts(changed)).toEqual([
       expect.stringMatching(/pack @acme\/rules holds rules that differ from what rulebook.lock pins.*reinstall it \(`npm ci`\), or run `opencode-rulebook packs update`/),
     ]);
-    await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.0.0", hash } } });
+    await lockNpm(configured, "2.0.0", hash);
     expect(texts(await load([configured]))).toEqual([expect.stringContaining("is installed at 2.1.0, but rulebook.lock records 2.0.0")]);
   });
 
@@ -242,8 +248,7 @@ describe("the start reads a pack's files no more than a rules folder's", () => {
     for (let i = 0; i < 20; i++) files[`node_modules/@acme/rules/team/r${i}.md`] = `Rule ${i}.`;
     await writeTree(box.project, files);
     const configured = pack("@acme/rules");
-    const hash = await hashOf(configured);
-    await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.1.0", hash } } });
+    await lockNpm(configured);
     const first = await load([configured], { now: () => Date.now() + 10_000 });
     expect(first.rules).toHaveLength(20);
     const reads: string[] = [];
@@ -313,8 +318,7 @@ describe("the managed tier", () => {
 test("a lock written by packHash is read back by the loader byte for byte", async () => {
   await writeTree(box.project, { ...NPM, "node_modules/@acme/rules/team/x.md": "X" });
   const configured = pack("@acme/rules");
-  const hash = await hashOf(configured);
-  await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version: "2.1.0", hash } } });
+  const hash = await lockNpm(configured);
   expect(await readFile(configured.place.lockFile, "utf8")).toContain(hash);
   expect((await load([configured])).warnings).toEqual([]);
 });

@@ -30,3 +30,13 @@ export function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
     expect((requests[i] as SeenRequest).messages.slice(0, earlier.messages.length)).toEqual(earlier.messages);
   }
 }
+
+/** Everything a request held, one message per line block: what a test searches for a rule's mark. */
+export const requestText = (request: SeenRequest | undefined): string => (request?.messages ?? []).map((message) => message.text).join("\n");
+
+/** What the model read of the last call: its result, and what the host placed after it (OpenCode 2 puts the plugin's rules right after the step's results). */
+export function lastToolText(request: SeenRequest | undefined): string {
+  const messages = request?.messages ?? [];
+  const at = messages.map((message) => message.role).lastIndexOf("tool");
+  return at < 0 ? "" : requestText({ messages: messages.slice(at) });
+}

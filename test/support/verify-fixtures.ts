@@ -2,21 +2,12 @@ import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { useSandbox } from "./cli.js";
+import { GIT_ENV } from "./git-env.js";
 
 /** Rules that forbid, for `verify`'s tests: a literal that blocks, a regular expression that warns, both for TypeScript under src/. */
 export const FORBIDDING_RULES: Record<string, string> = {
   ".opencode/rules/no-console.md": '---\nglobs: src/**/*.ts\nforbid:\n  - "console.log("\n---\nLog through `src/log.ts`.\n',
   ".opencode/rules/no-any.md": "---\nglobs: src/**/*.ts\nforbid:\n  - /:\\s*any\\b/\nenforce: warn\n---\nType it; `unknown` if you must.\n",
-};
-
-/** No user's or system's git config, a fixed author, no network. */
-export const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
 };
 
 /** A sandbox per test whose project is a real git repository (the sandbox's `.git` is an empty folder: it is replaced), with git and `verify` run in it. */
