@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { managedRulesDir, openCodeConfigDir, projectRoot } from "./discover/locations.js";
-import { findPluginOptions, readConfigFile, userPluginOptions } from "./opencode-config.js";
+import { findPluginOptions, type FoundOptions, readConfigFile, userPluginOptions } from "./opencode-config.js";
 import { parseOptions } from "./options.js";
 import type { ConfiguredPack, PackPlace } from "./packs/configured.js";
 import { userPackCache } from "./packs/git-cache.js";
@@ -28,6 +28,14 @@ export interface PackIo {
   home: string;
   directory: string;
   worktree: string;
+}
+
+/** The plugin's options as the caller already read them from the config files (each is read here when absent). */
+export interface ReadOptions {
+  /** The user's own config files' (`userPluginOptions`). */
+  user?: FoundOptions;
+  /** Every config file's, the last that lists the plugin (`findPluginOptions`). */
+  found?: FoundOptions;
 }
 
 export interface PackConfig {
@@ -63,11 +71,11 @@ export function ownerPlace(owner: Trust, io: PackIo, configFile?: string): PackP
  * reads names (options given another way) counts as the project's, the least
  * trusted owner, relative to the project root.
  */
-export function configuredPacks(io: PackIo, handed: readonly string[] = []): PackConfig {
+export function configuredPacks(io: PackIo, handed: readonly string[] = [], read: ReadOptions = {}): PackConfig {
   const warnings: RuleWarning[] = [];
   const managed = managedPacks(io, warnings);
-  const user = userPluginOptions(io.env, io.home);
-  const found = findPluginOptions(io.env, io.home, io.directory, io.worktree);
+  const user = read.user ?? userPluginOptions(io.env, io.home);
+  const found = read.found ?? findPluginOptions(io.env, io.home, io.directory, io.worktree);
   // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that is not the user's own.
   const project = found.path !== undefined && found.path !== user.path ? found : undefined;
   const named = (owner: Trust, raw: unknown, file: string | undefined) =>

@@ -73,9 +73,10 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
   const tuiKeys = optionNames(tui.raw);
   if (tui.path && tuiKeys.length > 0) configWarnings.push(ruleWarning(tui.path, { code: "tui-options", keys: tuiKeys }));
   const { options } = parsed;
-  const userExtraDirs = parseOptions(userPluginOptions(io.env, io.home).raw, io.env).options.extraDirs;
+  const user = userPluginOptions(io.env, io.home);
+  const userExtraDirs = parseOptions(user.raw, io.env).options.extraDirs;
   const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };
-  const packConfig = configuredPacks({ env: io.env, home: io.home, directory, worktree });
+  const packConfig = configuredPacks({ env: io.env, home: io.home, directory, worktree }, [], { user, found });
   configWarnings.push(...packConfig.warnings);
   return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery, packs: packConfig.packs };
 }

@@ -3,7 +3,7 @@
  * precedence. The engine and the command line both load rules through here,
  * so they cannot disagree about which rules exist.
  */
-import { discoverRules, type DiscoveryContext } from "../discover/discover.js";
+import { type Discovery, discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { foldersFromRoot } from "../discover/locations.js";
 import type { ParseCacheEntries } from "../discover/parse-cache.js";
 import type { FoundRuleFile, RuleSource } from "../discover/source.js";
@@ -30,7 +30,7 @@ import { junieSource } from "./junie.js";
 import { aiassistantSource } from "./aiassistant.js";
 import { openhandsSource } from "./openhands.js";
 import type { ConfiguredPack } from "../packs/configured.js";
-import { loadPacks, type PackReport } from "../packs/load-packs.js";
+import { type PackLoad, loadPacks, type PackReport } from "../packs/load-packs.js";
 import { managedSource } from "../packs/managed.js";
 import { ruleWarning } from "../rule/warnings.js";
 
@@ -116,12 +116,20 @@ export async function loadRules(context: DiscoveryContext, options: LoadOptions 
     ...packs.warnings,
     ...beside.map(({ rule, managed }) => ruleWarning(rule.path, { code: "managed-beside", managed: managed.displayPath })),
   ];
-  const probed = new Map([...discovery.probed, ...packs.probed]);
-  const parses = new Map([...discovery.parses, ...packs.parses]);
-  const files = [...discovery.files, ...packs.files];
-  const folders = [...new Set([...discovery.folders, ...packs.folders])];
-  const references = [...new Set([...discovery.references, ...packs.references])];
+  // Without packs (most projects), discovery's own collections are returned as they are: nothing is copied at start.
+  const { files, folders, references, probed, parses } = packs.packs.length === 0 ? discovery : withPacks(discovery, packs);
   return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed, parses, packs: packs.packs };
+}
+
+/** What discovery found and what the packs hold, each collection once. */
+function withPacks(discovery: Discovery, packs: PackLoad) {
+  return {
+    files: [...discovery.files, ...packs.files],
+    folders: [...new Set([...discovery.folders, ...packs.folders])],
+    references: [...new Set([...discovery.references, ...packs.references])],
+    probed: new Map([...discovery.probed, ...packs.probed]),
+    parses: new Map([...discovery.parses, ...packs.parses]),
+  };
 }
 
 /**

@@ -41,9 +41,10 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
   for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
   try {
     // Only the user's own config may name rule folders outside the repository (README, "Security").
-    const userExtraDirs = parseOptions(userPluginOptions(process.env, homedir()).raw, process.env).options.extraDirs;
     const home = homedir();
-    const packConfig = configuredPacks({ env: process.env, home, directory: host.directory, worktree: host.worktree }, options.packs);
+    const user = userPluginOptions(process.env, home);
+    const userExtraDirs = parseOptions(user.raw, process.env).options.extraDirs;
+    const packConfig = configuredPacks({ env: process.env, home, directory: host.directory, worktree: host.worktree }, options.packs, { user });
     for (const warning of packConfig.warnings) log.warn(warningLine(warning), { path: warning.path });
     const rulebook = await startRulebook({
       port: host.port(log),

@@ -12,7 +12,7 @@ import { inside } from "../rule/trust.js";
 import type { ConfiguredPack } from "./configured.js";
 import { gitCheckoutFolder } from "./git-cache.js";
 import type { LockedPack, PackLock } from "./lock.js";
-import { packLabel, parsePackSpec, type PackSpec } from "./spec.js";
+import { packLabel, type PackSpec } from "./spec.js";
 
 export interface InstalledPack {
   configured: ConfiguredPack;
@@ -48,11 +48,14 @@ interface Manifest {
   rules?: string;
 }
 
-/** Where the pack is, with its lock entry checked; `realRoot` is the repository's, which a folder pack it names must lie inside. */
-export async function resolvePack(configured: ConfiguredPack, lock: PackLock | undefined, fs: RuleFs, context: { home: string; realRoot: string }): Promise<PackResolution> {
-  const parsed = parsePackSpec(configured.spec);
-  if ("error" in parsed) return { problem: { kind: "spec-invalid", reason: parsed.error } };
-  const spec = parsed.pack;
+/** Where the pack `spec` (the configured spec, parsed) is, with its lock entry checked; `realRoot` is the repository's, which a folder pack it names must lie inside. */
+export async function resolvePack(
+  configured: ConfiguredPack,
+  spec: PackSpec,
+  lock: PackLock | undefined,
+  fs: RuleFs,
+  context: { home: string; realRoot: string },
+): Promise<PackResolution> {
   const locked = lock && Object.hasOwn(lock.packs, configured.spec) ? lock.packs[configured.spec] : undefined;
   if (spec.kind === "git") {
     if (!locked) return { problem: { kind: "not-locked" } };

@@ -83,8 +83,9 @@ async function loadOne(
   const lockRead = await lockOf(configured.place.lockFile);
   // A lock that cannot be read pins nothing: its Git and npm packs wait for it to be mended.
   const parsed = parsePackSpec(configured.spec);
-  if (lockRead.problem && "pack" in parsed && parsed.pack.kind !== "folder") return { report: { configured, problem: lockRead.problem, rules: 0 } };
-  const resolution = await resolvePack(configured, lockRead.lock, context.fs, { home: context.home, realRoot });
+  if ("error" in parsed) return { report: { configured, problem: { kind: "spec-invalid", reason: parsed.error }, rules: 0 } };
+  if (lockRead.problem && parsed.pack.kind !== "folder") return { report: { configured, problem: lockRead.problem, rules: 0 } };
+  const resolution = await resolvePack(configured, parsed.pack, lockRead.lock, context.fs, { home: context.home, realRoot });
   if ("problem" in resolution) return { report: { configured, problem: resolution.problem, rules: 0 } };
   const installed = resolution.installed;
   const { discovery, hash } = await readPack(context, installed);

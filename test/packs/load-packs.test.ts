@@ -19,6 +19,7 @@ import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
 import { resolvePack } from "../../src/packs/installed.js";
 import { readPack } from "../../src/packs/pack-rules.js";
 import { lockText, type PackLock } from "../../src/packs/lock.js";
+import { parsePackSpec } from "../../src/packs/spec.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { tempDirs, writeTree } from "../support/temp-folder.js";
 
@@ -59,7 +60,9 @@ const texts = (loaded: { warnings: Parameters<typeof warningText>[0][] }) => loa
 
 /** The hash `packs install` would write for the pack `configured` resolves to. */
 async function hashOf(configured: ConfiguredPack, lock?: PackLock): Promise<string> {
-  const resolution = await resolvePack(configured, lock, nodeRuleFs, { home: box.home, realRoot: box.project });
+  const parsed = parsePackSpec(configured.spec);
+  if ("error" in parsed) throw new Error(parsed.error);
+  const resolution = await resolvePack(configured, parsed.pack, lock, nodeRuleFs, { home: box.home, realRoot: box.project });
   if ("problem" in resolution) throw new Error(JSON.stringify(resolution.problem));
   return (await readPack(context(), resolution.installed)).hash;
 }
