@@ -173,6 +173,17 @@ describe("an npm pack", () => {
     expect(loaded.packs?.[0]?.installed?.description).toBe("line one");
   });
 
+  test("a pack named like an object's own keys is looked up in the lock as any other name", async () => {
+    await writeTree(box.project, {
+      "node_modules/constructor/package.json": JSON.stringify({ name: "constructor", version: "1.0.0" }),
+      "node_modules/constructor/rules/x.md": "X",
+    });
+    await writeLock(join(box.project, ".opencode", "rulebook.lock"), { lockfileVersion: 1, packs: {} });
+    const loaded = await load([pack("constructor"), pack("git+file:///srv/__proto__#v1")]);
+    expect(loaded.rules.map((rule) => rule.pack?.label)).toEqual(["constructor@1.0.0"]);
+    expect(texts(loaded)).toEqual([expect.stringContaining("pack git+file:///srv/__proto__#v1 is not pinned by rulebook.lock")]);
+  });
+
   test("not installed: one warning naming where it was looked for; the other rules load", async () => {
     await writeTree(box.project, { ".opencode/rules/local.md": "Local." });
     const loaded = await load([pack("@acme/missing")]);
