@@ -38,7 +38,11 @@ export interface ColdSeries extends ColdRun {
 }
 
 /** Medians of `runs` fresh processes, each starting the plugin once on `files` rules: without the parse cache (`first`), then with it (`later`). */
-export async function benchCold(entry: string, files: number, runs: number): Promise<{ first: ColdSeries; later: ColdSeries }> {
+export async function benchCold(
+  entry: string,
+  files: number,
+  runs: number,
+): Promise<{ first: ColdSeries; later: ColdSeries }> {
   const bench = await benchProject("rulebook-bench-cold-");
   const cache = join(bench.home, ".cache");
   try {
@@ -65,7 +69,14 @@ export async function benchCold(entry: string, files: number, runs: number): Pro
 
 function medians(results: ColdRun[]): ColdSeries {
   const of = (key: keyof ColdRun) => median(results.map((run) => run[key]));
-  return { runs: results.length, floorMs: of("floorMs"), workerMs: of("workerMs"), startMs: of("startMs"), firstMessageMs: of("firstMessageMs"), followUpMs: of("followUpMs") };
+  return {
+    runs: results.length,
+    floorMs: of("floorMs"),
+    workerMs: of("workerMs"),
+    startMs: of("startMs"),
+    firstMessageMs: of("firstMessageMs"),
+    followUpMs: of("followUpMs"),
+  };
 }
 
 async function coldRun(entry: string, bench: BenchProject): Promise<ColdRun> {
@@ -105,7 +116,9 @@ async function workerRead(dir: string): Promise<number> {
     parentPort.postMessage(files);`;
   const t = performance.now();
   const worker = new Worker(body, { eval: true, workerData: dir });
-  const files = await new Promise<Uint8Array[]>((resolve, reject) => worker.once("message", resolve).once("error", reject));
+  const files = await new Promise<Uint8Array[]>((resolve, reject) =>
+    worker.once("message", resolve).once("error", reject),
+  );
   const ms = performance.now() - t;
   await worker.terminate();
   if (files.length === 0) throw new Error("the worker read no file");

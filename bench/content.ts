@@ -32,7 +32,8 @@ export interface ContentResult {
   firstMs: number;
 }
 
-const contentRule = (i: number) => `---\nfileContains: ${i % 2 === 0 ? `"legacy_${i}("` : `/\\bold${i}x\\s*=\\s*any\\b/i`}\n---\nRule ${i}: replace the legacy call.\n`;
+const contentRule = (i: number) =>
+  `---\nfileContains: ${i % 2 === 0 ? `"legacy_${i}("` : `/\\bold${i}x\\s*=\\s*any\\b/i`}\n---\nRule ${i}: replace the legacy call.\n`;
 const globRule = (i: number) => `---\nglobs: nowhere-${i}/**\n---\nRule ${i}: replace the legacy call.\n`;
 
 /** A `read` result of `bytes` of ordinary code, as OpenCode 1.18 gives it; `version` makes it a new version. */
@@ -51,7 +52,9 @@ async function timeReads(plugin: Plugin, rule: (i: number) => string, rounds: nu
   const bench = await benchProject("rulebook-bench-content-");
   isolateEnv(bench.home);
   await mkdir(bench.rulesDir, { recursive: true });
-  await Promise.all(Array.from({ length: CONTENT_RULES }, (_, i) => writeFile(join(bench.rulesDir, `content-${i}.md`), rule(i))));
+  await Promise.all(
+    Array.from({ length: CONTENT_RULES }, (_, i) => writeFile(join(bench.rulesDir, `content-${i}.md`), rule(i))),
+  );
   await writeFile(join(bench.rulesDir, "house.md"), "---\nalwaysApply: true\n---\nBe brief.\n");
   const { client } = fakeClient();
   const hooks = await startPlugin(plugin, bench, client);
@@ -67,7 +70,9 @@ async function timeReads(plugin: Plugin, rule: (i: number) => string, rounds: nu
       samples.push(await timed(() => session.read(file, output)));
     }
     const again: number[] = [];
-    if (cached) for (let i = 1; i <= Math.min(rounds, 20); i++) again.push(await timed(() => session.read(file, readOutput(READ_BYTES, i))));
+    if (cached)
+      for (let i = 1; i <= Math.min(rounds, 20); i++)
+        again.push(await timed(() => session.read(file, readOutput(READ_BYTES, i))));
     return { samples, firstMs, cachedMs: median(again) };
   } finally {
     await stopPlugin(hooks);

@@ -43,7 +43,9 @@ export interface EnforceResult {
 }
 
 function enforcingRule(i: number): string {
-  const patterns = Array.from({ length: PATTERNS_PER_RULE }, (_, p) => (p % 2 === 0 ? `  - "forbidden_${i}_${p}("` : `  - /\\bbad${i}x${p}\\s*=\\s*any\\b/i`));
+  const patterns = Array.from({ length: PATTERNS_PER_RULE }, (_, p) =>
+    p % 2 === 0 ? `  - "forbidden_${i}_${p}("` : `  - /\\bbad${i}x${p}\\s*=\\s*any\\b/i`,
+  );
   return `---\nalwaysApply: false\nforbid:\n${patterns.join("\n")}\n---\nRule ${i}: never call forbidden_${i}.\n`;
 }
 
@@ -63,8 +65,15 @@ export async function measureEnforcement(plugin: Plugin, rounds: number): Promis
   const bench = await benchProject("rulebook-bench-enforce-");
   isolateEnv(bench.home);
   await mkdir(bench.rulesDir, { recursive: true });
-  await Promise.all(Array.from({ length: ENFORCING_RULES }, (_, i) => writeFile(join(bench.rulesDir, `forbid-${i}.md`), enforcingRule(i))));
-  await writeFile(join(bench.rulesDir, "hostile.md"), '---\nalwaysApply: false\nglobs: hostile/**\nforbid: "/(a+)+$/"\n---\nNo runs of a.\n');
+  await Promise.all(
+    Array.from({ length: ENFORCING_RULES }, (_, i) =>
+      writeFile(join(bench.rulesDir, `forbid-${i}.md`), enforcingRule(i)),
+    ),
+  );
+  await writeFile(
+    join(bench.rulesDir, "hostile.md"),
+    '---\nalwaysApply: false\nglobs: hostile/**\nforbid: "/(a+)+$/"\n---\nNo runs of a.\n',
+  );
   const { client } = fakeClient();
   const hooks = await startPlugin(plugin, bench, client);
   const before = hooks["tool.execute.before"];
@@ -72,7 +81,10 @@ export async function measureEnforcement(plugin: Plugin, rounds: number): Promis
   let call = 0;
   const write = async (file: string, content: string) => {
     try {
-      await before({ tool: "write", sessionID: "ses_enforce_bench", callID: `call_${++call}` }, { args: { filePath: join(bench.project, file), content } });
+      await before(
+        { tool: "write", sessionID: "ses_enforce_bench", callID: `call_${++call}` },
+        { args: { filePath: join(bench.project, file), content } },
+      );
       return true;
     } catch {
       return false;

@@ -16,7 +16,15 @@ import type { Plugin } from "@opencode-ai/plugin";
 import { rm } from "node:fs/promises";
 import { relative } from "node:path";
 import { benchProject, isolateEnv, writeRules, writeWorkingSet } from "./fixtures.js";
-import { BenchSession, carriesRules, fakeClient, READ_OUTPUT, startPlugin, stopPlugin, type ClientCalls } from "./plugin.js";
+import {
+  BenchSession,
+  carriesRules,
+  fakeClient,
+  READ_OUTPUT,
+  startPlugin,
+  stopPlugin,
+  type ClientCalls,
+} from "./plugin.js";
 import { median, quantile, timed } from "./stats.js";
 
 /**
@@ -60,7 +68,12 @@ export interface Summary {
 
 export function summarise(samples: readonly number[]): Summary {
   const third = Math.max(1, Math.floor(samples.length / 3));
-  return { median: median(samples), p99: quantile(samples, 0.99), firstThird: median(samples.slice(0, third)), lastThird: median(samples.slice(-third)) };
+  return {
+    median: median(samples),
+    p99: quantile(samples, 0.99),
+    firstThird: median(samples.slice(0, third)),
+    lastThird: median(samples.slice(-third)),
+  };
 }
 
 export async function benchEvents(plugin: Plugin, quick: boolean): Promise<EventsResult> {
@@ -74,7 +87,8 @@ export async function benchEvents(plugin: Plugin, quick: boolean): Promise<Event
     hooks = await startPlugin(plugin, bench, client);
     const session = new BenchSession(hooks, "ses_bench_events");
     const created = session.created();
-    if (!carriesRules(await session.userMessage("Let us work on the modules under src/ today."))) throw new Error("the first message carried no rules");
+    if (!carriesRules(await session.userMessage("Let us work on the modules under src/ today.")))
+      throw new Error("the first message carried no rules");
 
     const fill: number[] = [];
     let deliveredWithTools = 0;
@@ -94,7 +108,14 @@ export async function benchEvents(plugin: Plugin, quick: boolean): Promise<Event
       // Rules 201, 203, … match no file of the working set: their keywords activate them, one every 10 turns.
       const keyword = turn % 10 === 9 ? ` Mind kw${201 + 2 * ((turn / 10) | 0)} there.` : "";
       let parts: Awaited<ReturnType<BenchSession["userMessage"]>> = [];
-      chat.push(await timed(async () => (parts = await session.userMessage(`Please look at ${named} again and keep the tests passing (step ${turn}).${keyword}`))));
+      chat.push(
+        await timed(
+          async () =>
+            (parts = await session.userMessage(
+              `Please look at ${named} again and keep the tests passing (step ${turn}).${keyword}`,
+            )),
+        ),
+      );
       if (carriesRules(parts)) deliveredWithMessages++;
       reference.push(await timed(async () => referenceWork()));
       for (let call = 0; call < CALLS_PER_TURN; call++) {

@@ -59,7 +59,9 @@ function body(heading: string, i: number): string {
 /** The text of rule number `i`: even numbers always-on, odd ones on globs and keywords. */
 export function ruleText(i: number): string {
   if (i % 2 === 0) {
-    return i % 4 === 0 ? body(`Rule ${i}`, i) : `---\ndescription: House rule ${i}\nalwaysApply: true\n---\n${body(`Rule ${i}`, i)}`;
+    return i % 4 === 0
+      ? body(`Rule ${i}`, i)
+      : `---\ndescription: House rule ${i}\nalwaysApply: true\n---\n${body(`Rule ${i}`, i)}`;
   }
   return `---\ndescription: Module rule ${i}\nglobs: src/mod-${i}/**/*.ts, src/mod-${i}/**/*.tsx\nkeywords: [kw${i}, topic-${i}]\n---\n${body(`Module ${i}`, i)}`;
 }
@@ -97,7 +99,8 @@ export async function writeRules(rulesDir: string, count: number): Promise<strin
  */
 export async function writeWorkingSet(project: string, count: number): Promise<string[]> {
   const files: string[] = [];
-  for (let i = 0; i < count; i++) files.push(join(project, `src/mod-${(i % 100) * 2 + 1}/part-${Math.floor(i / 100)}/file-${i}.ts`));
+  for (let i = 0; i < count; i++)
+    files.push(join(project, `src/mod-${(i % 100) * 2 + 1}/part-${Math.floor(i / 100)}/file-${i}.ts`));
   for (const dir of new Set(files.map((file) => dirname(file)))) await mkdir(dir, { recursive: true });
   await Promise.all(files.map((file, i) => writeFile(file, `export const value${i} = 1;\n`)));
   return files;

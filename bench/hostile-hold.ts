@@ -38,12 +38,17 @@ export async function measureHostileHold(plugin: Plugin, rounds: number): Promis
   isolateEnv(bench.home);
   const globalRules = join(bench.home, ".config", "opencode", "rules");
   await mkdir(globalRules, { recursive: true });
-  await writeFile(join(globalRules, "no-console.md"), '---\nalwaysApply: false\nforbid: "console.log("\n---\nLog through the logger.\n');
+  await writeFile(
+    join(globalRules, "no-console.md"),
+    '---\nalwaysApply: false\nforbid: "console.log("\n---\nLog through the logger.\n',
+  );
   await writeFile(join(bench.rulesDir, "heavy.md"), hostileRule());
   const hooks = await startPlugin(plugin, bench, fakeClient().client);
   const before = hooks["tool.execute.before"];
   if (!before) throw new Error("the plugin has no tool.execute.before hook");
-  const content = [...Array.from({ length: 200 }, (_, i) => `${"abcd".repeat(1000)}${i}`), 'console.log("x")'].join("\n");
+  const content = [...Array.from({ length: 200 }, (_, i) => `${"abcd".repeat(1000)}${i}`), 'console.log("x")'].join(
+    "\n",
+  );
   const result: HostileHold = { checkMs: [], holdMs: [], refused: true };
   try {
     for (let i = 0; i < rounds; i++) {
@@ -52,7 +57,10 @@ export async function measureHostileHold(plugin: Plugin, rounds: number): Promis
       const started = performance.now();
       let refused = false;
       try {
-        await before({ tool: "write", sessionID: "ses_hostile_bench", callID: `call_${i}` }, { args: { filePath: join(bench.project, `src/w${i}.ts`), content } });
+        await before(
+          { tool: "write", sessionID: "ses_hostile_bench", callID: `call_${i}` },
+          { args: { filePath: join(bench.project, `src/w${i}.ts`), content } },
+        );
       } catch {
         refused = true;
       }

@@ -31,7 +31,9 @@ import { median, ms, ratio } from "./stats.js";
 /** The plugin's own `loadRules`: from the build, as the other sections measure it (`npm run build` first), or with `--src` from the sources. */
 async function pluginLoadRules(): Promise<typeof import("../src/formats/load.js").loadRules> {
   const built = pathToFileURL(join(REPO, "dist", "formats", "load.js")).href;
-  const module = (await import(process.argv.includes("--src") ? "../src/formats/load.js" : built)) as typeof import("../src/formats/load.js");
+  const module = (await import(
+    process.argv.includes("--src") ? "../src/formats/load.js" : built
+  )) as typeof import("../src/formats/load.js");
   return module.loadRules;
 }
 
@@ -81,7 +83,13 @@ function ordinaryFiles(total: number): string[] {
   // Dependencies: 600 packages of 50 files in 4 folders.
   for (let p = 0; p < 600; p++) {
     const pkg = `node_modules/pkg-${String(p).padStart(3, "0")}`;
-    files.push(`${pkg}/package.json`, `${pkg}/README.md`, `${pkg}/index.js`, ...filesIn(`${pkg}/lib`, 20, "js"), ...filesIn(`${pkg}/lib/internal`, 10, "js"));
+    files.push(
+      `${pkg}/package.json`,
+      `${pkg}/README.md`,
+      `${pkg}/index.js`,
+      ...filesIn(`${pkg}/lib`, 20, "js"),
+      ...filesIn(`${pkg}/lib/internal`, 10, "js"),
+    );
     files.push(...filesIn(`${pkg}/dist`, 17, "js"));
   }
   // Build output and ignored trees.
@@ -108,7 +116,8 @@ function ordinaryFiles(total: number): string[] {
     }
   }
   const remaining = total - files.length;
-  for (let i = 0; i < remaining; i++) files.push(`${leaves[i % leaves.length]}/file-${Math.floor(i / leaves.length)}.ts`);
+  for (let i = 0; i < remaining; i++)
+    files.push(`${leaves[i % leaves.length]}/file-${Math.floor(i / leaves.length)}.ts`);
   return files;
 }
 
@@ -127,7 +136,8 @@ export async function writeRepository(): Promise<NestedRepository> {
   const special = specialFiles();
   const files = [...ordinaryFiles(REPOSITORY_FILES - Object.keys(special).length), ...Object.keys(special)];
   await mkdir(home, { recursive: true });
-  for (const folder of new Set(files.map((file) => dirname(join(project, file))))) await mkdir(folder, { recursive: true });
+  for (const folder of new Set(files.map((file) => dirname(join(project, file)))))
+    await mkdir(folder, { recursive: true });
   for (let i = 0; i < files.length; i += 500) {
     await Promise.all(files.slice(i, i + 500).map((file) => writeFile(join(project, file), special[file] ?? "")));
   }
@@ -158,10 +168,14 @@ async function readLevelsAtOnce(project: string): Promise<number> {
   let count = 0;
   while (level.length > 0) {
     count += level.length;
-    const listed = await Promise.all(level.map(async (rel) => ({ rel, entries: await readdir(join(project, rel), { withFileTypes: true }) })));
+    const listed = await Promise.all(
+      level.map(async (rel) => ({ rel, entries: await readdir(join(project, rel), { withFileTypes: true }) })),
+    );
     level = listed.flatMap(({ rel, entries }) =>
       entries
-        .filter((entry) => entry.isDirectory() && searched(rel === "" ? entry.name : `${rel}/${entry.name}`, entry.name))
+        .filter(
+          (entry) => entry.isDirectory() && searched(rel === "" ? entry.name : `${rel}/${entry.name}`, entry.name),
+        )
         .map((entry) => (rel === "" ? entry.name : `${rel}/${entry.name}`)),
     );
   }
@@ -188,7 +202,14 @@ export async function benchNested(runs: number): Promise<NestedResult> {
   const repository = await writeRepository();
   try {
     const { project, home } = repository;
-    const context = { env: {}, home, directory: project, worktree: project, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES };
+    const context = {
+      env: {},
+      home,
+      directory: project,
+      worktree: project,
+      fs: nodeRuleFs,
+      maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+    };
     const loadRules = await pluginLoadRules();
     const search = () => loadRules(context, { sources: ["cursor", "windsurf"] });
     let t = performance.now();
@@ -243,7 +264,8 @@ function foundProblems(project: string, found: readonly string[], warnings: numb
   if (missing.length > 0) problems.push(`not found: ${missing.join(", ")}`);
   if (extra.length > 0) problems.push(`found in a skipped tree: ${extra.join(", ")}`);
   if (warnings > 0) problems.push(`${warnings} warning(s)`);
-  if (folders > NESTED_SEARCH.maxFolders) problems.push(`${folders} folders to search, over the limit of ${NESTED_SEARCH.maxFolders}`);
+  if (folders > NESTED_SEARCH.maxFolders)
+    problems.push(`${folders} folders to search, over the limit of ${NESTED_SEARCH.maxFolders}`);
   return problems;
 }
 

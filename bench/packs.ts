@@ -45,18 +45,29 @@ async function writePacks(bench: BenchProject): Promise<string[]> {
   await writeRules(stage, PACKS * RULES_PER_PACK);
   // writeRules makes folders of 100 rules: each becomes one pack's rules folder.
   const groups = (await readdir(stage)).sort();
-  if (groups.length !== PACKS) throw new Error(`expected ${PACKS} folders of ${RULES_PER_PACK} rules, found ${groups.length}`);
+  if (groups.length !== PACKS)
+    throw new Error(`expected ${PACKS} folders of ${RULES_PER_PACK} rules, found ${groups.length}`);
   const names = groups.map((_, p) => `@acme/pack-${p}`);
   for (const [p, name] of names.entries()) {
     const folder = join(bench.project, "node_modules", ...name.split("/"));
     await mkdir(folder, { recursive: true });
-    await writeFile(join(folder, "package.json"), `${JSON.stringify({ name, version: "1.0.0", "opencode-rulebook": { rules: "rules" } }, null, 2)}\n`);
+    await writeFile(
+      join(folder, "package.json"),
+      `${JSON.stringify({ name, version: "1.0.0", "opencode-rulebook": { rules: "rules" } }, null, 2)}\n`,
+    );
     await rename(join(stage, groups[p]!), join(folder, "rules"));
   }
-  await writeFile(join(bench.project, "opencode.json"), `${JSON.stringify({ plugin: [["opencode-rulebook", { packs: names }]] }, null, 2)}\n`);
+  await writeFile(
+    join(bench.project, "opencode.json"),
+    `${JSON.stringify({ plugin: [["opencode-rulebook", { packs: names }]] }, null, 2)}\n`,
+  );
   // The lock as a user writes it: the built CLI, in the project, with the isolated home.
-  await promisify(execFile)(process.execPath, [join(REPO, "dist", "cli", "main.js"), "packs", "install"], { cwd: bench.project });
-  const lock = JSON.parse(await readFile(join(bench.project, ".opencode", "rulebook.lock"), "utf8")) as { packs: Record<string, unknown> };
+  await promisify(execFile)(process.execPath, [join(REPO, "dist", "cli", "main.js"), "packs", "install"], {
+    cwd: bench.project,
+  });
+  const lock = JSON.parse(await readFile(join(bench.project, ".opencode", "rulebook.lock"), "utf8")) as {
+    packs: Record<string, unknown>;
+  };
   if (names.some((name) => !Object.hasOwn(lock.packs, name))) throw new Error("packs install did not lock every pack");
   return names;
 }
@@ -72,7 +83,8 @@ async function gitTrap(folder: string): Promise<string> {
 }
 
 /** One later start and its first message (start.ts), the packs handed as options; throws unless every pack was delivered. */
-const laterStart = (plugin: Plugin, bench: BenchProject, options: Record<string, unknown>) => startAndFirstMessage(plugin, bench, { options, quiet: true });
+const laterStart = (plugin: Plugin, bench: BenchProject, options: Record<string, unknown>) =>
+  startAndFirstMessage(plugin, bench, { options, quiet: true });
 
 function medians(runs: Awaited<ReturnType<typeof laterStart>>[]): PackStart {
   return {

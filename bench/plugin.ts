@@ -46,7 +46,12 @@ export function fakeClient(): { client: unknown; calls: ClientCalls } {
     session: {
       prompt: async (options: { path: { id: string } }) => {
         calls.prompts++;
-        const info = { id: `msg_bench${calls.prompts}`, sessionID: options.path.id, role: "user", time: { created: ++clock } };
+        const info = {
+          id: `msg_bench${calls.prompts}`,
+          sessionID: options.path.id,
+          role: "user",
+          time: { created: ++clock },
+        };
         return { data: { info, parts: [] }, request: {}, response: { status: 200 } };
       },
       messages: async () => {
@@ -58,7 +63,8 @@ export function fakeClient(): { client: unknown; calls: ClientCalls } {
       log: async (options: { body?: { level?: string; message?: string } }) => {
         calls.logs.push(`${options.body?.level}: ${options.body?.message}`);
         // The plugin's errors would otherwise go unseen: the first few go to stderr.
-        if (options.body?.level === "error" && calls.logs.length <= 5) process.stderr.write(`  plugin error: ${options.body.message}\n`);
+        if (options.body?.level === "error" && calls.logs.length <= 5)
+          process.stderr.write(`  plugin error: ${options.body.message}\n`);
         return { data: true, request: {}, response: { status: 200 } };
       },
     },
@@ -67,7 +73,12 @@ export function fakeClient(): { client: unknown; calls: ClientCalls } {
 }
 
 /** Calls the plugin's initializer as OpenCode does; resolves to its hooks. */
-export async function startPlugin(plugin: Plugin, bench: BenchProject, client: unknown, options: Record<string, unknown> = {}): Promise<Hooks> {
+export async function startPlugin(
+  plugin: Plugin,
+  bench: BenchProject,
+  client: unknown,
+  options: Record<string, unknown> = {},
+): Promise<Hooks> {
   const input = {
     client,
     directory: bench.project,
@@ -79,7 +90,8 @@ export async function startPlugin(plugin: Plugin, bench: BenchProject, client: u
   };
   const hooks = await plugin(input as never, options);
   // The plugin answers a failed start with no hooks (the session goes on without it): a benchmark of nothing.
-  if (typeof hooks["chat.message"] !== "function" || typeof hooks.event !== "function") throw new Error("the plugin returned no hooks: it could not start (see its errors above)");
+  if (typeof hooks["chat.message"] !== "function" || typeof hooks.event !== "function")
+    throw new Error("the plugin returned no hooks: it could not start (see its errors above)");
   return hooks;
 }
 
@@ -105,16 +117,36 @@ export class BenchSession {
   /** `session.created`. OpenCode does not await event hooks: neither does this; the promise is returned for cleanup. */
   created(): Promise<void> {
     const now = Date.now();
-    const info = { id: this.id, projectID: "bench", directory: "/", title: "bench", version: "1", time: { created: now, updated: now } };
+    const info = {
+      id: this.id,
+      projectID: "bench",
+      directory: "/",
+      title: "bench",
+      version: "1",
+      time: { created: now, updated: now },
+    };
     return this.hooks.event!({ event: { type: "session.created", properties: { info } } as never });
   }
 
   /** A user message through `chat.message`; resolves to the parts as the hook left them. */
   async userMessage(text: string): Promise<Array<{ text?: string; metadata?: Record<string, unknown> }>> {
     const messageID = `msg_user${String(++this.messages).padStart(6, "0")}`;
-    const part = { id: `prt_${(partClock++).toString(16).padStart(12, "0").slice(-12)}abcdefghijklmn`, sessionID: this.id, messageID, type: "text", text };
+    const part = {
+      id: `prt_${(partClock++).toString(16).padStart(12, "0").slice(-12)}abcdefghijklmn`,
+      sessionID: this.id,
+      messageID,
+      type: "text",
+      text,
+    };
     const output = {
-      message: { id: messageID, sessionID: this.id, role: "user", time: { created: Date.now() }, agent: "build", model: MODEL },
+      message: {
+        id: messageID,
+        sessionID: this.id,
+        role: "user",
+        time: { created: Date.now() },
+        agent: "build",
+        model: MODEL,
+      },
       parts: [part],
     };
     await this.hooks["chat.message"]!({ sessionID: this.id, agent: "build", model: MODEL, messageID }, output as never);

@@ -22,7 +22,8 @@ export interface PromptCacheRow {
 export type PromptCacheResult = { rows: PromptCacheRow[] } | { skipped: string };
 
 export async function benchPromptCache(pluginPath: string): Promise<PromptCacheResult> {
-  if (!pluginPath.endsWith(".js")) return { skipped: `OpenCode loads a built plugin; ${pluginPath} is not one (npm run build)` };
+  if (!pluginPath.endsWith(".js"))
+    return { skipped: `OpenCode loads a built plugin; ${pluginPath} is not one (npm run build)` };
   if (!existsSync(pluginPath)) return { skipped: `${pluginPath} missing (npm run build)` };
   const { startOpencode } = await import("../test/e2e/harness/opencode.js");
   const { CACHE_PROJECT, pairsWithinWindows, runCacheSession } = await import("../test/e2e/harness/cache-session.js");
@@ -38,7 +39,15 @@ export async function benchPromptCache(pluginPath: string): Promise<PromptCacheR
       const pairs = pairsWithinWindows(session);
       const extending = pairs.filter(({ difference }) => difference === undefined).length;
       const { reusable, total, share } = reusablePrefixShare(session.requests.map((request) => request.body));
-      rows.push({ label, requests: session.requests.length, pairs: pairs.length, extending, reusableBytes: reusable, totalBytes: total, share });
+      rows.push({
+        label,
+        requests: session.requests.length,
+        pairs: pairs.length,
+        extending,
+        reusableBytes: reusable,
+        totalBytes: total,
+        share,
+      });
     } finally {
       await oc.stop();
     }

@@ -9,7 +9,8 @@ import { MARKER_KEY } from "./plugin.js";
 export type RealOpencodeResult = { serverMs: number[]; observedMs: number[] } | { skipped: string };
 
 export async function benchRealOpencode(pluginPath: string, sessions: number): Promise<RealOpencodeResult> {
-  if (!pluginPath.endsWith(".js")) return { skipped: `OpenCode loads a built plugin; ${pluginPath} is not one (npm run build)` };
+  if (!pluginPath.endsWith(".js"))
+    return { skipped: `OpenCode loads a built plugin; ${pluginPath} is not one (npm run build)` };
   if (!existsSync(pluginPath)) return { skipped: `${pluginPath} missing (npm run build)` };
   const { startOpencode } = await import("../test/e2e/harness/opencode.js");
   const oc = await startOpencode({ pluginPath, projectRules: { "style.md": "Write small functions.\n" } });
@@ -25,7 +26,9 @@ export async function benchRealOpencode(pluginPath: string, sessions: number): P
       const deadline = Date.now() + 10_000;
       while (!stored && Date.now() < deadline) {
         const messages = (await oc.client.session.messages({ path: { id: session.id } })).data ?? [];
-        const found = messages.find((message) => message.parts.some((part) => (part as { metadata?: Record<string, unknown> }).metadata?.[MARKER_KEY]));
+        const found = messages.find((message) =>
+          message.parts.some((part) => (part as { metadata?: Record<string, unknown> }).metadata?.[MARKER_KEY]),
+        );
         if (found) stored = found.info as { time: { created: number } };
         else await new Promise((resolve) => setTimeout(resolve, 2));
       }

@@ -56,7 +56,10 @@ const PACKS_LIMIT = 1.25; // issue 41: a rule from a pack costs "no more" than a
 function sourceState(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "src"], { cwd: REPO, encoding: "utf8" }).trim().split("\n").filter(Boolean).length;
+    const dirty = execFileSync("git", ["status", "--porcelain", "src"], { cwd: REPO, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean).length;
     return `commit ${head}${dirty ? `, ${dirty} uncommitted change(s) under src/` : ""}`;
   } catch {
     return "not a git checkout";
@@ -86,14 +89,36 @@ for (const files of sizes) {
   progress(`start + first message, ${count(files)} rules`);
   startRows.push(await benchStart(plugin, files, quick));
 }
-out.push("1. Plugin start + a new session's first message vs the floor (plain fs reading the same rule files, same process); medians of warm runs");
-out.push("   Start: the entry's server(input) until it returns its hooks. First message: session.created (not awaited, as in OpenCode), then at once");
-out.push("   chat.message until it returns: within the 300 ms grace period, so it carries the rules itself (the grace period is not waited for).");
-out.push(`   Floor: readdirSync({ recursive }) + readFileSync of every rule file. Target 1: start + first message ≤ ${T1_LIMIT}x the floor at 1,000 rules.`);
-out.push(`   Async floor: fs.promises readdir + readFile all at once; issue 7's discovery target: start ≤ ${ISSUE7_LIMIT}x it.`);
+out.push(
+  "1. Plugin start + a new session's first message vs the floor (plain fs reading the same rule files, same process); medians of warm runs",
+);
+out.push(
+  "   Start: the entry's server(input) until it returns its hooks. First message: session.created (not awaited, as in OpenCode), then at once",
+);
+out.push(
+  "   chat.message until it returns: within the 300 ms grace period, so it carries the rules itself (the grace period is not waited for).",
+);
+out.push(
+  `   Floor: readdirSync({ recursive }) + readFileSync of every rule file. Target 1: start + first message ≤ ${T1_LIMIT}x the floor at 1,000 rules.`,
+);
+out.push(
+  `   Async floor: fs.promises readdir + readFile all at once; issue 7's discovery target: start ≤ ${ISSUE7_LIMIT}x it.`,
+);
 out.push(
   table(
-    ["rules", "runs", "start ms", "1st msg ms", "total ms", "floor ms", "total/floor", `≤ ${T1_LIMIT}x`, "async floor ms", "start/async", `≤ ${ISSUE7_LIMIT}x`],
+    [
+      "rules",
+      "runs",
+      "start ms",
+      "1st msg ms",
+      "total ms",
+      "floor ms",
+      "total/floor",
+      `≤ ${T1_LIMIT}x`,
+      "async floor ms",
+      "start/async",
+      `≤ ${ISSUE7_LIMIT}x`,
+    ],
     startRows.map((row) => [
       count(row.files),
       String(row.runs),
@@ -133,10 +158,18 @@ const reference = summarise(events.reference.samples);
 /** Target 4: last third over first third, divided by the reference work's own (the machine's drift over the session). */
 const drift = reference.lastThird / reference.firstThird;
 const growth = (s: ReturnType<typeof summarise>) => s.lastThird / s.firstThird / drift;
-out.push(`2. Per-event cost, ${count(RULES)} rules (half always-on, half globs + keywords, ~1 KB each), working set of ${count(FILES)} project files`);
-out.push("   Tool call: tool.execute.before + tool.execute.after of one `read`. User message: chat.message of a follow-up naming one existing file.");
-out.push(`   Targets 2, 3: median and p99 < ${EVENT_LIMIT_MS} ms. Target 4: median of the last third of events / first third ≤ ${GROWTH_LIMIT} (≈ 1.0),`);
-out.push(`   divided by the same ratio of a fixed reference work timed each turn (the machine's drift: ${ratio(drift)} in this run; "raw" is undivided).`);
+out.push(
+  `2. Per-event cost, ${count(RULES)} rules (half always-on, half globs + keywords, ~1 KB each), working set of ${count(FILES)} project files`,
+);
+out.push(
+  "   Tool call: tool.execute.before + tool.execute.after of one `read`. User message: chat.message of a follow-up naming one existing file.",
+);
+out.push(
+  `   Targets 2, 3: median and p99 < ${EVENT_LIMIT_MS} ms. Target 4: median of the last third of events / first third ≤ ${GROWTH_LIMIT} (≈ 1.0),`,
+);
+out.push(
+  `   divided by the same ratio of a fixed reference work timed each turn (the machine's drift: ${ratio(drift)} in this run; "raw" is undivided).`,
+);
 const eventRow = (name: string, samples: number[], s: ReturnType<typeof summarise>, judged: boolean) => [
   name,
   count(samples.length),
@@ -153,7 +186,20 @@ const eventRow = (name: string, samples: number[], s: ReturnType<typeof summaris
 ];
 out.push(
   table(
-    ["event", "events", "median µs", "p99 µs", "median/1ms", "p99/1ms", "< 1 ms", "1st third µs", "last third µs", "raw last/first", "last/first", "no growth"],
+    [
+      "event",
+      "events",
+      "median µs",
+      "p99 µs",
+      "median/1ms",
+      "p99/1ms",
+      "< 1 ms",
+      "1st third µs",
+      "last third µs",
+      "raw last/first",
+      "last/first",
+      "no growth",
+    ],
     [
       eventRow(events.tool.name, events.tool.samples, tool, true),
       eventRow(events.chat.name, events.chat.samples, chat, true),
@@ -183,7 +229,9 @@ try {
 } catch (error) {
   memoryRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", ""]];
 }
-out.push("3. Memory: heapUsed after forced GC (separate process, --expose-gc): the started plugin, and one session after 1,000 files");
+out.push(
+  "3. Memory: heapUsed after forced GC (separate process, --expose-gc): the started plugin, and one session after 1,000 files",
+);
 out.push(table(["rules", "started plugin MB", "per 1,000 rules MB", "session, 1,000 files MB"], memoryRows));
 out.push("");
 
@@ -198,14 +246,26 @@ else {
     if ("skipped" in real) realRows = [["skipped", real.skipped, "", ""]];
     else
       realRows = [
-        ["server clock: session created → rules message created", String(real.serverMs.length), ms(median(real.serverMs)), ms(Math.max(...real.serverMs))],
-        ["client view: session.create call → rules message readable", String(real.observedMs.length), ms(median(real.observedMs)), ms(Math.max(...real.observedMs))],
+        [
+          "server clock: session created → rules message created",
+          String(real.serverMs.length),
+          ms(median(real.serverMs)),
+          ms(Math.max(...real.serverMs)),
+        ],
+        [
+          "client view: session.create call → rules message readable",
+          String(real.observedMs.length),
+          ms(median(real.observedMs)),
+          ms(Math.max(...real.observedMs)),
+        ],
       ];
   } catch (error) {
     realRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", ""]];
   }
 }
-out.push("4. Time from session.created to the rules message being stored, real OpenCode (opencode serve, 1 rule, no user message: includes the 300 ms grace period)");
+out.push(
+  "4. Time from session.created to the rules message being stored, real OpenCode (opencode serve, 1 rule, no user message: includes the 300 ms grace period)",
+);
 out.push(table(["measure", "sessions", "median ms", "max ms"], realRows));
 out.push("");
 
@@ -233,10 +293,18 @@ else {
     cacheRows = [["failed", (error as Error).message.split("\n")[0] ?? "", "", "", "", ""]];
   }
 }
-out.push("5. Prompt cache, real OpenCode: one scripted session (reads, a write, a keyword, a mention, the rule tool, a hot reload, a manual and an automatic");
-out.push("   compaction). Extending: consecutive requests within one window whose tools, system prompt and earlier messages are byte-identical.");
-out.push("   Reusable: bytes each request shares from its start with the request before it (tools, system prompt, messages), over all requests.");
-out.push(table(["session", "requests", "extending pairs", "reusable / total KB", "reusable share", "share/floor"], cacheRows));
+out.push(
+  "5. Prompt cache, real OpenCode: one scripted session (reads, a write, a keyword, a mention, the rule tool, a hot reload, a manual and an automatic",
+);
+out.push(
+  "   compaction). Extending: consecutive requests within one window whose tools, system prompt and earlier messages are byte-identical.",
+);
+out.push(
+  "   Reusable: bytes each request shares from its start with the request before it (tools, system prompt, messages), over all requests.",
+);
+out.push(
+  table(["session", "requests", "extending pairs", "reusable / total KB", "reusable share", "share/floor"], cacheRows),
+);
 out.push("");
 
 // ---------------------------------------------------------------- 6. nested rules folders
@@ -244,13 +312,32 @@ out.push("");
 progress(`nested rules folders, ${count(REPOSITORY_FILES)}-file repository`);
 const nested = await benchNested(quick ? 3 : 10);
 const nestedMet = nested.problems.length === 0 && nested.searchMs <= NESTED_LIMIT * nested.parallelFloorMs;
-out.push(`6. Nested rules folders in a ${count(nested.files)}-file repository (a large node_modules, dist, folders git ignores, 7 nested .cursor/rules and`);
-out.push("   .windsurf/rules folders, decoys in every skipped tree): loadRules of the Cursor and Windsurf sources from the root, medians of warm runs.");
-out.push(`   Floor: fs.promises readdir of exactly the ${count(nested.folders)} folders the search must visit, each level's at once. Target: ≤ ${NESTED_LIMIT}x the floor,`);
-out.push("   and exactly the nested rules folders found (none in node_modules, dist or an ignored folder), without a warning.");
+out.push(
+  `6. Nested rules folders in a ${count(nested.files)}-file repository (a large node_modules, dist, folders git ignores, 7 nested .cursor/rules and`,
+);
+out.push(
+  "   .windsurf/rules folders, decoys in every skipped tree): loadRules of the Cursor and Windsurf sources from the root, medians of warm runs.",
+);
+out.push(
+  `   Floor: fs.promises readdir of exactly the ${count(nested.folders)} folders the search must visit, each level's at once. Target: ≤ ${NESTED_LIMIT}x the floor,`,
+);
+out.push(
+  "   and exactly the nested rules folders found (none in node_modules, dist or an ignored folder), without a warning.",
+);
 out.push(
   table(
-    ["runs", "search ms", "first search ms", "floor ms", "search/floor", `≤ ${NESTED_LIMIT}x`, "one-by-one floor ms", "search/one-by-one", "rules", "found"],
+    [
+      "runs",
+      "search ms",
+      "first search ms",
+      "floor ms",
+      "search/floor",
+      `≤ ${NESTED_LIMIT}x`,
+      "one-by-one floor ms",
+      "search/one-by-one",
+      "rules",
+      "found",
+    ],
     [
       [
         String(nested.runs),
@@ -283,14 +370,23 @@ out.push(
     ["write", "median", "p99", "floor", "ratio", "let run"],
     enforce.writes.map((write) => {
       const s = summariseChecks(write);
-      return [write.label, `${ms(s.median)} ms`, `${ms(s.p99)} ms`, `${ms(s.floor)} ms`, ratio(s.median / s.floor), write.letRun ? "yes" : "NO"];
+      return [
+        write.label,
+        `${ms(s.median)} ms`,
+        `${ms(s.p99)} ms`,
+        `${ms(s.floor)} ms`,
+        ratio(s.median / s.floor),
+        write.letRun ? "yes" : "NO",
+      ];
     }),
   ),
 );
 out.push(
   `   First checked call (the patterns compiled then): ${ms(enforce.firstCallMs)} ms. First line longer than a window (its sets compiled then): ${ms(enforce.firstLongLineMs)} ms.`,
 );
-out.push(`   A 50,000-character line against /(a+)+$/ and the ${count(ENFORCING_RULES * PATTERNS_PER_RULE)} other patterns: ${ms(enforce.hostileMs)} ms.`);
+out.push(
+  `   A 50,000-character line against /(a+)+$/ and the ${count(ENFORCING_RULES * PATTERNS_PER_RULE)} other patterns: ${ms(enforce.hostileMs)} ms.`,
+);
 progress("a hostile repository's patterns against a checked write");
 const hostile = await measureHostileHold(plugin, quick ? 3 : 9);
 const worstHold = Math.max(...hostile.holdMs);
@@ -312,10 +408,21 @@ out.push(
 out.push(
   table(
     ["tool result", "median", "floor", "content condition", "target", "result"],
-    [["new version each read", `${ms(median(content.samples))} ms`, `${ms(median(content.floor))} ms`, `${ms(contentMs)} ms`, "< 1 ms", verdict(contentMs < 1)]],
+    [
+      [
+        "new version each read",
+        `${ms(median(content.samples))} ms`,
+        `${ms(median(content.floor))} ms`,
+        `${ms(contentMs)} ms`,
+        "< 1 ms",
+        verdict(contentMs < 1),
+      ],
+    ],
   ),
 );
-out.push(`   A version read before (answered from the cache): ${ms(content.cachedMs)} ms. First tool result (the pattern sets compiled then): ${ms(content.firstMs)} ms.`);
+out.push(
+  `   A version read before (answered from the cache): ${ms(content.cachedMs)} ms. First tool result (the pattern sets compiled then): ${ms(content.firstMs)} ms.`,
+);
 out.push("");
 
 // ---------------------------------------------------------------- 9. packs
@@ -327,9 +434,15 @@ const packsMet = perRule(packs.packs) <= PACKS_LIMIT * perRule(packs.local) && p
 out.push(
   `9. A later start with ${PACKS} npm packs × ${RULES_PER_PACK} rules (node_modules/@acme/pack-N, named in opencode.json and handed as options, pinned by .opencode/rulebook.lock)`,
 );
-out.push(`   vs the same ${count(packs.rules)} rule files in .opencode/rules: start + first message as in section 1, medians of ${packs.runs} warm runs each, alternated.`);
-out.push("   Warm: the parse cache an earlier start wrote, so rule files are only stat'ed; each pack's hash is checked against the lock from the digests kept.");
-out.push(`   Target (issue 41): no more per rule than local rules, ≤ ${PACKS_LIMIT}x (the 0.25 is room for noise), and no git process at start.`);
+out.push(
+  `   vs the same ${count(packs.rules)} rule files in .opencode/rules: start + first message as in section 1, medians of ${packs.runs} warm runs each, alternated.`,
+);
+out.push(
+  "   Warm: the parse cache an earlier start wrote, so rule files are only stat'ed; each pack's hash is checked against the lock from the digests kept.",
+);
+out.push(
+  `   Target (issue 41): no more per rule than local rules, ≤ ${PACKS_LIMIT}x (the 0.25 is room for noise), and no git process at start.`,
+);
 const packRow = (label: string, row: typeof packs.local, result: string) => [
   label,
   String(packs.runs),
@@ -343,7 +456,10 @@ const packRow = (label: string, row: typeof packs.local, result: string) => [
 out.push(
   table(
     ["rules from", "runs", "start ms", "1st msg ms", "total ms", "per rule µs", "per rule/local", `≤ ${PACKS_LIMIT}x`],
-    [packRow("local .opencode/rules", packs.local, ""), packRow(`${PACKS} packs × ${RULES_PER_PACK}`, packs.packs, verdict(packsMet))],
+    [
+      packRow("local .opencode/rules", packs.local, ""),
+      packRow(`${PACKS} packs × ${RULES_PER_PACK}`, packs.packs, verdict(packsMet)),
+    ],
   ),
 );
 out.push(
@@ -385,11 +501,39 @@ out.push(
         `≤ ${T1_LIMIT}x`,
         verdict(colds.first.startMs + colds.first.firstMessageMs <= T1_LIMIT * colds.first.floorMs),
       ],
-      ["(info) 1st follow-up message, fresh process", `${ms(cold.followUpMs)} ms`, "1 ms", ratio(cold.followUpMs), "< 1x", verdict(cold.followUpMs < EVENT_LIMIT_MS)],
-      ["2. tool call, median", `${us(tool.median)} µs`, "1 ms", ratio(tool.median), "< 1x", verdict(tool.median < EVENT_LIMIT_MS)],
+      [
+        "(info) 1st follow-up message, fresh process",
+        `${ms(cold.followUpMs)} ms`,
+        "1 ms",
+        ratio(cold.followUpMs),
+        "< 1x",
+        verdict(cold.followUpMs < EVENT_LIMIT_MS),
+      ],
+      [
+        "2. tool call, median",
+        `${us(tool.median)} µs`,
+        "1 ms",
+        ratio(tool.median),
+        "< 1x",
+        verdict(tool.median < EVENT_LIMIT_MS),
+      ],
       ["2. tool call, p99", `${us(tool.p99)} µs`, "1 ms", ratio(tool.p99), "< 1x", verdict(tool.p99 < EVENT_LIMIT_MS)],
-      ["3. user message, median", `${us(chat.median)} µs`, "1 ms", ratio(chat.median), "< 1x", verdict(chat.median < EVENT_LIMIT_MS)],
-      ["3. user message, p99", `${us(chat.p99)} µs`, "1 ms", ratio(chat.p99), "< 1x", verdict(chat.p99 < EVENT_LIMIT_MS)],
+      [
+        "3. user message, median",
+        `${us(chat.median)} µs`,
+        "1 ms",
+        ratio(chat.median),
+        "< 1x",
+        verdict(chat.median < EVENT_LIMIT_MS),
+      ],
+      [
+        "3. user message, p99",
+        `${us(chat.p99)} µs`,
+        "1 ms",
+        ratio(chat.p99),
+        "< 1x",
+        verdict(chat.p99 < EVENT_LIMIT_MS),
+      ],
       [
         "4. no growth, tool calls",
         `${us(tool.lastThird)} µs`,
@@ -414,8 +558,22 @@ out.push(
         `≤ ${ISSUE7_LIMIT}x`,
         verdict(startRows.every((row) => row.startMs <= ISSUE7_LIMIT * row.asyncFloorMs)),
       ],
-      ["(info) tool call, new file", `${us(fill.median)} / ${us(fill.p99)} µs`, "1 ms", `${ratio(fill.median)} / ${ratio(fill.p99)}`, "< 1x", verdict(within(fill))],
-      ["7. checked 1 KiB write, median", `${ms(small?.median ?? NaN)} ms`, "1 ms", ratio(small?.median ?? NaN), "< 1x", verdict((small?.median ?? Infinity) < EVENT_LIMIT_MS)],
+      [
+        "(info) tool call, new file",
+        `${us(fill.median)} / ${us(fill.p99)} µs`,
+        "1 ms",
+        `${ratio(fill.median)} / ${ratio(fill.p99)}`,
+        "< 1x",
+        verdict(within(fill)),
+      ],
+      [
+        "7. checked 1 KiB write, median",
+        `${ms(small?.median ?? NaN)} ms`,
+        "1 ms",
+        ratio(small?.median ?? NaN),
+        "< 1x",
+        verdict((small?.median ?? Infinity) < EVENT_LIMIT_MS),
+      ],
       [
         "7. worst event-loop hold, hostile repository rules",
         `${ms(worstHold)} ms`,
@@ -451,5 +609,7 @@ out.push(
     ],
   ),
 );
-out.push(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other processes on the machine inflate p99 figures).`);
+out.push(
+  `Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s; load average now ${load()} (other processes on the machine inflate p99 figures).`,
+);
 console.log(out.join("\n"));

@@ -72,7 +72,9 @@ export async function startAndFirstMessage(
   await created;
   const warned = quiet ? calls.logs.filter((line) => /^(warn|error):/.test(line)) : [];
   if (!carriesRules(parts) || warned.length > 0) {
-    throw new Error(`the first message carried not every rule (plugin log: ${(warned.length > 0 ? warned : calls.logs).slice(-3).join(" | ") || "empty"})`);
+    throw new Error(
+      `the first message carried not every rule (plugin log: ${(warned.length > 0 ? warned : calls.logs).slice(-3).join(" | ") || "empty"})`,
+    );
   }
   return { startMs: t1 - t0, firstMessageMs: t2 - t1 };
 }
@@ -105,7 +107,15 @@ export async function benchStart(plugin: Plugin, files: number, quick: boolean):
       first.push(run.firstMessageMs);
       total.push(run.startMs + run.firstMessageMs);
     }
-    return { files, runs, startMs: median(start), firstMessageMs: median(first), totalMs: median(total), syncFloorMs: median(sync), asyncFloorMs: median(async) };
+    return {
+      files,
+      runs,
+      startMs: median(start),
+      firstMessageMs: median(first),
+      totalMs: median(total),
+      syncFloorMs: median(sync),
+      asyncFloorMs: median(async),
+    };
   } finally {
     await rm(bench.root, { recursive: true, force: true });
   }

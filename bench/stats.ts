@@ -10,7 +10,8 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /** Milliseconds, with fewer decimals as they grow. */
-export const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+export const ms = (value: number) =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 /** Milliseconds shown as microseconds. */
 export const us = (valueMs: number) => (valueMs * 1000).toFixed(valueMs * 1000 >= 100 ? 0 : 1);
 export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
@@ -21,7 +22,8 @@ export const count = (value: number) => value.toLocaleString("en");
 /** A Markdown table: first column left-aligned, the others right-aligned. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(" | ")} |`;
   const rule = `|${widths.map((width, i) => (i === 0 ? ":" : "-") + "-".repeat(width) + (i === 0 ? "-" : ":")).join("|")}|`;
   return [line(headers), rule, ...rows.map(line)].join("\n");
 }

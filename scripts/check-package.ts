@@ -25,8 +25,17 @@ function binOf(name: string, bin: string): string {
 function run(command: string, args: string[]): { ok: boolean; stdout: string; output: string } {
   // Plain text: the output is read in a log (picocolors colours whenever FORCE_COLOR is set, even to 0).
   const { FORCE_COLOR: _colour, ...env } = process.env;
-  const done = spawnSync(command, args, { cwd: ROOT, encoding: "utf8", shell: process.platform === "win32" && command === "npm", env: { ...env, NO_COLOR: "1" } });
-  return { ok: done.status === 0, stdout: done.stdout ?? "", output: `${done.stdout ?? ""}${done.stderr ?? ""}${done.error ? String(done.error) : ""}` };
+  const done = spawnSync(command, args, {
+    cwd: ROOT,
+    encoding: "utf8",
+    shell: process.platform === "win32" && command === "npm",
+    env: { ...env, NO_COLOR: "1" },
+  });
+  return {
+    ok: done.status === 0,
+    stdout: done.stdout ?? "",
+    output: `${done.stdout ?? ""}${done.stderr ?? ""}${done.error ? String(done.error) : ""}`,
+  };
 }
 
 const destination = mkdtempSync(path.join(tmpdir(), "rulebook-pack-"));
@@ -42,11 +51,25 @@ try {
     const tarball = path.join(destination, first.filename);
     const checks = [
       { name: "publint --strict", ...run(process.execPath, [binOf("publint", "publint"), "--strict", tarball]) },
-      { name: "attw --profile esm-only", ...run(process.execPath, [binOf("@arethetypeswrong/cli", "attw"), tarball, "--profile", "esm-only", "--format", "ascii"]) },
+      {
+        name: "attw --profile esm-only",
+        ...run(process.execPath, [
+          binOf("@arethetypeswrong/cli", "attw"),
+          tarball,
+          "--profile",
+          "esm-only",
+          "--format",
+          "ascii",
+        ]),
+      },
     ];
-    for (const check of checks.filter((check) => !check.ok)) console.error(`package: ${check.name} failed on ${first.filename}\n${check.output}`);
+    for (const check of checks.filter((check) => !check.ok))
+      console.error(`package: ${check.name} failed on ${first.filename}\n${check.output}`);
     failed = checks.some((check) => !check.ok);
-    if (!failed) console.log(`package: ${first.filename} (${first.entryCount} files) passes ${checks.map((check) => check.name).join(" and ")}`);
+    if (!failed)
+      console.log(
+        `package: ${first.filename} (${first.entryCount} files) passes ${checks.map((check) => check.name).join(" and ")}`,
+      );
   }
 } finally {
   rmSync(destination, { recursive: true, force: true });

@@ -38,18 +38,22 @@ function regexOf(entry: string): string {
   return `^src/${literal(entry)}$`;
 }
 /** Entries longer than `entry` inside it: they take their files away from it. */
-const inside = (entry: string) => ENTRIES.filter((other) => other.entry !== entry && isFolder(entry) && other.entry.startsWith(entry));
+const inside = (entry: string) =>
+  ENTRIES.filter((other) => other.entry !== entry && isFolder(entry) && other.entry.startsWith(entry));
 
 /** The entry a file of `src/` (a path relative to src/) belongs to: the longest that covers it. */
 function ownerOf(file: string): Entry | undefined {
   let best: Entry | undefined;
-  for (const candidate of ENTRIES) if (covers(candidate.entry, file) && (!best || candidate.entry.length > best.entry.length)) best = candidate;
+  for (const candidate of ENTRIES)
+    if (covers(candidate.entry, file) && (!best || candidate.entry.length > best.entry.length)) best = candidate;
   return best;
 }
 
 /** One `forbidden` rule per floor (nothing above it) and two per pair kept apart, plus the cycle rule. */
 function rules(): IForbiddenRuleType[] {
-  const forbidden: IForbiddenRuleType[] = [{ name: "cycle", severity: "error", from: { path: "^src/" }, to: { circular: true } }];
+  const forbidden: IForbiddenRuleType[] = [
+    { name: "cycle", severity: "error", from: { path: "^src/" }, to: { circular: true } },
+  ];
   LAYERS.forEach((entries, floor) => {
     const above = ENTRIES.filter((other) => other.floor > floor);
     if (above.length === 0) return;
@@ -74,8 +78,18 @@ function rules(): IForbiddenRuleType[] {
     });
   });
   for (const [a, b] of APART) {
-    forbidden.push({ name: `apart:${a}:${b}`, severity: "error", from: { path: regexOf(a) }, to: { path: regexOf(b) } });
-    forbidden.push({ name: `apart:${b}:${a}`, severity: "error", from: { path: regexOf(b) }, to: { path: regexOf(a) } });
+    forbidden.push({
+      name: `apart:${a}:${b}`,
+      severity: "error",
+      from: { path: regexOf(a) },
+      to: { path: regexOf(b) },
+    });
+    forbidden.push({
+      name: `apart:${b}:${a}`,
+      severity: "error",
+      from: { path: regexOf(b) },
+      to: { path: regexOf(a) },
+    });
   }
   return forbidden;
 }
@@ -86,7 +100,13 @@ const place = (module: string) => ownerOf(relative(module))?.entry ?? relative(m
 async function importProblems(): Promise<string[]> {
   const { output } = await cruise(
     ["src"],
-    { includeOnly: "^src/", tsPreCompilationDeps: true, tsConfig: { fileName: "tsconfig.json" }, validate: true, ruleSet: { forbidden: rules() } },
+    {
+      includeOnly: "^src/",
+      tsPreCompilationDeps: true,
+      tsConfig: { fileName: "tsconfig.json" },
+      validate: true,
+      ruleSet: { forbidden: rules() },
+    },
     {},
     { tsConfig: extractTSConfig("tsconfig.json") },
   );
@@ -98,16 +118,25 @@ async function importProblems(): Promise<string[]> {
     if (name === "cycle") {
       // Each module of a loop reports it: one line per loop, started at its first module in sort order.
       // A step is the module an import reaches and whether that import is `import type` only.
-      const steps = (violation.cycle ?? []).map((step) => ({ module: step.name, typeOnly: step.dependencyTypes.includes("type-only") }));
+      const steps = (violation.cycle ?? []).map((step) => ({
+        module: step.name,
+        typeOnly: step.dependencyTypes.includes("type-only"),
+      }));
       const modules = steps.map((step) => step.module);
       const start = modules.indexOf([...modules].sort()[0]!);
       const turned = [...steps.slice(start), ...steps.slice(0, start)];
-      const arrows = [...turned.slice(1), turned[0]!].map((step) => `${step.typeOnly ? " →(type) " : " → "}${step.module}`);
+      const arrows = [...turned.slice(1), turned[0]!].map(
+        (step) => `${step.typeOnly ? " →(type) " : " → "}${step.module}`,
+      );
       cycles.add(`import cycle: ${turned[0]!.module}${arrows.join("")}`);
     } else if (name.startsWith("apart:")) {
-      problems.push(`${violation.from} imports ${violation.to}: ${place(violation.from)} and ${place(violation.to)} must not import each other (${TABLE})`);
+      problems.push(
+        `${violation.from} imports ${violation.to}: ${place(violation.from)} and ${place(violation.to)} must not import each other (${TABLE})`,
+      );
     } else {
-      problems.push(`${violation.from} imports ${violation.to}: ${place(violation.from)} may not import ${place(violation.to)}, a floor above it (${TABLE})`);
+      problems.push(
+        `${violation.from} imports ${violation.to}: ${place(violation.from)} may not import ${place(violation.to)}, a floor above it (${TABLE})`,
+      );
     }
   }
   return [...[...cycles].sort(), ...problems.sort()];
@@ -143,4 +172,6 @@ if (problems.length > 0) {
   console.error(`structure: ${problems.length} problem${problems.length === 1 ? "" : "s"} in src/`);
   process.exit(1);
 }
-console.log("structure: src/ has no import cycle, no upward import, no file outside the layer table or over the line limit");
+console.log(
+  "structure: src/ has no import cycle, no upward import, no file outside the layer table or over the line limit",
+);

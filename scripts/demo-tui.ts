@@ -53,9 +53,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 }
 
 async function main(): Promise<void> {
-  if (!process.stdout.isTTY || !process.stdin.isTTY) fail("it needs a terminal: run `npm run demo:tui` in an interactive terminal (`npm run demo` needs none).");
+  if (!process.stdout.isTTY || !process.stdin.isTTY)
+    fail("it needs a terminal: run `npm run demo:tui` in an interactive terminal (`npm run demo` needs none).");
   for (const file of [DIST_PLUGIN, TUI_ENTRY])
-    if (!fs.existsSync(file)) fail(`the plugin is not built (${file} is missing): run \`npm run build\` first, or use \`npm run demo:tui\`.`);
+    if (!fs.existsSync(file))
+      fail(`the plugin is not built (${file} is missing): run \`npm run build\` first, or use \`npm run demo:tui\`.`);
 
   const { oc } = await startRulesProject({
     projectRules: ruleFilesIn(EXAMPLES),
@@ -64,8 +66,12 @@ async function main(): Promise<void> {
   });
   server = oc;
   const narrow = (process.stdout.columns ?? SIDEBAR_FROM_COLUMNS) < SIDEBAR_FROM_COLUMNS;
-  say(`OpenCode is running offline on ${oc.url}, in a temporary project with the rules of rules-examples/, the plugin installed by \`opencode plugin\`.`);
-  say('Type "What does this project do?", then "Read src/app.ts" and "Plan a migration": the Rules panel in the sidebar lists each rule and why it applies.');
+  say(
+    `OpenCode is running offline on ${oc.url}, in a temporary project with the rules of rules-examples/, the plugin installed by \`opencode plugin\`.`,
+  );
+  say(
+    'Type "What does this project do?", then "Read src/app.ts" and "Plan a migration": the Rules panel in the sidebar lists each rule and why it applies.',
+  );
   say(
     `The model is a scripted fake. Quit with ctrl+c: OpenCode and the temporary project are removed.${narrow ? " (Narrower than 121 columns: ctrl+x b shows the sidebar.)" : ""}`,
   );
@@ -77,7 +83,11 @@ async function main(): Promise<void> {
 
   const env = tuiEnv(oc, process.env.TERM || "xterm-256color");
   if (process.env.COLORTERM) env.COLORTERM = process.env.COLORTERM;
-  const child = spawn(OPENCODE_BIN, ["attach", oc.url, "--dir", oc.projectDir], { cwd: oc.projectDir, env, stdio: "inherit" });
+  const child = spawn(OPENCODE_BIN, ["attach", oc.url, "--dir", oc.projectDir], {
+    cwd: oc.projectDir,
+    env,
+    stdio: "inherit",
+  });
   tui = child;
   const code = await new Promise<number>((resolve) => {
     child.once("error", (error) => {
@@ -87,7 +97,10 @@ async function main(): Promise<void> {
     child.once("exit", (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
   tui = undefined;
-  if (code !== 0) process.stderr.write(`demo:tui: OpenCode's terminal UI exited with code ${code}. The server's output:\n${oc.logs()}\n`);
+  if (code !== 0)
+    process.stderr.write(
+      `demo:tui: OpenCode's terminal UI exited with code ${code}. The server's output:\n${oc.logs()}\n`,
+    );
   await oc.stop();
   server = undefined;
   process.exit(code);

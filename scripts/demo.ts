@@ -17,10 +17,26 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contentText, isMainRequest, isSummaryRequest, isTitleRequest, type ChatMessage, type RecordedRequest } from "../test/e2e/harness/fake-model.js";
+import {
+  contentText,
+  isMainRequest,
+  isSummaryRequest,
+  isTitleRequest,
+  type ChatMessage,
+  type RecordedRequest,
+} from "../test/e2e/harness/fake-model.js";
 import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
 import { ruleFilesIn } from "../test/e2e/harness/rules.js";
-import { createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle, type SessionMessage } from "../test/e2e/harness/wait.js";
+import {
+  createSession,
+  getMessages,
+  prompt,
+  sleep,
+  unwrap,
+  waitFor,
+  waitForIdle,
+  type SessionMessage,
+} from "../test/e2e/harness/wait.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const EXAMPLES = path.join(REPO, "rules-examples");
@@ -76,7 +92,9 @@ function describeRequest(r: RecordedRequest): string[] {
     const shown = texts.map((t) => (t.includes("<rulebook>") ? `RULES [${list(ruleNames(t))}]` : quote(t)));
     if (m.role === "tool") {
       const t = texts.join("\n");
-      const [result, rules] = t.includes("<rulebook>") ? [t.slice(0, t.indexOf("<rulebook>")), t.slice(t.indexOf("<rulebook>"))] : [t, ""];
+      const [result, rules] = t.includes("<rulebook>")
+        ? [t.slice(0, t.indexOf("<rulebook>")), t.slice(t.indexOf("<rulebook>"))]
+        : [t, ""];
       if (!result.trim()) return `${n} tool       result: RULES [${list(ruleNames(rules))}]`;
       return `${n} tool       result ${quote(result, 40)}${rules ? ` + RULES appended [${list(ruleNames(rules))}]` : ""}`;
     }
@@ -91,16 +109,20 @@ function describeRequest(r: RecordedRequest): string[] {
 function printRequest(r: RecordedRequest, why: string): void {
   at(r.time, `model request #${r.seq} (${why}), ${r.body.messages.length} messages:`);
   for (const line of describeRequest(r)) detail(line);
-  const answer = r.reply?.toolCalls?.length ? `calls ${r.reply.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(", ")}` : quote(r.reply?.text ?? "");
+  const answer = r.reply?.toolCalls?.length
+    ? `calls ${r.reply.toolCalls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(", ")}`
+    : quote(r.reply?.text ?? "");
   detail(`→ fake model answers: ${answer}`);
 }
 
 /** Index of the first message / the message holding `needle`. */
-const indexOf = (r: RecordedRequest, pred: (text: string) => boolean) => r.body.messages.findIndex((m) => pred(pieces(m).join("\n")));
+const indexOf = (r: RecordedRequest, pred: (text: string) => boolean) =>
+  r.body.messages.findIndex((m) => pred(pieces(m).join("\n")));
 /** How many times each rule appears in a whole request. */
 function ruleCounts(r: RecordedRequest): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const m of r.body.messages) for (const name of ruleNames(pieces(m).join("\n"))) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const m of r.body.messages)
+    for (const name of ruleNames(pieces(m).join("\n"))) counts.set(name, (counts.get(name) ?? 0) + 1);
   return counts;
 }
 
@@ -110,7 +132,11 @@ function rulesParts(msgs: SessionMessage[]) {
     m.parts
       .filter((p) => p.type === "text" && (p as { metadata?: Record<string, unknown> }).metadata?.[MARKER_KEY])
       .map((p) => {
-        const part = p as { text: string; synthetic?: boolean; metadata: Record<string, { rules: string[]; trigger: string }> };
+        const part = p as {
+          text: string;
+          synthetic?: boolean;
+          metadata: Record<string, { rules: string[]; trigger: string }>;
+        };
         return { index, message: m, part, marker: part.metadata[MARKER_KEY]! };
       }),
   );
@@ -120,7 +146,10 @@ async function main(): Promise<void> {
   out("opencode-rulebook demo: the real OpenCode, a scripted fake model, the rules in rules-examples/.");
   out("Times are seconds since the demo started. Nothing leaves this machine; no API key is used.");
 
-  if (!fs.existsSync(DIST_PLUGIN)) throw new DemoFailure(`the plugin is not built (${DIST_PLUGIN} is missing): run \`npm run build\` first, or use \`npm run demo\``);
+  if (!fs.existsSync(DIST_PLUGIN))
+    throw new DemoFailure(
+      `the plugin is not built (${DIST_PLUGIN} is missing): run \`npm run build\` first, or use \`npm run demo\``,
+    );
   const projectRules = ruleFilesIn(EXAMPLES);
   const globalRules = {
     "demo-global.md": [
@@ -147,13 +176,20 @@ async function main(): Promise<void> {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a TypeScript file the demo writes, template literal included
         "src/app.ts": "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n",
       },
-      fakeModelOptions: { titleReply: "Demo session", summaryReply: "Summary: we looked at src/app.ts and planned a users-table migration." },
+      fakeModelOptions: {
+        titleReply: "Demo session",
+        summaryReply: "Summary: we looked at src/app.ts and planned a users-table migration.",
+      },
     });
     running = oc;
     const { client, fakeModel: model, projectDir } = oc;
     now(`OpenCode ${oc.url} started (pid ${oc.pid}) in a temporary project: ${projectDir}`);
-    detail(`project rules (.opencode/rules/, copied from rules-examples/): ${Object.keys(projectRules).sort().join(", ")}`);
-    detail(`global rule (written by the demo into the temporary global folder ~/.config/opencode/rules/): demo-global.md`);
+    detail(
+      `project rules (.opencode/rules/, copied from rules-examples/): ${Object.keys(projectRules).sort().join(", ")}`,
+    );
+    detail(
+      `global rule (written by the demo into the temporary global folder ~/.config/opencode/rules/): demo-global.md`,
+    );
     detail(`fake model: ${model.url} (OpenAI-compatible, scripted, records every request)`);
 
     // ── 1. The silent rules message ────────────────────────────────────────
@@ -161,19 +197,34 @@ async function main(): Promise<void> {
     const session = await createSession(client);
     const created = Date.now();
     at(created, `session ${session.id} created`);
-    const first = await waitFor(async () => rulesParts(await getMessages(client, session.id))[0], { timeoutMs: 10_000, message: "the silent rules message" });
+    const first = await waitFor(async () => rulesParts(await getMessages(client, session.id))[0], {
+      timeoutMs: 10_000,
+      message: "the silent rules message",
+    });
     const firstTime = first.message.info.time.created;
-    at(firstTime, `plugin stored its rules message (${first.part.text.length} chars, ${kb(first.part.text)}), trigger: ${first.marker.trigger}`);
+    at(
+      firstTime,
+      `plugin stored its rules message (${first.part.text.length} chars, ${kb(first.part.text)}), trigger: ${first.marker.trigger}`,
+    );
     detail(`rules in it: ${list(first.marker.rules)}`);
     const onRequestList = first.part.text.match(/Rules to read on request[^\n]*\n((?:- .*\n?)*)/)?.[1]?.trim();
-    if (onRequestList) detail(`listed by name and description, for the model to read on request: ${onRequestList.replace(/^- /gm, "").replace(/\n/g, "; ")}`);
-    check(first.part.synthetic === true, "the part is synthetic: hidden in the terminal UI, not counted as a user turn");
+    if (onRequestList)
+      detail(
+        `listed by name and description, for the model to read on request: ${onRequestList.replace(/^- /gm, "").replace(/\n/g, "; ")}`,
+      );
+    check(
+      first.part.synthetic === true,
+      "the part is synthetic: hidden in the terminal UI, not counted as a user turn",
+    );
     check(
       first.marker.rules.includes("style-guide") && first.marker.rules.includes("demo-global"),
       "always-on rules of both scopes are in it (project style-guide, global demo-global)",
       list(first.marker.rules),
     );
-    check(!first.marker.rules.includes("typescript") && !first.marker.rules.includes("database/migrations"), "conditional rules (typescript, database/migrations) are not, yet");
+    check(
+      !first.marker.rules.includes("typescript") && !first.marker.rules.includes("database/migrations"),
+      "conditional rules (typescript, database/migrations) are not, yet",
+    );
     await sleep(300);
     const roles = (await getMessages(client, session.id)).map((m) => m.info.role);
     check(
@@ -195,14 +246,20 @@ async function main(): Promise<void> {
     const r1 = turn1[0]!;
     const rulesAt = indexOf(r1, (t) => t.includes("<rulebook>"));
     const userAt = indexOf(r1, (t) => t.includes(p1));
-    check(rulesAt >= 0 && userAt > rulesAt, `the rules (message ${rulesAt + 1}) come before the user's text (message ${userAt + 1})`);
+    check(
+      rulesAt >= 0 && userAt > rulesAt,
+      `the rules (message ${rulesAt + 1}) come before the user's text (message ${userAt + 1})`,
+    );
 
     // ── 3. Prompt 2: keyword, file and on-request rules, in the same turn ──
     section("3. Prompt 2: rules that activate mid-session");
     const appTs = path.join(projectDir, "src", "app.ts");
     model.enqueue(
       { text: "Let me look at the code first.", toolCalls: [{ name: "read", arguments: { filePath: appTs } }] },
-      { text: "Users' e-mail addresses are personal data: checking the security rule.", toolCalls: [{ name: "rule", arguments: { name: "security" } }] },
+      {
+        text: "Users' e-mail addresses are personal data: checking the security rule.",
+        toolCalls: [{ name: "rule", arguments: { name: "security" } }],
+      },
       "Plan: one migration creating `users` with a down step; queries run as app_ro; e-mails are redacted in logs.",
     );
     const p2 = "Please add a migration that creates a users table with e-mail addresses.";
@@ -212,11 +269,16 @@ async function main(): Promise<void> {
     const turn2 = model.requests.slice(mark).filter(isMainRequest);
     const [a, b, c] = turn2;
     if (a) printRequest(a, "answering prompt 2");
-    check(turn2.length === 3, "three model requests for the turn (prompt, read result, rule result): no extra turn", `${turn2.length} requests`);
+    check(
+      turn2.length === 3,
+      "three model requests for the turn (prompt, read result, rule result): no extra turn",
+      `${turn2.length} requests`,
+    );
     const lastUser = [...a!.body.messages].reverse().find((m) => m.role === "user")!;
     const lastUserText = pieces(lastUser).join("\n");
     check(
-      ruleNames(lastUserText).includes("database/migrations") && lastUserText.indexOf("<rulebook>") < lastUserText.indexOf(p2),
+      ruleNames(lastUserText).includes("database/migrations") &&
+        lastUserText.indexOf("<rulebook>") < lastUserText.indexOf(p2),
       'keyword rule database/migrations ("migration") went into that user message, before the user\'s words',
     );
     check(!ruleCounts(r1).has("database/migrations"), "it was in no request before that prompt");
@@ -236,7 +298,10 @@ async function main(): Promise<void> {
     const before = rulesParts(await getMessages(client, session.id)).length;
     now("user compacts the session (POST /session/:id/summarize)");
     mark = model.requests.length;
-    unwrap(await client.session.summarize({ path: { id: session.id }, body: { providerID: "fake", modelID: "fake-model" } }), "session.summarize");
+    unwrap(
+      await client.session.summarize({ path: { id: session.id }, body: { providerID: "fake", modelID: "fake-model" } }),
+      "session.summarize",
+    );
     const summary = model.requests.slice(mark).find(isSummaryRequest);
     if (summary) at(summary.time, `model request #${summary.seq}: OpenCode's compaction summary (not a main turn)`);
     const again = await waitFor(
@@ -246,7 +311,10 @@ async function main(): Promise<void> {
       },
       { timeoutMs: 10_000, message: "the rules message after compaction" },
     );
-    at(again.message.info.time.created, `plugin stored a new silent rules message (${kb(again.part.text)}), trigger: ${again.marker.trigger}`);
+    at(
+      again.message.info.time.created,
+      `plugin stored a new silent rules message (${kb(again.part.text)}), trigger: ${again.marker.trigger}`,
+    );
     detail(`rules in it: ${list(again.marker.rules)}`);
     const expected = ["style-guide", "demo-global", "database/migrations", "typescript", "security"];
     check(
@@ -255,7 +323,10 @@ async function main(): Promise<void> {
       list(again.marker.rules),
     );
     await waitForIdle(client, session.id);
-    check(model.requests.slice(mark).filter(isMainRequest).length === 0, "compaction and re-delivery caused no model turn");
+    check(
+      model.requests.slice(mark).filter(isMainRequest).length === 0,
+      "compaction and re-delivery caused no model turn",
+    );
 
     model.enqueue("Noted: migration first, with a down step.");
     const p3 = "What was the plan again?";
@@ -298,7 +369,11 @@ async function main(): Promise<void> {
     await prompt(client, session.id, p5, { agent: "build" });
     const turn5 = model.requests.slice(mark).filter(isMainRequest);
     for (const r of turn5) printRequest(r, "answering prompt 5, as build");
-    check(turn5.length === 1, "one model request for the turn: the switch costs no extra turn", `${turn5.length} requests`);
+    check(
+      turn5.length === 1,
+      "one model request for the turn: the switch costs no extra turn",
+      `${turn5.length} requests`,
+    );
     const buildUser = pieces([...turn5[0]!.body.messages].reverse().find((m) => m.role === "user")!).join("\n");
     const notice = buildUser.match(/Not in effect while you work as agent build[^.]*\.[^.]*\./)?.[0];
     if (notice) detail(`notice: ${quote(notice, 160)}`);
@@ -306,7 +381,10 @@ async function main(): Promise<void> {
       notice?.includes("planning") && buildUser.indexOf(notice) < buildUser.indexOf(p5),
       "that user message says, before the user's words, that planning does not apply while working as build",
     );
-    check(ruleCounts(turn5[0]!).get("planning") === 1, "the planning rule's text stays once in the request (history), never sent again");
+    check(
+      ruleCounts(turn5[0]!).get("planning") === 1,
+      "the planning rule's text stays once in the request (history), never sent again",
+    );
 
     // ── 6. A rule that holds ────────────────────────────────────────────
     section("6. A rule that holds: the model is stopped, and corrects itself");
@@ -314,11 +392,24 @@ async function main(): Promise<void> {
     model.enqueue(
       {
         text: "Adding a greeting with a log line.",
-        toolCalls: [{ name: "write", arguments: { filePath: greetTs, content: 'export function hello() {\n  console.log("hello");\n}\n' } }],
+        toolCalls: [
+          {
+            name: "write",
+            arguments: { filePath: greetTs, content: 'export function hello() {\n  console.log("hello");\n}\n' },
+          },
+        ],
       },
       {
         text: "The logging rule forbids that: using src/log.ts.",
-        toolCalls: [{ name: "write", arguments: { filePath: greetTs, content: 'import { log } from "./log.js";\nexport function hello() {\n  log("hello");\n}\n' } }],
+        toolCalls: [
+          {
+            name: "write",
+            arguments: {
+              filePath: greetTs,
+              content: 'import { log } from "./log.js";\nexport function hello() {\n  log("hello");\n}\n',
+            },
+          },
+        ],
       },
       "Done: hello() logs through src/log.ts.",
     );
@@ -338,7 +429,10 @@ async function main(): Promise<void> {
       ruleCounts(turn6[1]!).get("logging") === 1 && !ruleNames(refused).includes("logging"),
       "the logging rule's text is in that request once: the window held it already (src/app.ts was read), so the refusal names it without repeating it",
     );
-    check(turn6.length === 3 && !fs.readFileSync(greetTs, "utf8").includes("console.log("), "the corrected write went through in the same turn; the file never held console.log(");
+    check(
+      turn6.length === 3 && !fs.readFileSync(greetTs, "utf8").includes("console.log("),
+      "the corrected write went through in the same turn; the file never held console.log(",
+    );
 
     // ── Summary ──────────────────────────────────────────────────────────
     section("Every model request");

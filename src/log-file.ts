@@ -78,7 +78,11 @@ export function fileLogSink(file: string, options: FileLogOptions = {}): LogSink
       if ((await stat(file)).size > maxBytes) await rename(file, join(dirname(file), ROTATED_LOG_FILE_NAME));
     } catch (error) {
       broken = true;
-      safely(() => stderr(`[${SERVICE}] cannot write its log file ${file} (${error instanceof Error ? error.message : String(error)}); warnings and errors go to stderr only\n`));
+      safely(() =>
+        stderr(
+          `[${SERVICE}] cannot write its log file ${file} (${error instanceof Error ? error.message : String(error)}); warnings and errors go to stderr only\n`,
+        ),
+      );
     }
   };
 
@@ -103,5 +107,8 @@ function safely(write: () => void): void {
 /** Control characters (newlines included) as `\u00XX`, so a message stays on its line. */
 function escapeControls(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -23,10 +23,20 @@ export interface FoundOptions {
  * then `opencode.json(c)` (and `.opencode/opencode.json(c)`) from the worktree down
  * to the directory. The last one that lists the plugin gives its options.
  */
-export function configFiles(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): string[] {
+export function configFiles(
+  env: Record<string, string | undefined>,
+  home: string,
+  directory: string,
+  worktree: string,
+): string[] {
   const files = userConfigFiles(env, home, directory);
   for (const folder of foldersFromRoot(directory, worktree)) {
-    files.push(join(folder, "opencode.jsonc"), join(folder, "opencode.json"), join(folder, ".opencode", "opencode.jsonc"), join(folder, ".opencode", "opencode.json"));
+    files.push(
+      join(folder, "opencode.jsonc"),
+      join(folder, "opencode.json"),
+      join(folder, ".opencode", "opencode.jsonc"),
+      join(folder, ".opencode", "opencode.json"),
+    );
   }
   return files;
 }
@@ -44,12 +54,22 @@ function userConfigFiles(env: Record<string, string | undefined>, home: string, 
  * panel), least specific first: the global one, `$OPENCODE_TUI_CONFIG`, then
  * those from the worktree down to the directory (1.18.33 `TuiConfig.loadState`).
  */
-export function tuiConfigFiles(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): string[] {
+export function tuiConfigFiles(
+  env: Record<string, string | undefined>,
+  home: string,
+  directory: string,
+  worktree: string,
+): string[] {
   const globalDir = openCodeConfigDir(env, home);
   const files = [join(globalDir, "tui.json"), join(globalDir, "tui.jsonc")];
   if (env.OPENCODE_TUI_CONFIG) files.push(resolve(directory, env.OPENCODE_TUI_CONFIG));
   for (const folder of foldersFromRoot(directory, worktree)) {
-    files.push(join(folder, "tui.json"), join(folder, "tui.jsonc"), join(folder, ".opencode", "tui.json"), join(folder, ".opencode", "tui.jsonc"));
+    files.push(
+      join(folder, "tui.json"),
+      join(folder, "tui.jsonc"),
+      join(folder, ".opencode", "tui.json"),
+      join(folder, ".opencode", "tui.jsonc"),
+    );
   }
   return files;
 }
@@ -60,12 +80,22 @@ interface ConfigReading {
   directory: string;
 }
 
-export function findPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
+export function findPluginOptions(
+  env: Record<string, string | undefined>,
+  home: string,
+  directory: string,
+  worktree: string,
+): FoundOptions {
   return pluginOptionsIn(configFiles(env, home, directory, worktree), { home, directory });
 }
 
 /** The options given to the plugin's entry in `tui.json`: the Rules panel takes none, so they are never read. */
-export function findTuiPluginOptions(env: Record<string, string | undefined>, home: string, directory: string, worktree: string): FoundOptions {
+export function findTuiPluginOptions(
+  env: Record<string, string | undefined>,
+  home: string,
+  directory: string,
+  worktree: string,
+): FoundOptions {
   return pluginOptionsIn(tuiConfigFiles(env, home, directory, worktree), { home, directory });
 }
 
@@ -120,7 +150,8 @@ function pluginOptionsIn(files: readonly string[], reading: ConfigReading): Foun
 
 function pluginEntry(entry: unknown): [unknown, unknown] {
   if (Array.isArray(entry)) return [entry[0], entry[1]];
-  if (entry && typeof entry === "object") return [(entry as { package?: unknown }).package, (entry as { options?: unknown }).options];
+  if (entry && typeof entry === "object")
+    return [(entry as { package?: unknown }).package, (entry as { options?: unknown }).options];
   return [entry, undefined];
 }
 

@@ -69,7 +69,9 @@ const BYTE_RANGES = {
 } as const;
 
 const isBoundedList = (value: unknown, maxLength: number): value is string[] =>
-  Array.isArray(value) && value.length <= MAX_LIST_ENTRIES && value.every((item) => typeof item === "string" && item !== "" && item.length <= maxLength);
+  Array.isArray(value) &&
+  value.length <= MAX_LIST_ENTRIES &&
+  value.every((item) => typeof item === "string" && item !== "" && item.length <= maxLength);
 
 /** A value as JSON, cut short so a huge value cannot flood the log. */
 function shown(value: unknown): string | undefined {
@@ -77,12 +79,18 @@ function shown(value: unknown): string | undefined {
   return json !== undefined && json.length > MAX_SHOWN_LENGTH ? `${json.slice(0, MAX_SHOWN_LENGTH)}…` : json;
 }
 
-export function parseOptions(raw: unknown, env: Record<string, string | undefined>, knownSources?: readonly string[]): ParsedOptions {
+export function parseOptions(
+  raw: unknown,
+  env: Record<string, string | undefined>,
+  knownSources?: readonly string[],
+): ParsedOptions {
   const options: RulebookOptions = { ...DEFAULT_OPTIONS, extraDirs: [], packs: [] };
   const errors: string[] = [];
   const given = raw === undefined || raw === null ? {} : raw;
   const reject = (key: string, expected: string, value: unknown, fallback: unknown) =>
-    errors.push(`option "${key}" should be ${expected}, found ${shown(value)}; default ${JSON.stringify(fallback) ?? "(all)"} used`);
+    errors.push(
+      `option "${key}" should be ${expected}, found ${shown(value)}; default ${JSON.stringify(fallback) ?? "(all)"} used`,
+    );
   if (typeof given !== "object" || Array.isArray(given)) {
     errors.push(`options should be an object like { "debug": true }; found ${JSON.stringify(raw)}; defaults used`);
   } else {
@@ -96,7 +104,8 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
         case "maxRuleBytes":
         case "maxMessageBytes": {
           const { min, max } = BYTE_RANGES[key];
-          if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max) options[key] = value;
+          if (typeof value === "number" && Number.isInteger(value) && value >= min && value <= max)
+            options[key] = value;
           else reject(key, `a whole number of bytes from ${min} to ${max}`, value, options[key]);
           break;
         }
@@ -106,7 +115,13 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
           break;
         case "extraDirs":
           if (isBoundedList(value, MAX_DIR_LENGTH)) options.extraDirs = value;
-          else reject(key, `a list of at most ${MAX_LIST_ENTRIES} folder paths, each 1 to ${MAX_DIR_LENGTH} characters`, value, []);
+          else
+            reject(
+              key,
+              `a list of at most ${MAX_LIST_ENTRIES} folder paths, each 1 to ${MAX_DIR_LENGTH} characters`,
+              value,
+              [],
+            );
           break;
         case "packs":
           if (isBoundedList(value, MAX_PACK_SPEC_LENGTH)) options.packs = value;
@@ -120,12 +135,19 @@ export function parseOptions(raw: unknown, env: Record<string, string | undefine
           break;
         case "sources": {
           if (!isBoundedList(value, MAX_SOURCE_NAME_LENGTH)) {
-            reject(key, `a list of at most ${MAX_LIST_ENTRIES} source names${knownSources ? ` (${knownSources.join(", ")})` : ""}`, value, undefined);
+            reject(
+              key,
+              `a list of at most ${MAX_LIST_ENTRIES} source names${knownSources ? ` (${knownSources.join(", ")})` : ""}`,
+              value,
+              undefined,
+            );
             break;
           }
           const unknown = knownSources ? value.filter((id) => !knownSources.includes(id)) : [];
           if (unknown.length > 0)
-            errors.push(`option "sources" names unknown sources ${unknown.map((id) => `"${id}"`).join(", ")} (known: ${knownSources?.join(", ")}); they were ignored`);
+            errors.push(
+              `option "sources" names unknown sources ${unknown.map((id) => `"${id}"`).join(", ")} (known: ${knownSources?.join(", ")}); they were ignored`,
+            );
           options.sources = value.filter((id) => !unknown.includes(id));
           break;
         }

@@ -47,12 +47,24 @@ export interface PackConfig {
 export function ownerPlace(owner: Trust, io: PackIo, configFile?: string): PackPlace {
   if (owner === "managed") {
     const folder = dirname(managedRulesDir(io.env));
-    return { owner, configFile: configFile ?? join(folder, MANAGED_PACKS_FILE), lockFile: join(folder, LOCK_FILE), gitCache: join(folder, "rulebook-packs"), npmFrom: [folder] };
+    return {
+      owner,
+      configFile: configFile ?? join(folder, MANAGED_PACKS_FILE),
+      lockFile: join(folder, LOCK_FILE),
+      gitCache: join(folder, "rulebook-packs"),
+      npmFrom: [folder],
+    };
   }
   const userCache = userPackCache(io.env, io.home);
   if (owner === "user") {
     const folder = openCodeConfigDir(io.env, io.home);
-    return { owner, configFile: configFile ?? join(folder, "opencode.json"), lockFile: join(folder, LOCK_FILE), gitCache: userCache, npmFrom: [folder, PLUGIN_FOLDER] };
+    return {
+      owner,
+      configFile: configFile ?? join(folder, "opencode.json"),
+      lockFile: join(folder, LOCK_FILE),
+      gitCache: userCache,
+      npmFrom: [folder, PLUGIN_FOLDER],
+    };
   }
   const root = projectRoot(io.directory, io.worktree);
   return {
@@ -79,7 +91,9 @@ export function configuredPacks(io: PackIo, handed: readonly string[] = [], read
   // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that is not the user's own.
   const project = found.path !== undefined && found.path !== user.path ? found : undefined;
   const named = (owner: Trust, raw: unknown, file: string | undefined) =>
-    file === undefined ? [] : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
+    file === undefined
+      ? []
+      : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
   // Most trusted first: a spec named twice is read once, as the more trusted owner's (packs/load-packs.ts); each owner's command sees its own.
   const packs = [
     ...managed,

@@ -61,7 +61,11 @@ export function specTarget(spec: string, place: SpecPlace): SpecTarget | undefin
     // 1.18.33 resolves from the config file's folder; a later revision from the project folder when that is `.opencode`
     // (`config/plugin.ts` `resolvePluginSpec` at 0278bf4). Either way it is the user's entry.
     const folder = dirname(place.configFile);
-    return { paths: (basename(folder) === ".opencode" ? [folder, dirname(folder)] : [folder]).map((base) => resolve(base, spec)) };
+    return {
+      paths: (basename(folder) === ".opencode" ? [folder, dirname(folder)] : [folder]).map((base) =>
+        resolve(base, spec),
+      ),
+    };
   }
   if (isAbsolute(spec) || /^[A-Za-z]:[\\/]/.test(spec)) return { paths: [spec] };
   // Everything else goes to npm (\`npm-package-arg\`).
@@ -71,7 +75,12 @@ export function specTarget(spec: string, place: SpecPlace): SpecTarget | undefin
     const path = spec.slice("file:".length);
     return { paths: [path.startsWith("~/") ? home(path) : resolve(place.directory, path)] };
   }
-  const name = (ALIAS.exec(spec) ?? TARBALL.exec(spec.replace(/[?#].*$/, "")) ?? GIT_URL.exec(spec) ?? SCP.exec(spec) ?? NAMED.exec(spec) ?? HOSTED.exec(spec))?.[1];
+  const name = (ALIAS.exec(spec) ??
+    TARBALL.exec(spec.replace(/[?#].*$/, "")) ??
+    GIT_URL.exec(spec) ??
+    SCP.exec(spec) ??
+    NAMED.exec(spec) ??
+    HOSTED.exec(spec))?.[1];
   return name ? { package: name } : undefined;
 }
 

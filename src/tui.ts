@@ -22,7 +22,8 @@ import { createLogger, SERVICE } from "./log.js";
 const PANEL_UI_MS = 5000;
 
 /** OpenCode 2: the plugin's log file (nothing on the terminal the UI draws on), where the environment of the call puts it. */
-const fileLog = () => createLogger(fileLogSink(rulebookLogFile(process.env, homedir()), { stderr: () => undefined }), false);
+const fileLog = () =>
+  createLogger(fileLogSink(rulebookLogFile(process.env, homedir()), { stderr: () => undefined }), false);
 /** OpenCode 1: its console shows what a plugin says there (OpenTUI captures it). */
 const consoleLog = { error: (message: string) => console.warn(`${SERVICE}: ${message}`) };
 const v1 = hookGuards(consoleLog);

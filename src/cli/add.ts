@@ -42,7 +42,8 @@ export function slugOf(text: string): string {
 export function validRuleName(name: string): string | undefined {
   const bare = name.replace(/\.(md|mdc)$/i, "");
   const parts = bare.split("/");
-  if (bare === "" || parts.some((part) => part === "" || part.startsWith(".") || !/^[\p{L}\p{N}._-]+$/u.test(part))) return undefined;
+  if (bare === "" || parts.some((part) => part === "" || part.startsWith(".") || !/^[\p{L}\p{N}._-]+$/u.test(part)))
+    return undefined;
   return bare;
 }
 
@@ -55,7 +56,8 @@ export function projectRulesFolder(project: ProjectContext): string {
 /** The text of a rule file: YAML front matter (only when there is something to say) and the rule text. */
 export function ruleFileText(text: string, options: AddOptions): string {
   const data: Record<string, unknown> = {};
-  if (options.description !== undefined && options.description.trim() !== "") data.description = options.description.trim();
+  if (options.description !== undefined && options.description.trim() !== "")
+    data.description = options.description.trim();
   const globs = listFlag(options.files);
   const keywords = listFlag(options.keywords);
   if (globs.length > 0) data.globs = globs;
@@ -65,14 +67,23 @@ export function ruleFileText(text: string, options: AddOptions): string {
   return Object.keys(data).length === 0 ? body : matter.stringify(body, data);
 }
 
-export async function addCommand(project: ProjectContext, text: string, options: AddOptions, _style: Style): Promise<CommandResult> {
+export async function addCommand(
+  project: ProjectContext,
+  text: string,
+  options: AddOptions,
+  _style: Style,
+): Promise<CommandResult> {
   if (text.trim() === "") throw new UsageError("the rule text is empty");
-  if (options.onRequest && !options.description) throw new UsageError("--on-request needs --description: the model chooses on-request rules by their description");
+  if (options.onRequest && !options.description)
+    throw new UsageError("--on-request needs --description: the model chooses on-request rules by their description");
   if (options.onRequest && (listFlag(options.files).length > 0 || listFlag(options.keywords).length > 0)) {
     throw new UsageError("--on-request cannot be combined with --files or --keywords");
   }
   const name = validRuleName(options.name ?? slugOf(text));
-  if (!name) throw new UsageError(`--name ${JSON.stringify(options.name)}: use letters, digits, ".", "_" and "-", with "/" for sub-folders`);
+  if (!name)
+    throw new UsageError(
+      `--name ${JSON.stringify(options.name)}: use letters, digits, ".", "_" and "-", with "/" for sub-folders`,
+    );
   const folder = options.global ? globalRulesDir(project.env, project.home) : projectRulesFolder(project);
   const path = join(folder, `${name}.md`);
   const shown = options.global ? displayPath(path, "", project.home) : shownPath(project, path);
@@ -97,16 +108,30 @@ export async function addCommand(project: ProjectContext, text: string, options:
     );
   }
   // The file must read back as the rule meant: parse it as discovery will.
-  const parsed = parseRule({ name, scope: options.global ? "global" : "project", source: "native", path, displayPath: shown }, bytes);
+  const parsed = parseRule(
+    { name, scope: options.global ? "global" : "project", source: "native", path, displayPath: shown },
+    bytes,
+  );
   if (!parsed.rule || parsed.warnings.length > 0) {
-    return result("", `The rule would not load as written (${parsed.warnings.map(warningText).join("; ") || "no rule"}); nothing was written.\n`, 1);
+    return result(
+      "",
+      `The rule would not load as written (${parsed.warnings.map(warningText).join("; ") || "no rule"}); nothing was written.\n`,
+      1,
+    );
   }
   await fs.mkdir(dirname(path), { recursive: true });
   try {
     await fs.writeFile(path, bytes, { flag: "wx" });
   } catch (error) {
-    if ((error as { code?: string }).code === "EEXIST") return result("", `A rule named "${name}" already exists: ${shown}. Choose another --name, or remove it first.\n`, 1);
+    if ((error as { code?: string }).code === "EEXIST")
+      return result(
+        "",
+        `A rule named "${name}" already exists: ${shown}. Choose another --name, or remove it first.\n`,
+        1,
+      );
     throw error;
   }
-  return result(`Created ${shown} (rule "${name}", ${options.global ? "global" : "project"}): ${activationLabel(parsed.rule)}\n`);
+  return result(
+    `Created ${shown} (rule "${name}", ${options.global ? "global" : "project"}): ${activationLabel(parsed.rule)}\n`,
+  );
 }

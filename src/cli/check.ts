@@ -75,7 +75,8 @@ export async function listProjectFiles(root: string, limit = PROJECT_FILE_LIMIT)
     },
   });
   // A folder past the walk's bounds holds files the list does not have.
-  if (walk.warnings.some((warning) => warning.code === "walk-limit" || warning.code === "folder-too-deep")) complete = false;
+  if (walk.warnings.some((warning) => warning.code === "walk-limit" || warning.code === "folder-too-deep"))
+    complete = false;
   return { files, complete };
 }
 
@@ -87,23 +88,42 @@ const OUTSIDE_PROJECT: Record<OutsideProject, (glob: string) => string> = {
   },
   home: () => "it starts at the home folder; globs are relative to the project root",
   parent: () => 'it starts with "..": above the project root, which globs are relative to',
-  "folder-only": (glob) => `it ends with "/", and a file's path never does (write "${glob}**" for everything in that folder)`,
+  "folder-only": (glob) =>
+    `it ends with "/", and a file's path never does (write "${glob}**" for everything in that folder)`,
   backslash: (glob) => `it separates folders with "\\"; write "${glob.replaceAll("\\", "/")}"`,
 };
 
 /** `agents`: the agents OpenCode knows here; absent, names in `agents:` are not checked. */
-export function findProblems(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, agents?: KnownAgents): Problem[] {
+export function findProblems(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  projectFiles: ProjectFiles,
+  agents?: KnownAgents,
+): Problem[] {
   const problems: Problem[] = [];
   for (const warning of [...project.configWarnings, ...loaded.warnings]) {
-    problems.push({ severity: warning.severity, path: warning.path, line: warning.line, message: warningText(warning) });
+    problems.push({
+      severity: warning.severity,
+      path: warning.path,
+      line: warning.line,
+      message: warningText(warning),
+    });
   }
-  const warn = (rule: Rule, message: string) => problems.push({ severity: "warning", path: rule.path, rule: rule.name, message });
+  const warn = (rule: Rule, message: string) =>
+    problems.push({ severity: "warning", path: rule.path, rule: rule.name, message });
 
   for (const rule of loaded.rules) {
     // Unknown keys, unless discovery already warned about them.
-    const reported = (key: string) => loaded.warnings.some((warning) => warning.path === rule.path && warning.code === "unknown-keys" && warning.keys.includes(key));
+    const reported = (key: string) =>
+      loaded.warnings.some(
+        (warning) => warning.path === rule.path && warning.code === "unknown-keys" && warning.keys.includes(key),
+      );
     const unreported = rule.unknownKeys.filter((key) => !reported(key));
-    if (unreported.length > 0) warn(rule, `front matter ${unreported.length === 1 ? "key" : "keys"} ${unreported.map((key) => `"${key}"`).join(", ")} not understood; ignored`);
+    if (unreported.length > 0)
+      warn(
+        rule,
+        `front matter ${unreported.length === 1 ? "key" : "keys"} ${unreported.map((key) => `"${key}"`).join(", ")} not understood; ignored`,
+      );
     for (const glob of rule.globs) {
       const outside = neverMatchesInProject(glob);
       if (outside) {
@@ -111,31 +131,58 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
         continue;
       }
       // A glob into a folder the list does not enter (`.git/**`, `node_modules/x/**`) may match what it cannot see.
-      if (!projectFiles.complete || isAbsolute(glob) || glob.startsWith("!") || glob.split("/").some(skippedInProjectTree)) continue;
-      if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined)) warn(rule, `glob "${glob}" matches no file in the project`);
+      if (
+        !projectFiles.complete ||
+        isAbsolute(glob) ||
+        glob.startsWith("!") ||
+        glob.split("/").some(skippedInProjectTree)
+      )
+        continue;
+      if (!projectFiles.files.some((file) => matchingGlob(file, [glob]) !== undefined))
+        warn(rule, `glob "${glob}" matches no file in the project`);
     }
-    const conditions = [rule.globs.length > 0, rule.keywords.length > 0, rule.fileContains !== undefined].filter(Boolean).length;
-    if (rule.match === "all" && conditions < 2) warn(rule, `"match: all" has no effect with fewer than two of globs, keywords and fileContains`);
+    const conditions = [rule.globs.length > 0, rule.keywords.length > 0, rule.fileContains !== undefined].filter(
+      Boolean,
+    ).length;
+    if (rule.match === "all" && conditions < 2)
+      warn(rule, `"match: all" has no effect with fewer than two of globs, keywords and fileContains`);
     // An incomplete list would make a warning of an agent defined past the walk's bounds.
     if (agents?.complete) {
-      const unknown = new Map((rule.agents ?? []).filter((name) => !isKnownAgent(agents, name)).map((name) => [name.toLowerCase(), name]));
+      const unknown = new Map(
+        (rule.agents ?? []).filter((name) => !isKnownAgent(agents, name)).map((name) => [name.toLowerCase(), name]),
+      );
       const line = unknown.size > 0 ? frontMatterKeyLine(rule.path, "agents") : undefined;
       for (const agent of unknown.values()) {
         const warning = ruleWarning(rule.path, { code: "agent-unknown", agent, known: agents.names, line });
-        problems.push({ severity: warning.severity, path: rule.path, line, rule: rule.name, message: warningText(warning) });
+        problems.push({
+          severity: warning.severity,
+          path: rule.path,
+          line,
+          rule: rule.name,
+          message: warningText(warning),
+        });
       }
     }
-    for (const target of missingLinks(rule, project.projectRoot)) warn(rule, `links to ${target}, which does not exist`);
+    for (const target of missingLinks(rule, project.projectRoot))
+      warn(rule, `links to ${target}, which does not exist`);
     const alone = byteLength(renderRulesMessage([rule]));
     if (alone > project.options.maxMessageBytes) {
-      warn(rule, `the rule is ${alone} bytes as a message, over the ${project.options.maxMessageBytes}-byte message budget by itself: it is only ever named, never delivered`);
+      warn(
+        rule,
+        `the rule is ${alone} bytes as a message, over the ${project.options.maxMessageBytes}-byte message budget by itself: it is only ever named, never delivered`,
+      );
     }
   }
 
   for (const { rule, by, forbidHolds } of loaded.shadowed) {
-    const held = forbidHolds ? `; what it forbids still holds, since ${by.displayPath} is less trusted (a repository's rule cannot switch off the user's)` : "";
+    const held = forbidHolds
+      ? `; what it forbids still holds, since ${by.displayPath} is less trusted (a repository's rule cannot switch off the user's)`
+      : "";
     const local = rule.pack && !by.pack ? ` (the pack ${rule.pack.label}'s rule, overridden locally)` : "";
-    warn(rule, `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered${local}${held}`);
+    warn(
+      rule,
+      `shadowed by ${by.displayPath}, which has the same name "${rule.name}": this file is not delivered${local}${held}`,
+    );
   }
   const byContent = new Map<string, Rule>();
   for (const rule of loaded.rules) {
@@ -147,7 +194,11 @@ export function findProblems(project: ProjectContext, loaded: LoadedRules, proje
   // A new session's message is its agent's: each agent a rule names (and the default, build) is one budget.
   const named = [...new Set(loaded.rules.flatMap((rule) => (rule.agents ?? []).map((agent) => agent.toLowerCase())))];
   for (const agent of named.length > 0 ? [...new Set(["build", ...named])] : [undefined]) {
-    const start = composeRulesMessage(loaded.rules, { files: [], workingAs: { agent } }, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
+    const start = composeRulesMessage(
+      loaded.rules,
+      { files: [], workingAs: { agent } },
+      { listOnRequest: true, maxBytes: project.options.maxMessageBytes },
+    );
     if (!start || start.leftOut.length === 0) continue;
     problems.push({
       severity: "warning",
@@ -172,14 +223,16 @@ function missingLinks(rule: Rule, projectRoot: string): string[] {
   const missing = new Set<string>();
   for (const match of proseOf(rule.content).matchAll(/\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = (match[1] ?? "").replace(/[#?].*$/, "");
-    if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") || target.startsWith("<")) continue;
+    if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/") || target.startsWith("<"))
+      continue;
     let decoded = target;
     try {
       decoded = decodeURIComponent(target);
     } catch {
       // keep it as written
     }
-    if (!existsSync(resolve(dirname(rule.path), decoded)) && !existsSync(resolve(projectRoot, decoded))) missing.add(target);
+    if (!existsSync(resolve(dirname(rule.path), decoded)) && !existsSync(resolve(projectRoot, decoded)))
+      missing.add(target);
   }
   return [...missing];
 }
@@ -200,12 +253,21 @@ function proseOf(text: string): string {
     .join("\n");
 }
 
-export function checkCommand(project: ProjectContext, loaded: LoadedRules, projectFiles: ProjectFiles, options: CheckOptions, style: Style, agents?: KnownAgents): CommandResult {
+export function checkCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  projectFiles: ProjectFiles,
+  options: CheckOptions,
+  style: Style,
+  agents?: KnownAgents,
+): CommandResult {
   const problems = findProblems(project, loaded, projectFiles, agents);
   const errors = problems.filter((problem) => problem.severity === "error").length;
   const warnings = problems.length - errors;
   const exitCode = errors > 0 ? 1 : 0;
-  const notes = projectFiles.complete ? [] : [`the project has more than ${PROJECT_FILE_LIMIT} files: globs were not checked against it`];
+  const notes = projectFiles.complete
+    ? []
+    : [`the project has more than ${PROJECT_FILE_LIMIT} files: globs were not checked against it`];
   if (agents && !agents.complete && loaded.rules.some((rule) => rule.agents)) {
     notes.push(
       `OpenCode's agent folders hold more than ${AGENT_WALK_LIMITS.files} files or ${AGENT_WALK_LIMITS.folders} folders, or nest too deep: names in "agents" were not checked`,
@@ -215,7 +277,11 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
   // Where the plugin's own lines are: the warnings in full, and the debug lines when debug is on.
   const logFile = rulebookLogFile(project.env, project.home);
   // A pack's file is named by its pack (`@acme/rules@2.1.0/rules/x.md`), not by where the cache or node_modules keeps it.
-  const packPaths = new Map([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].flatMap((rule) => (rule.pack ? [[rule.path, rule.displayPath] as const] : [])));
+  const packPaths = new Map(
+    [...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].flatMap((rule) =>
+      rule.pack ? [[rule.path, rule.displayPath] as const] : [],
+    ),
+  );
   const where = (path: string) => packPaths.get(path) ?? shownPath(project, path);
   if (options.json) {
     const json = {
@@ -224,7 +290,12 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
       warnings,
       filesChecked: loaded.files.length,
       rules: loaded.rules.length,
-      problems: problems.map((problem) => ({ ...problem, line: problem.line ?? null, rule: problem.rule ?? null, displayPath: where(problem.path) })),
+      problems: problems.map((problem) => ({
+        ...problem,
+        line: problem.line ?? null,
+        rule: problem.rule ?? null,
+        displayPath: where(problem.path),
+      })),
       notes,
       logFile,
     };
@@ -235,7 +306,9 @@ export function checkCommand(project: ProjectContext, loaded: LoadedRules, proje
   for (const problem of problems) {
     const label = problem.severity === "error" ? style.red("error  ") : style.yellow("warning");
     // Paths and messages name the repository's files: control characters shown as `?` (`--json` keeps them exact).
-    lines.push(`${label} ${shownText(`${where(problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`)}`);
+    lines.push(
+      `${label} ${shownText(`${where(problem.path)}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`)}`,
+    );
   }
   for (const note of notes) lines.push(`${style.dim("note   ")} ${shownText(note)}`);
   if (lines.length > 0) lines.push("");

@@ -55,7 +55,11 @@ export interface CommandResult {
 
 export const result = (stdout: string, stderr = "", exitCode = 0): CommandResult => ({ stdout, stderr, exitCode });
 
-export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOption?: string, fs: RuleFs = nodeRuleFs): ProjectContext {
+export function projectContext(
+  io: Pick<CliIo, "env" | "home" | "cwd">,
+  cwdOption?: string,
+  fs: RuleFs = nodeRuleFs,
+): ProjectContext {
   const directory = resolve(io.cwd, cwdOption ?? ".");
   if (!isDirectory(directory)) throw new UsageError(`--cwd ${cwdOption ?? directory}: no such folder`);
   const worktree = gitRoot(directory) ?? directory;
@@ -67,18 +71,40 @@ export function projectContext(io: Pick<CliIo, "env" | "home" | "cwd">, cwdOptio
     ALL_SOURCES.map((source) => source.id),
   );
   const configWarnings = [...found.warnings];
-  for (const problem of parsed.errors) configWarnings.push(ruleWarning(found.path ?? join(root, "opencode.json"), { code: "plugin-options", problem }));
+  for (const problem of parsed.errors)
+    configWarnings.push(ruleWarning(found.path ?? join(root, "opencode.json"), { code: "plugin-options", problem }));
   // OpenCode 1 hands the Rules panel the options of its `tui.json` entry; it reads none, so any there are a mistake.
   const tui = findTuiPluginOptions(io.env, io.home, directory, worktree);
   const tuiKeys = optionNames(tui.raw);
-  if (tui.path && tuiKeys.length > 0) configWarnings.push(ruleWarning(tui.path, { code: "tui-options", keys: tuiKeys }));
+  if (tui.path && tuiKeys.length > 0)
+    configWarnings.push(ruleWarning(tui.path, { code: "tui-options", keys: tuiKeys }));
   const { options } = parsed;
   const user = userPluginOptions(io.env, io.home);
   const userExtraDirs = parseOptions(user.raw, io.env).options.extraDirs;
-  const discovery: DiscoveryContext = { env: io.env, home: io.home, directory, worktree, fs, maxRuleBytes: options.maxRuleBytes, extraDirs: options.extraDirs, userExtraDirs };
+  const discovery: DiscoveryContext = {
+    env: io.env,
+    home: io.home,
+    directory,
+    worktree,
+    fs,
+    maxRuleBytes: options.maxRuleBytes,
+    extraDirs: options.extraDirs,
+    userExtraDirs,
+  };
   const packConfig = configuredPacks({ env: io.env, home: io.home, directory, worktree }, [], { user, found });
   configWarnings.push(...packConfig.warnings);
-  return { env: io.env, home: io.home, directory, worktree, projectRoot: root, options, configPath: found.path, configWarnings, discovery, packs: packConfig.packs };
+  return {
+    env: io.env,
+    home: io.home,
+    directory,
+    worktree,
+    projectRoot: root,
+    options,
+    configPath: found.path,
+    configWarnings,
+    discovery,
+    packs: packConfig.packs,
+  };
 }
 
 /** The names of the options given (a value that is not a mapping, as JSON). */

@@ -32,19 +32,36 @@ export interface Verdict {
   for?: ScopeMatch;
 }
 
-export function explainCommand(project: ProjectContext, loaded: LoadedRules, files: readonly string[], options: ExplainOptions, style: Style): CommandResult {
+export function explainCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  files: readonly string[],
+  options: ExplainOptions,
+  style: Style,
+): CommandResult {
   const session = hypotheticalSession(project, loaded.rules, files, options.prompt, options.workingAs);
-  const composed = composeRulesMessage(loaded.rules, session.context, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
+  const composed = composeRulesMessage(loaded.rules, session.context, {
+    listOnRequest: true,
+    maxBytes: project.options.maxMessageBytes,
+  });
   const included = new Map((composed?.included ?? []).map((active) => [active.rule, active]));
   const leftOut = new Set(composed?.leftOut ?? []);
   const verdicts: Verdict[] = loaded.rules.map((rule) => {
     const applies = included.get(rule);
     if (applies !== undefined) return deliveredVerdict(applies);
     if (leftOut.has(rule)) {
-      return { rule, delivered: false, reason: `budget: applies, but left out of the ${project.options.maxMessageBytes}-byte message (named in it, read with the rule tool)` };
+      return {
+        rule,
+        delivered: false,
+        reason: `budget: applies, but left out of the ${project.options.maxMessageBytes}-byte message (named in it, read with the rule tool)`,
+      };
     }
     const why = whyRuleDoesNotApply(rule, session.context);
-    return { rule, delivered: false, reason: why === undefined ? "not delivered" : `${why}${flagHint(rule, session.workingAs)}` };
+    return {
+      rule,
+      delivered: false,
+      reason: why === undefined ? "not delivered" : `${why}${flagHint(rule, session.workingAs)}`,
+    };
   });
   const messageBytes = composed ? byteLength(composed.text) : 0;
   const agentNamed = loaded.rules.some((rule) => rule.agents);
@@ -73,7 +90,12 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
       notDelivered: verdicts.filter((verdict) => !verdict.delivered).map(entry),
       onRequest: (composed?.onRequest ?? []).map((rule) => rule.name),
       leftOut: (composed?.leftOut ?? []).map((rule) => rule.name),
-      forbidding: forbidding.map(({ rule, files, applies }) => ({ name: rule.name, ...enforceJson(rule), files, applies })),
+      forbidding: forbidding.map(({ rule, files, applies }) => ({
+        name: rule.name,
+        ...enforceJson(rule),
+        files,
+        applies,
+      })),
       message: { bytes: messageBytes, tokens: estimateTokens(messageBytes), maxBytes: project.options.maxMessageBytes },
     };
     return result(`${JSON.stringify(json, null, 2)}\n`);
@@ -84,24 +106,38 @@ export function explainCommand(project: ProjectContext, loaded: LoadedRules, fil
   if (session.prompt !== undefined) lines.push(`Prompt: ${JSON.stringify(session.prompt)}`);
   // Said when it matters: a rule names agents (or models), or the flag was given.
   const { agent, model } = session.workingAs;
-  if (agent !== undefined || agentNamed) lines.push(`Agent: ${agent ?? style.dim("(not given: rules for some agents do not apply; see --agent)")}`);
-  if (model !== undefined || modelNamed) lines.push(`Model: ${model ? modelName(model) : style.dim("(not given: rules for some models do not apply; see --model)")}`);
+  if (agent !== undefined || agentNamed)
+    lines.push(`Agent: ${agent ?? style.dim("(not given: rules for some agents do not apply; see --agent)")}`);
+  if (model !== undefined || modelNamed)
+    lines.push(
+      `Model: ${model ? modelName(model) : style.dim("(not given: rules for some models do not apply; see --model)")}`,
+    );
   lines.push("");
   const delivered = verdicts.filter((verdict) => verdict.delivered);
   const notDelivered = verdicts.filter((verdict) => !verdict.delivered);
   lines.push(style.bold(`Delivered (${delivered.length})`));
   if (delivered.length === 0) lines.push(style.dim("  (none)"));
-  lines.push(...columns(delivered.map(({ rule, reason }) => [style.green(`✓ ${rule.name}`), withOrigin(rule, reason)])));
+  lines.push(
+    ...columns(delivered.map(({ rule, reason }) => [style.green(`✓ ${rule.name}`), withOrigin(rule, reason)])),
+  );
   lines.push("");
   lines.push(style.bold(`Not delivered (${notDelivered.length})`));
   if (notDelivered.length === 0) lines.push(style.dim("  (none)"));
-  lines.push(...columns(notDelivered.map(({ rule, reason }) => [style.dim(`✗ ${rule.name}`), withOrigin(rule, reason)])));
+  lines.push(
+    ...columns(notDelivered.map(({ rule, reason }) => [style.dim(`✗ ${rule.name}`), withOrigin(rule, reason)])),
+  );
   lines.push("");
   // Said when some rule forbids: what, where, and whether it holds for this agent and model.
   if (forbidding.length > 0) {
     lines.push(style.bold(`Rules that forbid (${forbidding.length})`));
     lines.push(
-      ...columns(forbidding.map((entry) => [entry.applies ? entry.rule.name : style.dim(entry.rule.name), entry.mode, forbiddingText(entry, session.files, session.workingAs)])),
+      ...columns(
+        forbidding.map((entry) => [
+          entry.applies ? entry.rule.name : style.dim(entry.rule.name),
+          entry.mode,
+          forbiddingText(entry, session.files, session.workingAs),
+        ]),
+      ),
     );
     lines.push("");
   }
@@ -122,8 +158,12 @@ const withOrigin = (rule: Rule, reason: string) => {
 /** A delivered rule's verdict: the engine's reason, and for a rule with a scope, the agent and model it is delivered for. */
 function deliveredVerdict({ rule, reason, scope }: ActiveRule): Verdict {
   const words = readableReason(reason);
-  if (!scope || (scope.agent === undefined && scope.model === undefined)) return { rule, delivered: true, reason: words };
-  const parts = [...(scope.agent !== undefined ? [`agent ${scope.agent}`] : []), ...(scope.model !== undefined ? [`model ${scope.model}`] : [])];
+  if (!scope || (scope.agent === undefined && scope.model === undefined))
+    return { rule, delivered: true, reason: words };
+  const parts = [
+    ...(scope.agent !== undefined ? [`agent ${scope.agent}`] : []),
+    ...(scope.model !== undefined ? [`model ${scope.model}`] : []),
+  ];
   return { rule, delivered: true, reason: `${words}; for ${parts.join(" and ")}`, for: scope };
 }
 
@@ -144,5 +184,7 @@ function flagHint(rule: Rule, as: WorkingAs): string {
 function readableReason(reason: ActivationReason): string {
   if (reason.kind !== "conditions") return reasonText(reason);
   const named = { file: "files", keyword: "keywords", content: "content" } as const;
-  return reason.met.map((condition) => `${named[condition.kind]}: ${conditionText(condition).replace(/^(file|keyword) /, "")}`).join("; ");
+  return reason.met
+    .map((condition) => `${named[condition.kind]}: ${conditionText(condition).replace(/^(file|keyword) /, "")}`)
+    .join("; ");
 }

@@ -29,7 +29,11 @@ export function enforcesLabel(rule: Rule): string | undefined {
 export function enforceJson(rule: Rule) {
   if (!rule.enforce) return null;
   const { mode, forbid, forbidCommands } = rule.enforce;
-  return { mode, forbid: forbid.map((pattern) => pattern.written), forbidCommands: forbidCommands.map((pattern) => pattern.written) };
+  return {
+    mode,
+    forbid: forbid.map((pattern) => pattern.written),
+    forbidCommands: forbidCommands.map((pattern) => pattern.written),
+  };
 }
 
 /** The rules that forbid, each with the files (of `files`) its patterns hold in. */
@@ -37,7 +41,9 @@ export function forbiddingRules(rules: readonly Rule[], files: readonly string[]
   return rules.flatMap((rule) => {
     if (!rule.enforce) return [];
     const holds = files.filter((file) => forbidsIn(rule, file));
-    return [{ rule, mode: rule.enforce.mode, files: rule.enforce.forbid.length > 0 ? holds : [], applies: inScope(rule, as) }];
+    return [
+      { rule, mode: rule.enforce.mode, files: rule.enforce.forbid.length > 0 ? holds : [], applies: inScope(rule, as) },
+    ];
   });
 }
 
@@ -52,7 +58,8 @@ export function forbiddingText({ rule, files, applies }: Forbidding, given: read
   return out === undefined ? parts.join("; ") : `${parts.join("; ")}; not here: ${out}`;
 }
 
-const patterns = (list: ReadonlyArray<{ written: string }>) => list.map((pattern) => codeSpan(shownLine(pattern.written))).join(", ");
+const patterns = (list: ReadonlyArray<{ written: string }>) =>
+  list.map((pattern) => codeSpan(shownLine(pattern.written))).join(", ");
 
 /** The given files it holds in; else where it would. */
 function where(rule: Rule, files: readonly string[], given: readonly string[]): string {

@@ -17,13 +17,22 @@ export interface Style {
 /** Colours on a terminal, unless `NO_COLOR` is set (no-color.org); `FORCE_COLOR` turns them on anywhere. */
 export function useColour(env: Record<string, string | undefined>, isTTY: boolean): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false") return true;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "" && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false")
+    return true;
   return isTTY && env.TERM !== "dumb";
 }
 
 export function makeStyle(colour: boolean): Style {
-  const wrap = (open: number, close: number) => (colour ? (text: string) => `\x1b[${open}m${text}\x1b[${close}m` : (text: string) => text);
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), cyan: wrap(36, 39) };
+  const wrap = (open: number, close: number) =>
+    colour ? (text: string) => `\x1b[${open}m${text}\x1b[${close}m` : (text: string) => text;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    green: wrap(32, 39),
+    cyan: wrap(36, 39),
+  };
 }
 
 export const plain: Style = makeStyle(false);
@@ -51,7 +60,8 @@ export function activationLabel(rule: Rule): string {
   const parts: string[] = [];
   if (rule.globs.length > 0) parts.push(`files: ${rule.globs.join(", ")}`);
   if (rule.keywords.length > 0) parts.push(`keywords: ${rule.keywords.join(", ")}`);
-  if (rule.fileContains) parts.push(`content: ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
+  if (rule.fileContains)
+    parts.push(`content: ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
   const label = parts.join(rule.match === "all" ? " and " : " or ");
   return rule.requestable && rule.description ? `${label}; else on request` : label;
 }
@@ -59,12 +69,15 @@ export function activationLabel(rule: Rule): string {
 /** Rows of cells as aligned columns (the last column is not padded); `width` ignores colour codes. */
 export function columns(rows: string[][], indent = "  "): string[] {
   const widths: number[] = [];
-  for (const row of rows) for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, visibleLength(cell));
+  for (const row of rows)
+    for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, visibleLength(cell));
   return rows.map(
     (row) =>
       indent +
       row
-        .map((cell, index) => (index === row.length - 1 ? cell : cell + " ".repeat((widths[index] ?? 0) - visibleLength(cell))))
+        .map((cell, index) =>
+          index === row.length - 1 ? cell : cell + " ".repeat((widths[index] ?? 0) - visibleLength(cell)),
+        )
         .join("  ")
         .trimEnd(),
   );

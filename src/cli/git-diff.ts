@@ -66,7 +66,8 @@ export function addedInDiff(text: string): ParsedDiff {
       const target = unquoted(raw.slice(4).replace(/\t$/, ""));
       if (target === "/dev/null") file.deleted = true;
       else file.path = target.replace(/^b\//, "");
-    } else if (raw.startsWith("rename to ") || raw.startsWith("copy to ")) file.path = unquoted(raw.slice(raw.indexOf(" to ") + 4));
+    } else if (raw.startsWith("rename to ") || raw.startsWith("copy to "))
+      file.path = unquoted(raw.slice(raw.indexOf(" to ") + 4));
     else if (raw.startsWith("deleted file mode ")) file.deleted = true;
     else if (raw.startsWith("Binary files ") || raw === "GIT binary patch") file.binary = true;
   }
@@ -85,7 +86,8 @@ function pathOfGitLine(rest: string): string | undefined {
     return start === undefined ? undefined : unquoted(rest.slice(start)).replace(/^b\//, "");
   }
   const half = (rest.length - 1) / 2;
-  if (Number.isInteger(half) && rest.slice(0, half).replace(/^a\//, "") === rest.slice(half + 1).replace(/^b\//, "")) return rest.slice(half + 1).replace(/^b\//, "");
+  if (Number.isInteger(half) && rest.slice(0, half).replace(/^a\//, "") === rest.slice(half + 1).replace(/^b\//, ""))
+    return rest.slice(half + 1).replace(/^b\//, "");
   const at = rest.lastIndexOf(" b/");
   return at < 0 ? undefined : rest.slice(at + 3);
 }

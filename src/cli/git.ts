@@ -24,17 +24,28 @@ export type Git = (args: readonly string[]) => Promise<GitResult>;
 export function gitIn(cwd: string, env: Record<string, string | undefined>): Git {
   return (args) =>
     new Promise((resolve, reject) => {
-      const child = execFile("git", [...args], { cwd, env, encoding: "utf8", maxBuffer: GIT_MAX_BYTES, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout, stderr) => {
-        if (!error) return resolve({ code: 0, stdout, stderr });
-        const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
-        if (failure.code === "ENOENT") return reject(new UsageError("git was not found: install it, or put it on the PATH"));
-        if (failure.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
-          return reject(new UsageError(`git ${args[0]} printed more than ${GIT_MAX_BYTES / 1024 / 1024} MiB: name fewer paths, or a nearer revision`));
-        }
-        if (failure.killed) return reject(new UsageError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`));
-        if (typeof failure.code === "number") return resolve({ code: failure.code, stdout, stderr });
-        reject(new UsageError(`git ${args[0]} could not run: ${failure.message}`));
-      });
+      const child = execFile(
+        "git",
+        [...args],
+        { cwd, env, encoding: "utf8", maxBuffer: GIT_MAX_BYTES, timeout: GIT_TIMEOUT_MS, windowsHide: true },
+        (error, stdout, stderr) => {
+          if (!error) return resolve({ code: 0, stdout, stderr });
+          const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
+          if (failure.code === "ENOENT")
+            return reject(new UsageError("git was not found: install it, or put it on the PATH"));
+          if (failure.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
+            return reject(
+              new UsageError(
+                `git ${args[0]} printed more than ${GIT_MAX_BYTES / 1024 / 1024} MiB: name fewer paths, or a nearer revision`,
+              ),
+            );
+          }
+          if (failure.killed)
+            return reject(new UsageError(`git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s`));
+          if (typeof failure.code === "number") return resolve({ code: failure.code, stdout, stderr });
+          reject(new UsageError(`git ${args[0]} could not run: ${failure.message}`));
+        },
+      );
       // Git never waits for input here (`hash-object --stdin` reads nothing).
       child.stdin?.end();
     });

@@ -36,7 +36,9 @@ export async function initCommand(project: ProjectContext): Promise<CommandResul
   lines.push(existed ? `${shownPath(project, folder)}/ already exists.` : `Created ${shownPath(project, folder)}/`);
   try {
     await fs.writeFile(example, EXAMPLE_RULE, { flag: "wx" });
-    lines.push(`Created ${shownPath(project, example)}: a commented example, switched off (enabled: false) until you edit it.`);
+    lines.push(
+      `Created ${shownPath(project, example)}: a commented example, switched off (enabled: false) until you edit it.`,
+    );
   } catch (error) {
     if ((error as { code?: string }).code !== "EEXIST") throw error;
     lines.push(`${shownPath(project, example)} already exists; left as it is.`);
@@ -45,9 +47,14 @@ export async function initCommand(project: ProjectContext): Promise<CommandResul
   if (project.configPath) {
     lines.push(`The plugin is enabled in ${shownPath(project, project.configPath)}.`);
   } else {
-    lines.push("Enable the plugin in opencode.json at the project root (or ~/.config/opencode/opencode.json for every project):");
+    lines.push(
+      "Enable the plugin in opencode.json at the project root (or ~/.config/opencode/opencode.json for every project):",
+    );
     lines.push(ENABLE_SNIPPET);
   }
-  lines.push("", 'Then add rules with `opencode-rulebook add "rule text"`, and see them with `opencode-rulebook list`.');
+  lines.push(
+    "",
+    'Then add rules with `opencode-rulebook add "rule text"`, and see them with `opencode-rulebook list`.',
+  );
   return result(`${lines.join("\n")}\n`);
 }

@@ -23,7 +23,15 @@ import { walkFolder } from "../discover/walk.js";
 import type { ProjectContext } from "./context.js";
 
 /** OpenCode 1.18's own agents: the ones a user picks, the task tool's subagents, and the hidden ones it runs itself. */
-export const BUILT_IN_AGENTS: readonly string[] = ["build", "plan", "general", "explore", "compaction", "title", "summary"];
+export const BUILT_IN_AGENTS: readonly string[] = [
+  "build",
+  "plan",
+  "general",
+  "explore",
+  "compaction",
+  "title",
+  "summary",
+];
 
 export interface KnownAgents {
   /** Built-in first, then as found; one spelling per name, compared ignoring case. */
@@ -49,9 +57,12 @@ export async function knownAgents(project: ProjectPlace): Promise<KnownAgents> {
   for (const name of BUILT_IN_AGENTS) add(name);
 
   const userFolders = userConfigFolders(project.env, project.home);
-  const projectFolders = foldersFromRoot(project.directory, project.worktree).map((folder) => join(folder, ".opencode"));
+  const projectFolders = foldersFromRoot(project.directory, project.worktree).map((folder) =>
+    join(folder, ".opencode"),
+  );
   const files = new Set(configFiles(project.env, project.home, project.directory, project.worktree));
-  for (const folder of userFolders) for (const name of ["opencode.jsonc", "opencode.json"]) files.add(join(folder, name));
+  for (const folder of userFolders)
+    for (const name of ["opencode.jsonc", "opencode.json"]) files.add(join(folder, name));
   for (const file of files) {
     const read = readConfigFile(file);
     if (!read || "warning" in read || !isMapping(read.config)) continue;
@@ -64,7 +75,10 @@ export async function knownAgents(project: ProjectPlace): Promise<KnownAgents> {
   const budget = walkBudget(AGENT_WALK_LIMITS);
   const repository: Boundary = { trust: "repository", realRoot: realRoot(project.projectRoot) };
   let complete = true;
-  for (const [folder, boundary] of [...userFolders.map((folder) => [folder, undefined] as const), ...projectFolders.map((folder) => [folder, repository] as const)]) {
+  for (const [folder, boundary] of [
+    ...userFolders.map((folder) => [folder, undefined] as const),
+    ...projectFolders.map((folder) => [folder, repository] as const),
+  ]) {
     const found = await agentFileNames(folder, budget, boundary);
     for (const name of found.names) add(name);
     complete &&= found.complete;
@@ -84,11 +98,21 @@ export function isKnownAgent(known: KnownAgents, name: string): boolean {
  * one), and `~/.opencode`.
  */
 function userConfigFolders(env: Record<string, string | undefined>, home: string): string[] {
-  return [...new Set([openCodeConfigDir(env, home), openCodeConfigDir({ ...env, OPENCODE_CONFIG_DIR: undefined }, home), join(home, ".opencode")])];
+  return [
+    ...new Set([
+      openCodeConfigDir(env, home),
+      openCodeConfigDir({ ...env, OPENCODE_CONFIG_DIR: undefined }, home),
+      join(home, ".opencode"),
+    ]),
+  ];
 }
 
 /** The agent names the Markdown files of one config folder give: anywhere under `agent/`, `agents/`; directly in `mode/`, `modes/`. */
-async function agentFileNames(configFolder: string, budget: WalkBudget, boundary?: Boundary): Promise<{ names: string[]; complete: boolean }> {
+async function agentFileNames(
+  configFolder: string,
+  budget: WalkBudget,
+  boundary?: Boundary,
+): Promise<{ names: string[]; complete: boolean }> {
   const names: string[] = [];
   let complete = true;
   const isMarkdown = (name: string) => name.endsWith(".md");
@@ -107,7 +131,8 @@ async function agentFileNames(configFolder: string, budget: WalkBudget, boundary
       maxDepth: AGENT_FOLDER_DEPTH,
     });
     for (const file of walk.files) names.push(file.relPath.slice(0, -".md".length));
-    if (walk.warnings.some((warning) => warning.code === "walk-limit" || warning.code === "folder-too-deep")) complete = false;
+    if (walk.warnings.some((warning) => warning.code === "walk-limit" || warning.code === "folder-too-deep"))
+      complete = false;
   }
   return { names, complete: complete && !budget.exhausted };
 }
@@ -120,4 +145,5 @@ function realRoot(root: string): string {
   }
 }
 
-const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

@@ -13,7 +13,12 @@ export interface ListOptions {
   json?: boolean;
 }
 
-export function listCommand(project: ProjectContext, loaded: LoadedRules, options: ListOptions, style: Style): CommandResult {
+export function listCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  options: ListOptions,
+  style: Style,
+): CommandResult {
   const warnings = [...project.configWarnings, ...loaded.warnings];
   const ruleFiles = new Set([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => rule.path));
   const warned = new Set(loaded.warnings.map((warning) => warning.path));
@@ -31,7 +36,13 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
         ...ruleJson(rule),
         shadowedBy: { name: by.name, scope: by.scope, source: by.source, path: by.path, displayPath: by.displayPath },
       })),
-      disabled: disabled.map((file) => ({ name: file.name, scope: file.scope, source: file.source, path: file.path, displayPath: file.displayPath })),
+      disabled: disabled.map((file) => ({
+        name: file.name,
+        scope: file.scope,
+        source: file.source,
+        path: file.path,
+        displayPath: file.displayPath,
+      })),
       warnings: warnings.map((warning) => warningJson(project, warning)),
     };
     return result(`${JSON.stringify(json, null, 2)}\n`);
@@ -42,7 +53,10 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   const groups = new Map<string, Rule[]>();
   for (const rule of loaded.rules) {
     // Managed rules first (message order), then each scope by source; a pack's rules under their pack.
-    const key = rule.source === "managed" ? "managed" : `${tierOf(rule) === "managed" ? "managed" : rule.scope} · ${rule.pack ? `pack ${rule.pack.label}` : rule.source}`;
+    const key =
+      rule.source === "managed"
+        ? "managed"
+        : `${tierOf(rule) === "managed" ? "managed" : rule.scope} · ${rule.pack ? `pack ${rule.pack.label}` : rule.source}`;
     groups.set(key, [...(groups.get(key) ?? []), rule]);
   }
   for (const [key, rules] of groups) {
@@ -51,7 +65,13 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
       ...columns(
         rules.map((rule) => {
           const bytes = byteLength(rule.content);
-          return [style.cyan(rule.name), activationCell(rule, style), `${bytes} B`, `≈${estimateTokens(bytes)} tok`, style.dim(rule.displayPath)];
+          return [
+            style.cyan(rule.name),
+            activationCell(rule, style),
+            `${bytes} B`,
+            `≈${estimateTokens(bytes)} tok`,
+            style.dim(rule.displayPath),
+          ];
         }),
       ),
     );
@@ -59,7 +79,16 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   }
   if (loaded.shadowed.length > 0) {
     lines.push(style.bold("Shadowed (not delivered)"));
-    lines.push(...columns(loaded.shadowed.map(({ rule, by }) => [rule.name, style.dim(rule.displayPath), `shadowed by ${by.displayPath}`])), "");
+    lines.push(
+      ...columns(
+        loaded.shadowed.map(({ rule, by }) => [
+          rule.name,
+          style.dim(rule.displayPath),
+          `shadowed by ${by.displayPath}`,
+        ]),
+      ),
+      "",
+    );
   }
   if (disabled.length > 0) {
     lines.push(style.bold("Disabled (enabled: false)"));
@@ -74,9 +103,13 @@ export function listCommand(project: ProjectContext, loaded: LoadedRules, option
   const managed = loaded.rules.filter((rule) => tierOf(rule) === "managed").length;
   const counts = [
     ...(managed > 0 ? [`${managed} managed`] : []),
-    ...(["global", "project"] as const).map((scope) => `${loaded.rules.filter((rule) => rule.scope === scope && tierOf(rule) !== "managed").length} ${scope}`),
+    ...(["global", "project"] as const).map(
+      (scope) => `${loaded.rules.filter((rule) => rule.scope === scope && tierOf(rule) !== "managed").length} ${scope}`,
+    ),
   ].join(", ");
-  lines.push(`${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(total)}; ${plural(warnings.length, "warning")}`);
+  lines.push(
+    `${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(total)}; ${plural(warnings.length, "warning")}`,
+  );
   return result(`${lines.join("\n")}\n`);
 }
 
@@ -102,7 +135,13 @@ export function ruleJson(rule: Rule) {
     scope: rule.scope,
     tier: tierOf(rule),
     source: rule.source,
-    pack: rule.pack ? { spec: rule.pack.spec, label: rule.pack.label, ...(rule.pack.commit ? { commit: rule.pack.commit } : { version: rule.pack.version ?? null }) } : null,
+    pack: rule.pack
+      ? {
+          spec: rule.pack.spec,
+          label: rule.pack.label,
+          ...(rule.pack.commit ? { commit: rule.pack.commit } : { version: rule.pack.version ?? null }),
+        }
+      : null,
     activation: activationOf(rule),
     activationLabel: activationLabel(rule),
     toolType: rule.toolType ?? null,
@@ -124,5 +163,10 @@ export function ruleJson(rule: Rule) {
 }
 
 export function warningJson(project: ProjectContext, warning: RuleWarning) {
-  return { path: warning.path, displayPath: shownPath(project, warning.path), line: warning.line ?? null, message: warningText(warning) };
+  return {
+    path: warning.path,
+    displayPath: shownPath(project, warning.path),
+    line: warning.line ?? null,
+    message: warningText(warning),
+  };
 }

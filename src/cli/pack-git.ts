@@ -25,7 +25,10 @@ const PACK_GIT_MAX_BYTES = 16 * 1024 * 1024;
 export type GitRun = (args: readonly string[], cwd?: string) => Promise<GitResult>;
 
 /** Variables that point git at another repository or index: in a hook, `GIT_INDEX_FILE` is the project's, not the checkout's. */
-const REPO_VARIABLES = "GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_NAMESPACE".split(" ");
+const REPO_VARIABLES =
+  "GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_NAMESPACE".split(
+    " ",
+  );
 const NO_HOOKS = process.platform === "win32" ? "NUL" : "/dev/null";
 /** Before every command: no transport that runs a command, no hooks (the cache's repositories are ours, but a template may bring some). */
 const SAFE_CONFIG = ["-c", "protocol.ext.allow=never", "-c", `core.hooksPath=${NO_HOOKS}`];
@@ -38,16 +41,25 @@ export function packGit(env: Record<string, string | undefined>): GitRun {
   for (const name of REPO_VARIABLES) delete gitEnv[name];
   return (args, cwd) =>
     new Promise((done, reject) => {
-      const options = { cwd, env: gitEnv, encoding: "utf8" as const, maxBuffer: PACK_GIT_MAX_BYTES, timeout: PACK_GIT_TIMEOUT_MS, windowsHide: true };
+      const options = {
+        cwd,
+        env: gitEnv,
+        encoding: "utf8" as const,
+        maxBuffer: PACK_GIT_MAX_BYTES,
+        timeout: PACK_GIT_TIMEOUT_MS,
+        windowsHide: true,
+      };
       const child = execFile("git", [...SAFE_CONFIG, ...args], options, (error, stdout, stderr) => {
         if (!error) return done({ code: 0, stdout, stderr });
         const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
         const command = subcommand(args);
-        if (failure.code === "ENOENT") return reject(new UsageError("git was not found: install it, or put it on the PATH, to fetch Git packs"));
+        if (failure.code === "ENOENT")
+          return reject(new UsageError("git was not found: install it, or put it on the PATH, to fetch Git packs"));
         if (failure.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
           return reject(new UsageError(`git ${command} printed more than ${PACK_GIT_MAX_BYTES >> 20} MiB`));
         }
-        if (failure.killed) return reject(new UsageError(`git ${command} did not finish within ${PACK_GIT_TIMEOUT_MS / 1000} s`));
+        if (failure.killed)
+          return reject(new UsageError(`git ${command} did not finish within ${PACK_GIT_TIMEOUT_MS / 1000} s`));
         if (typeof failure.code === "number") return done({ code: failure.code, stdout, stderr });
         reject(new UsageError(`git ${command} could not run: ${failure.message}`));
       });
@@ -65,7 +77,11 @@ function subcommand(args: readonly string[]): string {
 }
 
 /** The commit `ref` (a branch, tag or commit; absent: the remote's default branch) names now, fetched into the URL's mirror. */
-export async function resolveGitRef(pack: GitPackSpec, cache: string, git: GitRun): Promise<{ commit: string } | { error: string }> {
+export async function resolveGitRef(
+  pack: GitPackSpec,
+  cache: string,
+  git: GitRun,
+): Promise<{ commit: string } | { error: string }> {
   const mirror = await ensureMirror(pack.url, cache, git);
   if ("error" in mirror) return mirror;
   const fetched = await fetchRefs(mirror.folder, pack.url, git, pack.ref ? [] : [`+HEAD:${DEFAULT_HEAD}`]);
@@ -91,7 +107,14 @@ function refNames(ref: string | undefined): string[] {
 }
 
 async function commitIn(mirror: string, name: string, git: GitRun): Promise<string | undefined> {
-  const found = await git([`--git-dir=${mirror}`, "rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`]);
+  const found = await git([
+    `--git-dir=${mirror}`,
+    "rev-parse",
+    "--verify",
+    "--quiet",
+    "--end-of-options",
+    `${name}^{commit}`,
+  ]);
   const commit = found.stdout.trim();
   return found.code === 0 && COMMIT.test(commit) ? commit : undefined;
 }
@@ -104,7 +127,16 @@ function fetchRefs(mirror: string, url: string, git: GitRun, more: readonly stri
 
 /** Fetches one commit, kept under a ref of its own so that git's clean-up never drops it. */
 function fetchCommit(mirror: string, url: string, commit: string, git: GitRun): Promise<GitResult> {
-  return git([`--git-dir=${mirror}`, "fetch", "--quiet", "--no-tags", "--force", "--", url, `+${commit}:refs/rulebook/commits/${commit}`]);
+  return git([
+    `--git-dir=${mirror}`,
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--force",
+    "--",
+    url,
+    `+${commit}:refs/rulebook/commits/${commit}`,
+  ]);
 }
 
 /** The URL's bare repository in the cache, made the first time. */
@@ -117,7 +149,9 @@ async function ensureMirror(url: string, cache: string, git: GitRun): Promise<{ 
     return { error: `could not make the pack cache ${dirname(folder)}: ${(error as Error).message}` };
   }
   const made = await git(["init", "--bare", "--quiet", "--", folder]);
-  return made.code === 0 ? { folder } : { error: `could not make a repository in the pack cache (${folder}): ${gitMessage(made)}` };
+  return made.code === 0
+    ? { folder }
+    : { error: `could not make a repository in the pack cache (${folder}): ${gitMessage(made)}` };
 }
 
 /**
@@ -127,8 +161,14 @@ async function ensureMirror(url: string, cache: string, git: GitRun): Promise<{ 
  * seen. It holds the commit's files only (no `.git`). A sub-folder spec reads
  * the same checkout, which must hold that folder.
  */
-export async function ensureGitCheckout(pack: GitPackSpec, commit: string, cache: string, git: GitRun): Promise<{ folder: string } | { error: string }> {
-  if (!COMMIT.test(commit)) return { error: `${JSON.stringify(commit)} is not a commit (40 hex digits): run opencode-rulebook packs update` };
+export async function ensureGitCheckout(
+  pack: GitPackSpec,
+  commit: string,
+  cache: string,
+  git: GitRun,
+): Promise<{ folder: string } | { error: string }> {
+  if (!COMMIT.test(commit))
+    return { error: `${JSON.stringify(commit)} is not a commit (40 hex digits): run opencode-rulebook packs update` };
   const folder = resolve(gitCheckoutFolder(cache, pack.url, commit));
   if (!(await isFolder(folder))) {
     const made = await makeCheckout(pack, commit, cache, folder, git);
@@ -141,7 +181,13 @@ export async function ensureGitCheckout(pack: GitPackSpec, commit: string, cache
 }
 
 /** Makes the checkout; returns why it could not. */
-async function makeCheckout(pack: GitPackSpec, commit: string, cache: string, folder: string, git: GitRun): Promise<string | undefined> {
+async function makeCheckout(
+  pack: GitPackSpec,
+  commit: string,
+  cache: string,
+  folder: string,
+  git: GitRun,
+): Promise<string | undefined> {
   const mirror = await ensureMirror(pack.url, cache, git);
   if ("error" in mirror) return mirror.error;
   if (!(await commitIn(mirror.folder, commit, git))) {
@@ -151,7 +197,8 @@ async function makeCheckout(pack: GitPackSpec, commit: string, cache: string, fo
       const fetched = await fetchRefs(mirror.folder, pack.url, git);
       if (fetched.code !== 0) return `could not fetch ${pack.repo}: ${gitMessage(fetched)}`;
       const gone = !(await commitIn(mirror.folder, commit, git));
-      if (gone) return `${pack.repo} has no commit ${commit} (was it force-pushed away?): run opencode-rulebook packs update`;
+      if (gone)
+        return `${pack.repo} has no commit ${commit} (was it force-pushed away?): run opencode-rulebook packs update`;
     }
   }
   const suffix = `${process.pid}-${randomBytes(4).toString("hex")}`;
@@ -166,8 +213,19 @@ async function makeCheckout(pack: GitPackSpec, commit: string, cache: string, fo
     // `commit` is 40 hex (checked above; git 2.39's checkout takes no --end-of-options).
     // Links are written as plain files (no link leads a rule read outside the pack), line ends as committed (the same hash on every machine).
     const config = ["-c", "core.symlinks=false", "-c", "core.autocrlf=false"];
-    const checkout = await git([`--git-dir=${gitDir}`, `--work-tree=${work}`, ...config, "checkout", "--quiet", "--force", commit, "--", "."]);
-    if (checkout.code !== 0) return `could not check out ${pack.repo} at ${commit.slice(0, 7)}: ${gitMessage(checkout)}`;
+    const checkout = await git([
+      `--git-dir=${gitDir}`,
+      `--work-tree=${work}`,
+      ...config,
+      "checkout",
+      "--quiet",
+      "--force",
+      commit,
+      "--",
+      ".",
+    ]);
+    if (checkout.code !== 0)
+      return `could not check out ${pack.repo} at ${commit.slice(0, 7)}: ${gitMessage(checkout)}`;
     await rename(work, folder).catch(async (error: unknown) => {
       // Another run made the same checkout meanwhile: a commit's files are the same.
       if (!(await isFolder(folder))) throw error;

@@ -8,7 +8,15 @@
  * whole edited line out again (`[["opencode-rulebook", {…}]]` becomes ten
  * lines), and 3.3.1 breaks the text when it removes an array's last item.
  */
-import { applyEdits, findNodeAtLocation, parseTree, printParseErrorCode, type Edit, type Node, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  type Edit,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
 import { PACKAGE_NAME } from "../plugin-spec.js";
 
 export type ConfigEdit = { text: string; changed: boolean } | { error: string };
@@ -20,7 +28,11 @@ interface Entry {
 }
 
 /** The config text with `spec` added to the plugin's `packs` option (no duplicate), or why it cannot be. */
-export function addPackToConfig(text: string, spec: string, isRulebookEntry: (entrySpec: string) => boolean): ConfigEdit {
+export function addPackToConfig(
+  text: string,
+  spec: string,
+  isRulebookEntry: (entrySpec: string) => boolean,
+): ConfigEdit {
   if (text.trim() === "") return { text: newConfigText(spec), changed: true };
   const tree = readTree(text);
   if ("error" in tree) return tree;
@@ -32,30 +44,49 @@ export function addPackToConfig(text: string, spec: string, isRulebookEntry: (en
     const tuple = `[${JSON.stringify(PACKAGE_NAME)}, { "packs": ${packs} }]`;
     const plugin = findNodeAtLocation(tree.root, ["plugin"]);
     const plugins = findNodeAtLocation(tree.root, ["plugins"]);
-    if (plugin || !plugins) return edited(text, plugin ? appendItem(text, plugin, tuple) : addProperty(text, tree.root, "plugin", `[${tuple}]`));
-    return edited(text, appendItem(text, plugins, `{ "package": ${JSON.stringify(PACKAGE_NAME)}, "options": { "packs": ${packs} } }`));
+    if (plugin || !plugins)
+      return edited(
+        text,
+        plugin ? appendItem(text, plugin, tuple) : addProperty(text, tree.root, "plugin", `[${tuple}]`),
+      );
+    return edited(
+      text,
+      appendItem(text, plugins, `{ "package": ${JSON.stringify(PACKAGE_NAME)}, "options": { "packs": ${packs} } }`),
+    );
   }
   const { node, list } = entry;
   const written = text.slice(node.offset, node.offset + node.length);
   if (node.type === "string") {
-    const replacement = list === "plugin" ? `[${written}, { "packs": ${packs} }]` : `{ "package": ${written}, "options": { "packs": ${packs} } }`;
+    const replacement =
+      list === "plugin"
+        ? `[${written}, { "packs": ${packs} }]`
+        : `{ "package": ${written}, "options": { "packs": ${packs} } }`;
     return edited(text, { offset: node.offset, length: node.length, content: replacement });
   }
   const options = optionsNode(node);
   if (!options) {
     const made = `{ "packs": ${packs} }`;
-    return edited(text, node.type === "array" ? appendItem(text, node, made) : addProperty(text, node, "options", made));
+    return edited(
+      text,
+      node.type === "array" ? appendItem(text, node, made) : addProperty(text, node, "options", made),
+    );
   }
-  if (options.type !== "object") return { error: `the ${PACKAGE_NAME} entry's options are not an object: fix the config by hand` };
+  if (options.type !== "object")
+    return { error: `the ${PACKAGE_NAME} entry's options are not an object: fix the config by hand` };
   const packsList = findNodeAtLocation(options, ["packs"]);
   if (!packsList) return edited(text, addProperty(text, options, "packs", packs));
-  if (packsList.type !== "array") return { error: `the ${PACKAGE_NAME} entry's "packs" option is not a list: fix the config by hand` };
+  if (packsList.type !== "array")
+    return { error: `the ${PACKAGE_NAME} entry's "packs" option is not a list: fix the config by hand` };
   if (packsList.children?.some((item) => item.value === spec)) return { text, changed: false };
   return edited(text, appendItem(text, packsList, JSON.stringify(spec)));
 }
 
 /** The config text without `spec` in the plugin's `packs` option (`"packs": []` when it was the last), or why it cannot be edited. */
-export function removePackFromConfig(text: string, spec: string, isRulebookEntry: (entrySpec: string) => boolean): ConfigEdit {
+export function removePackFromConfig(
+  text: string,
+  spec: string,
+  isRulebookEntry: (entrySpec: string) => boolean,
+): ConfigEdit {
   let current = text;
   for (;;) {
     if (current.trim() === "") return { text: current, changed: current !== text };
@@ -65,7 +96,8 @@ export function removePackFromConfig(text: string, spec: string, isRulebookEntry
     if ("error" in found) return found;
     const options = found.entry && found.entry.node.type !== "string" ? optionsNode(found.entry.node) : undefined;
     const packs = options?.type === "object" ? findNodeAtLocation(options, ["packs"]) : undefined;
-    if (packs && packs.type !== "array") return { error: `the ${PACKAGE_NAME} entry's "packs" option is not a list: fix the config by hand` };
+    if (packs && packs.type !== "array")
+      return { error: `the ${PACKAGE_NAME} entry's "packs" option is not a list: fix the config by hand` };
     const index = packs?.children?.findIndex((item) => item.value === spec) ?? -1;
     if (!packs || index === -1) return { text: current, changed: current !== text };
     // One at a time: a spec written twice goes too, each removal read from a fresh tree.
@@ -88,18 +120,27 @@ function readTree(text: string): { root: Node } | { error: string } {
       .toLowerCase();
     return { error: `the config is not JSON with comments: ${reason} on line ${lineAt(text, error.offset)}` };
   }
-  if (root?.type !== "object") return { error: 'the config is not a JSON object: it should look like { "plugin": [...] }' };
+  if (root?.type !== "object")
+    return { error: 'the config is not a JSON object: it should look like { "plugin": [...] }' };
   return { root };
 }
 
-function lastRulebookEntry(root: Node, isRulebookEntry: (entrySpec: string) => boolean): { entry?: Entry } | { error: string } {
+function lastRulebookEntry(
+  root: Node,
+  isRulebookEntry: (entrySpec: string) => boolean,
+): { entry?: Entry } | { error: string } {
   let entry: Entry | undefined;
   for (const list of ["plugin", "plugins"] as const) {
     const node = findNodeAtLocation(root, [list]);
     if (!node) continue;
     if (node.type !== "array") return { error: `the config's "${list}" is not a list: fix it by hand` };
     for (const item of node.children ?? []) {
-      const spec = item.type === "array" ? item.children?.[0]?.value : item.type === "object" ? findNodeAtLocation(item, ["package"])?.value : item.value;
+      const spec =
+        item.type === "array"
+          ? item.children?.[0]?.value
+          : item.type === "object"
+            ? findNodeAtLocation(item, ["package"])?.value
+            : item.value;
       if (typeof spec === "string" && isRulebookEntry(spec)) entry = { node: item, list };
     }
   }
@@ -111,7 +152,10 @@ function optionsNode(entry: Node): Node | undefined {
   return entry.type === "array" ? entry.children?.[1] : findNodeAtLocation(entry, ["options"]);
 }
 
-const edited = (text: string, edit: Edit | Edit[]): ConfigEdit => ({ text: applyEdits(text, [edit].flat()), changed: true });
+const edited = (text: string, edit: Edit | Edit[]): ConfigEdit => ({
+  text: applyEdits(text, [edit].flat()),
+  changed: true,
+});
 
 /** Edits that append `item` to an array: on a line of its own when the array spreads over lines, else after `, `. */
 function appendItem(text: string, array: Node, item: string): Edit[] {
@@ -169,7 +213,9 @@ function removeItem(text: string, array: Node, index: number): Edit[] {
   const ownLine = lineStart >= previousEnd && text.slice(lineStart, item.offset).trim() === "" && newline !== -1;
   if (ownLine && LINE_TAIL.test(text.slice(end, newline).replace(/\r$/, ""))) {
     const comma = previous && !next ? commaBetween(text, previousEnd, lineStart) : undefined;
-    return comma === undefined ? [remove(lineStart, newline + 1)] : [remove(comma, comma + 1), remove(lineStart, newline + 1)];
+    return comma === undefined
+      ? [remove(lineStart, newline + 1)]
+      : [remove(comma, comma + 1), remove(lineStart, newline + 1)];
   }
   if (next) return [remove(item.offset, next.offset)];
   if (previous) return [remove(previousEnd, end)];

@@ -20,23 +20,42 @@ interface Wiring {
 type OwnerOptions = { cwd?: string; global?: boolean; managed?: boolean };
 
 export function addPacksCommands(program: Command, wiring: Wiring): void {
-  const packs = program.command("packs").description("rules shared by a team: packs from npm, Git or a folder, pinned by .opencode/rulebook.lock");
+  const packs = program
+    .command("packs")
+    .description("rules shared by a team: packs from npm, Git or a folder, pinned by .opencode/rulebook.lock");
   const command = (name: string, description: string, owners: "both" | "global" = "both") => {
-    const sub = packs.command(name).description(description).addOption(new Option("-C, --cwd <dir>", "the project folder (default: the current folder)"));
+    const sub = packs
+      .command(name)
+      .description(description)
+      .addOption(new Option("-C, --cwd <dir>", "the project folder (default: the current folder)"));
     sub.option("-g, --global", "the packs of your own OpenCode config (locked in its folder)");
-    if (owners === "both") sub.option("--managed", "the managed packs an administrator lists in rulebook.json beside the managed rules folder");
+    if (owners === "both")
+      sub.option(
+        "--managed",
+        "the managed packs an administrator lists in rulebook.json beside the managed rules folder",
+      );
     return sub;
   };
-  const pinDeps = (project: ProjectContext): PinDeps => ({ git: packGit(wiring.io.env), discovery: project.discovery, realRoot: realRoot(project.projectRoot) });
+  const pinDeps = (project: ProjectContext): PinDeps => ({
+    git: packGit(wiring.io.env),
+    discovery: project.discovery,
+    realRoot: realRoot(project.projectRoot),
+  });
 
-  command("list", "each configured pack: whose, where it resolves, what the lock pins, installed or not, its rules, what shadows what")
+  command(
+    "list",
+    "each configured pack: whose, where it resolves, what the lock pins, installed or not, its rules, what shadows what",
+  )
     .option("--json", "machine-readable output")
     .action(async (options: OwnerOptions & { json?: boolean }) => {
       const project = wiring.project(options);
       wiring.done(packsListCommand(project, await loadProjectRules(project), options, wiring.style));
     });
 
-  command("install", "fetch every Git pack at the commit the lock pins (a new one at its ref, then lock it); record npm packs")
+  command(
+    "install",
+    "fetch every Git pack at the commit the lock pins (a new one at its ref, then lock it); record npm packs",
+  )
     .option("--frozen", "for CI: fail when the lock is missing or does not match the configuration; never write it")
     .action(async (options: OwnerOptions & { frozen?: boolean }) => {
       const project = wiring.project(options);
@@ -51,7 +70,10 @@ export function addPacksCommands(program: Command, wiring: Wiring): void {
     });
 
   command("add", "name a pack in opencode.json (comments kept) and install it", "global")
-    .argument("<spec>", "an npm package, github:owner/repo[#ref][:folder], git+https://…, git+ssh://…, git+file:///…, or a folder")
+    .argument(
+      "<spec>",
+      "an npm package, github:owner/repo[#ref][:folder], git+https://…, git+ssh://…, git+file:///…, or a folder",
+    )
     .action(async (spec: string, options: OwnerOptions) => {
       const project = wiring.project(options);
       const owner = packOwner(project, options);

@@ -18,7 +18,13 @@ import { addPackToConfig, removePackFromConfig } from "./pack-options-edit.js";
 import type { PackOwnerChoice } from "./packs-owner.js";
 
 /** Writes the spec into the owner's config; `install` then installs the packs as configured now. */
-export async function packsAddCommand(project: ProjectContext, spec: string, owner: PackOwnerChoice, install: () => Promise<CommandResult>, style: Style): Promise<CommandResult> {
+export async function packsAddCommand(
+  project: ProjectContext,
+  spec: string,
+  owner: PackOwnerChoice,
+  install: () => Promise<CommandResult>,
+  style: Style,
+): Promise<CommandResult> {
   const parsed = parsePackSpec(spec);
   if ("error" in parsed) throw new UsageError(parsed.error);
   const file = configFileFor(project, owner);
@@ -28,12 +34,18 @@ export async function packsAddCommand(project: ProjectContext, spec: string, own
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, edit.text);
   }
-  const said = edit.changed ? `Added ${spec} to ${shownPath(project, file)}` : style.dim(`${spec} is already in ${shownPath(project, file)}`);
+  const said = edit.changed
+    ? `Added ${spec} to ${shownPath(project, file)}`
+    : style.dim(`${spec} is already in ${shownPath(project, file)}`);
   const installed = await install();
   return result(`${said}\n${installed.stdout}`, installed.stderr, installed.exitCode);
 }
 
-export async function packsRemoveCommand(project: ProjectContext, spec: string, owner: PackOwnerChoice): Promise<CommandResult> {
+export async function packsRemoveCommand(
+  project: ProjectContext,
+  spec: string,
+  owner: PackOwnerChoice,
+): Promise<CommandResult> {
   const file = configFileFor(project, owner);
   const edit = removePackFromConfig(await readText(file), spec, isEntryIn(project, file));
   if ("error" in edit) return result("", `${shownPath(project, file)}: ${edit.error}\n`, 1);
@@ -56,7 +68,10 @@ export async function packsRemoveCommand(project: ProjectContext, spec: string, 
 
 /** The config file the owner's packs are written to: the one that lists the plugin, else `opencode.jsonc` or `opencode.json` where it would be. */
 function configFileFor(project: ProjectContext, owner: PackOwnerChoice): string {
-  if (owner.trust === "managed") throw new UsageError("managed packs are listed by an administrator in rulebook.json beside the managed rules folder: edit it there");
+  if (owner.trust === "managed")
+    throw new UsageError(
+      "managed packs are listed by an administrator in rulebook.json beside the managed rules folder: edit it there",
+    );
   const user = userPluginOptions(project.env, project.home).path;
   if (owner.trust === "user") return user ?? existingOr(openCodeConfigDir(project.env, project.home));
   const found = findPluginOptions(project.env, project.home, project.directory, project.worktree).path;
@@ -71,4 +86,7 @@ function existingOr(folder: string): string {
 const isEntryIn = (project: ProjectContext, configFile: string) => (entry: string) =>
   isRulebookSpec(entry, { configFile, directory: project.directory, home: project.home }, readPackageJson);
 
-const readText = (file: string): Promise<string> => readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? "" : Promise.reject(error)));
+const readText = (file: string): Promise<string> =>
+  readFile(file, "utf8").catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? "" : Promise.reject(error),
+  );

@@ -29,7 +29,13 @@ interface OwnerPacks {
   lock?: PackLock;
 }
 
-export async function installCommand(project: ProjectContext, owner: PackOwnerChoice, options: InstallOptions, deps: PinDeps, style: Style): Promise<CommandResult> {
+export async function installCommand(
+  project: ProjectContext,
+  owner: PackOwnerChoice,
+  options: InstallOptions,
+  deps: PinDeps,
+  style: Style,
+): Promise<CommandResult> {
   const read = await ownerPacks(project, owner);
   if ("error" in read) return result("", `${read.error}\n`, 1);
   const lines: string[] = [];
@@ -59,7 +65,10 @@ export async function installCommand(project: ProjectContext, owner: PackOwnerCh
       continue;
     }
     // Install never moves a pin: npm's files other than the lock records wait for npm or `packs update`.
-    if (locked?.kind === "npm" && (pinned.entry.kind !== "npm" || pinned.entry.version !== locked.version || pinned.entry.hash !== locked.hash)) {
+    if (
+      locked?.kind === "npm" &&
+      (pinned.entry.kind !== "npm" || pinned.entry.version !== locked.version || pinned.entry.hash !== locked.hash)
+    ) {
       failures.push(
         `pack ${configured.spec}: npm installed ${pinned.label}, whose rules differ from what rulebook.lock records (${locked.version}): reinstall the locked version (npm ci), or run opencode-rulebook packs update to accept it`,
       );
@@ -80,19 +89,35 @@ export async function installCommand(project: ProjectContext, owner: PackOwnerCh
   }
   if (read.packs.length === 0) lines.push(style.dim("No packs configured."));
   const text = lockText(next);
-  if (!options.frozen && failures.length === 0 && text !== read.lockText && (read.packs.length > 0 || read.lockText !== undefined)) {
+  if (
+    !options.frozen &&
+    failures.length === 0 &&
+    text !== read.lockText &&
+    (read.packs.length > 0 || read.lockText !== undefined)
+  ) {
     await mkdir(dirname(read.lockFile), { recursive: true });
     await writeFile(read.lockFile, text);
     lines.push(`Wrote ${shownPath(project, read.lockFile)}`);
   }
-  return result(`${lines.join("\n")}\n`, failures.length > 0 ? `${failures.join("\n")}\n` : "", failures.length > 0 ? 1 : 0);
+  return result(
+    `${lines.join("\n")}\n`,
+    failures.length > 0 ? `${failures.join("\n")}\n` : "",
+    failures.length > 0 ? 1 : 0,
+  );
 }
 
-export async function updateCommand(project: ProjectContext, owner: PackOwnerChoice, only: readonly string[], deps: PinDeps, style: Style): Promise<CommandResult> {
+export async function updateCommand(
+  project: ProjectContext,
+  owner: PackOwnerChoice,
+  only: readonly string[],
+  deps: PinDeps,
+  style: Style,
+): Promise<CommandResult> {
   const read = await ownerPacks(project, owner);
   if ("error" in read) return result("", `${read.error}\n`, 1);
   const unknown = only.filter((spec) => !read.packs.some(({ configured }) => configured.spec === spec));
-  if (unknown.length > 0) return result("", `Not configured: ${unknown.join(", ")} (see opencode-rulebook packs list)\n`, 2);
+  if (unknown.length > 0)
+    return result("", `Not configured: ${unknown.join(", ")} (see opencode-rulebook packs list)\n`, 2);
   const lines: string[] = [];
   const failures: string[] = [];
   const next: PackLock = { lockfileVersion: 1, packs: { ...(read.lock?.packs ?? {}) } };
@@ -107,18 +132,25 @@ export async function updateCommand(project: ProjectContext, owner: PackOwnerCho
     }
     next.packs[configured.spec] = after.entry;
     const was = before && !("error" in before) ? before : undefined;
-    lines.push(`${style.cyan(configured.spec)}  ${was && was.label !== after.label ? `${was.label} → ` : ""}${after.label}`);
+    lines.push(
+      `${style.cyan(configured.spec)}  ${was && was.label !== after.label ? `${was.label} → ` : ""}${after.label}`,
+    );
     lines.push(...changes(was, after).map((line) => `  ${line}`));
   }
   // Entries for packs no longer configured go.
-  for (const spec of Object.keys(next.packs)) if (!read.packs.some(({ configured }) => configured.spec === spec)) delete next.packs[spec];
+  for (const spec of Object.keys(next.packs))
+    if (!read.packs.some(({ configured }) => configured.spec === spec)) delete next.packs[spec];
   const text = lockText(next);
   if (failures.length === 0 && text !== read.lockText) {
     await mkdir(dirname(read.lockFile), { recursive: true });
     await writeFile(read.lockFile, text);
     lines.push(`Wrote ${shownPath(project, read.lockFile)}`);
   }
-  return result(`${lines.join("\n")}\n`, failures.length > 0 ? `${failures.join("\n")}\n` : "", failures.length > 0 ? 1 : 0);
+  return result(
+    `${lines.join("\n")}\n`,
+    failures.length > 0 ? `${failures.join("\n")}\n` : "",
+    failures.length > 0 ? 1 : 0,
+  );
 }
 
 /** Rules added, removed and changed between two pins of a pack. */
@@ -129,7 +161,11 @@ function changes(before: Pinned | undefined, after: Pinned): string[] {
   const now = byName(after.rules);
   const added = [...now.keys()].filter((name) => !was.has(name));
   const removed = [...was.keys()].filter((name) => !now.has(name));
-  const changed = [...now.keys()].filter((name) => was.has(name) && JSON.stringify({ ...was.get(name), path: "" }) !== JSON.stringify({ ...now.get(name), path: "" }));
+  const changed = [...now.keys()].filter(
+    (name) =>
+      was.has(name) &&
+      JSON.stringify({ ...was.get(name), path: "" }) !== JSON.stringify({ ...now.get(name), path: "" }),
+  );
   const line = (word: string, names: string[]) => (names.length > 0 ? [`${word}: ${names.join(", ")}`] : []);
   const lines = [...line("added", added), ...line("removed", removed), ...line("changed", changed)];
   return lines.length > 0 ? lines : ["no rule changed"];
@@ -139,7 +175,10 @@ function changes(before: Pinned | undefined, after: Pinned): string[] {
 function lockedFor(lock: PackLock | undefined, key: string, spec: PackSpec): LockedPack | undefined {
   const entry = lock && Object.hasOwn(lock.packs, key) ? lock.packs[key] : undefined;
   if (!entry) return undefined;
-  if (spec.kind === "git") return entry.kind === "git" && entry.url === spec.url && entry.ref === spec.ref && entry.subdir === spec.subdir ? entry : undefined;
+  if (spec.kind === "git")
+    return entry.kind === "git" && entry.url === spec.url && entry.ref === spec.ref && entry.subdir === spec.subdir
+      ? entry
+      : undefined;
   return spec.kind === "npm" && entry.kind === "npm" && entry.name === spec.name ? entry : undefined;
 }
 
@@ -151,7 +190,9 @@ async function ownerPacks(project: ProjectContext, owner: PackOwnerChoice): Prom
     packs.push({ configured, spec: parsed.pack });
   }
   const lockFile = owner.place.lockFile;
-  const text = await readFile(lockFile, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+  const text = await readFile(lockFile, "utf8").catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? undefined : Promise.reject(error),
+  );
   if (text === undefined) return { packs, lockFile };
   const read = readLock(text);
   if ("error" in read) return { error: `${shownPath(project, lockFile)}: ${read.error}` };

@@ -30,14 +30,26 @@ export interface Pinned {
 }
 
 /** `commit`: the one the lock pins (install); absent, the commit the ref names now (update, or a pack new to the lock). */
-export async function pinPack(configured: ConfiguredPack, spec: Exclude<PackSpec, { kind: "folder" }>, deps: PinDeps, commit?: string): Promise<Pinned | { error: string }> {
+export async function pinPack(
+  configured: ConfiguredPack,
+  spec: Exclude<PackSpec, { kind: "folder" }>,
+  deps: PinDeps,
+  commit?: string,
+): Promise<Pinned | { error: string }> {
   if (spec.kind === "npm") return readPinned(configured, spec, undefined, deps);
   const target = commit ?? (await resolveGitRef(spec, configured.place.gitCache, deps.git));
   const at = typeof target === "string" ? target : "error" in target ? undefined : target.commit;
   if (at === undefined) return { error: (target as { error: string }).error };
   const checkout = await ensureGitCheckout(spec, at, configured.place.gitCache, deps.git);
   if ("error" in checkout) return checkout;
-  const entry = { kind: "git" as const, url: spec.url, ...(spec.ref ? { ref: spec.ref } : {}), ...(spec.subdir ? { subdir: spec.subdir } : {}), commit: at, hash: "" };
+  const entry = {
+    kind: "git" as const,
+    url: spec.url,
+    ...(spec.ref ? { ref: spec.ref } : {}),
+    ...(spec.subdir ? { subdir: spec.subdir } : {}),
+    commit: at,
+    hash: "",
+  };
   return readPinned(configured, spec, { lockfileVersion: 1, packs: { [configured.spec]: entry } }, deps);
 }
 
@@ -46,13 +58,24 @@ export async function checkoutAgain(spec: GitPackSpec, configured: ConfiguredPac
   await rm(gitCheckoutFolder(configured.place.gitCache, spec.url, commit), { recursive: true, force: true });
 }
 
-async function readPinned(configured: ConfiguredPack, spec: PackSpec, lock: PackLock | undefined, deps: PinDeps): Promise<Pinned | { error: string }> {
-  const resolution = await resolvePack(configured, spec, lock, deps.discovery.fs, { home: deps.discovery.home, realRoot: deps.realRoot });
-  if ("problem" in resolution) return { error: `pack ${configured.spec} ${packProblemText(resolution.problem, configured.place.owner)}` };
+async function readPinned(
+  configured: ConfiguredPack,
+  spec: PackSpec,
+  lock: PackLock | undefined,
+  deps: PinDeps,
+): Promise<Pinned | { error: string }> {
+  const resolution = await resolvePack(configured, spec, lock, deps.discovery.fs, {
+    home: deps.discovery.home,
+    realRoot: deps.realRoot,
+  });
+  if ("problem" in resolution)
+    return { error: `pack ${configured.spec} ${packProblemText(resolution.problem, configured.place.owner)}` };
   const { installed } = resolution;
   const { discovery, hash } = await readPack(deps.discovery, installed);
   const locked = lock?.packs[configured.spec];
   const entry: LockedPack =
-    installed.spec.kind === "npm" ? { kind: "npm", name: installed.spec.name, version: installed.version ?? "0.0.0", hash } : { ...(locked as LockedPack), hash };
+    installed.spec.kind === "npm"
+      ? { kind: "npm", name: installed.spec.name, version: installed.version ?? "0.0.0", hash }
+      : { ...(locked as LockedPack), hash };
   return { entry, label: installed.label, rules: discovery.rules };
 }

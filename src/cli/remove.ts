@@ -13,7 +13,11 @@ export interface RemoveOptions {
 }
 
 /** The rule file named `name` (skipped and disabled ones included): project before global unless `--global`. */
-export function findRuleFile(loaded: LoadedRules, name: string, global?: boolean): { file?: FoundRuleFile; ambiguous: FoundRuleFile[] } {
+export function findRuleFile(
+  loaded: LoadedRules,
+  name: string,
+  global?: boolean,
+): { file?: FoundRuleFile; ambiguous: FoundRuleFile[] } {
   const bare = name.replace(/\.(md|mdc)$/i, "");
   const named = loaded.files.filter((file) => file.name === bare);
   const scoped = global
@@ -41,12 +45,22 @@ export async function removeCommand(
       );
     }
     const names = [...new Set(loaded.files.map((found) => found.name))].sort();
-    return result("", `No ${options.global ? "global " : ""}rule named "${name}".${names.length > 0 ? ` Rules: ${names.join(", ")}` : ""}\n`, 1);
+    return result(
+      "",
+      `No ${options.global ? "global " : ""}rule named "${name}".${names.length > 0 ? ` Rules: ${names.join(", ")}` : ""}\n`,
+      1,
+    );
   }
   const shown = shownPath(project, file.path);
   if (!options.yes) {
-    if (!io.stdinIsTTY) return result("", `Not deleting ${shown} without confirmation: stdin is not a terminal. Run again with --yes to delete it.\n`, 1);
-    if (!(await io.confirm(`Delete ${shown} (rule "${file.name}")? [y/N] `))) return result("", "Nothing deleted.\n", 1);
+    if (!io.stdinIsTTY)
+      return result(
+        "",
+        `Not deleting ${shown} without confirmation: stdin is not a terminal. Run again with --yes to delete it.\n`,
+        1,
+      );
+    if (!(await io.confirm(`Delete ${shown} (rule "${file.name}")? [y/N] `)))
+      return result("", "Nothing deleted.\n", 1);
   }
   await fs.unlink(file.path);
   return result(`Deleted ${shown} (rule "${file.name}")\n`);

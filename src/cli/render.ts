@@ -21,10 +21,22 @@ export interface RenderOptions {
 /** Rules a summary names before it counts the rest. */
 const NAMED_OUT_OF_SCOPE = 5;
 
-export function renderCommand(project: ProjectContext, loaded: LoadedRules, options: RenderOptions, style: Style): CommandResult {
+export function renderCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  options: RenderOptions,
+  style: Style,
+): CommandResult {
   const session = hypotheticalSession(project, loaded.rules, options.files ?? [], options.prompt, options.workingAs);
-  const composed = composeRulesMessage(loaded.rules, session.context, { listOnRequest: true, maxBytes: project.options.maxMessageBytes });
-  if (!composed) return result("", `${style.dim(`No rules message: no rule applies and none is on request${outOfScopeNote(loaded, session.workingAs)}.`)}\n`);
+  const composed = composeRulesMessage(loaded.rules, session.context, {
+    listOnRequest: true,
+    maxBytes: project.options.maxMessageBytes,
+  });
+  if (!composed)
+    return result(
+      "",
+      `${style.dim(`No rules message: no rule applies and none is on request${outOfScopeNote(loaded, session.workingAs)}.`)}\n`,
+    );
   const bytes = byteLength(composed.text);
   const summary =
     `${sizeLabel(bytes)} (budget ${project.options.maxMessageBytes} B): ${plural(composed.included.length, "rule")} delivered, ` +
@@ -36,6 +48,9 @@ export function renderCommand(project: ProjectContext, loaded: LoadedRules, opti
 function outOfScopeNote(loaded: LoadedRules, as: WorkingAs): string {
   const names = loaded.rules.filter((rule) => isScoped(rule) && !inScope(rule, as)).map((rule) => rule.name);
   if (names.length === 0) return "";
-  const shown = names.length > NAMED_OUT_OF_SCOPE ? `${names.slice(0, NAMED_OUT_OF_SCOPE).join(", ")} and ${names.length - NAMED_OUT_OF_SCOPE} more` : names.join(", ");
+  const shown =
+    names.length > NAMED_OUT_OF_SCOPE
+      ? `${names.slice(0, NAMED_OUT_OF_SCOPE).join(", ")} and ${names.length - NAMED_OUT_OF_SCOPE} more`
+      : names.join(", ");
   return `; not for this agent or model (see --agent, --model): ${shown}`;
 }

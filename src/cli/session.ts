@@ -27,15 +27,32 @@ export interface Hypothesis {
   context: SessionContext;
 }
 
-export function hypotheticalSession(project: ProjectContext, rules: readonly Rule[], files: readonly string[], prompt?: string, workingAs: WorkingAs = {}): Hypothesis {
-  const normalised = new Set(files.map((file) => normalisePath(file.replace(/^~\//, `${project.home}/`), project.directory, project.projectRoot)));
+export function hypotheticalSession(
+  project: ProjectContext,
+  rules: readonly Rule[],
+  files: readonly string[],
+  prompt?: string,
+  workingAs: WorkingAs = {},
+): Hypothesis {
+  const normalised = new Set(
+    files.map((file) =>
+      normalisePath(file.replace(/^~\//, `${project.home}/`), project.directory, project.projectRoot),
+    ),
+  );
   const ruleNames = new Set(rules.map((rule) => rule.name));
   const mentioned = prompt ? mentionedRuleNames(prompt, ruleNames) : [];
   // As the engine does for a user's message: existing files the prompt names join the session.
-  for (const { path, absolute } of prompt ? pathsNamedInPrompt(prompt, ruleNames, project) : []) if (existsSync(absolute)) normalised.add(path);
+  for (const { path, absolute } of prompt ? pathsNamedInPrompt(prompt, ruleNames, project) : [])
+    if (existsSync(absolute)) normalised.add(path);
   const list = [...normalised];
   const contentMatches = contentOfFiles(project, rules, list);
-  return { files: list, prompt, mentioned, workingAs, context: { files: list, prompt, mentioned: new Set(mentioned), workingAs, contentMatches } };
+  return {
+    files: list,
+    prompt,
+    mentioned,
+    workingAs,
+    context: { files: list, prompt, mentioned: new Set(mentioned), workingAs, contentMatches },
+  };
 }
 
 /**
@@ -43,13 +60,20 @@ export function hypotheticalSession(project: ProjectContext, rules: readonly Rul
  * that exists is read (its first MAX_CONTENT_CHARS bytes), as if a tool had
  * brought it into the session.
  */
-function contentOfFiles(project: ProjectContext, rules: readonly Rule[], files: readonly string[]): Map<string, ContentMatch> {
+function contentOfFiles(
+  project: ProjectContext,
+  rules: readonly Rule[],
+  files: readonly string[],
+): Map<string, ContentMatch> {
   if (!hasContentRules(rules)) return new Map();
   const texts = files.flatMap((file) => {
     const text = readStart(isAbsolute(file) ? file : join(project.projectRoot, file), MAX_CONTENT_CHARS);
     return text === undefined ? [] : [{ file, text }];
   });
-  const scan = contentHits(rules, texts, new Set(), { now: () => performance.now(), deadline: performance.now() + CONTENT_SCAN_MS });
+  const scan = contentHits(rules, texts, new Set(), {
+    now: () => performance.now(),
+    deadline: performance.now() + CONTENT_SCAN_MS,
+  });
   return new Map(scan.hits.map(({ rule, match }) => [rule, match]));
 }
 

@@ -27,7 +27,9 @@ export const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
 export type SkipReason = "binary" | "too large" | "unreadable" | "outside the repository";
 
 /** A file to check (project-relative POSIX), or one that was not. */
-export type Target = { kind: "lines"; file: string; added: AddedLine[] } | { kind: "skipped"; file: string; reason: SkipReason; detail?: string };
+export type Target =
+  | { kind: "lines"; file: string; added: AddedLine[] }
+  | { kind: "skipped"; file: string; reason: SkipReason; detail?: string };
 
 export interface Targets {
   targets: AsyncIterable<Target>;
@@ -47,10 +49,14 @@ export interface DiffRequest {
  * project), as written: one outside the project is a usage error. Where each
  * leads (symlinks), and whether it exists, the targets' readers check.
  */
-export function namedPaths(project: Pick<ProjectContext, "directory" | "projectRoot">, raw: readonly string[]): string[] {
+export function namedPaths(
+  project: Pick<ProjectContext, "directory" | "projectRoot">,
+  raw: readonly string[],
+): string[] {
   return raw.map((path) => {
     const absolute = resolve(project.directory, path);
-    if (!inside(absolute, [project.projectRoot])) throw new UsageError(`${shownText(path)} is outside the repository (${shownText(project.projectRoot)})`);
+    if (!inside(absolute, [project.projectRoot]))
+      throw new UsageError(`${shownText(path)} is outside the repository (${shownText(project.projectRoot)})`);
     return relative(project.projectRoot, absolute).split(sep).join("/");
   });
 }
@@ -73,13 +79,21 @@ export async function wholeFileTargets(project: ProjectContext, paths: readonly 
 }
 
 /** The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds. */
-export async function diffTargets(project: ProjectContext, paths: readonly string[], request: DiffRequest, git: Git): Promise<Targets> {
+export async function diffTargets(
+  project: ProjectContext,
+  paths: readonly string[],
+  request: DiffRequest,
+  git: Git,
+): Promise<Targets> {
   const inside = await git(["rev-parse", "--is-inside-work-tree"]);
   if (!isWorkTree(inside)) {
     const where = shownPath(project, project.directory) || ".";
     // Anything else is git's to say: a repository it will not read (`safe.directory`), a broken one.
-    if (inside.code !== 0 && !/not a git repository/i.test(inside.stderr)) throw new UsageError(`git cannot read the repository at ${where}: ${gitMessage(inside)}`);
-    throw new UsageError(`${where} is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files`);
+    if (inside.code !== 0 && !/not a git repository/i.test(inside.stderr))
+      throw new UsageError(`git cannot read the repository at ${where}: ${gitMessage(inside)}`);
+    throw new UsageError(
+      `${where} is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files`,
+    );
   }
   const base = await diffBase(git, request.rev);
   const realRoot = await realpath(project.projectRoot);
@@ -118,29 +132,42 @@ export async function diffTargets(project: ProjectContext, paths: readonly strin
     yield* readEach(untracked, realRoot);
   }
   const what = request.staged ? "lines staged" : "lines added";
-  return { targets: targets(), compared: `${what} ${base.since}${withUntracked ? ", and untracked files" : ""}`, notes: [] };
+  return {
+    targets: targets(),
+    compared: `${what} ${base.since}${withUntracked ? ", and untracked files" : ""}`,
+    notes: [],
+  };
 }
 
 /** The revision to compare with: as given, HEAD, or in a repository without a commit yet, the empty tree (everything is added). */
 async function diffBase(git: Git, rev: string | undefined): Promise<{ rev: string; since: string }> {
   if (rev !== undefined) {
-    if (rev.startsWith("-") || rev.trim() === "") throw new UsageError(`--diff ${JSON.stringify(rev)}: give a revision, such as HEAD, main or origin/main`);
+    if (rev.startsWith("-") || rev.trim() === "")
+      throw new UsageError(`--diff ${JSON.stringify(rev)}: give a revision, such as HEAD, main or origin/main`);
     // `a..b` and `a...b` name two commits; git diff checks them itself.
     if (rev.includes("..")) return { rev, since: `in ${rev}` };
     const known = await git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
     if (known.code !== 0) {
-      throw new UsageError(`--diff ${rev}: git knows no such revision (to check only some paths against HEAD, name them after it: --diff HEAD ${rev})`);
+      throw new UsageError(
+        `--diff ${rev}: git knows no such revision (to check only some paths against HEAD, name them after it: --diff HEAD ${rev})`,
+      );
     }
     return { rev, since: `since ${rev}` };
   }
-  if ((await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])).code === 0) return { rev: "HEAD", since: "since HEAD" };
+  if ((await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])).code === 0)
+    return { rev: "HEAD", since: "since HEAD" };
   const empty = await git(["hash-object", "-t", "tree", "--stdin"]);
   if (empty.code !== 0) throw new UsageError(`git hash-object: ${gitMessage(empty)}`);
   return { rev: empty.stdout.trim(), since: "in a repository with no commit yet" };
 }
 
 /** The project's files: git's list in a repository (what it ignores left out), else the project walk's. */
-async function listedFiles(project: ProjectContext, git: Git, folders: readonly string[], notes: string[]): Promise<string[]> {
+async function listedFiles(
+  project: ProjectContext,
+  git: Git,
+  folders: readonly string[],
+  notes: string[],
+): Promise<string[]> {
   const inside = await git(["rev-parse", "--is-inside-work-tree"]).catch(() => undefined);
   if (inside && isWorkTree(inside)) {
     return gitFiles(
@@ -150,7 +177,10 @@ async function listedFiles(project: ProjectContext, git: Git, folders: readonly 
     );
   }
   const walked = await listProjectFiles(project.projectRoot);
-  if (!walked.complete) notes.push(`the project has more than ${PROJECT_FILE_LIMIT} files, or folders nested too deep: only the first ${walked.files.length} were checked`);
+  if (!walked.complete)
+    notes.push(
+      `the project has more than ${PROJECT_FILE_LIMIT} files, or folders nested too deep: only the first ${walked.files.length} were checked`,
+    );
   return walked.files;
 }
 
@@ -193,15 +223,23 @@ async function readWhole(realRoot: string, file: string): Promise<Target | undef
   }
   if (!info.isFile()) return undefined;
   if (!inside(path, [realRoot])) return { kind: "skipped", file, reason: "outside the repository" };
-  if (info.size > MAX_CHECKED_BYTES) return { kind: "skipped", file, reason: "too large", detail: `${info.size} bytes` };
+  if (info.size > MAX_CHECKED_BYTES)
+    return { kind: "skipped", file, reason: "too large", detail: `${info.size} bytes` };
   let bytes: Uint8Array;
   try {
     bytes = await readAtMost(path, MAX_CHECKED_BYTES, info.size);
   } catch (error) {
-    return errorCode(error) === "ENOENT" ? undefined : { kind: "skipped", file, reason: "unreadable", detail: errorReason(error) };
+    return errorCode(error) === "ENOENT"
+      ? undefined
+      : { kind: "skipped", file, reason: "unreadable", detail: errorReason(error) };
   }
-  if (bytes.length > MAX_CHECKED_BYTES) return { kind: "skipped", file, reason: "too large", detail: `over ${MAX_CHECKED_BYTES} bytes` };
+  if (bytes.length > MAX_CHECKED_BYTES)
+    return { kind: "skipped", file, reason: "too large", detail: `over ${MAX_CHECKED_BYTES} bytes` };
   if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { kind: "skipped", file, reason: "binary" };
   // Read whole, every line counts as added: what a write of the file would add to nothing.
-  return { kind: "lines", file, added: linesAdded("", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")) };
+  return {
+    kind: "lines",
+    file,
+    added: linesAdded("", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8")),
+  };
 }

@@ -33,10 +33,13 @@ export async function resolveNamed(root: string, realRoot: string, paths: readon
     const full = join(root, named);
     const real = await leadsTo(full, named);
     if (!inside(real, [realRoot])) {
-      throw new UsageError(`${shownPath(named)} is outside the repository: it leads to ${shownText(real)}, and the repository is ${shownText(realRoot)}`);
+      throw new UsageError(
+        `${shownPath(named)} is outside the repository: it leads to ${shownText(real)}, and the repository is ${shownText(realRoot)}`,
+      );
     }
     const info = await stat(full).catch(() => undefined);
-    if (info && !info.isFile() && !info.isDirectory()) throw new UsageError(`${shownPath(named)} is not a file or a folder`);
+    if (info && !info.isFile() && !info.isDirectory())
+      throw new UsageError(`${shownPath(named)} is not a file or a folder`);
     const kind = !info ? "missing" : info.isDirectory() ? "folder" : "file";
     resolved.push({ named, real: relative(realRoot, real).split(sep).join("/"), kind });
   }
@@ -59,7 +62,8 @@ async function leadsTo(path: string, named: string): Promise<string> {
   } catch (error) {
     const code = errorCode(error);
     const parent = dirname(path);
-    if ((code === "ENOENT" || code === "ENOTDIR") && parent !== path) return join(await leadsTo(parent, named), basename(path));
+    if ((code === "ENOENT" || code === "ENOTDIR") && parent !== path)
+      return join(await leadsTo(parent, named), basename(path));
     throw new UsageError(`${shownPath(named)} cannot be followed (${errorReason(error)})`);
   }
 }

@@ -38,7 +38,13 @@ export type Finding = Violation & { file: string; lineNumber: number };
 /** The check has no time limit here: patterns match in linear time, and a person waits for the whole answer. */
 const UNBOUNDED = { now: () => 0, deadline: Number.POSITIVE_INFINITY };
 
-export async function verifyCommand(project: ProjectContext, loaded: LoadedRules, input: Targets, options: VerifyOptions, style: Style): Promise<CommandResult> {
+export async function verifyCommand(
+  project: ProjectContext,
+  loaded: LoadedRules,
+  input: Targets,
+  options: VerifyOptions,
+  style: Style,
+): Promise<CommandResult> {
   const as = options.workingAs ?? {};
   // The same rules a session checks: a shadowed user rule's forbids hold here too.
   const enforcing = enforcingRules(loaded);
@@ -49,9 +55,14 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
   const notes = [
     ...input.notes,
     ...optionNote(project),
-    ...(unread.length > 0 ? [`packs not checked, not installed as pinned (run opencode-rulebook packs install --frozen): ${unread.join(", ")}`] : []),
+    ...(unread.length > 0
+      ? [
+          `packs not checked, not installed as pinned (run opencode-rulebook packs install --frozen): ${unread.join(", ")}`,
+        ]
+      : []),
   ];
-  if (notFor.length > 0) notes.push(`not checked, for other agents or models (see --agent, --model): ${notFor.join(", ")}`);
+  if (notFor.length > 0)
+    notes.push(`not checked, for other agents or models (see --agent, --model): ${notFor.join(", ")}`);
 
   const ruleFiles = new Set(loaded.files.map((file) => relative(project.projectRoot, file.path).split(sep).join("/")));
   const findings: Finding[] = [];
@@ -102,7 +113,10 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
   });
   // Files too large or unreadable are named; binary files (images, archives) are many, and counted.
   for (const { file, reason, detail } of skipped) {
-    if (reason !== "binary") lines.push(`${style.dim("note   ")} ${shownText(`${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`)}`);
+    if (reason !== "binary")
+      lines.push(
+        `${style.dim("note   ")} ${shownText(`${file}: not checked, ${reason}${detail ? ` (${detail})` : ""}`)}`,
+      );
   }
   const binary = skipped.filter((skip) => skip.reason === "binary").length;
   if (binary > 0) notes.push(`${plural(binary, "binary file")} not checked`);
@@ -110,7 +124,8 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
   if (lines.length > 0) lines.push("");
   const compared = input.compared ? ` (${shownText(input.compared)})` : "";
   if (forbidding.length === 0) lines.push("No rule forbids text in files: nothing to check.");
-  else if (forbidding.length === notFor.length) lines.push("No rule that forbids text in files applies: nothing checked.");
+  else if (forbidding.length === notFor.length)
+    lines.push("No rule that forbids text in files applies: nothing checked.");
   else if (findings.length === 0) lines.push(style.green(`No rule broken in ${plural(checked, "file")}${compared}.`));
   else {
     const files = new Set(findings.map((finding) => finding.file)).size;
@@ -128,7 +143,11 @@ export async function verifyCommand(project: ProjectContext, loaded: LoadedRules
 function findingsIn(file: string, added: readonly AddedLine[], rules: readonly Rule[], as: WorkingAs): Finding[] {
   if (violationsIn([{ kind: "file", file, added }], rules, as, "block", UNBOUNDED).violations.length === 0) return [];
   const eachLine: CheckedChange[] = added.map((line) => ({ kind: "file", file, added: [line] }));
-  return violationsIn(eachLine, rules, as, "block", UNBOUNDED).violations.map((violation) => ({ ...violation, file, lineNumber: violation.lineNumber ?? 0 }));
+  return violationsIn(eachLine, rules, as, "block", UNBOUNDED).violations.map((violation) => ({
+    ...violation,
+    file,
+    lineNumber: violation.lineNumber ?? 0,
+  }));
 }
 
 /** The plugin's `enforce` option, when it is not `block`: what sessions do, and that verify does not follow it. */

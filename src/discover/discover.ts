@@ -53,7 +53,16 @@ const FILES_OPEN_AT_ONCE = 32;
 export async function discoverRules(context: DiscoveryContext, sources: RuleSource[]): Promise<Discovery> {
   const fs = probingFs(context.fs);
   const probing: DiscoveryContext = { ...context, fs };
-  const discovery: Discovery = { rules: [], warnings: [], files: [], folders: [], references: [], probed: fs.folders, parses: new Map(), digests: new Map() };
+  const discovery: Discovery = {
+    rules: [],
+    warnings: [],
+    files: [],
+    folders: [],
+    references: [],
+    probed: fs.folders,
+    parses: new Map(),
+    digests: new Map(),
+  };
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
   // The repository's real root is resolved once (the file system keeps it for the load), while the sources start.
   const resolving = realRootOf(probing);
@@ -152,7 +161,8 @@ async function readBytes(file: FoundRuleFile, context: DiscoveryContext): Promis
     return skipped(file, { code: "rule-unreadable", reason: errorReason(error) });
   }
   // The file may have grown between the folder walk and the read.
-  if (bytes.byteLength > context.maxRuleBytes) return skipped(file, { code: "rule-too-large", limit: context.maxRuleBytes });
+  if (bytes.byteLength > context.maxRuleBytes)
+    return skipped(file, { code: "rule-too-large", limit: context.maxRuleBytes });
   return { bytes };
 }
 
@@ -161,7 +171,12 @@ type Read = { bytes: Uint8Array } | { skipped: ReadRule };
 /** A file's parse kept from an earlier load, or its bytes read now; `key`: its parse context. */
 type Got = { key: string } & ({ kept: CachedParse } | Read);
 
-function readUnlessKept(file: FoundRuleFile, key: string, cache: ParseCacheEntries, context: DiscoveryContext): Promise<Got> {
+function readUnlessKept(
+  file: FoundRuleFile,
+  key: string,
+  cache: ParseCacheEntries,
+  context: DiscoveryContext,
+): Promise<Got> {
   const kept = cachedParse(cache, file, key, context.digests);
   if (kept) return Promise.resolve({ key, kept });
   return readBytes(file, context).then((read) => ({ key, ...read }));
@@ -172,7 +187,13 @@ function skipped(file: FoundRuleFile, facts: FactsWithout<"rule">): Read {
 }
 
 /** The rule with its references read (later, within the reads' bound), when its text may hold some. */
-function withTheirReferences(file: FoundRuleFile, source: RuleSource, context: DiscoveryContext, reachOf: (trust: Trust) => Promise<Reach>, parsed: ParsedRule): Settled<ReadRule> {
+function withTheirReferences(
+  file: FoundRuleFile,
+  source: RuleSource,
+  context: DiscoveryContext,
+  reachOf: (trust: Trust) => Promise<Reach>,
+  parsed: ParsedRule,
+): Settled<ReadRule> {
   const { rule, warnings } = parsed;
   if (!rule) return { value: { warnings, references: [] } };
   const syntaxes = source.references ?? REFERENCE_SYNTAXES;

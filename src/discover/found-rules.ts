@@ -59,7 +59,9 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       scope: spec.scope,
       source: spec.source,
       path: file.path,
-      displayPath: spec.pack ? `${spec.pack.displayPrefix}/${file.relPath}` : displayPath(file.path, root, context.home),
+      displayPath: spec.pack
+        ? `${spec.pack.displayPrefix}/${file.relPath}`
+        : displayPath(file.path, root, context.home),
       relPath: file.relPath,
       size: file.size,
       version: file.version,
@@ -74,7 +76,11 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
  * level from the repository root down (`~/.claude/rules`, `.claude/rules`):
  * the layout most tools share.
  */
-export function findHomeAndLevelFolders(context: SourceContext, folder: string, spec: Omit<FolderSpec, "folder" | "scope">): Promise<Required<FoundRules>> {
+export function findHomeAndLevelFolders(
+  context: SourceContext,
+  folder: string,
+  spec: Omit<FolderSpec, "folder" | "scope">,
+): Promise<Required<FoundRules>> {
   return findLevelFolders(context, folder, spec, { home: true });
 }
 
@@ -92,7 +98,8 @@ export async function findLevelFolders(
     [...(home ? [context.home] : []), ...levels].map((base) => join(base, folder)),
   );
   if (home) await addFolder(found, context, { ...spec, folder: join(context.home, folder), scope: "global" });
-  for (const level of levels) await addFolder(found, context, { ...spec, folder: join(level, folder), scope: "project" });
+  for (const level of levels)
+    await addFolder(found, context, { ...spec, folder: join(level, folder), scope: "project" });
   return found;
 }
 
@@ -105,7 +112,8 @@ export async function kindOf(path: string, context: SourceContext, found: FoundR
     stat = await context.fs.stat(path);
   } catch (error) {
     const code = errorCode(error);
-    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(path, { code: "path-unreadable", reason: errorReason(error) }));
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      found.warnings.push(ruleWarning(path, { code: "path-unreadable", reason: errorReason(error) }));
     return { kind: "none" };
   }
   if (stat.isFile()) return { kind: "file", size: stat.size, version: fileVersion(stat) };
@@ -131,7 +139,12 @@ export async function addSingleFile(
     const realPath = await context.fs.realpath(spec.path).catch(() => undefined);
     if (realPath === undefined || !allowsRealPath(boundary, realPath)) {
       found.warnings.push(
-        ruleWarning(spec.path, realPath === undefined ? { code: "path-unresolvable" } : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" }),
+        ruleWarning(
+          spec.path,
+          realPath === undefined
+            ? { code: "path-unresolvable" }
+            : { code: "outside-repository", realPath, realRoot: boundary.realRoot, what: "file" },
+        ),
       );
       return { kind: "none" };
     }

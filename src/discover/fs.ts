@@ -22,10 +22,17 @@ export interface RuleFs {
 }
 
 export const nodeRuleFs: RuleFs = {
-  readdir: (path) => new Promise((resolve, reject) => callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries)))),
-  stat: (path) => new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
+  readdir: (path) =>
+    new Promise((resolve, reject) =>
+      callbackFs.readdir(path, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))),
+    ),
+  stat: (path) =>
+    new Promise((resolve, reject) => callbackFs.stat(path, (error, stats) => (error ? reject(error) : resolve(stats)))),
   // The native realpath(3), as `fs.promises.realpath` uses: one call, not a walk of the path's parts.
-  realpath: (path) => new Promise((resolve, reject) => callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real)))),
+  realpath: (path) =>
+    new Promise((resolve, reject) =>
+      callbackFs.realpath.native(path, (error, real) => (error ? reject(error) : resolve(real))),
+    ),
   readFile: readAtMost,
 };
 
@@ -54,7 +61,13 @@ export function readOpened(fd: number, maxBytes: number, size?: number): Promise
 }
 
 /** One open file's read, to its close. */
-function boundedRead(fd: number, maxBytes: number, size: number | undefined, resolve: (bytes: Uint8Array) => void, reject: (error: unknown) => void): void {
+function boundedRead(
+  fd: number,
+  maxBytes: number,
+  size: number | undefined,
+  resolve: (bytes: Uint8Array) => void,
+  reject: (error: unknown) => void,
+): void {
   let buffer = EMPTY;
   let filled = 0;
   const end = (error: Error | null) => {
@@ -113,7 +126,10 @@ export interface FileVersion {
 export function fileVersion(stats: Stats): FileVersion | undefined {
   const parts = [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs];
   if (!parts.every((part) => typeof part === "number" && Number.isFinite(part))) return undefined;
-  return { stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`, changedAt: Math.max(stats.mtimeMs, stats.ctimeMs) };
+  return {
+    stamp: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`,
+    changedAt: Math.max(stats.mtimeMs, stats.ctimeMs),
+  };
 }
 
 /** `ENOENT`-style code of a file system error, if it has one. */
@@ -132,7 +148,11 @@ export function errorReason(error: unknown): string {
  * regular file of at most `maxBytes`: a FIFO would hold the read open
  * forever. Otherwise an error whose reason says why (`ENOENT` as usual).
  */
-export async function readRegularFile(fs: Pick<RuleFs, "stat" | "readFile">, path: string, maxBytes: number): Promise<Uint8Array> {
+export async function readRegularFile(
+  fs: Pick<RuleFs, "stat" | "readFile">,
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array> {
   const stat = await fs.stat(path);
   if (!stat.isFile()) throw Object.assign(new Error("not a regular file"), { code: "not a regular file" });
   if (stat.size > maxBytes) throw Object.assign(new Error("too large"), { code: `over ${maxBytes} bytes` });

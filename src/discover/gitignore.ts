@@ -70,7 +70,10 @@ async function levelOf(fs: RuleFs, dir: string, path: string): Promise<IgnoreLev
  */
 export async function ignoresAbove(fs: RuleFs, root: string, start: string): Promise<IgnoreChain> {
   const above = foldersFromRoot(start, root).slice(0, -1);
-  const places = [{ dir: root, path: join(root, ".git", "info", "exclude") }, ...above.map((dir) => ({ dir, path: join(dir, ".gitignore") }))];
+  const places = [
+    { dir: root, path: join(root, ".git", "info", "exclude") },
+    ...above.map((dir) => ({ dir, path: join(dir, ".gitignore") })),
+  ];
   const levels = await Promise.all(
     places.map(async ({ dir, path }) => {
       // Through a symlink too, unlike git's own walk (which reads no linked `.gitignore`): a few files above the search, read once.
@@ -78,11 +81,18 @@ export async function ignoresAbove(fs: RuleFs, root: string, start: string): Pro
       return stat?.isFile() ? levelOf(fs, dir, path) : undefined;
     }),
   );
-  return levels.filter((level): level is IgnoreLevel => level !== undefined && (level.dir === start || !testFolder(level, start).ignored));
+  return levels.filter(
+    (level): level is IgnoreLevel => level !== undefined && (level.dir === start || !testFolder(level, start).ignored),
+  );
 }
 
 /** The ignore files in force in `dir`, a folder the walk entered: those in force above it and its own `.gitignore`. */
-export async function ignoresIn(fs: RuleFs, dir: string, entries: readonly Dirent[], above: IgnoreChain): Promise<IgnoreChain> {
+export async function ignoresIn(
+  fs: RuleFs,
+  dir: string,
+  entries: readonly Dirent[],
+  above: IgnoreChain,
+): Promise<IgnoreChain> {
   // Its Dirent, not a stat: a symlink is passed over, as git does.
   const file = entries.find((entry) => entry.name === ".gitignore");
   const own = file?.isFile() ? await levelOf(fs, dir, childPaths(dir)(file.name)) : undefined;
@@ -102,7 +112,8 @@ export function inForceBelow(chain: IgnoreChain, path: string): IgnoreChain | un
   for (let i = chain.length - 1; i >= 0; i--) {
     const result = testFolder(chain[i] as IgnoreLevel, path);
     if (result.ignored) return undefined;
-    if (result.unignored) return i === 0 ? chain : chain.filter((level, j) => j >= i || !testFolder(level, path).ignored);
+    if (result.unignored)
+      return i === 0 ? chain : chain.filter((level, j) => j >= i || !testFolder(level, path).ignored);
   }
   return chain;
 }

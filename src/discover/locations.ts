@@ -25,7 +25,10 @@ export function openCodeConfigDir(env: Record<string, string | undefined>, home:
  * `%ProgramData%\\opencode` on Windows; `$OPENCODE_TEST_MANAGED_CONFIG_DIR` moves it
  * for OpenCode, so for the plugin too.
  */
-export function managedConfigDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+export function managedConfigDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.OPENCODE_TEST_MANAGED_CONFIG_DIR) return env.OPENCODE_TEST_MANAGED_CONFIG_DIR;
   if (platform === "darwin") return "/Library/Application Support/opencode";
   if (platform === "win32") return win32.join(env.ProgramData || "C:\\ProgramData", "opencode");
@@ -37,7 +40,10 @@ export function managedConfigDir(env: Record<string, string | undefined>, platfo
  * `$OPENCODE_RULEBOOK_MANAGED_DIR` (an administrator who deploys elsewhere;
  * tests). Its \`rulebook.json\` (managed packs), lock and pack cache sit beside it.
  */
-export function managedRulesDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+export function managedRulesDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.OPENCODE_RULEBOOK_MANAGED_DIR) return env.OPENCODE_RULEBOOK_MANAGED_DIR;
   return (platform === "win32" ? win32.join : join)(managedConfigDir(env, platform), "rules");
 }
@@ -55,7 +61,14 @@ export function globalRulesDir(env: Record<string, string | undefined>, home: st
  */
 export function foldersFromRoot(directory: string, worktree: string): string[] {
   const rel = relative(worktree, directory);
-  if (!worktree || worktree === directory || worktree === parse(worktree).root || rel.startsWith("..") || isAbsolute(rel)) return [directory];
+  if (
+    !worktree ||
+    worktree === directory ||
+    worktree === parse(worktree).root ||
+    rel.startsWith("..") ||
+    isAbsolute(rel)
+  )
+    return [directory];
   const folders = [directory];
   let current = directory;
   while (current !== worktree && dirname(current) !== current) {

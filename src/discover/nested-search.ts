@@ -95,7 +95,8 @@ async function walkBelow(context: SourceContext): Promise<Tree> {
   // The search's own problems, worded for it; the directory itself is other sources' to report.
   const warnings: RuleWarning[] = [];
   for (const warning of walk.warnings) {
-    if (warning.code === "walk-limit") warnings.push(ruleWarning(start, { code: "nested-search-limit", maxFolders: NESTED_SEARCH.maxFolders }));
+    if (warning.code === "walk-limit")
+      warnings.push(ruleWarning(start, { code: "nested-search-limit", maxFolders: NESTED_SEARCH.maxFolders }));
     else if (warning.code === "subfolder-unreadable" && warning.path !== start && warning.reason !== "ENOENT") {
       warnings.push(ruleWarning(warning.path, { code: "nested-folder-unreadable", reason: warning.reason }));
     }
@@ -108,7 +109,12 @@ async function walkBelow(context: SourceContext): Promise<Tree> {
  * in its order, with their rules folders prefetched; the search's warnings
  * (only the first source to ask gets any) join the source's.
  */
-export async function nestedLevels(search: Promise<NestedSearch>, rulesFolder: string, found: FoundRules, fs: RuleFs): Promise<string[]> {
+export async function nestedLevels(
+  search: Promise<NestedSearch>,
+  rulesFolder: string,
+  found: FoundRules,
+  fs: RuleFs,
+): Promise<string[]> {
   const nested = await search;
   found.warnings.push(...nested.warnings);
   const levels = nested.holding(rulesFolder.split("/")[0] as string);

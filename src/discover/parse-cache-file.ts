@@ -64,7 +64,10 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
     const bytes = await read(file, MAX_CACHE_BYTES);
     if (!bytes) return new Map();
     // Decoded where it lies: a copy of a few megabytes would cost more than the decoding.
-    return cacheEntries(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")), { project: projectKey, build: await build });
+    return cacheEntries(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")), {
+      project: projectKey,
+      build: await build,
+    });
   };
   return {
     async load() {
@@ -76,7 +79,9 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
       try {
         const loaded = await Promise.race([load(), late]);
         if (loaded) return loaded;
-        log.warn(`The parsed-rules cache ${file} was not read within ${options.loadWaitMs ?? LOAD_WAIT_MS} ms; rules are read from their files`);
+        log.warn(
+          `The parsed-rules cache ${file} was not read within ${options.loadWaitMs ?? LOAD_WAIT_MS} ms; rules are read from their files`,
+        );
       } catch (error) {
         log.debug(`The parsed-rules cache ${file} was not used: ${(error as Error)?.message ?? String(error)}`);
       } finally {
@@ -118,7 +123,10 @@ function readOwnFile(path: string, maxBytes: number): Promise<Uint8Array | undef
       callbackFs.fstat(fd, (statError, found) => {
         const problem = statError ? statError.message : untrusted(found);
         if (problem) return callbackFs.close(fd, () => reject(new Error(problem)));
-        readOpened(fd, maxBytes, found.size).then((bytes) => resolve(bytes.byteLength > maxBytes ? undefined : bytes), reject);
+        readOpened(fd, maxBytes, found.size).then(
+          (bytes) => resolve(bytes.byteLength > maxBytes ? undefined : bytes),
+          reject,
+        );
       });
     });
   });
@@ -134,7 +142,13 @@ function untrusted(found: callbackFs.Stats): string | undefined {
   return undefined;
 }
 
-async function write(file: string, projectKey: string, build: Promise<string>, entries: ParseCacheEntries, log: Logger): Promise<void> {
+async function write(
+  file: string,
+  projectKey: string,
+  build: Promise<string>,
+  entries: ParseCacheEntries,
+  log: Logger,
+): Promise<void> {
   const folder = dirname(file);
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
@@ -156,7 +170,9 @@ async function write(file: string, projectKey: string, build: Promise<string>, e
     await prune(folder);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
-    log.warn(`The parsed-rules cache could not be written to ${file}: ${(error as Error)?.message ?? String(error)}; the next start reads every rule file`);
+    log.warn(
+      `The parsed-rules cache could not be written to ${file}: ${(error as Error)?.message ?? String(error)}; the next start reads every rule file`,
+    );
   }
 }
 
@@ -174,6 +190,9 @@ async function prune(folder: string): Promise<void> {
   const files = found.filter((entry) => entry !== undefined);
   const stale = Date.now() - 60 * 60 * 1000;
   const projects = files.filter((entry) => entry.name.endsWith(".json")).sort((a, b) => b.time - a.time);
-  const gone = [...projects.slice(MAX_PROJECTS), ...files.filter((entry) => entry.name.endsWith(".tmp") && entry.time < stale)];
+  const gone = [
+    ...projects.slice(MAX_PROJECTS),
+    ...files.filter((entry) => entry.name.endsWith(".tmp") && entry.time < stale),
+  ];
   await Promise.all(gone.map((entry) => rm(join(folder, entry.name), { force: true })));
 }

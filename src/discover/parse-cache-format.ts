@@ -24,7 +24,9 @@ export function cacheText(entries: ParseCacheEntries, owner: CacheOwner): string
   return JSON.stringify({
     format: FORMAT,
     ...owner,
-    entries: [...entries].map(([path, { stamp, context, parsed, digest }]) => (digest === undefined ? [path, stamp, context, parsed] : [path, stamp, context, parsed, digest])),
+    entries: [...entries].map(([path, { stamp, context, parsed, digest }]) =>
+      digest === undefined ? [path, stamp, context, parsed] : [path, stamp, context, parsed, digest],
+    ),
   });
 }
 
@@ -32,22 +34,40 @@ export function cacheText(entries: ParseCacheEntries, owner: CacheOwner): string
 export function cacheEntries(data: unknown, owner: CacheOwner): ParseCacheEntries {
   const file = data as { format?: unknown; build?: unknown; project?: unknown; entries?: unknown };
   const entries = new Map<string, CachedParse>();
-  if (file?.format !== FORMAT || file.build !== owner.build || file.project !== owner.project || !Array.isArray(file.entries)) return entries;
+  if (
+    file?.format !== FORMAT ||
+    file.build !== owner.build ||
+    file.project !== owner.project ||
+    !Array.isArray(file.entries)
+  )
+    return entries;
   for (const item of file.entries) {
     if (!Array.isArray(item)) continue;
     const [path, stamp, context, parsed, digest] = item as unknown[];
-    if (typeof path !== "string" || typeof stamp !== "string" || typeof context !== "string" || !validCachedParse(parsed, path)) continue;
+    if (
+      typeof path !== "string" ||
+      typeof stamp !== "string" ||
+      typeof context !== "string" ||
+      !validCachedParse(parsed, path)
+    )
+      continue;
     entries.set(path, typeof digest === "string" ? { stamp, context, parsed, digest } : { stamp, context, parsed });
   }
   return entries;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const strings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string");
 
 function validCachedParse(parsed: unknown, path: string): parsed is ParsedRule {
   if (!isObject(parsed) || !Array.isArray(parsed.warnings)) return false;
-  if (!parsed.warnings.every((warning) => isObject(warning) && typeof warning.path === "string" && typeof warning.code === "string")) return false;
+  if (
+    !parsed.warnings.every(
+      (warning) => isObject(warning) && typeof warning.path === "string" && typeof warning.code === "string",
+    )
+  )
+    return false;
   const rule = parsed.rule;
   if (rule === undefined) return true;
   return (

@@ -36,20 +36,45 @@ export const SETTLED_AFTER_MS = 3000;
  * source gave it, whom it is trusted as, and the size limit.
  */
 export function parseContext(source: RuleSource, file: FoundRuleFile, maxRuleBytes: number): string {
-  return JSON.stringify([source.id, source.tool ?? "", file.name, file.scope, file.source, file.displayPath, file.relPath, file.trust, maxRuleBytes]);
+  return JSON.stringify([
+    source.id,
+    source.tool ?? "",
+    file.name,
+    file.scope,
+    file.source,
+    file.displayPath,
+    file.relPath,
+    file.trust,
+    maxRuleBytes,
+  ]);
 }
 
 /** The entry kept for this file in this context, when the file has not changed since (and, when `digest`, it holds the bytes' digest). */
-export function cachedParse(entries: ParseCacheEntries, file: FoundRuleFile, context: string, digest = false): CachedParse | undefined {
+export function cachedParse(
+  entries: ParseCacheEntries,
+  file: FoundRuleFile,
+  context: string,
+  digest = false,
+): CachedParse | undefined {
   if (!file.version) return undefined;
   const kept = entries.get(file.path);
-  return kept && kept.stamp === file.version.stamp && kept.context === context && (!digest || kept.digest !== undefined) ? kept : undefined;
+  return kept && kept.stamp === file.version.stamp && kept.context === context && (!digest || kept.digest !== undefined)
+    ? kept
+    : undefined;
 }
 
 /** The entry to keep for a parse just made; none for a file without a version or changed too recently to trust its stamp. */
-export function entryFor(file: FoundRuleFile, context: string, parsed: ParsedRule, now: number, digest?: string): CachedParse | undefined {
+export function entryFor(
+  file: FoundRuleFile,
+  context: string,
+  parsed: ParsedRule,
+  now: number,
+  digest?: string,
+): CachedParse | undefined {
   if (!file.version || now - file.version.changedAt < SETTLED_AFTER_MS) return undefined;
-  return digest === undefined ? { stamp: file.version.stamp, context, parsed } : { stamp: file.version.stamp, context, parsed, digest };
+  return digest === undefined
+    ? { stamp: file.version.stamp, context, parsed }
+    : { stamp: file.version.stamp, context, parsed, digest };
 }
 
 /** Whether two sets of kept parses differ: only then is the set written again. */

@@ -11,7 +11,16 @@ import type { FoundRuleFile, MapperWarn, RuleSource } from "./source.js";
 /** A rule file's own parse: its front matter read by its source's mapper, and the warnings of both. */
 export function parseFile(file: FoundRuleFile, source: RuleSource, bytes: Uint8Array): ParsedRule {
   const { name, scope, path, displayPath, trust, pack } = file;
-  const candidate = { name, scope, source: file.source, tool: source.tool, path, displayPath, trust, ...(pack ? { pack } : {}) };
+  const candidate = {
+    name,
+    scope,
+    source: file.source,
+    tool: source.tool,
+    path,
+    displayPath,
+    trust,
+    ...(pack ? { pack } : {}),
+  };
   const mapperWarnings: RuleWarning[] = [];
   const warn = (facts: Parameters<MapperWarn>[0]) => mapperWarnings.push(ruleWarning(file.path, facts));
   const { mapFrontMatter, typeOf } = source;
@@ -24,6 +33,7 @@ export function parseFile(file: FoundRuleFile, source: RuleSource, bytes: Uint8A
       : undefined;
   const parsed = parseRule(candidate, bytes, mapper, source.frontMatter?.(file));
   const warnings = [...mapperWarnings, ...parsed.warnings];
-  if (parsed.rule && parsed.rule.unknownKeys.length > 0) warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...parsed.rule.unknownKeys] }));
+  if (parsed.rule && parsed.rule.unknownKeys.length > 0)
+    warnings.push(ruleWarning(file.path, { code: "unknown-keys", keys: [...parsed.rule.unknownKeys] }));
   return parsed.rule ? { rule: parsed.rule, warnings } : { warnings };
 }

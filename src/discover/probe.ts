@@ -35,7 +35,8 @@ export function probingFs(fs: RuleFs): ProbingFs {
       reals.set(path, once);
       return once;
     },
-    readFile: (path, maxBytes, size) => (size === undefined ? fs.readFile(path, maxBytes) : fs.readFile(path, maxBytes, size)),
+    readFile: (path, maxBytes, size) =>
+      size === undefined ? fs.readFile(path, maxBytes) : fs.readFile(path, maxBytes, size),
     prefetch(paths) {
       for (const path of paths) {
         if (stats.has(path)) continue;

@@ -14,7 +14,12 @@ export type Settled<R> = { value: R } | { later: () => Promise<R> };
  * `read` of every item, at most `limit` at once (counting `later` work), and
  * `settle` of each item with what its read gave; results in input order.
  */
-export function readAndSettle<T, B, R>(items: readonly T[], limit: number, read: (item: T) => Promise<B>, settle: (item: T, got: B) => Settled<R>): Promise<R[]> {
+export function readAndSettle<T, B, R>(
+  items: readonly T[],
+  limit: number,
+  read: (item: T) => Promise<B>,
+  settle: (item: T, got: B) => Settled<R>,
+): Promise<R[]> {
   return new Promise((resolve, reject) => {
     const results = new Array<R>(items.length);
     /** Read, waiting for the check phase. */

@@ -30,13 +30,24 @@ export interface Reach {
  * OpenCode config folder and the user's other rule folders, as given and as
  * real paths (the user's own symlinks are followed).
  */
-export async function reachFor(trust: Trust, context: ReadingContext & { realRoot: string }, userFolders: readonly string[]): Promise<Reach> {
+export async function reachFor(
+  trust: Trust,
+  context: ReadingContext & { realRoot: string },
+  userFolders: readonly string[],
+): Promise<Reach> {
   if (trust === "repository" || context.confined) {
-    return { allowed: [projectRootOf(context), context.realRoot], allowedReal: [context.realRoot], trust: context.confined ? "pack" : trust };
+    return {
+      allowed: [projectRootOf(context), context.realRoot],
+      allowedReal: [context.realRoot],
+      trust: context.confined ? "pack" : trust,
+    };
   }
   const folders = new Set<string>();
   // A managed rule's references stay in the managed folder: nothing the user or a repository writes may join the managed tier.
-  const places = trust === "managed" ? [managedRulesDir(context.env)] : [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders];
+  const places =
+    trust === "managed"
+      ? [managedRulesDir(context.env)]
+      : [globalRulesDir(context.env, context.home), openCodeConfigDir(context.env, context.home), ...userFolders];
   for (const folder of places) {
     folders.add(folder);
     try {
@@ -71,7 +82,11 @@ export async function withReferences(
     read: (path) => readReference(path, context, file.trust),
     maxBytes: context.maxRuleBytes,
   });
-  return { rule: { ...rule, content: expanded.text }, warnings: [...warnings, ...expanded.warnings], references: expanded.included };
+  return {
+    rule: { ...rule, content: expanded.text },
+    warnings: [...warnings, ...expanded.warnings],
+    references: expanded.included,
+  };
 }
 
 async function realpathOf(path: string, context: ReadingContext): Promise<RealPathResult> {
@@ -88,10 +103,14 @@ async function readReference(realPath: string, context: ReadingContext, trust: T
   try {
     const stat = await context.fs.stat(realPath);
     if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
-    const planted = trust === "managed" ? ownerProblem(realPath, stat, managedOwners(process.platform, process.getuid?.())) : undefined;
+    const planted =
+      trust === "managed"
+        ? ownerProblem(realPath, stat, managedOwners(process.platform, process.getuid?.()))
+        : undefined;
     if (planted) return { ok: false, reason: `${planted}: a managed rule includes only the administrator's files` };
     const bytes = await context.fs.readFile(realPath, context.maxRuleBytes, stat.size);
-    if (bytes.byteLength > context.maxRuleBytes) return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
+    if (bytes.byteLength > context.maxRuleBytes)
+      return { ok: false, reason: `it is over the ${context.maxRuleBytes}-byte limit` };
     const decoded = decodeRuleText(bytes);
     if (!decoded.ok) return { ok: false, reason: decoded.reason };
     return { ok: true, text: decoded.text };

@@ -53,7 +53,12 @@ export interface FoundRules {
 }
 
 /** What a source's front matter mapper may report: a problem with a value it reads, or a key its tool ignores (the file is added by discovery). */
-export type MapperWarn = (facts: Extract<WarningFacts, { code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" }>) => void;
+export type MapperWarn = (
+  facts: Extract<
+    WarningFacts,
+    { code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" }
+  >,
+) => void;
 
 /** The front matter around the data a mapper maps (see `FrontMatterView`). */
 export type FrontMatterFacts = Omit<FrontMatterView, "data">;
@@ -91,7 +96,12 @@ export interface RuleSource {
    * nested folder) the data comes from; `front`, whether the file has front
    * matter at all, its body, and the lines of keys for warnings.
    */
-  mapFrontMatter?(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown>;
+  mapFrontMatter?(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown>;
   /**
    * How the format's tool reads front matter in this file: `none` for a
    * legacy single file whose tool reads none (`.cursorrules`: its whole

@@ -12,7 +12,9 @@ import { allowsRealPath } from "../rule/trust.js";
 import { MAX_WALK_WARNINGS, type WalkBudget, type WalkLimits } from "./walk-limits.js";
 import type { Walk, WalkOptions } from "./walk-options.js";
 
-export type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "followLinks" | "maxDepth" | "hiddenFolders">> &
+export type Visit = Required<
+  Pick<WalkOptions, "accept" | "enter" | "budget" | "followLinks" | "maxDepth" | "hiddenFolders">
+> &
   Pick<WalkOptions, "boundary" | "onFolder"> & {
     /** Whether the walk skips what git ignores. */
     gitignore: boolean;
@@ -27,9 +29,21 @@ export type Visit = Required<Pick<WalkOptions, "accept" | "enter" | "budget" | "
 /** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it and the ignore files in force. */
 export type Step =
   | { folder: true; path: string; relPath: string; real: string; chain: string[]; ignores?: IgnoreChain }
-  | { folder: false; path: string; dir: string; relPath: string; name: string; looked: Looked; chain: string[]; ignores?: IgnoreChain };
+  | {
+      folder: false;
+      path: string;
+      dir: string;
+      relPath: string;
+      name: string;
+      looked: Looked;
+      chain: string[];
+      ignores?: IgnoreChain;
+    };
 
-export async function readFolder({ path: dir, relPath: rel, real, chain, ignores: above }: Extract<Step, { folder: true }>, state: Visit): Promise<Step[]> {
+export async function readFolder(
+  { path: dir, relPath: rel, real, chain, ignores: above }: Extract<Step, { folder: true }>,
+  state: Visit,
+): Promise<Step[]> {
   const { walk, budget } = state;
   const warn = (facts: WarningFacts): Step[] => {
     report(state, ruleWarning(dir, facts));
@@ -76,25 +90,58 @@ export async function readFolder({ path: dir, relPath: rel, real, chain, ignores
   // Only a symlink needs resolving: a plain entry's real path is its folder's real path and its name.
   // A plain folder is known from its entry alone: it is a folder to read at once, no promise to wait for.
   const others = visible.filter((entry) => !entry.isDirectory());
-  const looked = others.length === 0 ? [] : await Promise.all(others.map((entry) => lookAt(inDir(entry.name), entry, inReal(entry.name), state)));
+  const looked =
+    others.length === 0
+      ? []
+      : await Promise.all(others.map((entry) => lookAt(inDir(entry.name), entry, inReal(entry.name), state)));
   let next = 0;
   return visible.map((entry): Step => {
     const { name } = entry;
-    if (entry.isDirectory()) return { folder: true, path: inDir(name), relPath: relOf(name), real: inReal(name), chain: below, ignores: ignoresBelow.get(name) ?? ignores };
-    return { folder: false, path: inDir(name), dir, relPath: relOf(name), name, looked: looked[next++] as Looked, chain: below, ignores };
+    if (entry.isDirectory())
+      return {
+        folder: true,
+        path: inDir(name),
+        relPath: relOf(name),
+        real: inReal(name),
+        chain: below,
+        ignores: ignoresBelow.get(name) ?? ignores,
+      };
+    return {
+      folder: false,
+      path: inDir(name),
+      dir,
+      relPath: relOf(name),
+      name,
+      looked: looked[next++] as Looked,
+      chain: below,
+      ignores,
+    };
   });
 }
 
 /** What an entry of a folder read becomes: a folder to read, a file of the walk, a warning, or nothing. */
-export function takeEntry({ path, dir, relPath, name, looked: found, chain, ignores }: Extract<Step, { folder: false }>, state: Visit): Step[] {
+export function takeEntry(
+  { path, dir, relPath, name, looked: found, chain, ignores }: Extract<Step, { folder: false }>,
+  state: Visit,
+): Step[] {
   const isFolder = found.kind === "folder" || ((found.kind === "error" || found.kind === "outside") && found.folder);
   if (!(isFolder ? state.enter(name) : state.accept(name))) return [];
   if (found.kind === "folder") return [{ folder: true, path, relPath, real: found.realPath, chain, ignores }];
-  if (found.kind === "error") report(state, ruleWarning(path, { code: "path-unreadable", reason: errorReason(found.error) }));
+  if (found.kind === "error")
+    report(state, ruleWarning(path, { code: "path-unreadable", reason: errorReason(found.error) }));
   else if (found.kind === "outside")
-    report(state, ruleWarning(path, { code: "outside-repository", realPath: found.realPath, realRoot: state.boundary?.realRoot ?? "", what: found.folder ? "folder" : "file" }));
+    report(
+      state,
+      ruleWarning(path, {
+        code: "outside-repository",
+        realPath: found.realPath,
+        realRoot: state.boundary?.realRoot ?? "",
+        what: found.folder ? "folder" : "file",
+      }),
+    );
   else if (found.kind === "other") report(state, ruleWarning(path, { code: "not-regular-file" }));
-  else if (spend(state.budget, "files", 1, dir, state.walk)) state.walk.files.push({ path, relPath, size: found.size, version: found.version });
+  else if (spend(state.budget, "files", 1, dir, state.walk))
+    state.walk.files.push({ path, relPath, size: found.size, version: found.version });
   return [];
 }
 
@@ -106,7 +153,12 @@ type Looked =
   | { kind: "error"; error: unknown; folder: boolean };
 
 /** An entry that is not a plain folder. `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
-async function lookAt(path: string, entry: { isSymbolicLink(): boolean }, plainReal: string, state: Visit): Promise<Looked> {
+async function lookAt(
+  path: string,
+  entry: { isSymbolicLink(): boolean },
+  plainReal: string,
+  state: Visit,
+): Promise<Looked> {
   let stat;
   try {
     stat = await state.fs.stat(path);
@@ -119,7 +171,8 @@ async function lookAt(path: string, entry: { isSymbolicLink(): boolean }, plainR
   } catch (error) {
     return { kind: "error", error, folder: stat.isDirectory() };
   }
-  if (state.boundary && !allowsRealPath(state.boundary, realPath)) return { kind: "outside", realPath, folder: stat.isDirectory() };
+  if (state.boundary && !allowsRealPath(state.boundary, realPath))
+    return { kind: "outside", realPath, folder: stat.isDirectory() };
   if (stat.isDirectory()) return { kind: "folder", realPath };
   return stat.isFile() ? { kind: "file", size: stat.size, version: fileVersion(stat) } : { kind: "other" };
 }
@@ -128,7 +181,8 @@ async function lookAt(path: string, entry: { isSymbolicLink(): boolean }, plainR
 function report(state: Visit, warning: RuleWarning): void {
   const count = ++state.budget.warnings;
   if (count <= MAX_WALK_WARNINGS) state.walk.warnings.push(warning);
-  else if (count === MAX_WALK_WARNINGS + 1) state.walk.warnings.push(ruleWarning(warning.path, { code: "too-many-warnings", limit: MAX_WALK_WARNINGS }));
+  else if (count === MAX_WALK_WARNINGS + 1)
+    state.walk.warnings.push(ruleWarning(warning.path, { code: "too-many-warnings", limit: MAX_WALK_WARNINGS }));
 }
 
 /** Counts work against the budget; false (with one warning per budget) once a limit is passed. */

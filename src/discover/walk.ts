@@ -25,7 +25,17 @@ import { readFolder, type Step, takeEntry, type Visit } from "./walk-steps.js";
  * build output (hidden folders, `.git` among them, are never entered). A
  * rules folder's sub-folders are all rules, whatever their names.
  */
-export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", "dist", "build", "out", "target", "vendor", "coverage", "__pycache__", "venv"]);
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules",
+  "dist",
+  "build",
+  "out",
+  "target",
+  "vendor",
+  "coverage",
+  "__pycache__",
+  "venv",
+]);
 
 /** Hidden folders a walk of the project's tree that enters hidden folders still does not: version control, and tools' environments and caches. */
 export const SKIPPED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set([
@@ -55,7 +65,8 @@ export const SKIPPED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set([
 ]);
 
 /** A folder a walk of the project's tree does not enter, by its name. */
-export const skippedInProjectTree = (name: string): boolean => SKIPPED_FOLDERS.has(name) || SKIPPED_HIDDEN_FOLDERS.has(name);
+export const skippedInProjectTree = (name: string): boolean =>
+  SKIPPED_FOLDERS.has(name) || SKIPPED_HIDDEN_FOLDERS.has(name);
 
 const RULE_FILE = /\.(md|mdc)$/i;
 
@@ -66,7 +77,8 @@ export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions 
   try {
     rootStat = await fs.stat(root);
   } catch (error) {
-    if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR") warn({ code: "folder-unreadable", reason: errorReason(error) });
+    if (errorCode(error) !== "ENOENT" && errorCode(error) !== "ENOTDIR")
+      warn({ code: "folder-unreadable", reason: errorReason(error) });
     return walk;
   }
   if (!rootStat.isDirectory()) {
@@ -140,6 +152,16 @@ function listAhead(pending: readonly Step[], from: number, state: Visit): void {
  * are not entered (nor, with `gitignore`, what git ignores), and no file is
  * returned: `onFolder` sees each folder's entries.
  */
-export function walkProjectTree(root: string, fs: RuleFs, options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder" | "gitignore" | "hiddenFolders">): Promise<Walk> {
-  return walkFolder(root, fs, { ...options, accept: () => false, enter: (name) => !skippedInProjectTree(name), followLinks: false, order: "breadth" });
+export function walkProjectTree(
+  root: string,
+  fs: RuleFs,
+  options: Pick<WalkOptions, "budget" | "maxDepth" | "onFolder" | "gitignore" | "hiddenFolders">,
+): Promise<Walk> {
+  return walkFolder(root, fs, {
+    ...options,
+    accept: () => false,
+    enter: (name) => !skippedInProjectTree(name),
+    followLinks: false,
+    order: "breadth",
+  });
 }

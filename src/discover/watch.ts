@@ -12,7 +12,11 @@ export interface RuleWatcher {
   /** True once a watched folder changed since the last `take()`; resets it. */
   take(): boolean;
   /** Watch this set of folders instead (after a reload found new ones). `known`: as for `watchRuleFolders`. */
-  update(folders: Iterable<string>, entryFilter?: Map<string, ReadonlySet<string>>, known?: ReadonlyMap<string, boolean>): void;
+  update(
+    folders: Iterable<string>,
+    entryFilter?: Map<string, ReadonlySet<string>>,
+    known?: ReadonlyMap<string, boolean>,
+  ): void;
   close(): void;
 }
 
@@ -21,7 +25,11 @@ export interface RuleWatcher {
  * root: only `.opencode`, `.cursor`, … matter there, not every source file).
  * `known`: paths the load just probed (true for a folder), not stat'ed again.
  */
-export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Map<string, ReadonlySet<string>>(), known?: ReadonlyMap<string, boolean>): RuleWatcher {
+export function watchRuleFolders(
+  folders: Iterable<string>,
+  entryFilter = new Map<string, ReadonlySet<string>>(),
+  known?: ReadonlyMap<string, boolean>,
+): RuleWatcher {
   let changed = false;
   const watchers = new Map<string, FSWatcher>();
   /** Per watched folder, the entry names that matter; absent: every entry. */
@@ -76,7 +84,11 @@ export function watchRuleFolders(folders: Iterable<string>, entryFilter = new Ma
  * ancestor, for the one entry that leads to it: creating `.opencode/rules`
  * is seen as `.opencode` appearing in the project folder.
  */
-function watchPlan(wanted: Iterable<string>, given: Map<string, ReadonlySet<string>>, known?: ReadonlyMap<string, boolean>) {
+function watchPlan(
+  wanted: Iterable<string>,
+  given: Map<string, ReadonlySet<string>>,
+  known?: ReadonlyMap<string, boolean>,
+) {
   const isFolder = (path: string) => known?.get(path) ?? isFolderNow(path);
   const folders = new Set<string>();
   const filters = new Map<string, Set<string>>();

@@ -44,4 +44,5 @@ export function addedAgainst(before: readonly string[], after: readonly string[]
  * line it keeps, or only moves, adds nothing). Without line numbers: a number
  * counted inside the new text would name the wrong line.
  */
-export const addedAlone = (replacement: Replacement): AddedLine[] => linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text }));
+export const addedAlone = (replacement: Replacement): AddedLine[] =>
+  linesAdded(replacement.oldText, replacement.newText).map(({ text }) => ({ text }));

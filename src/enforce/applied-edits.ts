@@ -49,7 +49,11 @@ function spend(work: Work, cost: number): boolean {
 }
 
 /** `text` with `replacements` applied in order; each later one sees the text the earlier ones made. */
-export function appliedEdits(text: string, replacements: readonly Replacement[], maxWork = MAX_APPLY_WORK): AppliedEdits {
+export function appliedEdits(
+  text: string,
+  replacements: readonly Replacement[],
+  maxWork = MAX_APPLY_WORK,
+): AppliedEdits {
   const work: Work = { left: maxWork };
   const unapplied: Replacement[] = [];
   let current = text;
@@ -102,7 +106,10 @@ function replacedAt(text: string, search: string, newText: string, all: boolean,
   if (search === "") return undefined;
   const first = text.indexOf(search);
   if (first === -1) return undefined;
-  if (!all) return first === text.lastIndexOf(search) ? text.slice(0, first) + newText + text.slice(first + search.length) : undefined;
+  if (!all)
+    return first === text.lastIndexOf(search)
+      ? text.slice(0, first) + newText + text.slice(first + search.length)
+      : undefined;
   const starts: number[] = [];
   for (let at = first; at !== -1; at = text.indexOf(search, at + search.length)) starts.push(at);
   // The result is built by slices, never by String.replaceAll, whose `$&` patterns would rewrite the new text.
@@ -142,7 +149,8 @@ function* lineTrimmedMatches(text: string, find: string, work: Work): Generator<
 }
 
 /** A hunk's text as lines: each line ended by `\n`. */
-const hunkLines = (text: string): string[] => (text === "" ? [] : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n"));
+const hunkLines = (text: string): string[] =>
+  text === "" ? [] : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
 
 /**
  * A file's hunks applied as OpenCode's patch tools apply them: the text as
@@ -186,7 +194,11 @@ function withHunks(text: string, hunks: readonly Replacement[], work: Work, unap
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }
 
-const SEEK_PASSES: readonly ((line: string) => string)[] = [(line) => line, (line) => line.trimEnd(), (line) => line.trim()];
+const SEEK_PASSES: readonly ((line: string) => string)[] = [
+  (line) => line,
+  (line) => line.trimEnd(),
+  (line) => line.trim(),
+];
 
 /** The first index at or after `from` where `lines` hold `pattern`: exactly, then with line ends trimmed, then trimmed; -1 when none does (or the work runs out). */
 function seek(lines: readonly string[], pattern: readonly string[], from: number, work: Work): number {

@@ -34,7 +34,9 @@ export function forbiddingTiers(rules: readonly Rule[]): Tier[] {
       const forbidding = rules.filter((rule) => rule.enforce !== undefined && trustOf(rule) === trust);
       if (forbidding.length === 0) return [];
       const file = forbidding.flatMap((rule) => (rule.enforce?.forbid ?? []).map((pattern) => ({ rule, pattern })));
-      const command = forbidding.flatMap((rule) => (rule.enforce?.forbidCommands ?? []).map((pattern) => ({ rule, pattern })));
+      const command = forbidding.flatMap((rule) =>
+        (rule.enforce?.forbidCommands ?? []).map((pattern) => ({ rule, pattern })),
+      );
       return [{ trust, file: forbidden(file), command: forbidden(command) }];
     });
     built.set(rules, tiers);

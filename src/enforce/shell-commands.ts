@@ -59,7 +59,22 @@ interface Reading {
 }
 
 /** Words that open or close a compound command: a unit starting with one is matched without it. */
-const KEYWORDS = new Set(["!", "{", "}", "if", "then", "elif", "else", "fi", "do", "done", "while", "until", "time", "esac"]);
+const KEYWORDS = new Set([
+  "!",
+  "{",
+  "}",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "time",
+  "esac",
+]);
 /** Characters that end a word: a `#` after one (or at the start) opens a comment; they end a heredoc's word. */
 const BLANK_OR_OPERATOR = new Set([" ", "\t", "\n", "\r", ";", "&", "|", "(", ")", "<", ">"]);
 
@@ -93,7 +108,17 @@ function bare(unit: string): string {
 }
 
 function read(raw: string): Reading {
-  const reading: Reading = { raw, i: 0, removed: 0, copied: 0, pieces: [], commands: [], lines: [], stack: [{ kind: "list", start: 0 }], pending: [] };
+  const reading: Reading = {
+    raw,
+    i: 0,
+    removed: 0,
+    copied: 0,
+    pieces: [],
+    commands: [],
+    lines: [],
+    stack: [{ kind: "list", start: 0 }],
+    pending: [],
+  };
   while (reading.i < raw.length) step(reading);
   reading.pieces.push(raw.slice(reading.copied));
   for (const frame of reading.stack) endUnit(reading, frame);
@@ -149,7 +174,8 @@ function step(reading: Reading): void {
   const char = raw[i]!;
   if (char === "\\") backslash(reading);
   else if (top.kind === "dquote") {
-    if (char === "`" || (char === "$" && raw[i + 1] === "(")) open(reading, char === "`" ? "backtick" : "paren", char === "`" ? 1 : 2);
+    if (char === "`" || (char === "$" && raw[i + 1] === "("))
+      open(reading, char === "`" ? "backtick" : "paren", char === "`" ? 1 : 2);
     else {
       if (char === '"') stack.pop();
       reading.i++;
@@ -157,7 +183,8 @@ function step(reading: Reading): void {
   } else if (char === "'") {
     const end = raw.indexOf("'", i + 1);
     reading.i = end < 0 ? raw.length : end + 1;
-  } else if (char === '"' || char === "(" || (char === "`" && top.kind !== "backtick")) open(reading, char === '"' ? "dquote" : char === "(" ? "paren" : "backtick", 1);
+  } else if (char === '"' || char === "(" || (char === "`" && top.kind !== "backtick"))
+    open(reading, char === '"' ? "dquote" : char === "(" ? "paren" : "backtick", 1);
   else if (char === "`" || (char === ")" && top.kind === "paren")) {
     endUnit(reading, top);
     stack.pop();

@@ -18,7 +18,9 @@ import type { AddedLine } from "./proposed.js";
 import { commandUnits } from "./shell-commands.js";
 
 /** What the check reads: the lines a call adds to a file (project-relative, as the working set names it), or a command. */
-export type CheckedChange = { readonly kind: "file"; readonly file: string; readonly added: readonly AddedLine[] } | { readonly kind: "command"; readonly command: string };
+export type CheckedChange =
+  | { readonly kind: "file"; readonly file: string; readonly added: readonly AddedLine[] }
+  | { readonly kind: "command"; readonly command: string };
 
 export interface Violation {
   rule: Rule;
@@ -89,11 +91,19 @@ export async function checkedViolations(input: CheckInput, budget: CheckBudget):
       for (const index of result.unreached ?? []) unreached.add(scan.kind.owners[index]!.rule);
     }
   }
-  return complete ? { violations: found.violations, complete } : { violations: found.violations, complete, unreached: [...unreached] };
+  return complete
+    ? { violations: found.violations, complete }
+    : { violations: found.violations, complete, unreached: [...unreached] };
 }
 
 /** The rules `changes` break, as the session works (`as`), scanned in one go within `budget` (`verify`, which holds no session). */
-export function violationsIn(changes: readonly CheckedChange[], rules: readonly Rule[], as: WorkingAs, option: Exclude<EnforceOption, "off">, budget: ScanBudget): CallCheck {
+export function violationsIn(
+  changes: readonly CheckedChange[],
+  rules: readonly Rule[],
+  as: WorkingAs,
+  option: Exclude<EnforceOption, "off">,
+  budget: ScanBudget,
+): CallCheck {
   const found = foundViolations({ changes, forbidding: { rules }, as, option });
   const units = changes.map(unitsOf);
   let complete = true;
@@ -108,7 +118,8 @@ export function violationsIn(changes: readonly CheckedChange[], rules: readonly 
 }
 
 /** The texts a change is matched as: a file's added lines; a command as the shell reads it. */
-const unitsOf = (change: CheckedChange): readonly string[] => (change.kind === "file" ? change.added.map((added) => added.text) : commandUnits(change.command));
+const unitsOf = (change: CheckedChange): readonly string[] =>
+  change.kind === "file" ? change.added.map((added) => added.text) : commandUnits(change.command);
 
 /** One trust's scans of a call: each change (its units read once for every trust) against that trust's patterns of its kind, when it has some. */
 function scansOf(tier: Tier, changes: readonly CheckedChange[], units: readonly (readonly string[])[]) {
@@ -131,9 +142,15 @@ function foundViolations({ as, option, forbidding }: CheckInput) {
       if (!owner || done.has(owner.rule) || !applies(owner.rule, change, as)) continue;
       done.add(owner.rule);
       // The user's option never weakens a managed rule (README, "Rules for a team").
-      const mode: EnforceMode = option === "warn" && trustOf(owner.rule) !== "managed" ? "warn" : (owner.rule.enforce?.mode ?? "block");
+      const mode: EnforceMode =
+        option === "warn" && trustOf(owner.rule) !== "managed" ? "warn" : (owner.rule.enforce?.mode ?? "block");
       const by = forbidding.shadowedBy?.get(owner.rule);
-      const found: Violation = { rule: owner.rule, pattern: owner.pattern, mode, line: change.kind === "command" ? change.command : "" };
+      const found: Violation = {
+        rule: owner.rule,
+        pattern: owner.pattern,
+        mode,
+        line: change.kind === "command" ? change.command : "",
+      };
       if (by) found.shadowedBy = by;
       if (change.kind === "file") {
         const added = change.added[hit.unit] as AddedLine;
@@ -154,4 +171,5 @@ function applies(rule: Rule, change: CheckedChange, as: WorkingAs): boolean {
 }
 
 /** The file is one a rule's `forbid` patterns hold in: its globs match it, or it has none. */
-export const forbidsIn = (rule: Rule, file: string): boolean => rule.globs.length === 0 || matchingGlob(file, rule.globs) !== undefined;
+export const forbidsIn = (rule: Rule, file: string): boolean =>
+  rule.globs.length === 0 || matchingGlob(file, rule.globs) !== undefined;

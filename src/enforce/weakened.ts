@@ -27,14 +27,22 @@ export interface WeakenedRule {
 }
 
 /** The enforcing rules of `before` that the write weakens, each with how. */
-export function weakenedRules(before: readonly Rule[], after: readonly Rule[], everyRuleAfter: readonly Rule[]): WeakenedRule[] {
+export function weakenedRules(
+  before: readonly Rule[],
+  after: readonly Rule[],
+  everyRuleAfter: readonly Rule[],
+): WeakenedRule[] {
   const inForce = new Set(after);
   const atPath = new Map(everyRuleAfter.map((rule) => [rule.path, rule]));
   const weakened: WeakenedRule[] = [];
   for (const rule of before) {
     if (!rule.enforce) continue;
     const now = atPath.get(rule.path);
-    const ways = !now ? [{ kind: "switched-off" } as const] : inForce.has(now) ? changes(rule, now) : [shadowing(now, after)];
+    const ways = !now
+      ? [{ kind: "switched-off" } as const]
+      : inForce.has(now)
+        ? changes(rule, now)
+        : [shadowing(now, after)];
     if (ways.length > 0) weakened.push({ name: rule.name, displayPath: rule.displayPath, ways });
   }
   return weakened;
@@ -57,7 +65,10 @@ function changes(was: Rule, now: Rule): Weakening[] {
   return ways;
 }
 
-const writtenPatterns = (rule: Rule): string[] => [...(rule.enforce?.forbid ?? []), ...(rule.enforce?.forbidCommands ?? [])].map((pattern) => pattern.written);
+const writtenPatterns = (rule: Rule): string[] =>
+  [...(rule.enforce?.forbid ?? []), ...(rule.enforce?.forbidCommands ?? [])].map((pattern) => pattern.written);
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
-  (a ?? []).length === (b ?? []).length && (a ?? []).every((entry, i) => entry === (b ?? [])[i]) && (a === undefined) === (b === undefined);
+  (a ?? []).length === (b ?? []).length &&
+  (a ?? []).every((entry, i) => entry === (b ?? [])[i]) &&
+  (a === undefined) === (b === undefined);

@@ -76,12 +76,21 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         await parts.refresh();
         if (parts.rules().list.length === 0 || !sessions.get(session.id)) return;
         const { id, parentID, agent, model, hasHistory } = session;
-        await runner.drive(id, { type: "seen", ignored: parentID !== undefined && !parts.subagents, hasHistory, agent, model });
+        await runner.drive(id, {
+          type: "seen",
+          ignored: parentID !== undefined && !parts.subagents,
+          hasHistory,
+          agent,
+          model,
+        });
       }),
 
     compactionBegan(sessionID) {
       // Recorded at once (the step asks for nothing to await): the host's next call already sees it.
-      if (sessions.peek(sessionID)) void guard(log, label("compactionBegan"), sessionID, undefined, () => runner.drive(sessionID, { type: "compaction-began" }));
+      if (sessions.peek(sessionID))
+        void guard(log, label("compactionBegan"), sessionID, undefined, () =>
+          runner.drive(sessionID, { type: "compaction-began" }),
+        );
     },
 
     windowRestarted: (sessionID, choice, windowStart) =>
@@ -114,20 +123,36 @@ export function rulebookCalls(parts: CallParts): Rulebook {
           try {
             return [inProject(raw)];
           } catch (error) {
-            log.warn(`A part of a message in session ${sessionID} could not be read (${errorText(error)}); the rest of the message was`, { sessionID });
+            log.warn(
+              `A part of a message in session ${sessionID} could not be read (${errorText(error)}); the rest of the message was`,
+              { sessionID },
+            );
             return [];
           }
         });
         const named = pathsNamedInPrompt(prompt, parts.rules().names, place);
         const turn = { prompt, files, named, created: message.created };
-        const answer = await runner.drive(sessionID, { type: "user-turn", turn, agent: message.agent, model: message.model });
-        return { ...(answer?.created === undefined ? {} : { created: answer.created }), ...(answer?.rules ? { rules: answer.rules } : {}) };
+        const answer = await runner.drive(sessionID, {
+          type: "user-turn",
+          turn,
+          agent: message.agent,
+          model: message.model,
+        });
+        return {
+          ...(answer?.created === undefined ? {} : { created: answer.created }),
+          ...(answer?.rules ? { rules: answer.rules } : {}),
+        };
       }),
 
     ownRulesStored: (sessionID, marker, created) =>
       guard(log, label("ownRulesStored"), sessionID, { hide: false }, async () => {
         if (!sessions.get(sessionID)) return { hide: false };
-        const answer = await runner.drive(sessionID, { type: "own-rules-stored", delivery: marker.delivery, created, rules: parts.rules() });
+        const answer = await runner.drive(sessionID, {
+          type: "own-rules-stored",
+          delivery: marker.delivery,
+          created,
+          rules: parts.rules(),
+        });
         return { hide: answer?.hide === true };
       }),
 
@@ -151,7 +176,14 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         if (!served(sessionID) && !warned) return undefined;
         const files = [...touched.files, ...listedInProject(touched.listed ?? [], place.projectRoot)].map(inProject);
         const contents = contentIn(sessionID, touched);
-        const answer = await runner.drive(sessionID, { type: "tool-finished", tool: touched.tool, callID: touched.callID, files, contents, rules: parts.rules() });
+        const answer = await runner.drive(sessionID, {
+          type: "tool-finished",
+          tool: touched.tool,
+          callID: touched.callID,
+          files,
+          contents,
+          rules: parts.rules(),
+        });
         return answer?.rules;
       }),
 
@@ -167,7 +199,9 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       if (!answer.rule) return { output: answer.output };
       // Recorded at once, as the one above.
       if (sessions.get(sessionID))
-        void guard(log, label("ruleRequested"), sessionID, undefined, () => runner.drive(sessionID, { type: "rule-requested", rule: answer.rule as Rule }));
+        void guard(log, label("ruleRequested"), sessionID, undefined, () =>
+          runner.drive(sessionID, { type: "rule-requested", rule: answer.rule as Rule }),
+        );
       return { output: answer.output, marker: ruleReadMarker(answer.rule.name) };
     },
   };

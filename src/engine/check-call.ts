@@ -76,7 +76,13 @@ export function callChecker(parts: CheckParts) {
       );
     }
     const weakened = ruleWrites.length > 0 ? weakenedOrNone(ruleWrites, sessionID) : [];
-    const event = { type: "call-checked" as const, tool: call.tool, callID: call.callID, violations: check.violations, ...(weakened.length > 0 ? { weakened } : {}) };
+    const event = {
+      type: "call-checked" as const,
+      tool: call.tool,
+      callID: call.callID,
+      violations: check.violations,
+      ...(weakened.length > 0 ? { weakened } : {}),
+    };
     const answer = await parts.runner.drive(sessionID, event);
     return answer?.refusal ? { refusal: answer.refusal } : {};
   };
@@ -100,7 +106,10 @@ export function callChecker(parts: CheckParts) {
     try {
       return weakenedByWrites(writes, parts.loaded(), parts.ruleWrites);
     } catch (error) {
-      log.error(`Could not tell whether a call in session ${sessionID} weakens a rule that forbids: ${errorText(error)}`, { sessionID });
+      log.error(
+        `Could not tell whether a call in session ${sessionID} weakens a rule that forbids: ${errorText(error)}`,
+        { sessionID },
+      );
       return [];
     }
   }

@@ -87,23 +87,34 @@ export async function checkedChanges(
   /** The rule file a change writes (as the rule set names it): one the rules were read from, or one in a rules folder of the project's own (a rule being written), as written or through symlinks. */
   const ruleFileOf = async (raw: string): Promise<string | undefined> => {
     const path = absolute(raw);
-    return ruleFilesOf(rules).has(path) || inRulesFolder(path, nativeFolders) ? path : await linkedRuleFile(path, links);
+    return ruleFilesOf(rules).has(path) || inRulesFolder(path, nativeFolders)
+      ? path
+      : await linkedRuleFile(path, links);
   };
 
   async function onDisk(raw: string): Promise<OnDisk> {
     const { maxBytes } = reading;
     const read = reading.fs.readFile(absolute(raw), maxBytes).then(
-      (bytes): OnDisk => (bytes.length > maxBytes ? { problem: `the file on disk is over ${maxBytes} bytes` } : { text: Buffer.from(bytes).toString("utf8") }),
-      (error: unknown): OnDisk => (errorCode(error) === "ENOENT" ? { text: "" } : { problem: `the file on disk could not be read: ${errorText(error)}` }),
+      (bytes): OnDisk =>
+        bytes.length > maxBytes
+          ? { problem: `the file on disk is over ${maxBytes} bytes` }
+          : { text: Buffer.from(bytes).toString("utf8") },
+      (error: unknown): OnDisk =>
+        errorCode(error) === "ENOENT"
+          ? { text: "" }
+          : { problem: `the file on disk could not be read: ${errorText(error)}` },
     );
     return (await within(read)) ?? { problem: `the file on disk could not be read within ${reading.checkMs} ms` };
   }
 
   const warn = (change: FileChange, problem: string, outcome: string) =>
-    log.warn(`Could not check a ${call.tool} call of ${change.path} in session ${sessionID} against the rules that forbid (${problem}); ${outcome}`, {
-      sessionID,
-      tool: call.tool,
-    });
+    log.warn(
+      `Could not check a ${call.tool} call of ${change.path} in session ${sessionID} against the rules that forbid (${problem}); ${outcome}`,
+      {
+        sessionID,
+        tool: call.tool,
+      },
+    );
 
   /** The lines a change adds to its file; none for a write whose file cannot be read (let through). */
   async function checked(change: FileChange): Promise<CheckedChange | undefined> {
@@ -117,7 +128,11 @@ export async function checkedChanges(
     }
     if (change.kind === "write") return { kind: "file", file, added: linesAdded(before.text, change.content) };
     const result = appliedEdits(before.text, change.replacements);
-    return { kind: "file", file, added: [...linesAdded(before.text, result.text), ...result.unapplied.flatMap(addedAlone)] };
+    return {
+      kind: "file",
+      file,
+      added: [...linesAdded(before.text, result.text), ...result.unapplied.flatMap(addedAlone)],
+    };
   }
 
   /** A rule file's text after the change: a write's content, or an edit applied to the text it reads (a move, its source's). */

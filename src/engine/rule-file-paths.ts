@@ -42,7 +42,10 @@ function realFolders({ fs, nativeFolders, rules }: LinkedRuleFiles): Promise<Rea
     );
     found = Promise.all(pairs).then((all) => {
       const known = all.filter((pair) => pair !== undefined);
-      return { folders: new Map(known), natives: new Map(known.filter(([, folder]) => nativeFolders.includes(folder))) };
+      return {
+        folders: new Map(known),
+        natives: new Map(known.filter(([, folder]) => nativeFolders.includes(folder))),
+      };
     });
     resolved.set(rules, found);
   }
@@ -50,7 +53,8 @@ function realFolders({ fs, nativeFolders, rules }: LinkedRuleFiles): Promise<Rea
 }
 
 /** Is `path` a file in one of `folders` (at any depth)? */
-export const inRulesFolder = (path: string, folders: readonly string[]): boolean => folders.some((folder) => path !== folder && inside(path, [folder]));
+export const inRulesFolder = (path: string, folders: readonly string[]): boolean =>
+  folders.some((folder) => path !== folder && inside(path, [folder]));
 
 /** Where `path` leads: the file's real path when it exists (it may itself be a link), else its folder's with its name. */
 function leadsTo(path: string, fs: Pick<RuleFs, "realpath">): Promise<string | undefined> {

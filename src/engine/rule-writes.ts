@@ -27,12 +27,18 @@ export interface RuleWritePlace {
 }
 
 /** The enforcing rules the writes would weaken; none when no rule forbids anything or no write could be read. */
-export function weakenedByWrites(writes: readonly RuleFileWrite[], loaded: LoadedRules, place: RuleWritePlace): WeakenedRule[] {
+export function weakenedByWrites(
+  writes: readonly RuleFileWrite[],
+  loaded: LoadedRules,
+  place: RuleWritePlace,
+): WeakenedRule[] {
   const readable = writes.filter((write): write is Required<RuleFileWrite> => write.after !== undefined);
   if (readable.length === 0) return [];
   const before = enforcingRules(loaded);
   if (!before.some((rule) => rule.enforce)) return [];
-  const every = new Map<string, Rule>([...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => [rule.path, rule]));
+  const every = new Map<string, Rule>(
+    [...loaded.rules, ...loaded.shadowed.map(({ rule }) => rule)].map((rule) => [rule.path, rule]),
+  );
   for (const write of readable) {
     const file = loaded.files.find((found) => found.path === write.path) ?? newNativeFile(write.path, place);
     if (!file) continue;

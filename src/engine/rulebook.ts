@@ -94,7 +94,13 @@ export interface HookLimits {
   checkMs: number;
 }
 
-export const HOOK_LIMITS: HookLimits = { reloadWaitMs: 1000, historyTimeoutMs: 2000, compactionWaitMs: 4000, pathCheckMs: 500, checkMs: 1000 };
+export const HOOK_LIMITS: HookLimits = {
+  reloadWaitMs: 1000,
+  historyTimeoutMs: 2000,
+  compactionWaitMs: 4000,
+  pathCheckMs: 500,
+  checkMs: 1000,
+};
 
 /** The engine with what its owner needs besides the host's calls. */
 export interface RunningRulebook extends Rulebook {
@@ -119,21 +125,40 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     const { rules: list, warnings, shadowed } = loaded;
     const byName = new Map(list.map((rule) => [rule.name, rule]));
     const held = shadowed.filter((entry) => entry.forbidHolds);
-    const forbidding = { rules: held.length === 0 ? list : enforcingRules(loaded), shadowedBy: new Map(held.map(({ rule, by }) => [rule, by])) };
-    return { list, byName, names: ruleSetIndex(list).names, warnings: warnings.length, maxMessageBytes: options.maxMessageBytes, forbidding };
+    const forbidding = {
+      rules: held.length === 0 ? list : enforcingRules(loaded),
+      shadowedBy: new Map(held.map(({ rule, by }) => [rule, by])),
+    };
+    return {
+      list,
+      byName,
+      names: ruleSetIndex(list).names,
+      warnings: warnings.length,
+      maxMessageBytes: options.maxMessageBytes,
+      forbidding,
+    };
   };
   let indexed = index(live.current());
   // The forbidden patterns' sets are compiled now, in slices, not by the first call checked.
   const prepare = (set: RuleSet) => {
     const rulesChecked = set.forbidding?.rules ?? set.list;
-    void prepareForbidden(rulesChecked, { now: () => performance.now(), sliceMs: CHECK_SLICE_MS, pause: nextTurn }, () => stopped.signal.aborted || indexed !== set).catch(
-      (error) => log.error(`Compiling the forbidden patterns ahead failed; they are compiled when first needed: ${errorText(error)}`),
+    void prepareForbidden(
+      rulesChecked,
+      { now: () => performance.now(), sliceMs: CHECK_SLICE_MS, pause: nextTurn },
+      () => stopped.signal.aborted || indexed !== set,
+    ).catch((error) =>
+      log.error(
+        `Compiling the forbidden patterns ahead failed; they are compiled when first needed: ${errorText(error)}`,
+      ),
     );
   };
   // The host's offer of the rule tool is read at each event: an adapter may learn it after the rules were loaded.
   const rules = (): RuleSet => (deps.ruleTool === undefined ? indexed : { ...indexed, ruleTool: deps.ruleTool() });
   const sessions = sessionStore((sessionID, error) =>
-    log.error(`Freeing what is kept of session ${sessionID ?? "(all sessions)"} failed; the rest was freed: ${errorText(error)}`, { sessionID, error: errorText(error) }),
+    log.error(
+      `Freeing what is kept of session ${sessionID ?? "(all sessions)"} failed; the rest was freed: ${errorText(error)}`,
+      { sessionID, error: errorText(error) },
+    ),
   );
   const stopped = new AbortController();
   prepare(indexed);
@@ -166,15 +191,19 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
       const state = sessions.peek(sessionID);
       return state !== undefined && holdsRules(state.window);
     },
-    send: async (sessionID, trigger) => void (await runner.drive(sessionID, { type: "silent-due", trigger, rules: rules(), freshId: randomUUID() })),
+    send: async (sessionID, trigger) =>
+      void (await runner.drive(sessionID, { type: "silent-due", trigger, rules: rules(), freshId: randomUUID() })),
     onFailure(sessionID, trigger, error, attempt, final) {
       const event = labels[trigger] ?? trigger;
-      log.error(`Rules delivery to session ${sessionID} on ${event} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`, {
-        sessionID,
-        event,
-        attempt,
-        error: errorText(error),
-      });
+      log.error(
+        `Rules delivery to session ${sessionID} on ${event} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`,
+        {
+          sessionID,
+          event,
+          attempt,
+          error: errorText(error),
+        },
+      );
     },
   });
 
@@ -182,7 +211,8 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   const applyChanges = (changes: RuleChanges) => {
     indexed = index(live.current());
     prepare(indexed);
-    for (const id of sessions.ids()) void runner.drive(id, { type: "rules-reloaded", rules: rules(), removed: changes.removed });
+    for (const id of sessions.ids())
+      void runner.drive(id, { type: "rules-reloaded", rules: rules(), removed: changes.removed });
   };
   let reloading: Promise<void> | undefined;
   const refresh = async () => {
@@ -190,7 +220,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     reloading ??= live
       .refresh()
       .then((changes) => changes && applyChanges(changes))
-      .catch((error) => log.error(`Reloading the rules failed; the rules loaded before stay in effect: ${errorText(error)}`))
+      .catch((error) =>
+        log.error(`Reloading the rules failed; the rules loaded before stay in effect: ${errorText(error)}`),
+      )
       .finally(() => (reloading = undefined));
     await withTimeout(reloading, limits.reloadWaitMs);
   };
@@ -203,7 +235,18 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     maxRuleBytes: options.maxRuleBytes,
   };
   const loaded = () => live.current();
-  const checkCall = callChecker({ sessions, runner, rules, fs: deps.fs, log, enforce: options.enforce, checkMs: limits.checkMs, place, loaded, ruleWrites });
+  const checkCall = callChecker({
+    sessions,
+    runner,
+    rules,
+    fs: deps.fs,
+    log,
+    enforce: options.enforce,
+    checkMs: limits.checkMs,
+    place,
+    loaded,
+    ruleWrites,
+  });
   const calls = rulebookCalls({
     checkCall,
     sessions,

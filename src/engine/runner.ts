@@ -74,10 +74,19 @@ export function sessionRunner(parts: RunnerParts) {
         return void write(sessionID, effect.note);
       case "read-window": {
         const read = await parts
-          .within(`The host's answer to a history read of session ${sessionID}`, bounds.historyTimeoutMs, (signal) => port.readWindow(sessionID, effect.scope, signal))
+          .within(`The host's answer to a history read of session ${sessionID}`, bounds.historyTimeoutMs, (signal) =>
+            port.readWindow(sessionID, effect.scope, signal),
+          )
           .then((view) => ({ view, error: undefined }))
           .catch((error: unknown) => ({ view: undefined, error: errorText(error) }));
-        return { type: "window-seen", purpose: effect.purpose, ...read, rules: parts.rules(), now: Date.now(), freshId: randomUUID() };
+        return {
+          type: "window-seen",
+          purpose: effect.purpose,
+          ...read,
+          rules: parts.rules(),
+          now: Date.now(),
+          freshId: randomUUID(),
+        };
       }
       case "await-delivery": {
         const running = parts.silent().inFlight(sessionID);
@@ -87,18 +96,34 @@ export function sessionRunner(parts: RunnerParts) {
       case "check-paths": {
         const named = effect.turn.named;
         // A slow disk (a hung network mount) must not hold the message: paths not checked in time are left out.
-        const exists = await withTimeout(Promise.all(named.map(({ absolute }) => parts.fs.stat(absolute).then(yes, no))), bounds.pathCheckMs);
-        return { type: "paths-found", turn: effect.turn, existing: named.filter((_, i) => exists?.[i]).map(({ path }) => path), rules: parts.rules() };
+        const exists = await withTimeout(
+          Promise.all(named.map(({ absolute }) => parts.fs.stat(absolute).then(yes, no))),
+          bounds.pathCheckMs,
+        );
+        return {
+          type: "paths-found",
+          turn: effect.turn,
+          existing: named.filter((_, i) => exists?.[i]).map(({ path }) => path),
+          rules: parts.rules(),
+        };
       }
       case "deliver-silently":
         return deliverSilently(sessionID, effect.trigger, effect);
       case "send-rules": {
         const { delivery, composed, window, trigger } = effect;
-        const prompt = { sessionID, text: composed.text, marker: effect.marker, agent: effect.agent, model: effect.model };
+        const prompt = {
+          sessionID,
+          text: composed.text,
+          marker: effect.marker,
+          agent: effect.agent,
+          model: effect.model,
+        };
         try {
           // Given up at its deadline even if the host goes on: the outcome is unknown, and the next try reads the window before it sends again.
-          const { created } = await parts.within(`The host's answer to the rules prompt for session ${sessionID}`, bounds.promptTimeoutMs, (signal) =>
-            port.sendRules(prompt, signal),
+          const { created } = await parts.within(
+            `The host's answer to the rules prompt for session ${sessionID}`,
+            bounds.promptTimeoutMs,
+            (signal) => port.sendRules(prompt, signal),
           );
           return { type: "rules-sent", delivery, created, composed, window, trigger, rules: parts.rules() };
         } catch (error) {
@@ -108,11 +133,17 @@ export function sessionRunner(parts: RunnerParts) {
         }
       }
       case "fail":
-        throw new Error("an earlier rules prompt may have been stored, and the history that would tell cannot be read; trying again later");
+        throw new Error(
+          "an earlier rules prompt may have been stored, and the history that would tell cannot be read; trying again later",
+        );
     }
   }
 
-  async function deliverSilently(sessionID: string, trigger: SilentTrigger, how: { grace?: boolean; thenWentOn?: boolean }): Promise<SessionEvent | undefined> {
+  async function deliverSilently(
+    sessionID: string,
+    trigger: SilentTrigger,
+    how: { grace?: boolean; thenWentOn?: boolean },
+  ): Promise<SessionEvent | undefined> {
     if (how.grace) {
       // A host may prompt a new session at once, and set its agent and model from that first prompt: a silent prompt racing it could
       // leave the session on the default agent. A first message arriving within the grace period carries the rules itself.
@@ -129,30 +160,58 @@ export function sessionRunner(parts: RunnerParts) {
   function write(sessionID: string, note: Note): void {
     if (note.kind === "activated") {
       const text = reasonText(note.reason);
-      log.debug(`Activated rule ${note.rule} for session ${sessionID}: ${text}`, { sessionID, rule: note.rule, reason: text });
+      log.debug(`Activated rule ${note.rule} for session ${sessionID}: ${text}`, {
+        sessionID,
+        rule: note.rule,
+        reason: text,
+      });
     } else if (note.kind === "delivered") {
       const where =
-        note.how === "message" ? "inside its user message" : note.how === "tool-result" ? `with the result of ${note.tool}` : `on ${parts.labels[note.how] ?? note.how}`;
-      log.debug(`Delivered ${note.rules.length} rules to session ${sessionID} ${where}`, { sessionID, rules: note.rules });
+        note.how === "message"
+          ? "inside its user message"
+          : note.how === "tool-result"
+            ? `with the result of ${note.tool}`
+            : `on ${parts.labels[note.how] ?? note.how}`;
+      log.debug(`Delivered ${note.rules.length} rules to session ${sessionID} ${where}`, {
+        sessionID,
+        rules: note.rules,
+      });
     } else if (note.kind === "enforced") {
       const verb = note.mode === "block" ? "Refused" : "Let run, with a warning,";
       const what = note.broken.map(
-        ({ rule, pattern, file, lineNumber }) => `${rule} (${pattern}${file === undefined ? "" : ` in ${file}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`})`,
+        ({ rule, pattern, file, lineNumber }) =>
+          `${rule} (${pattern}${file === undefined ? "" : ` in ${file}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`})`,
       );
-      log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, { sessionID, tool: note.tool, rules: note.broken.map(({ rule }) => rule) });
-    } else if (note.kind === "weakened") {
-      const lines = note.weakened.map(weakenedLine);
-      log.warn(`A ${note.tool} call in session ${sessionID} weakened rules that forbid (it ran; rule files stay writable):\n${lines.join("\n")}`, {
+      log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, {
         sessionID,
         tool: note.tool,
-        rules: note.weakened.map(({ name }) => name),
+        rules: note.broken.map(({ rule }) => rule),
       });
+    } else if (note.kind === "weakened") {
+      const lines = note.weakened.map(weakenedLine);
+      log.warn(
+        `A ${note.tool} call in session ${sessionID} weakened rules that forbid (it ran; rule files stay writable):\n${lines.join("\n")}`,
+        {
+          sessionID,
+          tool: note.tool,
+          rules: note.weakened.map(({ name }) => name),
+        },
+      );
     } else if (note.kind === "went-on-before-rules") {
-      log.debug(`Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`, { sessionID });
+      log.debug(
+        `Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`,
+        { sessionID },
+      );
     } else if (note.silent) {
-      log.warn(`Sending the rules to session ${sessionID} in a silent message without reading its history (${note.error}): an earlier copy may be there`, { sessionID });
+      log.warn(
+        `Sending the rules to session ${sessionID} in a silent message without reading its history (${note.error}): an earlier copy may be there`,
+        { sessionID },
+      );
     } else {
-      log.warn(`Could not read the history of session ${sessionID} (${note.error}); delivering the rules with this message, though an earlier copy may be there`, { sessionID });
+      log.warn(
+        `Could not read the history of session ${sessionID} (${note.error}); delivering the rules with this message, though an earlier copy may be there`,
+        { sessionID },
+      );
     }
   }
 

@@ -37,7 +37,12 @@ interface RaceOptions<T> {
  * answers later (or fails with) is dropped, said in the log when `late` is
  * given; a late failure never goes unhandled.
  */
-function race<T, U>(promise: Promise<T>, ms: number | undefined, expired: (reason: unknown) => Promise<U>, options: RaceOptions<T>): Promise<T | U> {
+function race<T, U>(
+  promise: Promise<T>,
+  ms: number | undefined,
+  expired: (reason: unknown) => Promise<U>,
+  options: RaceOptions<T>,
+): Promise<T | U> {
   const { stopped, late } = options;
   return new Promise<T | U>((resolve, reject) => {
     let givenUp: { reason: unknown; at: number } | undefined;
@@ -53,7 +58,10 @@ function race<T, U>(promise: Promise<T>, ms: number | undefined, expired: (reaso
       givenUp = { reason, at: Date.now() };
       resolve(expired(reason));
     };
-    const timer = ms === undefined ? undefined : setTimeout(() => giveUp(new DOMException(`no answer in ${ms} ms`, "TimeoutError")), ms);
+    const timer =
+      ms === undefined
+        ? undefined
+        : setTimeout(() => giveUp(new DOMException(`no answer in ${ms} ms`, "TimeoutError")), ms);
     const stop = () => giveUp(stopped?.reason);
     stopped?.addEventListener("abort", stop);
     promise.then(
@@ -62,7 +70,9 @@ function race<T, U>(promise: Promise<T>, ms: number | undefined, expired: (reaso
           end();
           resolve(value);
         } else if (givenUp && late) {
-          late.log.info(`${late.what} came ${Date.now() - givenUp.at} ms after it was given up; the answer was dropped`);
+          late.log.info(
+            `${late.what} came ${Date.now() - givenUp.at} ms after it was given up; the answer was dropped`,
+          );
           late.drop?.(value);
         }
       },
@@ -72,7 +82,9 @@ function race<T, U>(promise: Promise<T>, ms: number | undefined, expired: (reaso
           reject(error);
         } else if (givenUp && late && error !== givenUp.reason && !outcomeUnknown(error)) {
           // Failing with the reason it was given up (or as aborted) is the callee honouring its abort: nothing to say.
-          late.log.info(`${late.what} failed ${Date.now() - givenUp.at} ms after it was given up (${errorText(error)}); the failure was dropped`);
+          late.log.info(
+            `${late.what} failed ${Date.now() - givenUp.at} ms after it was given up (${errorText(error)}); the failure was dropped`,
+          );
         }
       },
     );
@@ -139,7 +151,11 @@ export async function guard<T>(
   try {
     return await work();
   } catch (error) {
-    log.error(`Handling ${what}${sessionID ? ` for session ${sessionID}` : ""} failed: ${errorText(error)}`, { sessionID, hook: what, error: errorText(error) });
+    log.error(`Handling ${what}${sessionID ? ` for session ${sessionID}` : ""} failed: ${errorText(error)}`, {
+      sessionID,
+      hook: what,
+      error: errorText(error),
+    });
     return fallback;
   }
 }

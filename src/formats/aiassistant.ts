@@ -32,14 +32,18 @@ export const aiassistantSource: RuleSource = {
   tool: "JetBrains AI Assistant",
   layout: { folders: [RULES], files: [] },
   references: [],
-  find: (context: SourceContext): Promise<FoundRules> => findLevelFolders(context, RULES, { source: "aiassistant", accept: MARKDOWN, topLevelOnly: true }),
+  find: (context: SourceContext): Promise<FoundRules> =>
+    findLevelFolders(context, RULES, { source: "aiassistant", accept: MARKDOWN, topLevelOnly: true }),
   mapFrontMatter: (data, _file, warn, front) => mapApply(data, warn, front.lineOf("apply")),
   typeOf: (data) => (typeof data.apply === "string" ? data.apply : "always"),
 };
 
 const APPLY = ["always", "manually", "by model decision", "by file patterns", "off"];
 const AI_ASSISTANT_KEYS = ["apply", "instructions", "patterns"];
-const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, ...AI_ASSISTANT_KEYS, "description"), alwaysApply: false });
+const MANUAL = (data: Record<string, unknown>) => ({
+  ...without(data, ...AI_ASSISTANT_KEYS, "description"),
+  alwaysApply: false,
+});
 
 export function mapApply(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
   const apply = data.apply ?? "always";

@@ -22,9 +22,16 @@ export const amazonqSource: RuleSource = {
   tool: "Amazon Q Developer",
   layout: { folders: [RULES], files: [] },
   references: [],
-  find: (context: SourceContext): Promise<FoundRules> => findLevelFolders(context, RULES, { source: "amazonq", accept: MARKDOWN }),
+  find: (context: SourceContext): Promise<FoundRules> =>
+    findLevelFolders(context, RULES, { source: "amazonq", accept: MARKDOWN }),
   mapFrontMatter: (data, _file, warn, front) => ({
-    ...ignoredByTool(data, NOT_AMAZON_Q, { tool: "Amazon Q Developer", reads: "the rule's text only", alwaysOn: false }, warn, front),
+    ...ignoredByTool(
+      data,
+      NOT_AMAZON_Q,
+      { tool: "Amazon Q Developer", reads: "the rule's text only", alwaysOn: false },
+      warn,
+      front,
+    ),
     alwaysApply: true,
   }),
   typeOf: () => "always",

@@ -28,7 +28,14 @@ import { join } from "node:path";
 import { addFolder, emptyFound } from "../discover/found-rules.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { folderPrefix, prefixOf, scopeToFolder } from "./folder-scope.js";
 import { addGeminiGlobal, GEMINI_GLOBAL_NAME } from "./gemini.js";
 import { ignoredByTool, MARKDOWN } from "./mapping.js";
@@ -66,9 +73,20 @@ export const antigravitySource: RuleSource = {
     }
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+  mapFrontMatter(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown> {
     if (isGlobal(file)) return { ...data, alwaysApply: true };
-    const read = ignoredByTool(data, NOT_WINDSURF, { tool: "Antigravity", reads: "globs", alwaysOn: false }, warn, front);
+    const read = ignoredByTool(
+      data,
+      NOT_WINDSURF,
+      { tool: "Antigravity", reads: "globs", alwaysOn: false },
+      warn,
+      front,
+    );
     const mapped = mapTrigger(read, warn, { name: file.name, body: front.body }, "Antigravity");
     const prefix = RULES.map((rules) => prefixOf(file.displayPath, rules)).find((found) => found !== "") ?? "";
     return prefix ? scopeToFolder(mapped, prefix) : mapped;

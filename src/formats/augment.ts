@@ -23,7 +23,14 @@
 import { join } from "node:path";
 import { addSingleFile, findHomeAndLevelFolders } from "../discover/found-rules.js";
 import { projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { hasDescription, ignoredByTool, MARKDOWN, without } from "./mapping.js";
 
 const RULES = ".augment/rules";
@@ -38,11 +45,26 @@ export const augmentSource: RuleSource = {
   async find(context: SourceContext): Promise<FoundRules> {
     const found = await findHomeAndLevelFolders(context, RULES, { source: "augment", accept: MARKDOWN });
     const root = projectRootOf(context);
-    await addSingleFile(found, context, { path: join(root, LEGACY), scope: "project", source: "augment", name: "augment-guidelines" });
-    await addSingleFile(found, context, { path: join(root, LEGACY_IN_FOLDER), scope: "project", source: "augment", name: "augment-guidelines" });
+    await addSingleFile(found, context, {
+      path: join(root, LEGACY),
+      scope: "project",
+      source: "augment",
+      name: "augment-guidelines",
+    });
+    await addSingleFile(found, context, {
+      path: join(root, LEGACY_IN_FOLDER),
+      scope: "project",
+      source: "augment",
+      name: "augment-guidelines",
+    });
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+  mapFrontMatter(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown> {
     if (isAlwaysFile(file)) return { ...without(data, "type"), alwaysApply: true };
     const read = ignoredByTool(data, NOT_AUGMENT, { tool: "Augment", reads: "type", alwaysOn: false }, warn, front);
     return mapAugmentType(read, warn, front.lineOf("type"));
@@ -62,7 +84,11 @@ const NOT_AUGMENT = ["globs", "paths", "applyTo", "fileMatchPattern", "alwaysApp
 
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "type", "description"), alwaysApply: false });
 
-export function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
+export function mapAugmentType(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  line?: number,
+): Record<string, unknown> {
   const type = data.type ?? "always_apply";
   switch (type) {
     case "always_apply":

@@ -18,7 +18,8 @@ export const claudeSource: RuleSource = {
   id: "claude",
   tool: "Claude Code",
   layout: { folders: [RULES], files: [] },
-  find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, RULES, { source: "claude", accept: MARKDOWN }),
+  find: (context: SourceContext): Promise<FoundRules> =>
+    findHomeAndLevelFolders(context, RULES, { source: "claude", accept: MARKDOWN }),
   // CLAUDE.md's imports: an `@path` reference.
   references: ["at-line"],
   mapFrontMatter: (data, _file, warn, front) => readPathsOnly(data, "Claude Code", warn, front),

@@ -11,7 +11,14 @@ import { basename, join } from "node:path";
 import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { MARKDOWN, pathsType, readPathsOnly } from "./mapping.js";
 
 /** A rule file, or a folder of rules. */
@@ -33,12 +40,24 @@ export const clineSource: RuleSource = {
     for (const level of levels) {
       const path = join(level, CLINERULES);
       const kind = await addSingleFile(found, context, { path, scope: "project", source: "cline", name: "clinerules" });
-      if (kind.kind === "folder") await addFolder(found, context, { folder: path, scope: "project", source: "cline", accept: MARKDOWN, topLevelOnly: true });
+      if (kind.kind === "folder")
+        await addFolder(found, context, {
+          folder: path,
+          scope: "project",
+          source: "cline",
+          accept: MARKDOWN,
+          topLevelOnly: true,
+        });
       if (kind.kind !== "none") break;
     }
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+  mapFrontMatter(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown> {
     return isSingleFile(file) ? { ...data, alwaysApply: true } : readPathsOnly(data, "Cline", warn, front);
   },
   // The single file has no front matter in Cline: its whole text is the rule.

@@ -35,7 +35,14 @@
 import { join } from "node:path";
 import { addSingleFile, findHomeAndLevelFolders } from "../discover/found-rules.js";
 import { projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { readForbidPattern } from "../pattern/forbid-pattern.js";
 import { readList } from "../rule/keys.js";
 import { hasDescription, MARKDOWN, without } from "./mapping.js";
@@ -50,10 +57,16 @@ export const continueSource: RuleSource = {
   references: [],
   async find(context: SourceContext): Promise<FoundRules> {
     const found = await findHomeAndLevelFolders(context, RULES, { source: "continue", accept: MARKDOWN });
-    await addSingleFile(found, context, { path: join(projectRootOf(context), LEGACY), scope: "project", source: "continue", name: "continuerules" });
+    await addSingleFile(found, context, {
+      path: join(projectRootOf(context), LEGACY),
+      scope: "project",
+      source: "continue",
+      name: "continuerules",
+    });
     return found;
   },
-  mapFrontMatter: (data, file, warn, front) => (isLegacy(file) ? { ...data, alwaysApply: true } : mapContinueRule(data, warn, front)),
+  mapFrontMatter: (data, file, warn, front) =>
+    isLegacy(file) ? { ...data, alwaysApply: true } : mapContinueRule(data, warn, front),
   typeOf: (data, file) => (isLegacy(file) ? "always" : continueType(data)),
 };
 
@@ -62,7 +75,11 @@ const isLegacy = (file: FoundRuleFile) => file.name === "continuerules" && file.
 /** Continue's keys, consumed by the mapping; `name` is its display title. */
 const CONTINUE_KEYS = ["name", "globs", "regex", "alwaysApply", "invokable"];
 
-export function mapContinueRule(data: Record<string, unknown>, warn: MapperWarn, front?: FrontMatterFacts): Record<string, unknown> {
+export function mapContinueRule(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  front?: FrontMatterFacts,
+): Record<string, unknown> {
   if (data.invokable === true) return { ...without(data, ...CONTINUE_KEYS), enabled: false };
   const rest = without(data, ...CONTINUE_KEYS);
   if (data.alwaysApply === true) return { ...without(rest, "description"), alwaysApply: true };
@@ -101,7 +118,13 @@ function readRegex(value: unknown, warn: MapperWarn, line: number | undefined): 
   if (value === undefined || value === null) return { written: false, usable: [], unusable: [] };
   const items = typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
   if (items === undefined || !items.every((item) => typeof item === "string")) {
-    warn({ code: "activation-invalid", key: "regex", allowed: ["a regular expression", "a YAML list of regular expressions"], value: JSON.stringify(value), line });
+    warn({
+      code: "activation-invalid",
+      key: "regex",
+      allowed: ["a regular expression", "a YAML list of regular expressions"],
+      value: JSON.stringify(value),
+      line,
+    });
     return { written: true, usable: [], unusable: [] };
   }
   const written = (items as string[]).filter((item) => item !== "");

@@ -42,7 +42,12 @@ export const copilotSource: RuleSource = {
       levels.flatMap((level) => [join(level, ALWAYS_FILE), join(level, FOLDER)]),
     );
     for (const level of levels) {
-      await addSingleFile(found, context, { path: join(level, ALWAYS_FILE), scope: "project", source: "copilot", name: "copilot-instructions" });
+      await addSingleFile(found, context, {
+        path: join(level, ALWAYS_FILE),
+        scope: "project",
+        source: "copilot",
+        name: "copilot-instructions",
+      });
       await addFolder(found, context, {
         folder: join(level, FOLDER),
         scope: "project",
@@ -60,16 +65,23 @@ export const copilotSource: RuleSource = {
   // copilot-instructions.md is plain Markdown applied to every request: no header is read, its whole text is the rule.
   frontMatter: (file) => (isRepositoryWide(file) ? "none" : "lenient"),
   // GitHub's names: "repository-wide" and "path-specific" custom instructions; without `applyTo` VS Code attaches a file by hand, or by its description.
-  typeOf: (data, file) => (isRepositoryWide(file) ? "repository-wide" : (readList(data.applyTo) ?? []).length > 0 ? "path-specific" : "no applyTo"),
+  typeOf: (data, file) =>
+    isRepositoryWide(file)
+      ? "repository-wide"
+      : (readList(data.applyTo) ?? []).length > 0
+        ? "path-specific"
+        : "no applyTo",
 };
 
-const isRepositoryWide = (file: FoundRuleFile) => file.name === "copilot-instructions" && file.relPath === "copilot-instructions.md";
+const isRepositoryWide = (file: FoundRuleFile) =>
+  file.name === "copilot-instructions" && file.relPath === "copilot-instructions.md";
 
 export function mapApplyTo(data: Record<string, unknown>): Record<string, unknown> {
   const applyTo = readList(data.applyTo);
   if (applyTo === undefined) return data; // Malformed: the common reader reports it and skips the rule.
   if (applyTo.some((glob) => EVERYTHING.has(glob))) return { ...without(data, "applyTo"), alwaysApply: true };
-  if (applyTo.length === 0 && data.alwaysApply === undefined) return { ...without(data, "applyTo"), alwaysApply: false };
+  if (applyTo.length === 0 && data.alwaysApply === undefined)
+    return { ...without(data, "applyTo"), alwaysApply: false };
   const anchored = anchoredAtRoot(applyTo);
   return anchored === undefined ? data : { ...data, applyTo: anchored };
 }

@@ -34,7 +34,14 @@ import { addFolder, addSingleFile, emptyFound, MARKDOWN_OR_MDC } from "../discov
 import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { GLOB_KEYS, readList } from "../rule/keys.js";
 import { folderPrefix, prefixGlob, prefixOf, scopeToFolder } from "./folder-scope.js";
 import { hasDescription, ignoredByTool } from "./mapping.js";
@@ -53,7 +60,12 @@ export const cursorSource: RuleSource = {
     const root = projectRootOf(context);
     const levels = projectLevels(context);
     prefetch(context.fs, [join(context.home, RULES), join(root, LEGACY), ...levels.map((level) => join(level, RULES))]);
-    await addFolder(found, context, { folder: join(context.home, RULES), scope: "global", source: "cursor", accept: MARKDOWN_OR_MDC });
+    await addFolder(found, context, {
+      folder: join(context.home, RULES),
+      scope: "global",
+      source: "cursor",
+      accept: MARKDOWN_OR_MDC,
+    });
     const inSubFolders = await nestedLevels(below, RULES, found, context.fs);
     for (const level of [...levels, ...inSubFolders]) {
       const prefix = folderPrefix(root, level);
@@ -65,11 +77,22 @@ export const cursorSource: RuleSource = {
         accept: MARKDOWN_OR_MDC,
         nameOf: (relPath) => named(relPath.replace(/\.(md|mdc)$/i, "")),
       });
-      if (level === root) await addSingleFile(found, context, { path: join(root, LEGACY), scope: "project", source: "cursor", name: "cursorrules" });
+      if (level === root)
+        await addSingleFile(found, context, {
+          path: join(root, LEGACY),
+          scope: "project",
+          source: "cursor",
+          name: "cursorrules",
+        });
     }
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+  mapFrontMatter(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown> {
     if (isLegacy(file)) return { ...data, alwaysApply: true };
     const read = ignoredByTool(data, NOT_CURSOR, { tool: "Cursor", reads: "globs", alwaysOn: false }, warn, front);
     // Cursor's default: a rule applies always only when it says so.

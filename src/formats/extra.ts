@@ -18,7 +18,10 @@ import { inside } from "../rule/trust.js";
 import { ruleWarning } from "../rule/warnings.js";
 
 /** The absolute folders `extraDirs` names, in the order given, without repeats. */
-export function resolveExtraDirs(extraDirs: readonly string[], context: Pick<SourceContext, "home" | "directory" | "worktree">): string[] {
+export function resolveExtraDirs(
+  extraDirs: readonly string[],
+  context: Pick<SourceContext, "home" | "directory" | "worktree">,
+): string[] {
   const root = projectRootOf(context);
   const folders = extraDirs.map((dir) => {
     if (dir === "~") return context.home;
@@ -40,8 +43,22 @@ export const extraSource: RuleSource = {
       folders.filter((folder) => inside(folder, [root]) || users.has(folder)),
     );
     for (const folder of folders) {
-      if (inside(folder, [root])) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "repository" });
-      else if (users.has(folder)) await addFolder(found, context, { folder, scope: "project", source: "extra", accept: MARKDOWN_OR_MDC, trust: "user" });
+      if (inside(folder, [root]))
+        await addFolder(found, context, {
+          folder,
+          scope: "project",
+          source: "extra",
+          accept: MARKDOWN_OR_MDC,
+          trust: "repository",
+        });
+      else if (users.has(folder))
+        await addFolder(found, context, {
+          folder,
+          scope: "project",
+          source: "extra",
+          accept: MARKDOWN_OR_MDC,
+          trust: "user",
+        });
       else {
         found.warnings.push(ruleWarning(folder, { code: "extra-dir-outside-repository" }));
       }

@@ -36,8 +36,13 @@ export function scopeToFolder(data: Record<string, unknown>, prefix: string): Re
   }
   const rest = without(data, ...GLOB_KEYS);
   const keywords = readList(data.keywords) ?? [];
-  const describedOnly = data.alwaysApply === false && globs.length === 0 && keywords.length === 0 && hasDescription(data);
-  if (data.alwaysApply === true || describedOnly || (data.alwaysApply === undefined && globs.length === 0 && keywords.length === 0)) {
+  const describedOnly =
+    data.alwaysApply === false && globs.length === 0 && keywords.length === 0 && hasDescription(data);
+  if (
+    data.alwaysApply === true ||
+    describedOnly ||
+    (data.alwaysApply === undefined && globs.length === 0 && keywords.length === 0)
+  ) {
     return { ...without(rest, "alwaysApply"), globs: [`${prefix}/**`] };
   }
   return globs.length > 0 ? { ...rest, globs: globs.map((glob) => prefixGlob(glob, prefix)) } : rest;

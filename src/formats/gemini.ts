@@ -26,7 +26,14 @@ import { addSingleFile, emptyFound } from "../discover/found-rules.js";
 import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { folderPrefix, scopeToFolder } from "./folder-scope.js";
 import { ignoredByTool } from "./mapping.js";
 
@@ -50,7 +57,12 @@ export const geminiSource: RuleSource = {
     await addGeminiGlobal(found, context, "gemini");
     const add = async (folder: string, scoped: boolean) => {
       const prefix = folderPrefix(root, folder);
-      const kind = await addSingleFile(found, context, { path: join(folder, FILE), scope: "project", source: "gemini", name: prefix ? `${prefix}/GEMINI` : "GEMINI" });
+      const kind = await addSingleFile(found, context, {
+        path: join(folder, FILE),
+        scope: "project",
+        source: "gemini",
+        name: prefix ? `${prefix}/GEMINI` : "GEMINI",
+      });
       // A sub-folder's file is told apart by its path from the project root: the mapper scopes it to its folder.
       const file = found.files.at(-1);
       if (scoped && kind.kind === "file" && file) file.relPath = `${prefix}/${FILE}`;
@@ -66,14 +78,25 @@ export const geminiSource: RuleSource = {
 
 /** `~/.gemini/GEMINI.md`, Gemini CLI's and Antigravity's global rule. */
 export function addGeminiGlobal(found: ReturnType<typeof emptyFound>, context: SourceContext, source: string) {
-  return addSingleFile(found, context, { path: join(context.home, GLOBAL), scope: "global", source, name: GEMINI_GLOBAL_NAME });
+  return addSingleFile(found, context, {
+    path: join(context.home, GLOBAL),
+    scope: "global",
+    source,
+    name: GEMINI_GLOBAL_NAME,
+  });
 }
 
 /** Other tools' activation keys: Gemini CLI reads no front matter. */
 const NOT_READ = ["alwaysApply", "globs", "paths", "applyTo", "fileMatchPattern", "trigger", "inclusion"];
 
 /** A GEMINI.md: always on, whatever its front matter says; a sub-folder's, for its folder's files. */
-export function mapAlwaysOn(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts, tool: string): Record<string, unknown> {
+export function mapAlwaysOn(
+  data: Record<string, unknown>,
+  file: FoundRuleFile,
+  warn: MapperWarn,
+  front: FrontMatterFacts,
+  tool: string,
+): Record<string, unknown> {
   const read = ignoredByTool(data, NOT_READ, { tool, reads: "no front matter", alwaysOn: false }, warn, front);
   const mapped = { ...read, alwaysApply: true };
   const folder = dirname(file.relPath);

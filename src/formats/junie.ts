@@ -9,4 +9,9 @@
  */
 import { rootFileSource } from "./root-file.js";
 
-export const junieSource = rootFileSource({ id: "junie", tool: "Junie", path: ".junie/guidelines.md", name: "junie-guidelines" });
+export const junieSource = rootFileSource({
+  id: "junie",
+  tool: "Junie",
+  path: ".junie/guidelines.md",
+  name: "junie-guidelines",
+});

@@ -27,7 +27,8 @@ export const kiroSource: RuleSource = {
   id: "kiro",
   tool: "Kiro",
   layout: { folders: [STEERING], files: [] },
-  find: (context: SourceContext): Promise<FoundRules> => findHomeAndLevelFolders(context, STEERING, { source: "kiro", accept: MARKDOWN, topLevelOnly: true }),
+  find: (context: SourceContext): Promise<FoundRules> =>
+    findHomeAndLevelFolders(context, STEERING, { source: "kiro", accept: MARKDOWN, topLevelOnly: true }),
   // Kiro's own syntax; paths in it are written from the workspace root as often as from the steering file.
   references: ["kiro-file"],
   referenceRoots: (file, context) => {
@@ -37,7 +38,11 @@ export const kiroSource: RuleSource = {
     return level === root ? [root] : [level, root];
   },
   mapFrontMatter: (data, file, warn, front) =>
-    mapInclusion(ignoredByTool(data, NOT_KIRO, { tool: "Kiro", reads: "fileMatchPattern", alwaysOn: false }, warn, front), warn, { name: file.name, body: front.body }),
+    mapInclusion(
+      ignoredByTool(data, NOT_KIRO, { tool: "Kiro", reads: "fileMatchPattern", alwaysOn: false }, warn, front),
+      warn,
+      { name: file.name, body: front.body },
+    ),
   // Kiro still reads a steering file whose front matter does not parse: it loads, applying only when mentioned, with a warning.
   frontMatter: () => "lenient",
   typeOf: (data) => (typeof data.inclusion === "string" ? data.inclusion : "always"),
@@ -46,9 +51,16 @@ export const kiroSource: RuleSource = {
 /** Other tools' scoping keys, which Kiro does not read. */
 const NOT_KIRO = GLOB_KEYS.filter((key) => key !== "fileMatchPattern");
 
-const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "inclusion", "description", "fileMatchPattern"), alwaysApply: false });
+const MANUAL = (data: Record<string, unknown>) => ({
+  ...without(data, "inclusion", "description", "fileMatchPattern"),
+  alwaysApply: false,
+});
 
-export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }): Record<string, unknown> {
+export function mapInclusion(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  rule: NamedText = { name: "", body: "" },
+): Record<string, unknown> {
   const inclusion = data.inclusion ?? "always";
   switch (inclusion) {
     case "always":
@@ -69,7 +81,12 @@ export function mapInclusion(data: Record<string, unknown>, warn: MapperWarn, ru
       return describedOrNamed(auto, data, rule, typeof data.name === "string" ? data.name.trim() : "");
     }
     default:
-      warn({ code: "activation-invalid", key: "inclusion", allowed: ["always", "fileMatch", "manual", "auto"], value: JSON.stringify(inclusion) });
+      warn({
+        code: "activation-invalid",
+        key: "inclusion",
+        allowed: ["always", "fileMatch", "manual", "auto"],
+        value: JSON.stringify(inclusion),
+      });
       return MANUAL(data);
   }
 }

@@ -30,7 +30,12 @@ export interface LiveRules {
  * `store`: where parses are kept between starts. Between loads they are kept
  * in memory in any case, so a reload reads only the files that changed.
  */
-export async function startLiveRules(context: DiscoveryContext, options: LoadOptions, log: Logger, store?: ParseCacheStore): Promise<LiveRules> {
+export async function startLiveRules(
+  context: DiscoveryContext,
+  options: LoadOptions,
+  log: Logger,
+  store?: ParseCacheStore,
+): Promise<LiveRules> {
   const reported = new Set<string>();
   let kept: Promise<ParseCacheEntries> | undefined = store?.load();
   const load = async () => {
@@ -42,7 +47,8 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
     if (store && parsesDiffer((await before) ?? new Map(), parses)) void store.save(parses);
     for (const file of result.files) log.debug(`Discovered ${file.scope} rule: ${file.relPath}`, { path: file.path });
     for (const { rule, by, forbidHolds } of result.shadowed) {
-      if (!forbidHolds) log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
+      if (!forbidHolds)
+        log.debug(`Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}`, { path: rule.path });
       else if (!reported.has(`held:${rule.path}:${by.path}`)) {
         reported.add(`held:${rule.path}:${by.path}`);
         log.warn(heldText(rule, by), { path: rule.path, shadowedBy: by.path });
@@ -65,7 +71,13 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
   const places = rulePlaces(ALL_SOURCES.flatMap((source) => (source.layout ? [source.layout] : [])));
   // A lock rewritten by `packs install` or `packs update` moves a pack: its folder is watched like a rule file's.
   const locks = (options.packs ?? []).map((pack) => pack.place.lockFile);
-  const targets = () => foldersToWatch([...loaded.files.map((file) => file.path), ...loaded.references, ...locks], bases, [...loaded.folders, globalDir], places);
+  const targets = () =>
+    foldersToWatch(
+      [...loaded.files.map((file) => file.path), ...loaded.references, ...locks],
+      bases,
+      [...loaded.folders, globalDir],
+      places,
+    );
   const initial = targets();
   const watcher = watchRuleFolders(initial.folders, initial.filters, loaded.probed);
 
@@ -79,10 +91,14 @@ export async function startLiveRules(context: DiscoveryContext, options: LoadOpt
       watcher.update(next.folders, next.filters, loaded.probed);
       const current = new Map(loaded.rules.map((rule) => [rule.name, rule]));
       const changes = {
-        changed: loaded.rules.filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule)).map((rule) => rule.name),
+        changed: loaded.rules
+          .filter((rule) => previous.has(rule.name) && differs(previous.get(rule.name) as Rule, rule))
+          .map((rule) => rule.name),
         removed: [...previous.keys()].filter((name) => !current.has(name)),
       };
-      log.debug(`Rules reloaded: ${loaded.rules.length} rules; changed: ${changes.changed.join(", ") || "none"}; deleted: ${changes.removed.join(", ") || "none"}`);
+      log.debug(
+        `Rules reloaded: ${loaded.rules.length} rules; changed: ${changes.changed.join(", ") || "none"}; deleted: ${changes.removed.join(", ") || "none"}`,
+      );
       return changes;
     },
     close: () => watcher.close(),

@@ -105,20 +105,38 @@ export interface LoadOptions {
 const ALWAYS_READ = new Set([managedSource.id]);
 
 export async function loadRules(context: DiscoveryContext, options: LoadOptions = {}): Promise<LoadedRules> {
-  const sources = ALL_SOURCES.filter((source) => ALWAYS_READ.has(source.id) || !options.sources || options.sources.includes(source.id));
+  const sources = ALL_SOURCES.filter(
+    (source) => ALWAYS_READ.has(source.id) || !options.sources || options.sources.includes(source.id),
+  );
   const [discovery, packs] = await Promise.all([
     discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources),
     loadPacks(context, options.packs ?? []),
   ]);
-  const { rules, shadowed, beside } = resolvePrecedence([...discovery.rules, ...packs.rules], foldersFromRoot(context.directory, context.worktree));
+  const { rules, shadowed, beside } = resolvePrecedence(
+    [...discovery.rules, ...packs.rules],
+    foldersFromRoot(context.directory, context.worktree),
+  );
   const warnings = [
     ...discovery.warnings,
     ...packs.warnings,
-    ...beside.map(({ rule, managed }) => ruleWarning(rule.path, { code: "managed-beside", managed: managed.displayPath })),
+    ...beside.map(({ rule, managed }) =>
+      ruleWarning(rule.path, { code: "managed-beside", managed: managed.displayPath }),
+    ),
   ];
   // Without packs (most projects), discovery's own collections are returned as they are: nothing is copied at start.
-  const { files, folders, references, probed, parses } = packs.packs.length === 0 ? discovery : withPacks(discovery, packs);
-  return { rules: inMessageOrder(rules), shadowed, warnings, files, folders, references, probed, parses, packs: packs.packs };
+  const { files, folders, references, probed, parses } =
+    packs.packs.length === 0 ? discovery : withPacks(discovery, packs);
+  return {
+    rules: inMessageOrder(rules),
+    shadowed,
+    warnings,
+    files,
+    folders,
+    references,
+    probed,
+    parses,
+    packs: packs.packs,
+  };
 }
 
 /** What discovery found and what the packs hold, each collection once. */
@@ -149,7 +167,10 @@ function withPacks(discovery: Discovery, packs: PackLoad) {
  * one. A rule below of a managed rule's name is delivered beside it, named
  * `name~project` or `name~user` (`beside`, which `check` and the log report).
  */
-export function resolvePrecedence(rules: readonly Rule[], levels: readonly string[] = []): { rules: Rule[]; shadowed: ShadowedRule[]; beside: BesideManaged[] } {
+export function resolvePrecedence(
+  rules: readonly Rule[],
+  levels: readonly string[] = [],
+): { rules: Rule[]; shadowed: ShadowedRule[]; beside: BesideManaged[] } {
   /** Index of the deepest project level holding the file: higher is nearer the directory. */
   const levelOf = (rule: Rule) => {
     if (rule.scope !== "project" || levels.length < 2) return 0;
@@ -157,7 +178,13 @@ export function resolvePrecedence(rules: readonly Rule[], levels: readonly strin
     return 0;
   };
   const ranked = rules
-    .map((rule, index) => ({ rule, index, scope: rule.scope === "project" ? 0 : 1, source: sourceRank(rule.source), level: levelOf(rule) }))
+    .map((rule, index) => ({
+      rule,
+      index,
+      scope: rule.scope === "project" ? 0 : 1,
+      source: sourceRank(rule.source),
+      level: levelOf(rule),
+    }))
     .sort((a, b) => a.scope - b.scope || a.source - b.source || b.level - a.level || a.index - b.index);
   const byName = new Map<string, Rule[]>();
   for (const { rule } of ranked) {
@@ -220,5 +247,8 @@ function sourceRank(id: string): number {
 /** Managed first, then global before project, then priority (high first), then name: the same order every time. */
 export function inMessageOrder(rules: readonly Rule[]): Rule[] {
   const scopeRank = (rule: Rule) => (trustOf(rule) === "managed" ? 0 : rule.scope === "global" ? 1 : 2);
-  return [...rules].sort((a, b) => scopeRank(a) - scopeRank(b) || b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...rules].sort(
+    (a, b) =>
+      scopeRank(a) - scopeRank(b) || b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
 }

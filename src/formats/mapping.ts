@@ -31,9 +31,17 @@ export function ignoredByTool(
  * (`keywords`, `priority`, …) are kept: nothing in those tools reads them,
  * so only someone writing for this plugin puts them there.
  */
-export function readPathsOnly(data: Record<string, unknown>, tool: string, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+export function readPathsOnly(
+  data: Record<string, unknown>,
+  tool: string,
+  warn: MapperWarn,
+  front: FrontMatterFacts,
+): Record<string, unknown> {
   const paths = anchoredAtRoot(data.paths);
-  const alwaysOn = (readList(data.paths) ?? []).length === 0 && (readList(data.keywords) ?? []).length === 0 && (readList(data.topics) ?? []).length === 0;
+  const alwaysOn =
+    (readList(data.paths) ?? []).length === 0 &&
+    (readList(data.keywords) ?? []).length === 0 &&
+    (readList(data.topics) ?? []).length === 0;
   const read = ignoredByTool(data, NOT_PATHS, { tool, reads: "paths", alwaysOn }, warn, front);
   return paths === undefined ? read : { ...read, paths };
 }
@@ -77,7 +85,12 @@ export function hasDescription(data: Record<string, unknown>): boolean {
  * `model_decision`), mapped to `mapped`: without a description of its own
  * (in `data`, as written), it is listed by `describedByName`.
  */
-export function describedOrNamed(mapped: Record<string, unknown>, data: Record<string, unknown>, rule: NamedText, toolName = ""): Record<string, unknown> {
+export function describedOrNamed(
+  mapped: Record<string, unknown>,
+  data: Record<string, unknown>,
+  rule: NamedText,
+  toolName = "",
+): Record<string, unknown> {
   return hasDescription(data) ? mapped : { ...mapped, description: describedByName(rule, toolName) };
 }
 

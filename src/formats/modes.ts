@@ -16,7 +16,14 @@ import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js
 import { errorCode, errorReason } from "../discover/fs.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { folderPrefix } from "./folder-scope.js";
 import { ignoredByTool, without } from "./mapping.js";
@@ -103,7 +110,12 @@ async function findModeRules(context: SourceContext, layout: ModeLayout): Promis
   for (const level of levels) generic = (await addRules(level, "rules", "project")) || generic;
   if (!generic) {
     for (const level of levels)
-      await addSingleFile(found, context, { path: join(level, layout.legacy), scope: "project", source: layout.source, name: named(level, layout.legacy.slice(1)) });
+      await addSingleFile(found, context, {
+        path: join(level, layout.legacy),
+        scope: "project",
+        source: layout.source,
+        name: named(level, layout.legacy.slice(1)),
+      });
   }
   // Rules for one mode; a mode's legacy file only when no `rules-{mode}` folder has one.
   const modesWithFolders = new Set<string>();
@@ -123,7 +135,12 @@ async function findModeRules(context: SourceContext, layout: ModeLayout): Promis
       for (const name of names) {
         const mode = name.startsWith(prefix) ? name.slice(prefix.length) : "";
         if (mode === "" || modesWithFolders.has(mode) || added.has(mode)) continue;
-        const kind = await addSingleFile(found, context, { path: join(level, name), scope: "project", source: layout.source, name: named(level, name.slice(1)) });
+        const kind = await addSingleFile(found, context, {
+          path: join(level, name),
+          scope: "project",
+          source: layout.source,
+          name: named(level, name.slice(1)),
+        });
         if (kind.kind === "file") added.add(mode);
       }
     }
@@ -143,7 +160,8 @@ async function entryNames(dir: string, context: SourceContext, found: Required<F
     return (await context.fs.readdir(dir)).map((entry) => entry.name).sort();
   } catch (error) {
     const code = errorCode(error);
-    if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(dir, { code: "path-unreadable", reason: errorReason(error) }));
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      found.warnings.push(ruleWarning(dir, { code: "path-unreadable", reason: errorReason(error) }));
     return [];
   }
 }
@@ -163,10 +181,26 @@ function modeOf(file: FoundRuleFile, layout: Pick<ModeLayout, "dir" | "legacyMod
 const NOT_READ = ["alwaysApply", "globs", "paths", "applyTo", "fileMatchPattern", "trigger", "inclusion", "agents"];
 
 /** Always on; a mode's rule only for the mode's agent. */
-function mapModeRule(layout: ModeLayout, data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
-  const read = ignoredByTool(data, NOT_READ, { tool: layout.tool, reads: "no front matter", alwaysOn: false }, warn, front);
+function mapModeRule(
+  layout: ModeLayout,
+  data: Record<string, unknown>,
+  file: FoundRuleFile,
+  warn: MapperWarn,
+  front: FrontMatterFacts,
+): Record<string, unknown> {
+  const read = ignoredByTool(
+    data,
+    NOT_READ,
+    { tool: layout.tool, reads: "no front matter", alwaysOn: false },
+    warn,
+    front,
+  );
   const mode = modeOf(file, layout);
-  return { ...without(read, "agents"), alwaysApply: true, ...(mode === undefined ? {} : { agents: [agentOfMode(mode)] }) };
+  return {
+    ...without(read, "agents"),
+    alwaysApply: true,
+    ...(mode === undefined ? {} : { agents: [agentOfMode(mode)] }),
+  };
 }
 
 function modeType(layout: Pick<ModeLayout, "dir" | "legacyModes">, file: FoundRuleFile): string {

@@ -32,7 +32,14 @@
  */
 import { basename } from "node:path";
 import { emptyFound, findHomeAndLevelFolders } from "../discover/found-rules.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { readList } from "../rule/keys.js";
 import { MARKDOWN, without } from "./mapping.js";
 
@@ -63,26 +70,53 @@ export const openhandsSource: RuleSource = {
 
 /** Drops `README.md`, every `SKILL.md`, and the files of a folder holding a `SKILL.md` directly under its skills folder. */
 function withoutAgentSkills(files: readonly FoundRuleFile[]): FoundRuleFile[] {
-  const skillOf = (file: FoundRuleFile) => `${file.path.slice(0, file.path.length - file.relPath.length)}\0${file.relPath.split("/")[0]}`;
+  const skillOf = (file: FoundRuleFile) =>
+    `${file.path.slice(0, file.path.length - file.relPath.length)}\0${file.relPath.split("/")[0]}`;
   const skills = new Set(files.filter((file) => /^[^/]+\/skill\.md$/i.test(file.relPath)).map(skillOf));
   const name = (file: FoundRuleFile) => basename(file.path);
-  return files.filter((file) => name(file) !== "README.md" && name(file).toLowerCase() !== "skill.md" && !(file.relPath.includes("/") && skills.has(skillOf(file))));
+  return files.filter(
+    (file) =>
+      name(file) !== "README.md" &&
+      name(file).toLowerCase() !== "skill.md" &&
+      !(file.relPath.includes("/") && skills.has(skillOf(file))),
+  );
 }
 
-export function mapTriggers(data: Record<string, unknown>, warn: MapperWarn, front?: FrontMatterFacts): Record<string, unknown> {
+export function mapTriggers(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  front?: FrontMatterFacts,
+): Record<string, unknown> {
   const rest = without(data, ...DESCRIPTIVE, "triggers", "paths");
   const paths = readList(data.paths);
   // Malformed `paths`: left for the common reader, which reports it and skips the rule.
   if (paths === undefined) return without(data, ...DESCRIPTIVE, "triggers");
   if (paths.length > 0) {
     if (data.triggers !== undefined && data.triggers !== null) {
-      warn({ code: "key-ignored-by-tool", key: "triggers", tool: "OpenHands", reads: "paths", alwaysOn: false, line: front?.lineOf("triggers") });
+      warn({
+        code: "key-ignored-by-tool",
+        key: "triggers",
+        tool: "OpenHands",
+        reads: "paths",
+        alwaysOn: false,
+        line: front?.lineOf("triggers"),
+      });
     }
     return { ...rest, paths };
   }
   const triggers = data.triggers;
-  if (triggers !== undefined && triggers !== null && !(Array.isArray(triggers) && triggers.every((item) => typeof item === "string"))) {
-    warn({ code: "activation-invalid", key: "triggers", allowed: ["a YAML list of keywords"], value: JSON.stringify(triggers), line: front?.lineOf("triggers") });
+  if (
+    triggers !== undefined &&
+    triggers !== null &&
+    !(Array.isArray(triggers) && triggers.every((item) => typeof item === "string"))
+  ) {
+    warn({
+      code: "activation-invalid",
+      key: "triggers",
+      allowed: ["a YAML list of keywords"],
+      value: JSON.stringify(triggers),
+      line: front?.lineOf("triggers"),
+    });
     return { ...without(rest, "description"), alwaysApply: false };
   }
   const keywords = ((triggers as string[] | undefined) ?? []).filter((keyword) => keyword.trim() !== "");

@@ -21,7 +21,8 @@
 import { type ModeLayout, modeSource } from "./modes.js";
 
 /** Roo's filter: cache and system files are not rules. */
-const NOT_RULES = /(\.(DS_Store|bak|cache|crdownload|db|dmp|dump|eslintcache|lock|log|old|part|partial|pyc|pyo|stackdump|swo|swp|temp|tmp))$|^Thumbs\.db$/;
+const NOT_RULES =
+  /(\.(DS_Store|bak|cache|crdownload|db|dmp|dump|eslintcache|lock|log|old|part|partial|pyc|pyo|stackdump|swo|swp|temp|tmp))$|^Thumbs\.db$/;
 
 export const ROO: ModeLayout = {
   source: "roo",

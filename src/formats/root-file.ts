@@ -17,7 +17,12 @@ export function rootFileSource(spec: { id: string; tool: string; path: string; n
     references: [],
     async find(context: SourceContext): Promise<FoundRules> {
       const found = emptyFound();
-      await addSingleFile(found, context, { path: join(projectRootOf(context), spec.path), scope: "project", source: spec.id, name: spec.name });
+      await addSingleFile(found, context, {
+        path: join(projectRootOf(context), spec.path),
+        scope: "project",
+        source: spec.id,
+        name: spec.name,
+      });
       return found;
     },
     frontMatter: () => "none",

@@ -34,7 +34,14 @@ import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js
 import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, FrontMatterFacts, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { readList } from "../rule/keys.js";
 import { folderPrefix, prefixOf, scopeToFolder } from "./folder-scope.js";
 import { describedOrNamed, ignoredByTool, MARKDOWN, type NamedText, without } from "./mapping.js";
@@ -55,8 +62,16 @@ export const windsurfSource: RuleSource = {
     const found = emptyFound();
     const root = projectRootOf(context);
     const levels = projectLevels(context);
-    prefetch(context.fs, [globalRulesFile(context.home), ...levels.flatMap((level) => [join(level, RULES), join(level, LEGACY)])]);
-    await addSingleFile(found, context, { path: globalRulesFile(context.home), scope: "global", source: "windsurf", name: "global_rules" });
+    prefetch(context.fs, [
+      globalRulesFile(context.home),
+      ...levels.flatMap((level) => [join(level, RULES), join(level, LEGACY)]),
+    ]);
+    await addSingleFile(found, context, {
+      path: globalRulesFile(context.home),
+      scope: "global",
+      source: "windsurf",
+      name: "global_rules",
+    });
     const addRulesFolder = (level: string) => {
       const prefix = folderPrefix(root, level);
       return addFolder(found, context, {
@@ -69,13 +84,23 @@ export const windsurfSource: RuleSource = {
     };
     for (const level of levels) {
       await addRulesFolder(level);
-      await addSingleFile(found, context, { path: join(level, LEGACY), scope: "project", source: "windsurf", name: "windsurfrules" });
+      await addSingleFile(found, context, {
+        path: join(level, LEGACY),
+        scope: "project",
+        source: "windsurf",
+        name: "windsurfrules",
+      });
     }
     const inSubFolders = await nestedLevels(below, RULES, found, context.fs);
     for (const folder of inSubFolders) await addRulesFolder(folder);
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile, warn: MapperWarn, front: FrontMatterFacts): Record<string, unknown> {
+  mapFrontMatter(
+    data: Record<string, unknown>,
+    file: FoundRuleFile,
+    warn: MapperWarn,
+    front: FrontMatterFacts,
+  ): Record<string, unknown> {
     if (isSingleFile(file)) return { ...data, alwaysApply: true };
     const read = ignoredByTool(data, NOT_WINDSURF, { tool: "Windsurf", reads: "globs", alwaysOn: false }, warn, front);
     const mapped = mapTrigger(read, warn, { name: file.name, body: front.body });
@@ -99,14 +124,22 @@ export function globalRulesFile(home: string): string {
   return join(home, GLOBAL_RULES);
 }
 
-const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "trigger", "description", "globs"), alwaysApply: false });
+const MANUAL = (data: Record<string, unknown>) => ({
+  ...without(data, "trigger", "description", "globs"),
+  alwaysApply: false,
+});
 
 const TRIGGERS = ["always_on", "glob", "model_decision", "manual"];
 /** Other tools' scoping keys: Windsurf reads `trigger`, `globs` and `description` only. */
 export const NOT_WINDSURF = ["paths", "applyTo", "fileMatchPattern"];
 
 /** Windsurf's `trigger` (and Antigravity's, which keeps Windsurf's activation modes; `tool` names it in warnings). */
-export function mapTrigger(data: Record<string, unknown>, warn: MapperWarn, rule: NamedText = { name: "", body: "" }, tool = "Windsurf"): Record<string, unknown> {
+export function mapTrigger(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  rule: NamedText = { name: "", body: "" },
+  tool = "Windsurf",
+): Record<string, unknown> {
   const trigger = data.trigger;
   if (trigger === undefined || trigger === null) {
     warn({ code: "activation-missing", key: "trigger", tool, allowed: TRIGGERS });

@@ -66,14 +66,21 @@ function pairGroups(glob: string): Map<number, number> | string {
     else if (char === "(" && i > 0 && !escaped(glob, i - 1)) {
       const before = glob[i - 1]!;
       if (before === "@" || before === "?") open.push({ at: i - 1, kind: "(" });
-      else if (before === "*" || before === "+" || before === "!") return `the extglob "${before}(…)" is not supported; use {a,b} or @(a|b)`;
+      else if (before === "*" || before === "+" || before === "!")
+        return `the extglob "${before}(…)" is not supported; use {a,b} or @(a|b)`;
     }
   }
   return pairs;
 }
 
 /** `glob[from, to)` split at top-level `separator`s into sequences of pieces. */
-function parseSequences(glob: string, from: number, to: number, separator: "," | "|" | "", context: Expansion): Piece[][] {
+function parseSequences(
+  glob: string,
+  from: number,
+  to: number,
+  separator: "," | "|" | "",
+  context: Expansion,
+): Piece[][] {
   const sequences: Piece[][] = [];
   let current: Piece[] = [];
   let text = "";

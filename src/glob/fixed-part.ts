@@ -20,6 +20,7 @@ export function fixedPart(pattern: PathPattern): FixedPart | undefined {
   // Without a `**`, the head is the whole path; with one, the tail ends it.
   const last = middle.length === 0 ? head[head.length - 1] : tail[tail.length - 1];
   if (last?.kind === "literal") return { kind: "name", key: last.text };
-  if (last?.kind === "wildcard" && last.suffix.includes(".")) return { kind: "extension", key: last.suffix.slice(last.suffix.lastIndexOf(".") + 1) };
+  if (last?.kind === "wildcard" && last.suffix.includes("."))
+    return { kind: "extension", key: last.suffix.slice(last.suffix.lastIndexOf(".") + 1) };
   return undefined;
 }

@@ -4,7 +4,15 @@
  * against the path's, a segment's tokens against its characters.
  */
 import type { CharClass } from "./char-class.js";
-import { ANY_CHAR, CLASS_BASE, GLOBSTAR, STAR, type PathPattern, type SegmentPattern, type StepCounter } from "./pattern.js";
+import {
+  ANY_CHAR,
+  CLASS_BASE,
+  GLOBSTAR,
+  STAR,
+  type PathPattern,
+  type SegmentPattern,
+  type StepCounter,
+} from "./pattern.js";
 
 // ---------------------------------------------------------------- one path segment
 
@@ -22,13 +30,22 @@ function matchSegment(pattern: SegmentPattern, segment: string, counter: StepCou
       if (segment.length < pattern.minLength) return false;
       if (counter) counter.steps += pattern.prefix.length + pattern.suffix.length;
       if (!segment.startsWith(pattern.prefix) || !segment.endsWith(pattern.suffix)) return false;
-      return pattern.starOnly || matchTokens(pattern, segment, pattern.prefix.length, segment.length - pattern.suffix.length, counter);
+      return (
+        pattern.starOnly ||
+        matchTokens(pattern, segment, pattern.prefix.length, segment.length - pattern.suffix.length, counter)
+      );
     }
   }
 }
 
 /** Characters of a segment against its tokens: `*` is the star. */
-function matchTokens(pattern: { tokens: number[]; classes: CharClass[] }, text: string, from: number, to: number, counter: StepCounter | undefined): boolean {
+function matchTokens(
+  pattern: { tokens: number[]; classes: CharClass[] },
+  text: string,
+  from: number,
+  to: number,
+  counter: StepCounter | undefined,
+): boolean {
   const { tokens, classes } = pattern;
   return greedyMatch(
     tokens.length,
@@ -101,7 +118,13 @@ export function matchPathPattern(pattern: PathPattern, segments: string[], count
 }
 
 /** The greedy algorithm one level up: `**` is the star, a path segment the item. */
-function matchMiddle(middle: SegmentPattern[], segments: string[], from: number, to: number, counter: StepCounter | undefined): boolean {
+function matchMiddle(
+  middle: SegmentPattern[],
+  segments: string[],
+  from: number,
+  to: number,
+  counter: StepCounter | undefined,
+): boolean {
   return greedyMatch(
     middle.length,
     from,

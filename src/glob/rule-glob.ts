@@ -75,7 +75,8 @@ export function neverMatchesInProject(glob: string): OutsideProject | undefined 
 const NEVER = () => false;
 
 function compileRuleGlob(glob: string): RuleGlob {
-  if (glob.length > MAX_GLOB_LENGTH) return { problem: `it is longer than ${MAX_GLOB_LENGTH} characters`, match: NEVER, fixed: [] };
+  if (glob.length > MAX_GLOB_LENGTH)
+    return { problem: `it is longer than ${MAX_GLOB_LENGTH} characters`, match: NEVER, fixed: [] };
   // Leading `!`s negate (as micromatch reads them), except `!(…)`, which is an extglob.
   let negated = false;
   let body = glob;

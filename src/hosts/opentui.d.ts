@@ -12,6 +12,10 @@ declare module "@opentui/solid" {
 
 declare module "solid-js" {
   export function createSignal<T>(value: T): [() => T, (value: T) => void];
-  export function createMemo<T>(fn: () => T, initial: T | undefined, options: { equals: (a: T, b: T) => boolean }): () => T;
+  export function createMemo<T>(
+    fn: () => T,
+    initial: T | undefined,
+    options: { equals: (a: T, b: T) => boolean },
+  ): () => T;
   export function onCleanup(fn: () => void): void;
 }

@@ -44,7 +44,11 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
     const home = homedir();
     const user = userPluginOptions(process.env, home);
     const userExtraDirs = parseOptions(user.raw, process.env).options.extraDirs;
-    const packConfig = configuredPacks({ env: process.env, home, directory: host.directory, worktree: host.worktree }, options.packs, { user });
+    const packConfig = configuredPacks(
+      { env: process.env, home, directory: host.directory, worktree: host.worktree },
+      options.packs,
+      { user },
+    );
     for (const warning of packConfig.warnings) log.warn(warningLine(warning), { path: warning.path });
     const rulebook = await startRulebook({
       port: host.port(log),
@@ -53,7 +57,11 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
       env: process.env,
       home,
       fs: nodeRuleFs,
-      parseStore: fileParseCache({ folder: parseCacheFolder(process.env, home), project: { worktree: host.worktree, directory: host.directory }, log }),
+      parseStore: fileParseCache({
+        folder: parseCacheFolder(process.env, home),
+        project: { worktree: host.worktree, directory: host.directory },
+        log,
+      }),
       options,
       log,
       userExtraDirs,

@@ -60,7 +60,12 @@ export async function resolvePack(
   if (spec.kind === "git") {
     if (!locked) return { problem: { kind: "not-locked" } };
     if (locked.kind !== "git" || locked.url !== spec.url || locked.ref !== spec.ref || locked.subdir !== spec.subdir) {
-      return { problem: { kind: "lock-differs", what: locked.kind !== "git" ? "it is locked as an npm pack" : "its URL, ref or sub-folder changed" } };
+      return {
+        problem: {
+          kind: "lock-differs",
+          what: locked.kind !== "git" ? "it is locked as an npm pack" : "its URL, ref or sub-folder changed",
+        },
+      };
     }
     const checkout = gitCheckoutFolder(configured.place.gitCache, spec.url, locked.commit);
     const root = spec.subdir ? join(checkout, ...spec.subdir.split("/")) : checkout;
@@ -77,8 +82,15 @@ export async function resolvePack(
     return withManifest(configured, spec, root, {}, fs);
   }
   const found = await npmPackage(spec.name, configured.place.npmFrom, fs);
-  if (!found) return { problem: { kind: "not-installed", where: `node_modules/${spec.name} from ${configured.place.npmFrom.join(", ")}` } };
-  if (locked && (locked.kind !== "npm" || locked.name !== spec.name)) return { problem: { kind: "lock-differs", what: "it is locked as another pack" } };
+  if (!found)
+    return {
+      problem: {
+        kind: "not-installed",
+        where: `node_modules/${spec.name} from ${configured.place.npmFrom.join(", ")}`,
+      },
+    };
+  if (locked && (locked.kind !== "npm" || locked.name !== spec.name))
+    return { problem: { kind: "lock-differs", what: "it is locked as another pack" } };
   return withManifest(configured, spec, found, locked ? { locked } : {}, fs);
 }
 
@@ -100,7 +112,13 @@ async function npmPackage(name: string, from: readonly string[], fs: RuleFs): Pr
   return undefined;
 }
 
-async function withManifest(configured: ConfiguredPack, spec: PackSpec, root: string, pin: { commit?: string; locked?: LockedPack }, fs: RuleFs): Promise<PackResolution> {
+async function withManifest(
+  configured: ConfiguredPack,
+  spec: PackSpec,
+  root: string,
+  pin: { commit?: string; locked?: LockedPack },
+  fs: RuleFs,
+): Promise<PackResolution> {
   const manifest = await readManifest(join(root, "package.json"), fs);
   if ("problem" in manifest) return manifest;
   const version = manifest.version;
@@ -108,10 +126,16 @@ async function withManifest(configured: ConfiguredPack, spec: PackSpec, root: st
     return { problem: { kind: "version-differs", locked: pin.locked.version, found: version ?? "no version" } };
   }
   // With a package.json: its `opencode-rulebook.rules`, else `rules/`. Without: `rules/` when there is one, else the folder itself (`../platform/rules`).
-  const rulesFolder = manifest.rules !== undefined ? resolve(root, manifest.rules) : manifest.found || (await isFolder(fs, join(root, "rules"))) ? join(root, "rules") : root;
+  const rulesFolder =
+    manifest.rules !== undefined
+      ? resolve(root, manifest.rules)
+      : manifest.found || (await isFolder(fs, join(root, "rules")))
+        ? join(root, "rules")
+        : root;
   const realRoot = await fs.realpath(root).catch(() => root);
   const realRules = await fs.realpath(rulesFolder).catch(() => undefined);
-  if (realRules === undefined || !(await isFolder(fs, rulesFolder))) return { problem: { kind: "no-rules-folder", folder: rulesFolder } };
+  if (realRules === undefined || !(await isFolder(fs, rulesFolder)))
+    return { problem: { kind: "no-rules-folder", folder: rulesFolder } };
   if (!inside(realRules, [realRoot])) return { problem: { kind: "rules-outside-pack", realPath: realRules } };
   const pinned = spec.kind === "git" ? { commit: pin.commit } : { version };
   const installed: InstalledPack = { configured, spec, root, rulesFolder, label: packLabel(spec, pinned) };
@@ -123,7 +147,10 @@ async function withManifest(configured: ConfiguredPack, spec: PackSpec, root: st
 }
 
 /** A pack's package.json: its name, version, description and rules folder; none is fine, a damaged one is a problem. */
-async function readManifest(path: string, fs: RuleFs): Promise<({ found: boolean } & Manifest) | { problem: PackProblem }> {
+async function readManifest(
+  path: string,
+  fs: RuleFs,
+): Promise<({ found: boolean } & Manifest) | { problem: PackProblem }> {
   let bytes: Uint8Array;
   try {
     bytes = await readRegularFile(fs, path, PACKAGE_JSON_BYTES);

@@ -43,16 +43,35 @@ export interface PackLoad {
 const LOCK_BYTES = 1024 * 1024;
 
 export async function loadPacks(context: DiscoveryContext, packs: readonly ConfiguredPack[]): Promise<PackLoad> {
-  const load: PackLoad = { rules: [], warnings: [], files: [], folders: [], references: [], probed: new Map(), parses: new Map(), packs: [] };
+  const load: PackLoad = {
+    rules: [],
+    warnings: [],
+    files: [],
+    folders: [],
+    references: [],
+    probed: new Map(),
+    parses: new Map(),
+    packs: [],
+  };
   if (packs.length === 0) return load;
   const locks = new Map<string, Promise<LockRead>>();
   const lockOf = (file: string) => locks.get(file) ?? locks.set(file, readLockFile(context.fs, file)).get(file)!;
   const realRoot = context.realRoot ?? (await context.fs.realpath(context.worktree).catch(() => context.worktree));
-  const reports = await Promise.all(onePerSpec(packs).map((configured) => loadOne(configured, context, lockOf, realRoot)));
+  const reports = await Promise.all(
+    onePerSpec(packs).map((configured) => loadOne(configured, context, lockOf, realRoot)),
+  );
   for (const { report, discovery } of reports) {
     load.packs.push(report);
     const { configured, problem, installed } = report;
-    if (problem) load.warnings.push(ruleWarning(configured.place.configFile, { code: "pack-not-delivered", pack: configured.spec, problem, owner: configured.place.owner }));
+    if (problem)
+      load.warnings.push(
+        ruleWarning(configured.place.configFile, {
+          code: "pack-not-delivered",
+          pack: configured.spec,
+          problem,
+          owner: configured.place.owner,
+        }),
+      );
     if (!discovery) continue;
     // A pack's parses are kept even when it is not delivered: the next start need not read it again.
     for (const [path, parse] of discovery.parses) load.parses.set(path, parse);
@@ -83,20 +102,30 @@ async function loadOne(
   const lockRead = await lockOf(configured.place.lockFile);
   // A lock that cannot be read pins nothing: its Git and npm packs wait for it to be mended.
   const parsed = parsePackSpec(configured.spec);
-  if ("error" in parsed) return { report: { configured, problem: { kind: "spec-invalid", reason: parsed.error }, rules: 0 } };
-  if (lockRead.problem && parsed.pack.kind !== "folder") return { report: { configured, problem: lockRead.problem, rules: 0 } };
-  const resolution = await resolvePack(configured, parsed.pack, lockRead.lock, context.fs, { home: context.home, realRoot });
+  if ("error" in parsed)
+    return { report: { configured, problem: { kind: "spec-invalid", reason: parsed.error }, rules: 0 } };
+  if (lockRead.problem && parsed.pack.kind !== "folder")
+    return { report: { configured, problem: lockRead.problem, rules: 0 } };
+  const resolution = await resolvePack(configured, parsed.pack, lockRead.lock, context.fs, {
+    home: context.home,
+    realRoot,
+  });
   if ("problem" in resolution) return { report: { configured, problem: resolution.problem, rules: 0 } };
   const installed = resolution.installed;
   const { discovery, hash } = await readPack(context, installed);
   const report: PackReport = { configured, installed, hash, rules: discovery.rules.length };
   const locked = installed.locked;
-  if (locked && locked.hash !== hash) report.problem = { kind: "hash-differs", locked: locked.hash, found: hash, from: locked.kind };
+  if (locked && locked.hash !== hash)
+    report.problem = { kind: "hash-differs", locked: locked.hash, found: hash, from: locked.kind };
   // A managed pack is the administrator's as the managed folder is: every folder and file of it.
   if (configured.place.owner === "managed") {
-    const untrusted = await untrustedFiles(context.fs, installed.root, [installed.rulesFolder, ...discovery.files.map((file) => file.path)]);
+    const untrusted = await untrustedFiles(context.fs, installed.root, [
+      installed.rulesFolder,
+      ...discovery.files.map((file) => file.path),
+    ]);
     const reason = untrusted.values().next().value;
-    if (reason !== undefined) report.problem = { kind: "unreadable", reason: `${reason}: anyone could plant managed rules there` };
+    if (reason !== undefined)
+      report.problem = { kind: "unreadable", reason: `${reason}: anyone could plant managed rules there` };
   }
   return { report, discovery };
 }
@@ -107,7 +136,9 @@ async function readLockFile(fs: RuleFs, file: string): Promise<LockRead> {
     bytes = await readRegularFile(fs, file, LOCK_BYTES);
   } catch (error) {
     const code = errorCode(error);
-    return code === "ENOENT" || code === "ENOTDIR" ? {} : { problem: { kind: "unreadable", reason: `${file}: ${errorReason(error)}` } };
+    return code === "ENOENT" || code === "ENOTDIR"
+      ? {}
+      : { problem: { kind: "unreadable", reason: `${file}: ${errorReason(error)}` } };
   }
   const read = readLock(new TextDecoder().decode(bytes));
   return "error" in read ? { problem: { kind: "unreadable", reason: `${file}: ${read.error}` } } : { lock: read.lock };

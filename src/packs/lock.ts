@@ -47,14 +47,19 @@ export function readLock(text: string): { lock: PackLock } | { error: string } {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { error: `the lock file is not JSON (${(error as Error).message}): run opencode-rulebook packs install to write it again` };
+    return {
+      error: `the lock file is not JSON (${(error as Error).message}): run opencode-rulebook packs install to write it again`,
+    };
   }
   if (!isObject(raw)) return { error: "the lock file does not hold a JSON object" };
   const extra = Object.keys(raw).find((key) => key !== "lockfileVersion" && key !== "packs");
-  if (extra !== undefined) return { error: `the lock file has a key ${JSON.stringify(extra)} this version does not know` };
+  if (extra !== undefined)
+    return { error: `the lock file has a key ${JSON.stringify(extra)} this version does not know` };
   if (raw.lockfileVersion !== 1) {
     const version = JSON.stringify(raw.lockfileVersion) ?? "missing";
-    return { error: `the lock file's lockfileVersion is ${version}, and this version of opencode-rulebook reads version 1 only` };
+    return {
+      error: `the lock file's lockfileVersion is ${version}, and this version of opencode-rulebook reads version 1 only`,
+    };
   }
   if (!isObject(raw.packs)) return { error: 'the lock file\'s "packs" is not an object of packs by spec' };
   const packs: [string, LockedPack][] = [];
@@ -69,23 +74,31 @@ export function readLock(text: string): { lock: PackLock } | { error: string } {
 
 function readEntry(entry: unknown): Read<LockedPack> {
   if (!isObject(entry)) return { error: "is not an object" };
-  if (entry.kind !== "git" && entry.kind !== "npm") return { error: `has kind ${JSON.stringify(entry.kind) ?? "missing"}, not "git" or "npm"` };
+  if (entry.kind !== "git" && entry.kind !== "npm")
+    return { error: `has kind ${JSON.stringify(entry.kind) ?? "missing"}, not "git" or "npm"` };
   const keys: readonly string[] = entry.kind === "git" ? GIT_KEYS : NPM_KEYS;
   const extra = Object.keys(entry).find((key) => !keys.includes(key) && !keys.includes(`${key}?`));
-  if (extra !== undefined) return { error: `has a key ${JSON.stringify(extra)} ${entry.kind === "git" ? "a Git" : "an npm"} pack does not have` };
+  if (extra !== undefined)
+    return {
+      error: `has a key ${JSON.stringify(extra)} ${entry.kind === "git" ? "a Git" : "an npm"} pack does not have`,
+    };
   for (const key of keys) {
     const name = key.replace("?", "");
     const value = entry[name];
     if (value === undefined && key.endsWith("?")) continue;
     if (value === undefined) return { error: `has no ${name}` };
-    if (typeof value !== "string" || value === "") return { error: `has ${name} ${JSON.stringify(value)}, not a non-empty string` };
+    if (typeof value !== "string" || value === "")
+      return { error: `has ${name} ${JSON.stringify(value)}, not a non-empty string` };
   }
-  if (entry.kind === "git" && !COMMIT.test(entry.commit as string)) return { error: `has commit ${JSON.stringify(entry.commit)}, not a 40-hex commit` };
-  if (!HASH.test(entry.hash as string)) return { error: `has hash ${JSON.stringify(entry.hash)}, not sha256- and 64 hex digits` };
+  if (entry.kind === "git" && !COMMIT.test(entry.commit as string))
+    return { error: `has commit ${JSON.stringify(entry.commit)}, not a 40-hex commit` };
+  if (!HASH.test(entry.hash as string))
+    return { error: `has hash ${JSON.stringify(entry.hash)}, not sha256- and 64 hex digits` };
   return { value: entry as unknown as LockedPack };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The lock's text: packs sorted by spec, each entry's keys in a fixed order, 2-space JSON, a trailing newline. */
 export function lockText(lock: PackLock): string {
@@ -136,7 +149,10 @@ export function lockDifferences(packs: readonly PackSpec[], lock: PackLock | und
   return differences;
 }
 
-function changedPart(pack: PackSpec, entry: LockedPack): Extract<LockDifference, { kind: "changed" }>["what"] | undefined {
+function changedPart(
+  pack: PackSpec,
+  entry: LockedPack,
+): Extract<LockDifference, { kind: "changed" }>["what"] | undefined {
   if (pack.kind === "git" && entry.kind === "git") {
     if (pack.url !== entry.url) return "url";
     if (pack.ref !== entry.ref) return "ref";

@@ -9,7 +9,11 @@ import { errorReason, type RuleFs } from "../discover/fs.js";
 import { inside, managedOwners, ownerProblem } from "../rule/trust.js";
 
 /** By path, why each file of `paths` (under `root`) may not be trusted as managed; the others are absent. */
-export async function untrustedFiles(fs: Pick<RuleFs, "stat">, root: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function untrustedFiles(
+  fs: Pick<RuleFs, "stat">,
+  root: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
   const owners = managedOwners(process.platform, process.getuid?.());
   const reasons = new Map<string, string>();
   if (!owners) return reasons;

@@ -26,7 +26,8 @@ export const managedSource: RuleSource = {
     } catch (error) {
       const code = errorCode(error);
       // Most machines have no managed folder.
-      if (code !== "ENOENT" && code !== "ENOTDIR") found.warnings.push(ruleWarning(folder, { code: "folder-unreadable", reason: errorReason(error) }));
+      if (code !== "ENOENT" && code !== "ENOTDIR")
+        found.warnings.push(ruleWarning(folder, { code: "folder-unreadable", reason: errorReason(error) }));
       return found;
     }
     const problem = ownerProblem(folder, stat, owners);
@@ -34,13 +35,20 @@ export const managedSource: RuleSource = {
       found.warnings.push(ruleWarning(folder, { code: "managed-not-trusted", reason: problem }));
       return found;
     }
-    await addFolder(found, context, { folder, scope: "global", source: "managed", accept: MARKDOWN_OR_MDC, trust: "managed" });
+    await addFolder(found, context, {
+      folder,
+      scope: "global",
+      source: "managed",
+      accept: MARKDOWN_OR_MDC,
+      trust: "managed",
+    });
     const untrusted = await untrustedFiles(
       context.fs,
       folder,
       found.files.map((file) => file.path),
     );
-    for (const [path, reason] of untrusted) found.warnings.push(ruleWarning(path, { code: "managed-not-trusted", reason }));
+    for (const [path, reason] of untrusted)
+      found.warnings.push(ruleWarning(path, { code: "managed-not-trusted", reason }));
     found.files = found.files.filter((file) => !untrusted.has(file.path));
     return found;
   },

@@ -12,7 +12,10 @@ import type { InstalledPack } from "./installed.js";
 import { packHash } from "./pack-hash.js";
 import { packSource } from "./pack-source.js";
 
-export async function readPack(context: DiscoveryContext, installed: InstalledPack): Promise<{ discovery: Discovery; hash: string }> {
+export async function readPack(
+  context: DiscoveryContext,
+  installed: InstalledPack,
+): Promise<{ discovery: Discovery; hash: string }> {
   const realRoot = await context.fs.realpath(installed.root).catch(() => installed.root);
   const packContext: DiscoveryContext = {
     ...context,
@@ -26,9 +29,17 @@ export async function readPack(context: DiscoveryContext, installed: InstalledPa
   };
   const pin = installed.commit ? { commit: installed.commit } : installed.version ? { version: installed.version } : {};
   const pack: RulePack = { spec: installed.configured.spec, label: installed.label, ...pin };
-  const source = packSource({ rulesFolder: installed.rulesFolder, owner: installed.configured.place.owner, pack, inPack: inPack(installed.root, installed.rulesFolder) });
+  const source = packSource({
+    rulesFolder: installed.rulesFolder,
+    owner: installed.configured.place.owner,
+    pack,
+    inPack: inPack(installed.root, installed.rulesFolder),
+  });
   const discovery = await discoverRules(packContext, [source]);
-  const hashed = discovery.files.map((file) => ({ path: inPack(installed.root, file.path), digest: discovery.digests.get(file.path) }));
+  const hashed = discovery.files.map((file) => ({
+    path: inPack(installed.root, file.path),
+    digest: discovery.digests.get(file.path),
+  }));
   // What the rules include is part of what they say: read again here, as every load reads it.
   for (const path of discovery.references) {
     const bytes = await readRegularFile(context.fs, path, context.maxRuleBytes).catch(() => undefined);

@@ -33,14 +33,28 @@ const SHORTHAND = /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+(?:#.*)?$/;
 const quoted = (spec: string) => JSON.stringify(spec);
 
 export function parsePackSpec(spec: string): { pack: PackSpec } | { error: string } {
-  const refused = (why: string): Parsed => ({ error: `pack ${quoted(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec)}: ${why}` });
-  if (spec === "") return { error: "a pack is empty: name an npm package, a Git repository (github:owner/repo#ref) or a folder (./rules)" };
-  if (spec.length > MAX_SPEC_LENGTH) return refused(`it is longer than ${MAX_SPEC_LENGTH} characters, which no package, repository or folder needs`);
-  if (UNSEEN.test(spec)) return refused("it holds a control character or whitespace other than a space: write the spec on one line, without tabs");
-  if (spec.startsWith("-")) return refused('it starts with "-", which git would read as an option: name a package, a repository or a folder');
-  if (FOLDER.test(spec)) return spec.trim() === spec ? { pack: { kind: "folder", spec, path: spec } } : refused("it ends with a space: remove it");
+  const refused = (why: string): Parsed => ({
+    error: `pack ${quoted(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec)}: ${why}`,
+  });
+  if (spec === "")
+    return {
+      error: "a pack is empty: name an npm package, a Git repository (github:owner/repo#ref) or a folder (./rules)",
+    };
+  if (spec.length > MAX_SPEC_LENGTH)
+    return refused(`it is longer than ${MAX_SPEC_LENGTH} characters, which no package, repository or folder needs`);
+  if (UNSEEN.test(spec))
+    return refused(
+      "it holds a control character or whitespace other than a space: write the spec on one line, without tabs",
+    );
+  if (spec.startsWith("-"))
+    return refused('it starts with "-", which git would read as an option: name a package, a repository or a folder');
+  if (FOLDER.test(spec))
+    return spec.trim() === spec
+      ? { pack: { kind: "folder", spec, path: spec } }
+      : refused("it ends with a space: remove it");
   if (spec.startsWith("github:") || spec.startsWith("git+")) return parseGitSpec(spec, refused);
-  if (SCP.test(spec)) return refused(`scp-style addresses are not accepted: write git+ssh://${spec.replace(":", "/")} instead`);
+  if (SCP.test(spec))
+    return refused(`scp-style addresses are not accepted: write git+ssh://${spec.replace(":", "/")} instead`);
   const scheme = SCHEME.exec(spec)?.[1];
   if (scheme) return refused(schemeAdvice(scheme.toLowerCase(), spec));
   if (spec.includes(" ")) return refused("only a folder (./…, ../…, /…, ~/…) may hold a space");
@@ -52,8 +66,10 @@ export function parsePackSpec(spec: string): { pack: PackSpec } | { error: strin
 function schemeAdvice(scheme: string, spec: string): string {
   const rest = spec.slice(scheme.length + 1);
   if (scheme === "https" || scheme === "ssh") return `a Git repository is written git+${spec}`;
-  if (scheme === "http" || scheme === "git") return "plain http:// and git:// are not encrypted: write git+https://… or git+ssh://…";
-  if (scheme === "file") return `a folder is written as a path (./rules, /abs/rules); a local Git repository as git+file://${rest.replace(/^\/\//, "")}`;
+  if (scheme === "http" || scheme === "git")
+    return "plain http:// and git:// are not encrypted: write git+https://… or git+ssh://…";
+  if (scheme === "file")
+    return `a folder is written as a path (./rules, /abs/rules); a local Git repository as git+file://${rest.replace(/^\/\//, "")}`;
   if (scheme === "npm") return "an npm alias is not a pack: name the package itself, without a version";
   return `"${scheme}:" is not a pack form: write github:owner/repo, git+https://…, git+ssh://…, git+file:///…, an npm package name or a folder`;
 }
@@ -67,7 +83,10 @@ function parseGitSpec(spec: string, refused: (why: string) => Parsed): Parsed {
   const pack: GitPackSpec = { kind: "git", spec, url: url.url, repo };
   if (hash === -1) return { pack };
   const fragment = spec.slice(hash + 1);
-  if (fragment === "") return refused("nothing follows #: name a branch, tag or commit (#v2), a sub-folder (#:frontend), or leave out the #");
+  if (fragment === "")
+    return refused(
+      "nothing follows #: name a branch, tag or commit (#v2), a sub-folder (#:frontend), or leave out the #",
+    );
   const colon = fragment.indexOf(":");
   const ref = colon === -1 ? fragment : fragment.slice(0, colon);
   if (ref !== "") {
@@ -90,7 +109,9 @@ function gitUrl(repo: string): { url: string } | { error: string } {
     const path = repo.slice("github:".length);
     const parts = path.split("/");
     if (!GITHUB_REPO.test(path) || parts.some((part) => part === "." || part === "..")) {
-      return { error: "a GitHub repository is written github:owner/repo, each with letters, digits, '.', '_' and '-' only" };
+      return {
+        error: "a GitHub repository is written github:owner/repo, each with letters, digits, '.', '_' and '-' only",
+      };
     }
     return { url: `https://github.com/${path}${path.endsWith(".git") ? "" : ".git"}` };
   }
@@ -98,9 +119,12 @@ function gitUrl(repo: string): { url: string } | { error: string } {
   const scheme = SCHEME.exec(url)?.[1];
   if (scheme === "file") {
     const absolute = url.startsWith("file:///") && url.length > "file:///".length;
-    return absolute ? { url } : { error: "a local repository is written with an absolute path: git+file:///path/to/repo" };
+    return absolute
+      ? { url }
+      : { error: "a local repository is written with an absolute path: git+file:///path/to/repo" };
   }
-  if (scheme !== "https" && scheme !== "ssh") return { error: "a Git URL is written git+https://host/path, git+ssh://[user@]host/path or git+file:///path" };
+  if (scheme !== "https" && scheme !== "ssh")
+    return { error: "a Git URL is written git+https://host/path, git+ssh://[user@]host/path or git+file:///path" };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -110,9 +134,14 @@ function gitUrl(repo: string): { url: string } | { error: string } {
   const hasHost = url.startsWith(`${scheme}://`) && !url.startsWith(`${scheme}:///`) && parsed.hostname !== "";
   if (!hasHost) return { error: `the URL names no host: write git+${scheme}://host/owner/repo` };
   // A host or user starting with "-" reaches ssh as an option (CVE-2017-1000117).
-  if (parsed.hostname.startsWith("-") || parsed.username.startsWith("-")) return { error: 'the host and user of a URL cannot start with "-"' };
-  if (parsed.password !== "") return { error: "the URL holds a password, which would be written into the lock file: use a credential helper or SSH" };
-  if (parsed.pathname === "" || parsed.pathname === "/") return { error: "the URL names no repository: write its path after the host" };
+  if (parsed.hostname.startsWith("-") || parsed.username.startsWith("-"))
+    return { error: 'the host and user of a URL cannot start with "-"' };
+  if (parsed.password !== "")
+    return {
+      error: "the URL holds a password, which would be written into the lock file: use a credential helper or SSH",
+    };
+  if (parsed.pathname === "" || parsed.pathname === "/")
+    return { error: "the URL names no repository: write its path after the host" };
   return { url };
 }
 
@@ -124,11 +153,15 @@ export function refProblem(ref: string): string | undefined {
   if (ref.includes("@{")) return 'holds "@{", which git does not accept in a ref';
   const bad = /[\\~^:?*[\s\p{Cc}]/u.exec(ref)?.[0];
   if (bad) return `holds ${quoted(bad)}, which git does not accept in a ref`;
-  if (ref.endsWith("/") || ref.endsWith(".")) return `ends with ${quoted(ref.slice(-1))}, which git does not accept in a ref`;
+  if (ref.endsWith("/") || ref.endsWith("."))
+    return `ends with ${quoted(ref.slice(-1))}, which git does not accept in a ref`;
   const parts = ref.split("/");
-  if (parts.some((part) => part === "")) return "has an empty part (a leading or doubled /), which git does not accept in a ref";
-  if (parts.some((part) => part.startsWith("."))) return 'has a part starting with ".", which git does not accept in a ref';
-  if (parts.some((part) => part.endsWith(".lock"))) return 'has a part ending with ".lock", which git does not accept in a ref';
+  if (parts.some((part) => part === ""))
+    return "has an empty part (a leading or doubled /), which git does not accept in a ref";
+  if (parts.some((part) => part.startsWith(".")))
+    return 'has a part starting with ".", which git does not accept in a ref';
+  if (parts.some((part) => part.endsWith(".lock")))
+    return 'has a part ending with ".lock", which git does not accept in a ref';
   return undefined;
 }
 
@@ -137,9 +170,11 @@ function subdirProblem(subdir: string): string | undefined {
   if (subdir === "") return "is empty: write #ref:folder, or leave out the :";
   if (subdir.includes("\\")) return "holds a backslash: separate folders with /";
   if (subdir.startsWith("-")) return 'starts with "-", which a command could read as an option';
-  if (subdir.startsWith("/") || /^[A-Za-z]:/.test(subdir)) return "is absolute: write it relative to the repository's top (#v2:packages/rules)";
+  if (subdir.startsWith("/") || /^[A-Za-z]:/.test(subdir))
+    return "is absolute: write it relative to the repository's top (#v2:packages/rules)";
   const parts = subdir.split("/");
-  if (parts.some((part) => part === "." || part === "..")) return 'has a "." or ".." part: write the folder\'s path from the repository\'s top';
+  if (parts.some((part) => part === "." || part === ".."))
+    return 'has a "." or ".." part: write the folder\'s path from the repository\'s top';
   if (parts.some((part) => part === "")) return "has an empty part (a doubled or trailing /)";
   return undefined;
 }
@@ -165,7 +200,8 @@ function npmNameProblem(name: string): string | undefined {
   if (name !== name.toLowerCase()) return "a package name is lower case";
   if (/[~'!()*]/.test(name)) return "a package name cannot hold ~ ' ! ( ) *";
   const parts = scoped ? [scoped[1] as string, scoped[2] as string] : [name];
-  if (parts.some((part) => encodeURIComponent(part) !== part)) return "a package name holds only URL-safe characters (letters, digits, - . _)";
+  if (parts.some((part) => encodeURIComponent(part) !== part))
+    return "a package name holds only URL-safe characters (letters, digits, - . _)";
   if (name === "node_modules" || name === "favicon.ico") return `${name} is a name npm keeps for itself`;
   return undefined;
 }
@@ -173,6 +209,7 @@ function npmNameProblem(name: string): string | undefined {
 /** How a person sees a pinned pack: `@acme/opencode-rules@2.1.0`, `github:acme/rules@3f2c1ab`, `github:acme/rules@3f2c1ab:frontend`, a folder by its spec. */
 export function packLabel(pack: PackSpec, pin?: { version?: string; commit?: string }): string {
   if (pack.kind === "npm") return pin?.version ? `${pack.name}@${pin.version}` : pack.spec;
-  if (pack.kind === "git" && pin?.commit) return `${pack.repo}@${pin.commit.slice(0, 7)}${pack.subdir ? `:${pack.subdir}` : ""}`;
+  if (pack.kind === "git" && pin?.commit)
+    return `${pack.repo}@${pin.commit.slice(0, 7)}${pack.subdir ? `:${pack.subdir}` : ""}`;
   return pack.spec;
 }

@@ -56,4 +56,5 @@ function lineElement<Node>(ui: PanelUi<Node>, source: PanelBlockSource, line: Pa
   return text;
 }
 
-const sameLines = (a: readonly PanelLine[], b: readonly PanelLine[]) => a.length === b.length && a.every((line, i) => line.text === b[i]?.text && line.tone === b[i]?.tone);
+const sameLines = (a: readonly PanelLine[], b: readonly PanelLine[]) =>
+  a.length === b.length && a.every((line, i) => line.text === b[i]?.text && line.tone === b[i]?.tone);

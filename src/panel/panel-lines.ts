@@ -35,7 +35,8 @@ export function panelLines(panel: RulesPanel | undefined, width: number): PanelL
 
 function fullLines(panel: RulesPanel, width: number): PanelLine[] {
   const lines: PanelLine[] = [{ text: "Rules", tone: "title" }];
-  const add = (text: string, tone: LineTone, indent = 0) => lines.push(...wrap(text, width, indent).map((line) => ({ text: line, tone })));
+  const add = (text: string, tone: LineTone, indent = 0) =>
+    lines.push(...wrap(text, width, indent).map((line) => ({ text: line, tone })));
   const rules = (heading: string, list: readonly PanelRule[], because: (rule: PanelRule) => string | undefined) => {
     if (list.length === 0) return;
     add(`${heading} (${list.length})`, "heading");
@@ -53,7 +54,9 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
     add(`  ${list.slice(0, MAX_LISTED).map(clean).join(", ")}${more > 0 ? `, + ${more} more` : ""}`, "muted", 2);
   };
   rules("In context", panel.inContext, (rule) => rule.why && whyText(rule.why));
-  rules("Set aside for now", panel.setAside, (rule) => (rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : "given for another agent or model"));
+  rules("Set aside for now", panel.setAside, (rule) =>
+    rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : "given for another agent or model",
+  );
   if (panel.inContext.length === 0 && panel.setAside.length === 0) add("No rule in context yet", "muted");
   names("On request", panel.onRequest);
   names("Left out by the budget", panel.leftOut, panel.leftOutCount);
@@ -68,7 +71,8 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
 
 function compactLines(panel: RulesPanel, width: number): PanelLine[] {
   const lines: PanelLine[] = [{ text: cut(`Rules · ${panel.inContext.length}`, width), tone: "title" }];
-  for (const rule of panel.inContext.slice(0, MAX_LISTED)) lines.push({ text: cut(`${clean(rule.name)} · ${rule.why ? shortWhy(rule.why) : "given"}`, width), tone: "rule" });
+  for (const rule of panel.inContext.slice(0, MAX_LISTED))
+    lines.push({ text: cut(`${clean(rule.name)} · ${rule.why ? shortWhy(rule.why) : "given"}`, width), tone: "rule" });
   const more = [
     panel.inContext.length > MAX_LISTED ? `+${panel.inContext.length - MAX_LISTED} more` : "",
     panel.setAside.length > 0 ? `${panel.setAside.length} set aside` : "",
@@ -77,7 +81,8 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
     panel.held.length > 0 ? `${panel.held.length} held` : "",
   ].filter((part) => part !== "");
   if (more.length > 0) lines.push({ text: cut(more.join(" · "), width), tone: "muted" });
-  for (const name of panel.weakened.slice(0, MAX_LISTED)) lines.push({ text: cut(`⚠ weakened: ${clean(name)}`, width), tone: "warning" });
+  for (const name of panel.weakened.slice(0, MAX_LISTED))
+    lines.push({ text: cut(`⚠ weakened: ${clean(name)}`, width), tone: "warning" });
   if (panel.warnings > 0) lines.push({ text: cut(`⚠ ${plural(panel.warnings, "warning")}`, width), tone: "warning" });
   return lines;
 }
@@ -85,7 +90,10 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
 /** Why a rule applies, as the panel words it: `always`, `file src/db/user.ts matched src/db/**`, `keyword "migration" · agent plan`. */
 export function whyText(why: RuleWhy): string {
   const reason = reasonWords(why.reason);
-  const scoped = why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined) ? `${reason} · ${scopeWords(why.scope)}` : reason;
+  const scoped =
+    why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined)
+      ? `${reason} · ${scopeWords(why.scope)}`
+      : reason;
   return why.from === undefined ? scoped : `${scoped} · ${clean(why.from)}`;
 }
 
@@ -129,7 +137,12 @@ function shortWhy(why: RuleWhy): string {
 }
 
 function scopeWords(scope: ScopeMatch): string {
-  return [scope.agent !== undefined ? `agent ${clean(scope.agent)}` : "", scope.model !== undefined ? `model ${clean(scope.model)}` : ""].filter((part) => part !== "").join(", ");
+  return [
+    scope.agent !== undefined ? `agent ${clean(scope.agent)}` : "",
+    scope.model !== undefined ? `model ${clean(scope.model)}` : "",
+  ]
+    .filter((part) => part !== "")
+    .join(", ");
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;

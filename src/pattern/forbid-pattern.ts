@@ -44,7 +44,8 @@ const LINEAR = (what: string) => `patterns are matched by a linear-time engine (
  * regular expression in JavaScript's syntax; anything else is a literal.
  */
 export function readForbidPattern(written: string): ReadPattern {
-  if (written.length > MAX_PATTERN_LENGTH) return { problem: `is ${written.length} characters long, more than ${MAX_PATTERN_LENGTH}` };
+  if (written.length > MAX_PATTERN_LENGTH)
+    return { problem: `is ${written.length} characters long, more than ${MAX_PATTERN_LENGTH}` };
   const regex = REGEX.exec(written);
   if (!regex) {
     if (written === "") return { problem: "is empty" };
@@ -86,7 +87,8 @@ function compileError(error: unknown, re2: string): string {
   return `${error.error}: \`${re2.endsWith(input) ? input.slice(0, -1) : input}\``;
 }
 
-const tooBig = (size: number, about = "") => `compiles to ${about}${size.toLocaleString("en-US")} steps, more than ${MAX_PATTERN_SIZE.toLocaleString("en-US")}; write it simpler`;
+const tooBig = (size: number, about = "") =>
+  `compiles to ${about}${size.toLocaleString("en-US")} steps, more than ${MAX_PATTERN_SIZE.toLocaleString("en-US")}; write it simpler`;
 
 /**
  * JavaScript syntax RE2 lacks, named plainly (RE2 would call a lookahead
@@ -117,7 +119,8 @@ function checkJsSyntax(body: string): { body: string } | { problem: string } {
     } else if (char === "[") inClass = true;
     else if (char === "(") {
       const look = /^\(\?(<?)[=!]/.exec(body.slice(i, i + 4));
-      if (look) return { problem: `uses a ${look[1] ? "lookbehind" : "lookahead"} "${look[0]}…)": ${LINEAR("lookarounds")}` };
+      if (look)
+        return { problem: `uses a ${look[1] ? "lookbehind" : "lookahead"} "${look[0]}…)": ${LINEAR("lookarounds")}` };
       depth++;
     } else if (char === ")" && --depth < 0) return { problem: 'has a ")" that closes no group' };
   }

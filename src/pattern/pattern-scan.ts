@@ -103,7 +103,13 @@ export const scanStart = (): ScanPlace => ({ group: 0, unit: 0, window: 0 });
  * naming the step not run. A plain loop: a scan of 1 MiB takes some 200,000
  * steps, and a generator's yield per step costs as much again.
  */
-export function runSteps(core: ScanCore, units: readonly string[], found: Set<number>, place: ScanPlace, stop: () => boolean): boolean {
+export function runSteps(
+  core: ScanCore,
+  units: readonly string[],
+  found: Set<number>,
+  place: ScanPlace,
+  stop: () => boolean,
+): boolean {
   for (; place.group < core.groups.length; place.group++, place.unit = 0) {
     const group = core.groups[place.group]!;
     for (; place.unit < units.length; place.unit++, place.window = 0) {
@@ -113,7 +119,8 @@ export function runSteps(core: ScanCore, units: readonly string[], found: Set<nu
         if (stop()) return false;
         const piece = pieces[place.window]!;
         const scanned = piece.cut === 0 ? text : text.slice(piece.from, piece.to);
-        for (const index of core.setFor(group, piece.cut).match(scanned)) found.add(group.members[index]! * units.length + place.unit);
+        for (const index of core.setFor(group, piece.cut).match(scanned))
+          found.add(group.members[index]! * units.length + place.unit);
       }
     }
   }
@@ -121,7 +128,13 @@ export function runSteps(core: ScanCore, units: readonly string[], found: Set<nu
 }
 
 /** What a stepped scan found; the patterns it did not wholly scan when it stopped early. */
-export function scanResult(core: ScanCore, found: ReadonlySet<number>, unitCount: number, place: ScanPlace, complete: boolean): ScanResult {
+export function scanResult(
+  core: ScanCore,
+  found: ReadonlySet<number>,
+  unitCount: number,
+  place: ScanPlace,
+  complete: boolean,
+): ScanResult {
   const hits = hitsOf(found, unitCount);
   if (complete) return { hits, complete };
   return { hits, complete, unreached: core.groups.slice(place.group).flatMap((group) => group.members) };
@@ -183,7 +196,9 @@ export function windowsOf(length: number, window = WINDOW): ScanWindow[] {
 }
 
 function hitsOf(found: ReadonlySet<number>, unitCount: number): ScanHit[] {
-  return [...found].sort((a, b) => (a % unitCount) - (b % unitCount) || a - b).map((key) => ({ pattern: Math.floor(key / unitCount), unit: key % unitCount }));
+  return [...found]
+    .sort((a, b) => (a % unitCount) - (b % unitCount) || a - b)
+    .map((key) => ({ pattern: Math.floor(key / unitCount), unit: key % unitCount }));
 }
 
 /** The 1-based line unit `unit` starts on in the units joined with newlines (a unit may hold newlines itself: a command's heredoc). */

@@ -33,7 +33,9 @@ export const HEAVY_GROUP_SIZE = 2_500;
 export function isHeavy(pattern: ScannedPattern): boolean {
   if (pattern.kind === "literal") return false;
   if (pattern.size > 48) return true;
-  return [...pattern.re2.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].some(([, low, high]) => Math.max(Number(low), Number(high || 0)) >= 8);
+  return [...pattern.re2.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].some(
+    ([, low, high]) => Math.max(Number(low), Number(high || 0)) >= 8,
+  );
 }
 
 /** What a window's context characters cost a pattern: `(?s:.)` before and after it. */

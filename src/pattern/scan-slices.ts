@@ -16,7 +16,11 @@ export interface Slicing {
 }
 
 /** A scan to the deadline that pauses between slices; past the deadline, after a pause too, it stops incomplete. */
-export async function scanInSlices(core: ScanCore, units: readonly string[], budget: ScanBudget & Slicing): Promise<ScanResult> {
+export async function scanInSlices(
+  core: ScanCore,
+  units: readonly string[],
+  budget: ScanBudget & Slicing,
+): Promise<ScanResult> {
   const found = new Set<number>();
   const place = scanStart();
   for (;;) {

@@ -65,9 +65,20 @@ const NAMED_LIST_MAX_NAMES = 200;
 /** The blank line between two sections of the message. */
 const SEPARATOR = 2;
 
-export function composeRulesMessage(rules: readonly Rule[], context: SessionContext, options: ComposeOptions = {}): ComposedMessage | undefined {
+export function composeRulesMessage(
+  rules: readonly Rule[],
+  context: SessionContext,
+  options: ComposeOptions = {},
+): ComposedMessage | undefined {
   const { active, changed, onRequest, removed, paused, resumed } = windowNeeds(rules, context, options);
-  if (active.length === 0 && onRequest.length === 0 && removed.length === 0 && paused.length === 0 && resumed.length === 0) return undefined;
+  if (
+    active.length === 0 &&
+    onRequest.length === 0 &&
+    removed.length === 0 &&
+    paused.length === 0 &&
+    resumed.length === 0
+  )
+    return undefined;
 
   const index = ruleSetIndex(rules);
   const workingAs = context.workingAs;
@@ -76,8 +87,13 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const whole = options.ruleTool === false;
   const leftOutWords = whole ? leftOutFrameWithoutTool : leftOutFrame;
   const allowance = Math.min(NAMED_LIST_MAX_BYTES, Math.floor(maxBytes / 8));
-  const removedList = nameList(removed.length, (i) => oneLine(removed[i] as string), whole ? removedFrameWithoutTool : removedFrame);
-  const removedText = removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
+  const removedList = nameList(
+    removed.length,
+    (i) => oneLine(removed[i] as string),
+    whole ? removedFrameWithoutTool : removedFrame,
+  );
+  const removedText =
+    removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
   // Notices name few rules: each is looked up in the set's index, never the whole set walked.
   const byName = (name: string): Rule | undefined => rules[index.positions.get(name)?.[0] ?? -1];
   const switchText = (names: readonly string[], frame: FrameOf) => {
@@ -86,30 +102,46 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
     return list.fit(list.reserve(allowance), NAMED_LIST_MAX_NAMES);
   };
   // The model is named only where a rule named is for some models: a switch of agent speaks of agents.
-  const concerning = (names: readonly string[]): WorkingAs | undefined => (names.some((name) => (byName(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent });
+  const concerning = (names: readonly string[]): WorkingAs | undefined =>
+    names.some((name) => (byName(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent };
   const pausedText = switchText(paused, pausedFrame(concerning(paused)));
   const resumedText = switchText(resumed, resumedFrame(concerning(resumed)));
   const switchNotice = [...(pausedText ? [pausedText] : []), ...(resumedText ? [resumedText] : [])];
 
   // Each rule's block, sized without rendering it: only the blocks kept are rendered. A changed rule also costs its name in the notice.
-  const costs = active.map(({ rule }, i) => sectionBytes(rule) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0));
+  const costs = active.map(
+    ({ rule }, i) => sectionBytes(rule) + SEPARATOR + (changed[i] ? byteLength(oneLine(rule.name)) + 2 : 0),
+  );
   const givenWhole = (i: number) => whole && (active[i] as ActiveRule).reason.kind === "on-request";
-  const entries = whole ? active.flatMap(({ rule }, i) => (givenWhole(i) ? [renderOnRequestEntry(rule)] : [])) : onRequest.map(renderOnRequestEntry);
+  const entries = whole
+    ? active.flatMap(({ rule }, i) => (givenWhole(i) ? [renderOnRequestEntry(rule)] : []))
+    : onRequest.map(renderOnRequestEntry);
   const entryBytes = entries.map(byteLength);
 
   // The frame and the notice, the most the notice can be (the replaced sentence without its names); the first section has no separator.
-  const fixedNotice = [...(changed.includes(true) ? [replacedSentence([])] : []), ...(removedText ? [removedText] : []), ...switchNotice];
+  const fixedNotice = [
+    ...(changed.includes(true) ? [replacedSentence([])] : []),
+    ...(removedText ? [removedText] : []),
+    ...switchNotice,
+  ];
   const room = maxBytes - rulesFrameBytes(rulesMessageHeader()) - noticeBytes(fixedNotice) + SEPARATOR;
 
   // Rules first; the on-request list keeps a fair share; when rules must go, their notice is reserved for.
-  const onRequestFull = entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length, whole) + SEPARATOR : 0;
+  const onRequestFull =
+    entries.length > 0 ? onRequestBytes(entryBytes, sum(entryBytes), entries.length, whole) + SEPARATOR : 0;
   const share = Math.min(onRequestFull, Math.floor(maxBytes / 4));
   const allCost = sum(costs);
-  const leftOutReserve = active.length > 0 && allCost + share > room ? leftOutNames(active, changed, undefined, leftOutWords).reserve(allowance) + SEPARATOR : 0;
+  const leftOutReserve =
+    active.length > 0 && allCost + share > room
+      ? leftOutNames(active, changed, undefined, leftOutWords).reserve(allowance) + SEPARATOR
+      : 0;
   const keep = chooseByPriority(active, costs, room - share - leftOutReserve);
   if (leftOutReserve > 0) {
     // The reserve was sized for every active rule's name; what the actual notice leaves goes to rules that still fit.
-    const notice = leftOutNames(active, changed, keep, leftOutWords).fit(leftOutReserve - SEPARATOR, NAMED_LIST_MAX_NAMES);
+    const notice = leftOutNames(active, changed, keep, leftOutWords).fit(
+      leftOutReserve - SEPARATOR,
+      NAMED_LIST_MAX_NAMES,
+    );
     const unused = leftOutReserve - SEPARATOR - byteLength(notice);
     // Each rule added takes its name off the notice, which only shrinks.
     if (unused > 0) chooseByPriority(active, costs, room - share - leftOutReserve + unused, keep);
@@ -118,19 +150,31 @@ export function composeRulesMessage(rules: readonly Rule[], context: SessionCont
   const keptCost = sum(costs.filter((_, i) => keep[i]));
   const leftOutList = leftOutNames(active, changed, keep, leftOutWords);
   // A reservation the rules could not leave (a tiny budget) is taken from the list's share: the notice matters more.
-  const leftOutText = leftOutList.count > 0 ? leftOutList.fit(Math.min(leftOutReserve, room - keptCost) - SEPARATOR, NAMED_LIST_MAX_NAMES) : undefined;
+  const leftOutText =
+    leftOutList.count > 0
+      ? leftOutList.fit(Math.min(leftOutReserve, room - keptCost) - SEPARATOR, NAMED_LIST_MAX_NAMES)
+      : undefined;
   const notice = changeNotice(
     active.filter((_, i) => keep[i] && changed[i]).map(({ rule }) => rule.name),
     removedText,
     switchNotice,
   );
   const header = rulesMessageHeader(undefined, notice);
-  const body = [...active.filter((_, i) => keep[i]).map(({ rule }) => renderRuleSection(rule)), ...(leftOutText !== undefined ? [leftOutText] : [])];
+  const body = [
+    ...active.filter((_, i) => keep[i]).map(({ rule }) => renderRuleSection(rule)),
+    ...(leftOutText !== undefined ? [leftOutText] : []),
+  ];
 
   // The on-request list gets whatever is left, cut at whole entries; given whole, it names only the rules kept.
   const used = rulesFrameBytes(header) + sum(body.map(byteLength)) + SEPARATOR * Math.max(0, body.length - 1);
-  const listEntries = whole ? active.flatMap(({ rule }, i) => (givenWhole(i) && keep[i] ? [renderOnRequestEntry(rule)] : [])) : entries;
-  const listed = fitOnRequest(whole ? listEntries.map(byteLength) : entryBytes, maxBytes - used - (body.length > 0 ? SEPARATOR : 0), whole);
+  const listEntries = whole
+    ? active.flatMap(({ rule }, i) => (givenWhole(i) && keep[i] ? [renderOnRequestEntry(rule)] : []))
+    : entries;
+  const listed = fitOnRequest(
+    whole ? listEntries.map(byteLength) : entryBytes,
+    maxBytes - used - (body.length > 0 ? SEPARATOR : 0),
+    whole,
+  );
   if (listed > 0) body.push(renderOnRequestSection(listEntries.slice(0, listed), listEntries.length - listed, whole));
 
   return {
@@ -165,15 +209,37 @@ const resumedFrame =
   });
 
 /** The rules left out (all of them without `keep`), as the notice names them: changed ones first (the session holds a stale version), then message order. */
-function leftOutNames(active: readonly ActiveRule[], changed: readonly boolean[], keep: readonly boolean[] | undefined, frame: FrameOf): NameList {
+function leftOutNames(
+  active: readonly ActiveRule[],
+  changed: readonly boolean[],
+  keep: readonly boolean[] | undefined,
+  frame: FrameOf,
+): NameList {
   const order: number[] = [];
-  for (const wanted of [true, false]) for (const i of active.keys()) if (changed[i] === wanted && keep?.[i] !== true) order.push(i);
-  return nameList(order.length, (j) => leftOutName({ name: (active[order[j] as number] as ActiveRule).rule.name, changed: changed[order[j] as number] === true }), frame);
+  for (const wanted of [true, false])
+    for (const i of active.keys()) if (changed[i] === wanted && keep?.[i] !== true) order.push(i);
+  return nameList(
+    order.length,
+    (j) =>
+      leftOutName({
+        name: (active[order[j] as number] as ActiveRule).rule.name,
+        changed: changed[order[j] as number] === true,
+      }),
+    frame,
+  );
 }
 
 /** What changed in rules the session already had, said before the rules themselves. */
-function changeNotice(replaced: readonly string[], removedText: string | undefined, switchNotice: readonly string[]): string | undefined {
-  const sentences = [...(replaced.length > 0 ? [replacedSentence(replaced)] : []), ...(removedText ? [removedText] : []), ...switchNotice];
+function changeNotice(
+  replaced: readonly string[],
+  removedText: string | undefined,
+  switchNotice: readonly string[],
+): string | undefined {
+  const sentences = [
+    ...(replaced.length > 0 ? [replacedSentence(replaced)] : []),
+    ...(removedText ? [removedText] : []),
+    ...switchNotice,
+  ];
   return sentences.length > 0 ? sentences.join(" ") : undefined;
 }
 
@@ -196,7 +262,10 @@ const removedFrame: FrameOf = (named, more) => {
 const removedFrameWithoutTool: FrameOf = (named, more) => {
   if (more === 0) return removedFrame(named, more);
   const counted = named > 0 ? ` and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
-  return { before: "The rule files of ", after: `${counted} you were given earlier were deleted and those rules no longer apply.` };
+  return {
+    before: "The rule files of ",
+    after: `${counted} you were given earlier were deleted and those rules no longer apply.`,
+  };
 };
 
 /** The notice's size at most: a blank line after the header, then its sentences joined by spaces. */

@@ -26,9 +26,16 @@ export function sectionBytes(rule: Rule): number {
  * left out does not take smaller, lower-priority ones with it. Given `keep`,
  * adds to the rules already kept.
  */
-export function chooseByPriority(active: readonly ActiveRule[], costs: readonly number[], room: number, keep = costs.map(() => false)): boolean[] {
+export function chooseByPriority(
+  active: readonly ActiveRule[],
+  costs: readonly number[],
+  room: number,
+  keep = costs.map(() => false),
+): boolean[] {
   if (sum(costs) <= room) return keep.fill(true);
-  const order = active.map((_, i) => i).sort((a, b) => (active[b] as ActiveRule).rule.priority - (active[a] as ActiveRule).rule.priority || a - b);
+  const order = active
+    .map((_, i) => i)
+    .sort((a, b) => (active[b] as ActiveRule).rule.priority - (active[a] as ActiveRule).rule.priority || a - b);
   let left = room - sum(costs.filter((_, i) => keep[i]));
   for (const i of order) {
     const cost = costs[i] as number;

@@ -17,7 +17,8 @@ export const MESSAGE_HEADER =
   "Each rule names the file it comes from.";
 
 /** The parts of a rule a message carries. */
-export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> & Partial<Pick<Rule, "source" | "agents" | "models">>;
+export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> &
+  Partial<Pick<Rule, "source" | "agents" | "models">>;
 
 /** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/support/rules-message.ts takes it off). */
 export const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
@@ -46,14 +47,16 @@ export interface LeftOutEntry {
  * Where to find the names a message leaves unsaid: the `rule` tool answers an
  * unknown name with the names of every rule (src/render/rule-request.ts).
  */
-export const ALL_NAMES_HINT = "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any)";
+export const ALL_NAMES_HINT =
+  "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any)";
 
 /** The message is its header and these sections; the composer sizes sections one by one. */
 export function renderRulesMessage(rules: readonly RenderedRule[], extras: RenderExtras = {}): string {
   const sections = rules.map(renderRuleSection);
   const leftOutMore = extras.leftOutMore ?? 0;
   if (extras.leftOut?.length || leftOutMore > 0) sections.push(renderLeftOutSection(extras.leftOut ?? [], leftOutMore));
-  if (extras.onRequest?.length) sections.push(renderOnRequestSection(extras.onRequest.map(renderOnRequestEntry), extras.onRequestMore ?? 0));
+  if (extras.onRequest?.length)
+    sections.push(renderOnRequestSection(extras.onRequest.map(renderOnRequestEntry), extras.onRequestMore ?? 0));
   return assembleRulesMessage(sections, rulesMessageHeader(extras.header, extras.notice));
 }
 
@@ -64,7 +67,11 @@ export function renderRuleSection(rule: RenderedRule): string {
 
 /** The size of `renderRuleSection(rule)` in UTF-8 bytes, without copying the rule's text (unless a line of it must be escaped). */
 export function ruleSectionBytes(rule: RenderedRule): number {
-  return Buffer.byteLength(openingTag(rule), "utf8") + Buffer.byteLength(escapeContent(rule.content), "utf8") + CLOSING_TAG.length;
+  return (
+    Buffer.byteLength(openingTag(rule), "utf8") +
+    Buffer.byteLength(escapeContent(rule.content), "utf8") +
+    CLOSING_TAG.length
+  );
 }
 
 function openingTag(rule: RenderedRule): string {
@@ -82,7 +89,10 @@ export function renderLeftOutSection(rules: ReadonlyArray<LeftOutEntry>, more = 
 
 /** A left-out rule as the paragraph names it. */
 export function leftOutName(rule: LeftOutEntry): string {
-  return oneLine(rule.name) + (rule.changed ? " (its file changed since you were given it: the version you have no longer applies)" : "");
+  return (
+    oneLine(rule.name) +
+    (rule.changed ? " (its file changed since you were given it: the version you have no longer applies)" : "")
+  );
 }
 
 /**
@@ -104,7 +114,8 @@ export function framedList(frame: ListFrame, names: readonly string[]): string {
 }
 
 const LEFT_OUT_READ = "Read each with the `rule` tool (argument: the rule's name) before work it may concern";
-const LEFT_OUT_UNREADABLE = "This OpenCode gives you no tool to read them: before work one of them may concern, tell the user it was left out of your instructions";
+const LEFT_OUT_UNREADABLE =
+  "This OpenCode gives you no tool to read them: before work one of them may concern, tell the user it was left out of your instructions";
 
 /** The left-out notice around its names, ending with what to do (`last`; `lastCounting` when some are only counted). */
 const leftOutFrameEnding =
@@ -112,7 +123,8 @@ const leftOutFrameEnding =
   (named, more) => {
     const before = "Also in force, left out of this message to keep it short: ";
     if (more === 0) return { before, after: `. ${last}.` };
-    const counted = named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
+    const counted =
+      named > 0 ? ` and ${countLabel(more)} more not named here` : `${countLabel(more)} rules, not named here`;
     return { before, after: `${counted}. ${lastCounting}.` };
   };
 
@@ -134,10 +146,17 @@ export function renderOnRequestEntry(rule: Pick<Rule, "name" | "description">): 
  */
 export function renderOnRequestSection(entries: readonly string[], more = 0, given = false): string {
   if (given) {
-    const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more, not listed here to keep this message short.`] : entries;
+    const lines =
+      more > 0 ? [...entries, `…and ${countLabel(more)} more, not listed here to keep this message short.`] : entries;
     return `Rules that apply only to the work they concern, given whole above (this OpenCode gives you no tool to read rules on request): follow each when your work concerns it.\n${lines.join("\n")}`;
   }
-  const lines = more > 0 ? [...entries, `…and ${countLabel(more)} more rules to read on request, not listed here to keep this message short; ${ALL_NAMES_HINT}.`] : entries;
+  const lines =
+    more > 0
+      ? [
+          ...entries,
+          `…and ${countLabel(more)} more rules to read on request, not listed here to keep this message short; ${ALL_NAMES_HINT}.`,
+        ]
+      : entries;
   return `Rules to read on request: when your work concerns one of these, read it with the \`rule\` tool (argument: the rule's name) and follow it.\n${lines.join("\n")}`;
 }
 
@@ -187,7 +206,14 @@ function escapeContent(content: string): string {
 }
 
 /** How attribute values are escaped (test/support/rules-message.ts reads them back). */
-export const ATTRIBUTE_ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;" };
+export const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  '"': "&quot;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "\n": "&#10;",
+  "\r": "&#13;",
+};
 
 const ATTRIBUTE_SPECIAL = /[&"<>\n\r]/;
 

@@ -22,7 +22,8 @@ export const REFUSAL_HEADER =
   "opencode-rulebook refused this call before it ran: it breaks a rule of this project. Nothing was written and nothing ran. " +
   "Change the call so that it does not add what the rule forbids, then make it again.";
 
-export const WARNING_HEADER = "opencode-rulebook: this call breaks a rule of this project (it ran; the rule asks you to put it right):";
+export const WARNING_HEADER =
+  "opencode-rulebook: this call breaks a rule of this project (it ran; the rule asks you to put it right):";
 
 /**
  * The refusal of a blocked call. `withText`: the rules whose text the
@@ -40,14 +41,22 @@ export function warningText(broken: readonly BrokenRule[], withText: ReadonlySet
 function brokenText(header: string, broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
   const lines = broken.map(brokenLine);
   const given = uniqueRules(broken).filter((rule) => withText.has(rule.name));
-  const texts = given.length === 0 ? "" : `\n\n${renderRulesMessage(given, { header: given.length === 1 ? "The rule:" : "The rules:" })}`;
+  const texts =
+    given.length === 0
+      ? ""
+      : `\n\n${renderRulesMessage(given, { header: given.length === 1 ? "The rule:" : "The rules:" })}`;
   return `${header}\n${lines.join("\n")}${texts}`;
 }
 
 /** `- Rule "no-console" forbids `console.log(` in "src/a.ts" line 3: console.log("x")`. */
 function brokenLine({ rule, pattern, file, line, lineNumber, shadowedBy }: BrokenRule): string {
-  const where = file === undefined ? "in the command" : `in ${JSON.stringify(file)}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`;
-  const shadow = shadowedBy ? ` (the user's rule ${shownText(rule.displayPath)}: ${shownText(shadowedBy.displayPath)} shadows its text, not what it forbids)` : "";
+  const where =
+    file === undefined
+      ? "in the command"
+      : `in ${JSON.stringify(file)}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`;
+  const shadow = shadowedBy
+    ? ` (the user's rule ${shownText(rule.displayPath)}: ${shownText(shadowedBy.displayPath)} shadows its text, not what it forbids)`
+    : "";
   return `- Rule ${JSON.stringify(rule.name)} forbids ${codeSpan(shownLine(pattern.written))} ${where}: ${shownLine(line)}${shadow}`;
 }
 

@@ -29,9 +29,17 @@ export function answerRuleRequest(rules: readonly Rule[], requested: string): Ru
       .slice(0, MAX_NAMES_LISTED)
       .map((known) => known.name)
       .join(", ");
-    const more = pool.length > MAX_NAMES_LISTED ? `, and ${pool.length - MAX_NAMES_LISTED} more (give the beginning of a name to list only those)` : "";
+    const more =
+      pool.length > MAX_NAMES_LISTED
+        ? `, and ${pool.length - MAX_NAMES_LISTED} more (give the beginning of a name to list only those)`
+        : "";
     const label = beginning.length > 0 ? `Rules whose names begin with "${name}"` : "Known rules";
     return { output: `There is no rule named "${name}". ${label}: ${names || "none"}${more}.` };
   }
-  return { output: renderRulesMessage([rule], { header: `The project's rule "${rule.name}", binding from now on in this session:` }), rule };
+  return {
+    output: renderRulesMessage([rule], {
+      header: `The project's rule "${rule.name}", binding from now on in this session:`,
+    }),
+    rule,
+  };
 }

@@ -38,13 +38,17 @@ export function readEnforcement(data: Record<string, unknown>, file: Enforcement
   if (present.length === 0) return { warnings };
   if (!ENFORCING_SOURCES.has(file.source)) {
     const tool = file.tool ?? file.source;
-    for (const key of present) warnings.push(ruleWarning(file.path, { code: "enforcement-ignored-by-tool", key, tool, line: keyLine(file.text, key) }));
+    for (const key of present)
+      warnings.push(
+        ruleWarning(file.path, { code: "enforcement-ignored-by-tool", key, tool, line: keyLine(file.text, key) }),
+      );
     return { warnings };
   }
   const forbid = readPatternList(data, "forbid", file, warnings);
   const forbidCommands = readPatternList(data, "forbidCommands", file, warnings);
   if (forbid.length === 0 && forbidCommands.length === 0) {
-    if (present.includes("enforce")) warnings.push(ruleWarning(file.path, { code: "enforce-without-forbid", line: keyLine(file.text, "enforce") }));
+    if (present.includes("enforce"))
+      warnings.push(ruleWarning(file.path, { code: "enforce-without-forbid", line: keyLine(file.text, "enforce") }));
     return { warnings };
   }
   return { enforce: { mode: readMode(data.enforce, file, warnings), forbid, forbidCommands }, warnings };
@@ -54,7 +58,13 @@ export function readEnforcement(data: Record<string, unknown>, file: Enforcement
 function readMode(value: unknown, file: EnforcementFile, warnings: RuleWarning[]): EnforceMode {
   if (value === "warn") return "warn";
   if (value !== undefined && value !== null && value !== "block") {
-    warnings.push(ruleWarning(file.path, { code: "enforce-invalid", found: foundValue(value), line: keyLine(file.text, "enforce") }));
+    warnings.push(
+      ruleWarning(file.path, {
+        code: "enforce-invalid",
+        found: foundValue(value),
+        line: keyLine(file.text, "enforce"),
+      }),
+    );
   }
   return "block";
 }

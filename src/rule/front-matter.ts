@@ -39,7 +39,10 @@ const CLOSING = /^---[ \t]*$/;
  */
 const yaml = (matter as unknown as { engines: { yaml: { parse: (s: string) => unknown } } }).engines.yaml;
 
-type Closing = { found: "closing"; start: number; end: number; line: number } | { found: "stray"; line: number } | { found: "none" };
+type Closing =
+  | { found: "closing"; start: number; end: number; line: number }
+  | { found: "stray"; line: number }
+  | { found: "none" };
 
 /** The first line from `from` (file line 2) that starts with `---`: the closing line, or a stray one. */
 function findClosing(text: string, from: number): Closing {
@@ -70,7 +73,11 @@ export function splitFrontMatter(text: string): FrontMatter {
   if (closing.found === "none") return unclosed;
   if (closing.found === "stray") {
     // Another reader could take this line for the end of the front matter; fail closed rather than guess.
-    return { ok: false, line: closing.line, problem: { code: "front-matter-stray-delimiter", strayLine: closing.line } };
+    return {
+      ok: false,
+      line: closing.line,
+      problem: { code: "front-matter-stray-delimiter", strayLine: closing.line },
+    };
   }
   // The block ends before the newline that precedes the closing line (an empty block has none).
   const block = text.slice(opening[0].length, Math.max(closing.start - 1, opening[0].length));
@@ -111,6 +118,7 @@ function parseBlock(block: string): { ok: true; data: Record<string, unknown> } 
 function quoteBareGlobs(block: string): string {
   return block.replace(
     /^(globs|paths|applyTo|fileMatchPattern)([ \t]*:[ \t]*)([*{!&%@`][^\n]*)$/gm,
-    (_all, key: string, separator: string, value: string) => `${key}${separator}'${value.trimEnd().replace(/'/g, "''")}'`,
+    (_all, key: string, separator: string, value: string) =>
+      `${key}${separator}'${value.trimEnd().replace(/'/g, "''")}'`,
   );
 }

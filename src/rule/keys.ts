@@ -26,7 +26,13 @@ export type PatternKey = ForbidKey | ContentKey;
 export type EnforcementKey = (typeof ENFORCEMENT_KEYS)[number];
 
 /** Front matter keys the common reader checks the type of. */
-export type CheckedKey = "enabled" | "alwaysApply" | "match" | (typeof GLOB_KEYS)[number] | (typeof KEYWORD_KEYS)[number] | (typeof SCOPE_KEYS)[number];
+export type CheckedKey =
+  | "enabled"
+  | "alwaysApply"
+  | "match"
+  | (typeof GLOB_KEYS)[number]
+  | (typeof KEYWORD_KEYS)[number]
+  | (typeof SCOPE_KEYS)[number];
 /** Keys whose bad value is dropped for a default: the rule still loads. */
 export type DefaultedKey = "priority" | "override" | "description";
 
@@ -97,7 +103,8 @@ export function itemLines(text: string, key: string, items: readonly unknown[]):
   while (end < lines.length && /^(\s|-(?!--))/.test(lines[end]!)) end++;
   let from = start;
   return items.map((item) => {
-    const written = typeof item === "string" || typeof item === "number" || typeof item === "boolean" ? String(item) : "";
+    const written =
+      typeof item === "string" || typeof item === "number" || typeof item === "boolean" ? String(item) : "";
     if (written === "") return start + 1;
     for (let i = from; i < end; i++) {
       // On the key's own line, after the key: `forbid: x` or `forbid: [x, y]`.

@@ -23,7 +23,10 @@ export type NowApplies = "by-keywords" | "by-other-conditions" | "on-request" | 
  * still apply when one sufficed (`match: any`) and some remain; otherwise the
  * rule waits to be asked for: on request with a description, else mentioned.
  */
-export function withoutLostCondition(activation: Activation, rule: { match: MatchMode; description?: string }): { activation: Activation; applies: NowApplies } | undefined {
+export function withoutLostCondition(
+  activation: Activation,
+  rule: { match: MatchMode; description?: string },
+): { activation: Activation; applies: NowApplies } | undefined {
   if (activation.alwaysApply === true) return undefined;
   const { globs, keywords, fileContains } = activation;
   if (rule.match === "any" && globs.length + keywords.length + fileContains.length > 0) {

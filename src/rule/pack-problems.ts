@@ -21,8 +21,10 @@ export type PackProblem =
 /** Whose packs: the command that installs them differs for the managed tier. */
 export type PackOwner = "managed" | "user" | "repository";
 
-const install = (owner: PackOwner) => `opencode-rulebook packs install${owner === "managed" ? " --managed" : owner === "user" ? " --global" : ""}`;
-const update = (owner: PackOwner) => `opencode-rulebook packs update${owner === "managed" ? " --managed" : owner === "user" ? " --global" : ""}`;
+const install = (owner: PackOwner) =>
+  `opencode-rulebook packs install${owner === "managed" ? " --managed" : owner === "user" ? " --global" : ""}`;
+const update = (owner: PackOwner) =>
+  `opencode-rulebook packs update${owner === "managed" ? " --managed" : owner === "user" ? " --global" : ""}`;
 
 /** The problem in words, and what was done: the pack is not delivered. */
 export function packProblemText(problem: PackProblem, owner: PackOwner): string {
@@ -36,7 +38,10 @@ export function packProblemText(problem: PackProblem, owner: PackOwner): string 
     case "lock-differs":
       return `differs from what rulebook.lock pins (${problem.what}); not delivered: run \`${update(owner)}\``;
     case "hash-differs": {
-      const fix = problem.from === "git" ? `run \`${install(owner)}\` to restore it` : `reinstall it (\`npm ci\`), or run \`${update(owner)}\` to accept the change`;
+      const fix =
+        problem.from === "git"
+          ? `run \`${install(owner)}\` to restore it`
+          : `reinstall it (\`npm ci\`), or run \`${update(owner)}\` to accept the change`;
       return `holds rules that differ from what rulebook.lock pins (${problem.found}, locked ${problem.locked}): changed since it was installed; not delivered: ${fix}`;
     }
     case "version-differs":

@@ -9,7 +9,18 @@ import { globProblem } from "../glob/rule-glob.js";
 import { decodeRuleText } from "./decode.js";
 import { readEnforcement } from "./enforcement.js";
 import { type FrontMatter, splitFrontMatter } from "./front-matter.js";
-import { CONTENT_KEYS, ENFORCEMENT_KEYS, GLOB_KEYS, KEYWORD_KEYS, keyLine, readList, SCOPE_KEYS, type CheckedKey, type ContentKey, type DefaultedKey } from "./keys.js";
+import {
+  CONTENT_KEYS,
+  ENFORCEMENT_KEYS,
+  GLOB_KEYS,
+  KEYWORD_KEYS,
+  keyLine,
+  readList,
+  SCOPE_KEYS,
+  type CheckedKey,
+  type ContentKey,
+  type DefaultedKey,
+} from "./keys.js";
 import { type Activation, withoutLostCondition } from "./lost-condition.js";
 import { readPatternList } from "./pattern-list.js";
 import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RulePack, type RuleScope } from "./rule.js";
@@ -81,14 +92,23 @@ const KNOWN_KEYS = new Set<string>([
   ...CONTENT_KEYS,
 ]);
 
-export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontMatter?: FrontMatterMapper, reading: FrontMatterReading = "strict"): ParsedRule {
+export function parseRule(
+  candidate: RuleCandidate,
+  bytes: Uint8Array,
+  mapFrontMatter?: FrontMatterMapper,
+  reading: FrontMatterReading = "strict",
+): ParsedRule {
   const decoded = decodeRuleText(bytes);
   if (!decoded.ok) return skipped(candidate, { code: "not-text", reason: decoded.reason });
   if (decoded.text.trim() === "") return skipped(candidate, { code: "file-empty" });
 
-  const front = reading === "none" ? { ok: true as const, data: {}, body: decoded.text, bodyLine: 1 } : splitFrontMatter(decoded.text);
+  const front =
+    reading === "none"
+      ? { ok: true as const, data: {}, body: decoded.text, bodyLine: 1 }
+      : splitFrontMatter(decoded.text);
   if (!front.ok) {
-    if (reading === "lenient" && front.body !== undefined) return withUnreadFrontMatter(candidate, { ...front, body: front.body }, decoded.text);
+    if (reading === "lenient" && front.body !== undefined)
+      return withUnreadFrontMatter(candidate, { ...front, body: front.body }, decoded.text);
     return skipped(candidate, { ...front.problem, line: front.line });
   }
 
@@ -97,19 +117,30 @@ export function parseRule(candidate: RuleCandidate, bytes: Uint8Array, mapFrontM
 
   const text = decoded.text;
   if (!mapFrontMatter) return readKeys(candidate, content, front.data, text);
-  const mapped = mapFrontMatter({ data: front.data, present: front.bodyLine > 1, body: front.body, lineOf: (key) => keyLine(text, key) });
+  const mapped = mapFrontMatter({
+    data: front.data,
+    present: front.bodyLine > 1,
+    body: front.body,
+    lineOf: (key) => keyLine(text, key),
+  });
   const parsed = readKeys(candidate, content, mapped.data, text);
   if (parsed.rule && mapped.toolType !== undefined) parsed.rule.toolType = mapped.toolType;
   return parsed;
 }
 
 /** A rule its tool reads though its front matter cannot be: none of the block's keys is read, and it applies only when mentioned. */
-function withUnreadFrontMatter(candidate: RuleCandidate, front: Extract<FrontMatter, { ok: false }> & { body: string }, text: string): ParsedRule {
+function withUnreadFrontMatter(
+  candidate: RuleCandidate,
+  front: Extract<FrontMatter, { ok: false }> & { body: string },
+  text: string,
+): ParsedRule {
   const content = front.body.trim();
   if (content === "") return skipped(candidate, { code: "no-rule-text", line: front.bodyLine });
   const parsed = readKeys(candidate, content, { alwaysApply: false }, text);
   const reason = front.problem.code === "yaml-invalid" ? front.problem.reason : undefined;
-  parsed.warnings.unshift(ruleWarning(candidate.path, { code: "front-matter-unread", problem: front.problem.code, reason, line: front.line }));
+  parsed.warnings.unshift(
+    ruleWarning(candidate.path, { code: "front-matter-unread", problem: front.problem.code, reason, line: front.line }),
+  );
   return parsed;
 }
 
@@ -124,8 +155,18 @@ function invalid(candidate: RuleCandidate, data: Record<string, unknown>, key: C
 }
 
 /** The rule loads without this key's value. */
-function ignored(candidate: RuleCandidate, data: Record<string, unknown>, key: DefaultedKey, text: string): RuleWarning {
-  return ruleWarning(candidate.path, { code: "key-ignored", key, found: foundValue(data[key]), line: keyLine(text, key) });
+function ignored(
+  candidate: RuleCandidate,
+  data: Record<string, unknown>,
+  key: DefaultedKey,
+  text: string,
+): RuleWarning {
+  return ruleWarning(candidate.path, {
+    code: "key-ignored",
+    key,
+    found: foundValue(data[key]),
+    line: keyLine(text, key),
+  });
 }
 
 /** The rule from its front matter's keys (`text`, the whole file, gives warnings their lines). */
@@ -137,7 +178,8 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   if (enabled === false) return { warnings };
 
   const alwaysApply = data.alwaysApply;
-  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean") return invalid(candidate, data, "alwaysApply", text);
+  if (alwaysApply !== undefined && typeof alwaysApply !== "boolean")
+    return invalid(candidate, data, "alwaysApply", text);
 
   const globs: string[] = [];
   const unusableGlobs: UnusableGlob[] = [];
@@ -164,7 +206,8 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     const read = readList(data[key]);
     if (read === undefined) return invalid(candidate, data, key, text);
     if (read.length > 0) narrowed[key] = read;
-    else if (key in data) warnings.push(ruleWarning(candidate.path, { code: "scope-empty", key, line: keyLine(text, key) }));
+    else if (key in data)
+      warnings.push(ruleWarning(candidate.path, { code: "scope-empty", key, line: keyLine(text, key) }));
   }
 
   let match: MatchMode = "any";
@@ -173,7 +216,13 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
 
   let priority = DEFAULT_PRIORITY;
   if (data.priority !== undefined) {
-    if (typeof data.priority === "number" && Number.isInteger(data.priority) && data.priority >= 1 && data.priority <= 100) priority = data.priority;
+    if (
+      typeof data.priority === "number" &&
+      Number.isInteger(data.priority) &&
+      data.priority >= 1 &&
+      data.priority <= 100
+    )
+      priority = data.priority;
     else warnings.push(ignored(candidate, data, "priority", text));
   }
 
@@ -190,7 +239,8 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
 
   let activation: Activation = { alwaysApply, globs, keywords, fileContains: [] };
   const contentKeys = CONTENT_KEYS.filter((key) => data[key] !== undefined && data[key] !== null);
-  for (const key of contentKeys) activation.fileContains.push(...readPatternList(data, key, { path: candidate.path, text }, warnings));
+  for (const key of contentKeys)
+    activation.fileContains.push(...readPatternList(data, key, { path: candidate.path, text }, warnings));
   if (unusableGlobs.length > 0) {
     // Fail closed: a rule whose every glob is unusable must not turn into an always-on rule.
     const lost = globs.length === 0 ? withoutLostCondition(activation, { match, description }) : undefined;
@@ -205,11 +255,23 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     const lost = withoutLostCondition(activation, { match, description });
     if (lost) activation = lost.activation;
     const key = contentKeys[0] as ContentKey;
-    warnings.push(ruleWarning(candidate.path, { code: "content-condition-lost", key, nowApplies: lost?.applies, line: keyLine(text, key) }));
+    warnings.push(
+      ruleWarning(candidate.path, {
+        code: "content-condition-lost",
+        key,
+        nowApplies: lost?.applies,
+        line: keyLine(text, key),
+      }),
+    );
   }
 
   // What the rule forbids never changes when it applies: a pattern that cannot be used is left out, not the rule.
-  const enforcement = readEnforcement(data, { path: candidate.path, source: candidate.source, tool: candidate.tool, text });
+  const enforcement = readEnforcement(data, {
+    path: candidate.path,
+    source: candidate.source,
+    tool: candidate.tool,
+    text,
+  });
   warnings.push(...enforcement.warnings);
 
   const unknownKeys = Object.keys(data).filter((key) => !KNOWN_KEYS.has(key));

@@ -22,17 +22,29 @@ export interface PatternFile {
 }
 
 /** `regex`: each item is a regular expression's body, as Continue writes it (`^import`), not the plugin's `/…/` form. */
-export function readPatternList(data: Record<string, unknown>, key: PatternKey, file: PatternFile, warnings: RuleWarning[]): ForbidPattern[] {
+export function readPatternList(
+  data: Record<string, unknown>,
+  key: PatternKey,
+  file: PatternFile,
+  warnings: RuleWarning[],
+): ForbidPattern[] {
   const value = data[key];
   if (value === undefined || value === null) return [];
   const warn = (facts: Parameters<typeof ruleWarning>[1]) => warnings.push(ruleWarning(file.path, facts));
-  const items: readonly unknown[] | undefined = typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
+  const items: readonly unknown[] | undefined =
+    typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
   if (!items) {
     warn({ code: "forbid-invalid", key, found: foundValue(value), line: keyLine(file.text, key) });
     return [];
   }
   if (items.length > MAX_PATTERNS_PER_RULE) {
-    warn({ code: "forbid-too-many", key, count: items.length, limit: MAX_PATTERNS_PER_RULE, line: keyLine(file.text, key) });
+    warn({
+      code: "forbid-too-many",
+      key,
+      count: items.length,
+      limit: MAX_PATTERNS_PER_RULE,
+      line: keyLine(file.text, key),
+    });
   }
   const read = items.slice(0, MAX_PATTERNS_PER_RULE);
   const lines = itemLines(file.text, key, read);
@@ -50,4 +62,5 @@ export function readPatternList(data: Record<string, unknown>, key: PatternKey, 
   return patterns;
 }
 
-const quoted = (pattern: string) => (pattern.length > QUOTED_LENGTH ? `${pattern.slice(0, QUOTED_LENGTH - 1)}…` : pattern);
+const quoted = (pattern: string) =>
+  pattern.length > QUOTED_LENGTH ? `${pattern.slice(0, QUOTED_LENGTH - 1)}…` : pattern;

@@ -117,7 +117,8 @@ function geminiImports(line: string, from: number, to: number): FoundReference[]
     let end = at + 1;
     while (end < to && !isBlank(line[end])) end++;
     const path = line.slice(at + 1, end);
-    if (/^[./A-Za-z]/.test(path) && (path.includes("/") || looksLikePath(path))) found.push({ start: at, end, path, written: `@${path}`, syntax: "gemini-import" });
+    if (/^[./A-Za-z]/.test(path) && (path.includes("/") || looksLikePath(path)))
+      found.push({ start: at, end, path, written: `@${path}`, syntax: "gemini-import" });
     at = end - 1;
   }
   return found;

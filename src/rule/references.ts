@@ -112,7 +112,15 @@ async function expand(text: string, file: string, chain: string[], depth: number
 }
 
 /** The referenced file's expanded text, or undefined (with a warning) to leave the reference as written. */
-async function include(ref: string, written: string, file: string, syntax: ReferenceSyntax, chain: string[], depth: number, state: State): Promise<string | undefined> {
+async function include(
+  ref: string,
+  written: string,
+  file: string,
+  syntax: ReferenceSyntax,
+  chain: string[],
+  depth: number,
+  state: State,
+): Promise<string | undefined> {
   /** Leaves the reference as written, saying why. */
   const warn = (facts: FactsWithout<"reference">) => {
     state.warnings.push(ruleWarning(file, { ...facts, reference: written } as WarningFacts));
@@ -183,10 +191,12 @@ async function locate(places: readonly string[], options: ReferenceOptions, pass
       if (real.missing) continue;
       return { ok: false, facts: { code: "reference-unreadable", reason: real.reason } };
     }
-    if (!inside(real.realPath, options.allowedReal)) return { ok: false, facts: { code: "reference-leads-outside", realPath: real.realPath, trust } };
+    if (!inside(real.realPath, options.allowedReal))
+      return { ok: false, facts: { code: "reference-leads-outside", realPath: real.realPath, trust } };
     return { ok: true, target, realPath: real.realPath };
   }
-  if (tried.length === 0) return { ok: false, facts: { code: "reference-outside", target: places[0] as string, trust } };
+  if (tried.length === 0)
+    return { ok: false, facts: { code: "reference-outside", target: places[0] as string, trust } };
   const [target, ...alsoTried] = tried as [string, ...string[]];
   return { ok: false, facts: { code: "reference-missing", target, ...(alsoTried.length > 0 ? { alsoTried } : {}) } };
 }

@@ -32,7 +32,8 @@ export type ReferenceReach = Trust | "pack";
 export const TRUST_ORDER: readonly Trust[] = ["managed", "user", "repository"];
 
 /** A rule's trust: as discovery found it, else by its scope (a global rule is the user's, a project rule the repository's). */
-export const trustOf = (rule: { scope: "global" | "project"; trust?: Trust }): Trust => rule.trust ?? (rule.scope === "global" ? "user" : "repository");
+export const trustOf = (rule: { scope: "global" | "project"; trust?: Trust }): Trust =>
+  rule.trust ?? (rule.scope === "global" ? "user" : "repository");
 
 /** Is `a` more trusted than `b`? */
 export const moreTrusted = (a: Trust, b: Trust): boolean => TRUST_ORDER.indexOf(a) < TRUST_ORDER.indexOf(b);
@@ -83,12 +84,18 @@ export function managedOwners(platform: NodeJS.Platform, uid: number | undefined
 }
 
 /** Why `path` may not be trusted as managed, or undefined when it may. */
-export function ownerProblem(path: string, facts: OwnerFacts, owners: readonly number[] | undefined): string | undefined {
+export function ownerProblem(
+  path: string,
+  facts: OwnerFacts,
+  owners: readonly number[] | undefined,
+): string | undefined {
   if (!owners) return undefined;
-  if (!owners.includes(facts.uid)) return `${path} is owned by user ${facts.uid}, not by root${owners.length > 1 ? ` or user ${owners[1]}` : ""}`;
+  if (!owners.includes(facts.uid))
+    return `${path} is owned by user ${facts.uid}, not by root${owners.length > 1 ? ` or user ${owners[1]}` : ""}`;
   const mode = (facts.mode & 0o777).toString(8);
   if ((facts.mode & WRITABLE_BY_OTHERS) !== 0) return `${path} is writable by every user (mode ${mode})`;
   // A group other than root's may hold any number of users.
-  if ((facts.mode & WRITABLE_BY_GROUP) !== 0 && facts.gid !== 0) return `${path} is writable by group ${facts.gid} (mode ${mode})`;
+  if ((facts.mode & WRITABLE_BY_GROUP) !== 0 && facts.gid !== 0)
+    return `${path} is writable by group ${facts.gid} (mode ${mode})`;
   return undefined;
 }

@@ -31,7 +31,11 @@ const EXPECTED: Record<CheckedKey | DefaultedKey, string> = {
 };
 
 /** What is done instead when a defaulted key's value is wrong. */
-export const INSTEAD: Record<DefaultedKey, string> = { priority: `default ${DEFAULT_PRIORITY} used`, override: "the rule does not override", description: "description ignored" };
+export const INSTEAD: Record<DefaultedKey, string> = {
+  priority: `default ${DEFAULT_PRIORITY} used`,
+  override: "the rule does not override",
+  description: "description ignored",
+};
 
 export const NOW_APPLIES = {
   "by-keywords": "applies only by its keywords",
@@ -62,12 +66,20 @@ export const UNREAD: Partial<Record<string, (reason?: string) => string>> = {
 const LISTED_NAMES = 12;
 
 export const someNames = (names: readonly string[]) =>
-  names.length > LISTED_NAMES ? `${names.slice(0, LISTED_NAMES).join(", ")} and ${names.length - LISTED_NAMES} more` : names.join(", ");
+  names.length > LISTED_NAMES
+    ? `${names.slice(0, LISTED_NAMES).join(", ")} and ${names.length - LISTED_NAMES} more`
+    : names.join(", ");
 
 export function shown(found: FoundValue): string {
-  return typeof found === "string" ? (found === "nothing" ? found : `a ${found}`) : `${found.type} ${found.json}`.slice(0, 60);
+  return typeof found === "string"
+    ? found === "nothing"
+      ? found
+      : `a ${found}`
+    : `${found.type} ${found.json}`.slice(0, 60);
 }
 
-export const wrongType = (w: { key: CheckedKey | DefaultedKey; found: FoundValue }) => `front matter key "${w.key}" should be ${EXPECTED[w.key]}, found ${shown(w.found)}`;
+export const wrongType = (w: { key: CheckedKey | DefaultedKey; found: FoundValue }) =>
+  `front matter key "${w.key}" should be ${EXPECTED[w.key]}, found ${shown(w.found)}`;
 
-export const orList = (items: readonly string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : (items[0] ?? ""));
+export const orList = (items: readonly string[]) =>
+  items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : (items[0] ?? "");

@@ -12,7 +12,18 @@
 import { CONTENT_KEYS } from "./keys.js";
 import { packProblemText } from "./pack-problems.js";
 import type { Details, FoundValue, Skips } from "./warning-codes.js";
-import { BOUNDARY, INSTEAD, MENTIONED_ONLY, NOW_APPLIES, UNREAD, WALKED, orList, shown, someNames, wrongType } from "./warning-words.js";
+import {
+  BOUNDARY,
+  INSTEAD,
+  MENTIONED_ONLY,
+  NOW_APPLIES,
+  UNREAD,
+  WALKED,
+  orList,
+  shown,
+  someNames,
+  wrongType,
+} from "./warning-words.js";
 
 export type Severity = "error" | "warning";
 
@@ -22,7 +33,11 @@ export type WarningCode = keyof Details;
 export type WarningFacts = { [C in WarningCode]: { code: C; line?: number } & Details[C] }[WarningCode];
 
 /** The facts of the codes that have detail `K`, without it: a caller adds `K` to them (the rule's name, the reference). */
-export type FactsWithout<K extends string> = WarningFacts extends infer F ? (F extends Record<K, unknown> ? Omit<F, K> : never) : never;
+export type FactsWithout<K extends string> = WarningFacts extends infer F
+  ? F extends Record<K, unknown>
+    ? Omit<F, K>
+    : never
+  : never;
 
 export type RuleWarning = WarningFacts & {
   severity: Severity;
@@ -63,7 +78,8 @@ const error = <W>(text: (warning: W) => string): Entry<W> => ({ severity: "error
 /** A default was used instead, or nothing was lost. */
 const warning = <W>(text: (warning: W) => string): Entry<W> => ({ severity: "warning", text });
 /** A rule file that was skipped: an error, saying which rule. */
-const skip = <W extends Skips>(text: (warning: W) => string): Entry<W> => error((w: W) => `${text(w)}; rule "${w.rule}" skipped`);
+const skip = <W extends Skips>(text: (warning: W) => string): Entry<W> =>
+  error((w: W) => `${text(w)}; rule "${w.rule}" skipped`);
 
 /** Per code: its severity and its text. */
 const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
@@ -71,13 +87,27 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "folder-unresolvable": error((w) => `rules folder cannot be resolved (${w.reason}); its rules were not loaded`),
   "folder-not-a-folder": error(() => "rules folder is not a folder; it was ignored"),
   "subfolder-unreadable": error((w) => `folder cannot be read (${w.reason}); its rules were not loaded`),
-  "symlink-loop": warning((w) => `symlink loop: this folder leads back to ${w.realPath}; the walk of this branch stopped here`),
-  "folder-already-read": warning((w) => `this folder is ${w.realPath}, already read through another path; not read again`),
+  "symlink-loop": warning(
+    (w) => `symlink loop: this folder leads back to ${w.realPath}; the walk of this branch stopped here`,
+  ),
+  "folder-already-read": warning(
+    (w) => `this folder is ${w.realPath}, already read through another path; not read again`,
+  ),
   "folder-too-deep": error((w) => `folders nested deeper than ${w.maxDepth} levels; this branch was not read`),
-  "walk-limit": error((w) => `more than ${w.limit} ${WALKED[w.what]} in this source's rule folders; the walk stopped here and the rest was not read`),
-  "too-many-warnings": warning((w) => `more than ${w.limit} problems in this source's rule folders; the others are not reported one by one`),
-  "nested-search-limit": warning((w) => `more than ${w.maxFolders} folders below the project; nested rules folders (.cursor/rules, .windsurf/rules) past them were not searched`),
-  "nested-folder-unreadable": warning((w) => `folder cannot be read (${w.reason}); nested rules folders in it were not searched`),
+  "walk-limit": error(
+    (w) =>
+      `more than ${w.limit} ${WALKED[w.what]} in this source's rule folders; the walk stopped here and the rest was not read`,
+  ),
+  "too-many-warnings": warning(
+    (w) => `more than ${w.limit} problems in this source's rule folders; the others are not reported one by one`,
+  ),
+  "nested-search-limit": warning(
+    (w) =>
+      `more than ${w.maxFolders} folders below the project; nested rules folders (.cursor/rules, .windsurf/rules) past them were not searched`,
+  ),
+  "nested-folder-unreadable": warning(
+    (w) => `folder cannot be read (${w.reason}); nested rules folders in it were not searched`,
+  ),
   "path-unreadable": error((w) => `cannot be read (${w.reason}); skipped`),
   "path-unresolvable": error(() => "cannot be resolved; skipped"),
   "not-regular-file": error(() => "is not a regular file (a device, FIFO or socket); never opened, skipped"),
@@ -97,9 +127,13 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
   "rule-unreadable": skip((w) => `cannot be read (${w.reason})`),
   "not-text": skip((w) => w.reason),
   "file-empty": skip(() => "the file is empty"),
-  "front-matter-language": skip((w) => `front matter is marked "${w.language}"; only YAML front matter is read, and nothing in it was run`),
+  "front-matter-language": skip(
+    (w) => `front matter is marked "${w.language}"; only YAML front matter is read, and nothing in it was run`,
+  ),
   "front-matter-unclosed": skip(() => "front matter opened with --- on line 1 is never closed by a --- line"),
-  "front-matter-stray-delimiter": skip((w) => `front matter line ${w.strayLine} starts with "---" but is not a closing "---" line`),
+  "front-matter-stray-delimiter": skip(
+    (w) => `front matter line ${w.strayLine} starts with "---" but is not a closing "---" line`,
+  ),
   "front-matter-too-deep": skip(() => "front matter is nested too deeply to read"),
   "yaml-invalid": skip((w) => `front matter is not valid YAML (${w.reason})`),
   "front-matter-not-mapping": skip(() => "front matter is not a list of `key: value` pairs"),
@@ -127,9 +161,12 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
     (w) =>
       `front matter key "${w.key}" names no ${w.key === "agents" ? "agent" : "model"}; the rule applies whatever the ${w.key === "agents" ? "agent" : "model"} (name some, or remove the key)`,
   ),
-  "activation-invalid": warning((w) => `front matter key "${w.key}" should be ${orList(w.allowed)}, found ${w.value}; ${MENTIONED_ONLY}`),
+  "activation-invalid": warning(
+    (w) => `front matter key "${w.key}" should be ${orList(w.allowed)}, found ${w.value}; ${MENTIONED_ONLY}`,
+  ),
   "activation-incomplete": warning(
-    (w) => `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`,
+    (w) =>
+      `front matter says "${w.key}: ${w.value}" but ${w.lacks === "description" ? "has no description" : `gives no ${w.lacks}`}; ${MENTIONED_ONLY}`,
   ),
   "key-ignored-by-tool": warning(
     (w) =>
@@ -137,7 +174,8 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
       (w.alwaysOn ? `: the rule is always on (write "${w.reads}" to limit it to files)` : ""),
   ),
   "activation-missing": warning(
-    (w) => `${w.tool} applies a rule by its "${w.key}" (${orList(w.allowed)}) and this one has none; ${MENTIONED_ONLY}, as ${w.tool} does not apply it by itself`,
+    (w) =>
+      `${w.tool} applies a rule by its "${w.key}" (${orList(w.allowed)}) and this one has none; ${MENTIONED_ONLY}, as ${w.tool} does not apply it by itself`,
   ),
   "agent-unknown": warning(
     (w) =>
@@ -150,31 +188,55 @@ const TEXTS: { [C in WarningCode]: Entry<WarningOf<C>> } = {
       : `item ${w.item} of front matter key "${w.key}" should be a pattern, found ${shown(w.found)}; this item was ignored`,
   ),
   "forbid-pattern-unusable": error(
-    (w) => `${isContentKey(w.key) ? "content" : "forbidden"} pattern ${JSON.stringify(w.pattern)} in "${w.key}" ${w.problem}; this pattern was ignored`,
+    (w) =>
+      `${isContentKey(w.key) ? "content" : "forbidden"} pattern ${JSON.stringify(w.pattern)} in "${w.key}" ${w.problem}; this pattern was ignored`,
   ),
   "forbid-too-many": error(
-    (w) => `front matter key "${w.key}" lists ${w.count} patterns, more than ${w.limit}; the first ${w.limit} are used, the other ${w.count - w.limit} were not loaded`,
+    (w) =>
+      `front matter key "${w.key}" lists ${w.count} patterns, more than ${w.limit}; the first ${w.limit} are used, the other ${w.count - w.limit} were not loaded`,
   ),
-  "enforce-invalid": warning((w) => `front matter key "enforce" should be "block" or "warn", found ${shown(w.found)}; "block" used`),
-  "enforce-without-forbid": warning(() => 'front matter key "enforce" is set but the rule has no usable "forbid" or "forbidCommands" pattern; nothing is enforced'),
+  "enforce-invalid": warning(
+    (w) => `front matter key "enforce" should be "block" or "warn", found ${shown(w.found)}; "block" used`,
+  ),
+  "enforce-without-forbid": warning(
+    () =>
+      'front matter key "enforce" is set but the rule has no usable "forbid" or "forbidCommands" pattern; nothing is enforced',
+  ),
   "enforcement-ignored-by-tool": warning(
     (w) =>
       `front matter key "${w.key}" is read only in opencode-rulebook's own rules folders (.opencode/rules, the global rules folder, extraDirs); ` +
       `in a ${w.tool} rule it is ignored, so the rule forbids nothing (move it to .opencode/rules to enforce it)`,
   ),
-  "reference-too-deep": warning((w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`),
-  "reference-outside": warning((w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`),
-  "reference-missing": warning((w) => `reference ${w.reference} names a file that does not exist (${[w.target, ...(w.alsoTried ?? [])].join(" or ")}); left as text`),
+  "reference-too-deep": warning(
+    (w) => `reference ${w.reference} is nested more than ${w.maxDepth} levels deep; left as text`,
+  ),
+  "reference-outside": warning(
+    (w) => `reference ${w.reference} points outside ${BOUNDARY[w.trust]} (${w.target}); refused; left as text`,
+  ),
+  "reference-missing": warning(
+    (w) =>
+      `reference ${w.reference} names a file that does not exist (${[w.target, ...(w.alsoTried ?? [])].join(" or ")}); left as text`,
+  ),
   "reference-unreadable": warning((w) => `reference ${w.reference} cannot be read (${w.reason}); left as text`),
-  "reference-leads-outside": warning((w) => `reference ${w.reference} leads outside ${BOUNDARY[w.trust]} (to ${w.realPath}); refused; left as text`),
+  "reference-leads-outside": warning(
+    (w) => `reference ${w.reference} leads outside ${BOUNDARY[w.trust]} (to ${w.realPath}); refused; left as text`,
+  ),
   "reference-cycle": warning((w) => `reference ${w.reference} is a cycle (${w.chain.join(" → ")}); left as text`),
-  "reference-too-large": warning((w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`),
+  "reference-too-large": warning(
+    (w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`,
+  ),
   "pack-not-delivered": error((w) => `pack ${w.pack} ${packProblemText(w.problem, w.owner)}`),
   "managed-not-trusted": error((w) => `${w.reason}: anyone could plant "managed" rules there, so it was not read`),
-  "managed-beside": warning((w) => `has the name of the managed rule ${w.managed}, which nothing can shadow: both are delivered, this one as its own rule`),
+  "managed-beside": warning(
+    (w) =>
+      `has the name of the managed rule ${w.managed}, which nothing can shadow: both are delivered, this one as its own rule`,
+  ),
   "config-invalid": warning((w) => `cannot be read as JSON (${w.reason}); its plugin options were not used`),
   "plugin-options": warning((w) => `plugin options: ${w.problem}`),
-  "tui-options": warning((w) => `options ${w.keys.map((key) => `"${key}"`).join(", ")} are not read: the Rules panel takes none (give them in opencode.json)`),
+  "tui-options": warning(
+    (w) =>
+      `options ${w.keys.map((key) => `"${key}"`).join(", ")} are not read: the Rules panel takes none (give them in opencode.json)`,
+  ),
 };
 
 const isContentKey = (key: string) => (CONTENT_KEYS as readonly string[]).includes(key);

@@ -53,7 +53,8 @@ export interface ActiveRule {
 }
 
 /** Asked for by name (the user's `@name`, the model's read with the `rule` tool): past any scope. */
-export const isExplicit = (reason: ActivationReason | undefined): boolean => reason?.kind === "mention" || reason?.kind === "rule-tool";
+export const isExplicit = (reason: ActivationReason | undefined): boolean =>
+  reason?.kind === "mention" || reason?.kind === "rule-tool";
 
 /** Why `rule` applies in `context`, or undefined when it does not. */
 export function whyRuleApplies(rule: Rule, context: SessionContext): ActivationReason | undefined {
@@ -96,12 +97,15 @@ export function whyRuleDoesNotApply(rule: Rule, context: SessionContext): string
   if (mode === "on-request") return "on request: listed by description, read with the rule tool";
   if (mode === "manual") return `manual: applies only when the prompt mentions @${rule.name}`;
   const missing: string[] = [];
-  if (rule.globs.length > 0 && !(context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files))) missing.push(`files: no file matched ${rule.globs.join(", ")}`);
+  if (rule.globs.length > 0 && !(context.fileMatches?.get(rule.name) ?? matchFiles(rule.globs, context.files)))
+    missing.push(`files: no file matched ${rule.globs.join(", ")}`);
   if (rule.keywords.length > 0 && !(context.prompt && keywordOf(rule, context.prompt))) {
     missing.push(`keywords: none of ${rule.keywords.join(", ")} in the prompt`);
   }
   if (rule.fileContains !== undefined && !contentMatchOf(rule, context.contentMatches)) {
-    missing.push(`content: no file of the session seen containing ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
+    missing.push(
+      `content: no file of the session seen containing ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`,
+    );
   }
   return rule.match === "all" ? `all conditions needed; ${missing.join("; ")}` : missing.join("; ");
 }
@@ -116,7 +120,11 @@ export function activeRulesFor(rules: readonly Rule[], context: SessionContext):
  * earlier, and conditional ones with a file match or a keyword in the prompt
  * (all conditional ones when files come in `context.files`).
  */
-export function activeRulesAmong(rules: readonly Rule[], context: SessionContext, skip?: (rule: Rule) => boolean): ActiveRule[] {
+export function activeRulesAmong(
+  rules: readonly Rule[],
+  context: SessionContext,
+  skip?: (rule: Rule) => boolean,
+): ActiveRule[] {
   const materialised = { ...context, files: [...context.files] };
   const index = ruleSetIndex(rules);
   const more: number[] = [];
@@ -145,7 +153,11 @@ export function activeRulesAmong(rules: readonly Rule[], context: SessionContext
 }
 
 /** Records, for each glob rule not matched yet, the first of `newFiles` that matches it. */
-export function matchNewFiles(rules: readonly Rule[], newFiles: readonly string[], fileMatches: Map<string, FileMatch>): void {
+export function matchNewFiles(
+  rules: readonly Rule[],
+  newFiles: readonly string[],
+  fileMatches: Map<string, FileMatch>,
+): void {
   if (newFiles.length === 0) return;
   // Only rules with a glob that may match one of the files: the others would find nothing.
   const globs = ruleSetIndex(rules).globs();

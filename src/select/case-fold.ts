@@ -41,7 +41,11 @@ export function foldCodePoint(code: number): number {
 function computeFold(code: number): number {
   const char = String.fromCodePoint(code);
   const extra = EXTRA_FOLDS.get(code);
-  const candidates = [extra === undefined ? "" : String.fromCodePoint(extra), char.toUpperCase().toLowerCase(), char.toLowerCase()];
+  const candidates = [
+    extra === undefined ? "" : String.fromCodePoint(extra),
+    char.toUpperCase().toLowerCase(),
+    char.toLowerCase(),
+  ];
   for (const candidate of candidates) {
     // One code point of the same length, equal to `char` under `iu`: the first such is the class's value.
     if (candidate.length !== char.length || candidate === char) continue;
@@ -76,7 +80,10 @@ export const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
 /** Whether the code point that ends just before `index` is a word character (false at the start). */
 export function wordCharBefore(text: string, index: number): boolean {
   if (index <= 0) return false;
-  const start = index >= 2 && isLowSurrogate(text.charCodeAt(index - 1)) && isHighSurrogate(text.charCodeAt(index - 2)) ? index - 2 : index - 1;
+  const start =
+    index >= 2 && isLowSurrogate(text.charCodeAt(index - 1)) && isHighSurrogate(text.charCodeAt(index - 2))
+      ? index - 2
+      : index - 1;
   return isWordAt(text, start);
 }
 
@@ -87,7 +94,13 @@ export function wordCharAt(text: string, index: number): boolean {
 
 function isWordAt(text: string, index: number): boolean {
   const code = text.codePointAt(index) as number;
-  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+  if (code < 0x80)
+    return (
+      (code >= 0x30 && code <= 0x39) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      code === 0x5f
+    );
   return WORD_CHAR.test(String.fromCodePoint(code));
 }
 

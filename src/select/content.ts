@@ -63,7 +63,9 @@ const indexes = new WeakMap<readonly Rule[], ContentIndex>();
 function contentIndex(rules: readonly Rule[]): ContentIndex {
   let index = indexes.get(rules);
   if (!index) {
-    const owners = ruleSetIndex(rules).contentRules.flatMap((place) => (rules[place]?.fileContains ?? []).map((pattern) => ({ place, pattern })));
+    const owners = ruleSetIndex(rules).contentRules.flatMap((place) =>
+      (rules[place]?.fileContains ?? []).map((pattern) => ({ place, pattern })),
+    );
     index = { owners, cache: new Map() };
     indexes.set(rules, index);
   }
@@ -79,7 +81,12 @@ export const hasContentRules = (rules: readonly Rule[]): boolean => ruleSetIndex
  * `match: all` and globs counts only a file its globs match: together they
  * say "a file like this, holding that".
  */
-export function contentHits(rules: readonly Rule[], texts: readonly FileText[], known: ReadonlySet<string> | ReadonlyMap<string, unknown>, budget: ScanBudget): ContentScan {
+export function contentHits(
+  rules: readonly Rule[],
+  texts: readonly FileText[],
+  known: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  budget: ScanBudget,
+): ContentScan {
   const index = contentIndex(rules);
   const hits: ContentHit[] = [];
   const found = new Set<string>(known.keys());

@@ -13,7 +13,8 @@
  */
 import { foldText, isAscii, isHighSurrogate, isLowSurrogate, wordCharAt, wordCharBefore } from "./case-fold.js";
 
-const NO_WORD_BOUNDARIES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_WORD_BOUNDARIES =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHARS = /^[\p{L}\p{N}\p{M}_]+$/u;
 const NON_WORD = /[^\p{L}\p{N}\p{M}_]+/u;
 

@@ -7,7 +7,9 @@ const AT_TOKEN = /(?<![\p{L}\p{N}_@/.\\-])@([\p{L}\p{N}_][\p{L}\p{N}_\-./]*)/gu;
 
 /** Every `@token` in the prompt, trailing punctuation removed. */
 export function atTokens(prompt: string): string[] {
-  return [...prompt.matchAll(AT_TOKEN)].map((match) => (match[1] ?? "").replace(/[.\-/]+$/, "")).filter((token) => token !== "");
+  return [...prompt.matchAll(AT_TOKEN)]
+    .map((match) => (match[1] ?? "").replace(/[.\-/]+$/, ""))
+    .filter((token) => token !== "");
 }
 
 /** Names of rules mentioned as `@name` in the prompt. */

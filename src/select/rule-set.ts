@@ -97,7 +97,10 @@ export function mergePlaces(first: readonly number[], more: readonly number[]): 
   let i = 0;
   let j = 0;
   while (i < first.length || j < more.length) {
-    const next = j >= more.length || (i < first.length && (first[i] as number) <= (more[j] as number)) ? (first[i++] as number) : (more[j++] as number);
+    const next =
+      j >= more.length || (i < first.length && (first[i] as number) <= (more[j] as number))
+        ? (first[i++] as number)
+        : (more[j++] as number);
     if (merged[merged.length - 1] !== next) merged.push(next);
   }
   return merged;

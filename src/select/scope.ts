@@ -24,7 +24,8 @@ export interface ScopeMatch {
 }
 
 /** A rule has a scope when it names agents or models. */
-export const isScoped = (rule: Pick<Rule, "agents" | "models">): boolean => (rule.agents?.length ?? 0) > 0 || (rule.models?.length ?? 0) > 0;
+export const isScoped = (rule: Pick<Rule, "agents" | "models">): boolean =>
+  (rule.agents?.length ?? 0) > 0 || (rule.models?.length ?? 0) > 0;
 
 /**
  * The part of the rule's scope that `as` matches (empty for a rule without
@@ -48,7 +49,8 @@ export function scopeMatch(rule: Pick<Rule, "agents" | "models">, as: WorkingAs 
   return match;
 }
 
-export const inScope = (rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): boolean => scopeMatch(rule, as) !== undefined;
+export const inScope = (rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): boolean =>
+  scopeMatch(rule, as) !== undefined;
 
 /** Agent names as OpenCode's config keys spell them; a rule's `Plan` still means `plan`. */
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -96,11 +98,15 @@ export function scopeText(rule: Pick<Rule, "agents" | "models">): string | undef
 export function outOfScopeText(rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): string | undefined {
   const reasons: string[] = [];
   if (rule.agents?.length && scopeMatch({ agents: rule.agents }, as) === undefined) {
-    const now = as?.agent === undefined ? "the session's agent is not known yet" : `the session works as agent ${as.agent}`;
+    const now =
+      as?.agent === undefined ? "the session's agent is not known yet" : `the session works as agent ${as.agent}`;
     reasons.push(`for ${scopeText({ agents: rule.agents })} only; ${now}`);
   }
   if (rule.models?.length && scopeMatch({ models: rule.models }, as) === undefined) {
-    const now = as?.model === undefined ? "the session's model is not known yet" : `the session's model is ${modelName(as.model)}`;
+    const now =
+      as?.model === undefined
+        ? "the session's model is not known yet"
+        : `the session's model is ${modelName(as.model)}`;
     reasons.push(`for ${scopeText({ models: rule.models })} only; ${now}`);
   }
   return reasons.length > 0 ? reasons.join("; ") : undefined;

@@ -69,10 +69,21 @@ export function windowNeeds(rules: readonly Rule[], context: SessionContext, win
     window.ruleTool === false
       ? []
       : index.onRequest.filter(
-          (rule) => !held(rule) && !given.has(rule) && inScope(rule, workingAs) && (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
+          (rule) =>
+            !held(rule) &&
+            !given.has(rule) &&
+            inScope(rule, workingAs) &&
+            (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
         );
   const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
-  const { paused, resumed } = switchedRules(rules, context, delivered, alreadyListed, window.paused ?? new Set(), active);
+  const { paused, resumed } = switchedRules(
+    rules,
+    context,
+    delivered,
+    alreadyListed,
+    window.paused ?? new Set(),
+    active,
+  );
   const changed = active.map(({ rule }) => delivered.has(rule.name));
   return { active, changed, onRequest, removed, paused, resumed };
 }

@@ -23,13 +23,24 @@ export interface Activation {
   readonly activated: ReadonlyMap<string, ActivationReason>;
 }
 
-export const NO_ACTIVATION: Activation = { files: new Set(), unmatched: [], fileMatches: new Map(), contentMatches: new Map(), mentioned: new Set(), activated: new Map() };
+export const NO_ACTIVATION: Activation = {
+  files: new Set(),
+  unmatched: [],
+  fileMatches: new Map(),
+  contentMatches: new Map(),
+  mentioned: new Set(),
+  activated: new Map(),
+};
 
 /** Adds files to the session's context; files it has are left out. */
 export function withFiles(activation: Activation, paths: readonly string[]): Activation {
   const fresh = [...new Set(paths)].filter((path) => !activation.files.has(path));
   if (fresh.length === 0) return activation;
-  return { ...activation, files: new Set([...activation.files, ...fresh]), unmatched: [...activation.unmatched, ...fresh] };
+  return {
+    ...activation,
+    files: new Set([...activation.files, ...fresh]),
+    unmatched: [...activation.unmatched, ...fresh],
+  };
 }
 
 /** Records the rules a file's text activated, keeping the first match of each. */
@@ -47,7 +58,10 @@ export function withMentions(activation: Activation, names: readonly string[]): 
 }
 
 /** Records why rules became active, keeping the first reason of each. */
-export function withActivated(activation: Activation, found: ReadonlyArray<{ name: string; reason: ActivationReason }>): Activation {
+export function withActivated(
+  activation: Activation,
+  found: ReadonlyArray<{ name: string; reason: ActivationReason }>,
+): Activation {
   const fresh = found.filter(({ name }) => !activation.activated.has(name));
   if (fresh.length === 0) return activation;
   const activated = new Map(activation.activated);

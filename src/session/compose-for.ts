@@ -35,7 +35,8 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     ruleTool: rules.ruleTool,
   };
   const last = state.quiet;
-  const unchanged = last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
+  const unchanged =
+    last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
   if (unchanged && !prompt) return { state, notes: [] };
   const composed = composeRulesMessage(
     list,
@@ -58,7 +59,9 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     },
   );
   if (!composed) return { state: { ...state, quiet: seen }, notes: [] };
-  const fresh = composed.included.filter(({ rule, reason }) => reason.kind !== "always" && !activation.activated.has(rule.name));
+  const fresh = composed.included.filter(
+    ({ rule, reason }) => reason.kind !== "always" && !activation.activated.has(rule.name),
+  );
   const activated = withActivated(
     activation,
     fresh.map(({ rule, reason }) => ({ name: rule.name, reason })),

@@ -19,10 +19,19 @@ import { advanceWindow } from "./window.js";
 /** Calls whose `warn` rules wait for their result, per session: a call whose result never comes must not keep its note for ever. */
 export const MAX_WARNED_CALLS = 32;
 
-export function callChecked(state: SessionState, { tool, callID, violations, weakened = [] }: Extract<SessionEvent, { type: "call-checked" }>): Step {
+export function callChecked(
+  state: SessionState,
+  { tool, callID, violations, weakened = [] }: Extract<SessionEvent, { type: "call-checked" }>,
+): Step {
   const blocked = violations.some((violation) => violation.mode === "block");
   // A refused call writes nothing: it weakens nothing either.
-  if (!blocked && weakened.length > 0) return weakenedBy(callChecked(state, { type: "call-checked", tool, callID, violations }), callID ?? tool, tool, weakened);
+  if (!blocked && weakened.length > 0)
+    return weakenedBy(
+      callChecked(state, { type: "call-checked", tool, callID, violations }),
+      callID ?? tool,
+      tool,
+      weakened,
+    );
   if (violations.length === 0) return { state, effects: [{ type: "answer" }] };
   // A refused call reports every rule it broke; a call that runs, its warnings.
   const broken = blocked ? violations : violations.filter((violation) => violation.mode === "warn");
@@ -30,7 +39,11 @@ export function callChecked(state: SessionState, { tool, callID, violations, wea
   // A shadowed rule whose forbids hold comes with its text each time: the window holds the rule that shadows it under that name.
   const shadowed = new Set(broken.flatMap((violation) => (violation.shadowedBy ? [violation.rule] : [])));
   // Once per window: a rule the window holds as it is now is named, not repeated.
-  const withText = new Set(rules.filter((rule) => shadowed.has(rule) || state.window.delivered.get(rule.name) !== rule).map((rule) => rule.name));
+  const withText = new Set(
+    rules
+      .filter((rule) => shadowed.has(rule) || state.window.delivered.get(rule.name) !== rule)
+      .map((rule) => rule.name),
+  );
   let next = state;
   for (const rule of rules) if (withText.has(rule.name) && !shadowed.has(rule)) next = given(next, rule);
   const mode = blocked ? "block" : "warn";
@@ -60,7 +73,10 @@ export function callChecked(state: SessionState, { tool, callID, violations, wea
 function weakenedBy(step: Step, key: string, tool: string, weakened: readonly WeakenedRule[]): Step {
   const note: RulesAnswer = { text: weakenedText(weakened), marker: weakenedMarker(weakened.map(({ name }) => name)) };
   const earlier = step.state.warned?.get(key);
-  return { state: waiting(step.state, key, earlier ? withWarning(earlier, note) : note), effects: [{ type: "note", note: { kind: "weakened", tool, weakened } }, ...step.effects] };
+  return {
+    state: waiting(step.state, key, earlier ? withWarning(earlier, note) : note),
+    effects: [{ type: "note", note: { kind: "weakened", tool, weakened } }, ...step.effects],
+  };
 }
 
 /** The session with `answer` waiting for the result of call `key`; past MAX_WARNED_CALLS the oldest is forgotten (a call whose result never comes). */
@@ -84,7 +100,9 @@ export function takeWarning(state: SessionState, key: string): { state: SessionS
 export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer): RulesAnswer {
   if (!rules) return warning;
   const names = new Set(rules.marker.rules);
-  const added = warning.marker.rules.map((name, i) => ({ name, why: warning.marker.why?.[i] })).filter(({ name }) => !names.has(name));
+  const added = warning.marker.rules
+    .map((name, i) => ({ name, why: warning.marker.why?.[i] }))
+    .filter(({ name }) => !names.has(name));
   const marker: RulesMarker = {
     ...rules.marker,
     rules: [...rules.marker.rules, ...added.map(({ name }) => name)],
@@ -92,7 +110,9 @@ export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer
   };
   return {
     text: `${rules.text}\n\n${warning.text}`,
-    marker: warning.marker.weakened ? { ...marker, weakened: [...(rules.marker.weakened ?? []), ...warning.marker.weakened] } : marker,
+    marker: warning.marker.weakened
+      ? { ...marker, weakened: [...(rules.marker.weakened ?? []), ...warning.marker.weakened] }
+      : marker,
   };
 }
 

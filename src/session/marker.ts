@@ -107,23 +107,46 @@ export type SilentTrigger = "new-session" | "compaction";
  * session's first delivery, or rules it activated), the `rule` tool, or the
  * name of the tool whose result carried them.
  */
-export type Trigger = SilentTrigger | "first-message" | "message" | typeof RULE_READ_TRIGGER | typeof BLOCKED_TRIGGER | typeof WARNED_TRIGGER | (string & {});
+export type Trigger =
+  | SilentTrigger
+  | "first-message"
+  | "message"
+  | typeof RULE_READ_TRIGGER
+  | typeof BLOCKED_TRIGGER
+  | typeof WARNED_TRIGGER
+  | (string & {});
 
 /** The marker of the rules a call broke (`mode`: refused, or let run with a warning), each with the file it wrote, if any. */
-export function enforcedMarker(broken: ReadonlyArray<{ name: string; file?: string }>, mode: "block" | "warn", tool: string): RulesMarker {
+export function enforcedMarker(
+  broken: ReadonlyArray<{ name: string; file?: string }>,
+  mode: "block" | "warn",
+  tool: string,
+): RulesMarker {
   return {
     kind: "rules",
     rules: broken.map(({ name }) => name),
     trigger: mode === "block" ? BLOCKED_TRIGGER : WARNED_TRIGGER,
-    why: broken.map(({ file }) => ({ reason: { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) } })),
+    why: broken.map(({ file }) => ({
+      reason: { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) },
+    })),
   };
 }
 
 /** The marker of a call's note that it weakened rules that forbid: it carries no rule text. */
-export const weakenedMarker = (names: readonly string[]): RulesMarker => ({ kind: "rules", rules: [], trigger: WARNED_TRIGGER, weakened: [...names] });
+export const weakenedMarker = (names: readonly string[]): RulesMarker => ({
+  kind: "rules",
+  rules: [],
+  trigger: WARNED_TRIGGER,
+  weakened: [...names],
+});
 
 /** The plugin's `rule` tool answer: the one rule the model read by name. */
-export const ruleReadMarker = (name: string): RulesMarker => ({ kind: "rules", rules: [name], trigger: RULE_READ_TRIGGER, why: [{ reason: { kind: "rule-tool" } }] });
+export const ruleReadMarker = (name: string): RulesMarker => ({
+  kind: "rules",
+  rules: [name],
+  trigger: RULE_READ_TRIGGER,
+  why: [{ reason: { kind: "rule-tool" } }],
+});
 
 const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed", "held", "weakened"] as const;
 
@@ -133,11 +156,19 @@ const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "remove
  * a field of another shape is left out, the rest kept.
  */
 export function asMarker(value: unknown): RulesMarker | undefined {
-  if (!value || typeof value !== "object" || (value as RulesMarker).kind !== "rules" || !isNameList((value as RulesMarker).rules)) return undefined;
+  if (
+    !value ||
+    typeof value !== "object" ||
+    (value as RulesMarker).kind !== "rules" ||
+    !isNameList((value as RulesMarker).rules)
+  )
+    return undefined;
   const marker = value as RulesMarker;
   const bad = [
     ...NAME_LISTS.filter((key) => marker[key] !== undefined && !isNameList(marker[key])),
-    ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isRuleWhy)) ? ["why" as const] : []),
+    ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isRuleWhy))
+      ? ["why" as const]
+      : []),
     ...(marker.warnings !== undefined && !isCount(marker.warnings) ? ["warnings" as const] : []),
     ...(marker.leftOutCount !== undefined && !isCount(marker.leftOutCount) ? ["leftOutCount" as const] : []),
   ];
@@ -147,7 +178,8 @@ export function asMarker(value: unknown): RulesMarker | undefined {
   return kept as unknown as RulesMarker;
 }
 
-const isNameList = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === "string");
+const isNameList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((name) => typeof name === "string");
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
 const isText = (value: unknown): value is string => typeof value === "string";
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
@@ -156,7 +188,10 @@ function isRuleWhy(value: unknown): value is RuleWhy {
   if (!isObject(value) || !isReason(value.reason)) return false;
   const scope = value.scope;
   if (value.from !== undefined && !isText(value.from)) return false;
-  return scope === undefined || (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)));
+  return (
+    scope === undefined ||
+    (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)))
+  );
 }
 
 function isConditionMet(met: unknown): boolean {
@@ -176,7 +211,11 @@ function isReason(value: unknown): value is ActivationReason {
     case "mention":
       return isText(value.rule);
     case "enforced":
-      return (value.mode === "block" || value.mode === "warn") && isText(value.tool) && (value.file === undefined || isText(value.file));
+      return (
+        (value.mode === "block" || value.mode === "warn") &&
+        isText(value.tool) &&
+        (value.file === undefined || isText(value.file))
+      );
     case "conditions":
       return Array.isArray(value.met) && value.met.length > 0 && value.met.every(isConditionMet);
     default:

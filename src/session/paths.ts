@@ -66,7 +66,11 @@ export interface PathBase {
  * only those that exist join the session. The engine and the command line's
  * `explain` both read prompts through here.
  */
-export function pathsNamedInPrompt(prompt: string, ruleNames: ReadonlySet<string>, base: PathBase): Array<{ path: string; absolute: string }> {
+export function pathsNamedInPrompt(
+  prompt: string,
+  ruleNames: ReadonlySet<string>,
+  base: PathBase,
+): Array<{ path: string; absolute: string }> {
   return pathCandidatesInPrompt(prompt)
     .filter((candidate) => !ruleNames.has(candidate)) // `@name` of a rule is a mention, not a file
     .map((candidate) => {

@@ -108,9 +108,22 @@ export type SessionEvent =
   /** Files the session works with: a tool about to run names them, or a file was touched. */
   | { type: "files-touched"; files: readonly string[] }
   /** A tool ran: the files it named and listed, the rules the text it brought in activates (`contents`); the rules it activated go with its result, and the rules it broke that only warn. */
-  | { type: "tool-finished"; tool: string; callID?: string; files: readonly string[]; contents?: readonly ContentHit[]; rules: RuleSet }
+  | {
+      type: "tool-finished";
+      tool: string;
+      callID?: string;
+      files: readonly string[];
+      contents?: readonly ContentHit[];
+      rules: RuleSet;
+    }
   /** A tool call about to run was checked against the rules that forbid: the rules it breaks, none when it breaks none. */
-  | { type: "call-checked"; tool: string; callID?: string; violations: readonly Violation[]; weakened?: readonly WeakenedRule[] }
+  | {
+      type: "call-checked";
+      tool: string;
+      callID?: string;
+      violations: readonly Violation[];
+      weakened?: readonly WeakenedRule[];
+    }
   /** The model asked for a rule by name. */
   | { type: "rule-requested"; rule: Rule }
   /** The host stores a rules message of the plugin's, dated `created`. */
@@ -118,9 +131,25 @@ export type SessionEvent =
   /** The rule files were reloaded; `removed`: rules deleted. */
   | { type: "rules-reloaded"; rules: RuleSet; removed: readonly string[] }
   /** Results of effects. `view` is absent when the window could not be read (`error` says why). */
-  | { type: "window-seen"; purpose: ReadPurpose; view?: WindowView; error?: string; rules: RuleSet; now: number; freshId: string }
+  | {
+      type: "window-seen";
+      purpose: ReadPurpose;
+      view?: WindowView;
+      error?: string;
+      rules: RuleSet;
+      now: number;
+      freshId: string;
+    }
   | { type: "paths-found"; turn: Turn; existing: readonly string[]; rules: RuleSet }
-  | { type: "rules-sent"; delivery: string; created: number; composed: ComposedMessage; window: number; trigger: SilentTrigger; rules: RuleSet }
+  | {
+      type: "rules-sent";
+      delivery: string;
+      created: number;
+      composed: ComposedMessage;
+      window: number;
+      trigger: SilentTrigger;
+      rules: RuleSet;
+    }
   | { type: "rules-refused"; delivery: string };
 
 /** What a person may read in the log about a step: typed, worded where it is written. */
@@ -129,7 +158,12 @@ export type Note =
   | { kind: "delivered"; rules: readonly string[]; how: SilentTrigger | "message" | "tool-result"; tool?: string }
   | { kind: "went-on-before-rules" }
   /** A call broke rules that forbid: refused (`block`), or let run with the rules in its result (`warn`). */
-  | { kind: "enforced"; mode: "block" | "warn"; tool: string; broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }> }
+  | {
+      kind: "enforced";
+      mode: "block" | "warn";
+      tool: string;
+      broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }>;
+    }
   /** A call that ran weakened rules that forbid (rule files stay writable): the user is told. */
   | { kind: "weakened"; tool: string; weakened: readonly WeakenedRule[] }
   /** The window could not be read before rules went with a user's message, or (`silent`) in a silent prompt. */
@@ -152,7 +186,16 @@ export type Effect =
   /** Start (or join) the session's silent delivery: after the grace period a new session gives its first message, or bounded, then `went-on`. */
   | { type: "deliver-silently"; trigger: SilentTrigger; grace?: boolean; thenWentOn?: boolean }
   /** Store a silent rules message; answer with `rules-sent`, or `rules-refused` when the host refused it. */
-  | { type: "send-rules"; delivery: string; composed: ComposedMessage; marker: RulesMarker; trigger: SilentTrigger; window: number; agent?: string; model?: ModelRef }
+  | {
+      type: "send-rules";
+      delivery: string;
+      composed: ComposedMessage;
+      marker: RulesMarker;
+      trigger: SilentTrigger;
+      window: number;
+      agent?: string;
+      model?: ModelRef;
+    }
   /** The history cannot be read while an earlier prompt may have been stored: this try fails, a later one reads it again. */
   | { type: "fail"; reason: "history-unreadable-with-pending" }
   /** The host's answer to the call at hand. */

@@ -35,8 +35,11 @@ export function compactionAlreadyApplied(state: WindowState, latest: string | un
 
 /** When a user's message must be dated so that it sorts after the window's rules message (undefined: as it is). */
 export function userMessageDate(state: WindowState, created: number): number | undefined {
-  return state.stage === "held" && state.rulesCreated !== undefined && created <= state.rulesCreated ? state.rulesCreated + 1 : undefined;
+  return state.stage === "held" && state.rulesCreated !== undefined && created <= state.rulesCreated
+    ? state.rulesCreated + 1
+    : undefined;
 }
 
 /** The session gets rules: some exist, and it is not a subagent's left alone. */
-export const servedSession = (state: WindowState, ruleCount: number): boolean => ruleCount > 0 && state.stage !== "ignored";
+export const servedSession = (state: WindowState, ruleCount: number): boolean =>
+  ruleCount > 0 && state.stage !== "ignored";

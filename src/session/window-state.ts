@@ -99,7 +99,14 @@ export type WindowEvent =
   /** The host answered that it was not stored. */
   | { type: "prompt-refused"; delivery: string }
   /** The host stored it (its answer, or the history showed it): `composed` stands in for an attempt no longer remembered. */
-  | { type: "prompt-stored"; delivery: string; created: number; composed: ComposedMessage; window: number; current: CurrentRules }
+  | {
+      type: "prompt-stored";
+      delivery: string;
+      created: number;
+      composed: ComposedMessage;
+      window: number;
+      current: CurrentRules;
+    }
   /** The plugin saw its own prompt being stored, dated `created`. */
   | { type: "prompt-seen"; delivery: string | undefined; created: number; current: CurrentRules }
   /** A delivery found nothing the window lacks. */

@@ -3,7 +3,14 @@ import type { ComposedMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import { isScoped } from "../select/scope.js";
 import { differs } from "../rule/rule.js";
-import { ATTEMPTS_REMEMBERED, type Attempt, type CurrentRules, type FoundRules, type WindowEvent, type WindowState } from "./window-state.js";
+import {
+  ATTEMPTS_REMEMBERED,
+  type Attempt,
+  type CurrentRules,
+  type FoundRules,
+  type WindowEvent,
+  type WindowState,
+} from "./window-state.js";
 
 export function advanceWindow(state: WindowState, event: WindowEvent): WindowState {
   switch (event.type) {
@@ -35,7 +42,11 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
       // A prompt still on its way would land after what the model read: hidden when it lands.
       return state.stage === "empty" ? { ...state, stage: "owed", attempts: supersede(state.attempts) } : state;
     case "prompt-sent": {
-      const attempts = new Map(state.attempts).set(event.delivery, { composed: event.composed, status: "pending", window: state.window });
+      const attempts = new Map(state.attempts).set(event.delivery, {
+        composed: event.composed,
+        status: "pending",
+        window: state.window,
+      });
       // Oldest first out: a Map iterates in insertion order.
       if (attempts.size > ATTEMPTS_REMEMBERED) attempts.delete(attempts.keys().next().value as string);
       return { ...state, attempts };
@@ -53,15 +64,25 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
       if (attempt) attempts.set(event.delivery, { ...attempt, status: "landed" });
       // A compaction while it was on its way: the window it was for is gone.
       if ((attempt?.window ?? event.window) !== state.window) return { ...state, attempts };
-      return { ...hold(state, attempt?.composed ?? event.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
+      return {
+        ...hold(state, attempt?.composed ?? event.composed, event.current),
+        attempts,
+        stage: "held",
+        rulesCreated: event.created,
+      };
     }
     case "prompt-seen": {
       const attempt = event.delivery === undefined ? undefined : state.attempts.get(event.delivery);
       if (attempt?.status !== "pending") return state;
       // Composed for a window a compaction has ended since, and dated before the plugin knew: the host may have put it in either
       // window, and the new window's delivery reads the history instead. Dated from then on, it is in the new window.
-      const inWindow = attempt.window === state.window || (state.startedAt !== undefined && event.created >= state.startedAt);
-      const attempts = new Map(state.attempts).set(event.delivery as string, { ...attempt, status: "landed", window: inWindow ? state.window : attempt.window });
+      const inWindow =
+        attempt.window === state.window || (state.startedAt !== undefined && event.created >= state.startedAt);
+      const attempts = new Map(state.attempts).set(event.delivery as string, {
+        ...attempt,
+        status: "landed",
+        window: inWindow ? state.window : attempt.window,
+      });
       if (!inWindow) return { ...state, attempts };
       return { ...hold(state, attempt.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
     }
@@ -86,7 +107,11 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
       return { ...hold(state, event.composed, event.current), stage: state.stage === "owed" ? "held" : state.stage };
     case "rule-read":
       // Read by name: it applies whatever the agent, and is not paused.
-      return { ...state, delivered: new Map(state.delivered).set(event.rule.name, event.rule), ...scopeChanges(state, { resumed: [event.rule.name] }) };
+      return {
+        ...state,
+        delivered: new Map(state.delivered).set(event.rule.name, event.rule),
+        ...scopeChanges(state, { resumed: [event.rule.name] }),
+      };
     case "reloaded": {
       const delivered = new Map<string, Rule>();
       for (const [name, given] of state.delivered) delivered.set(name, currentVersion(given, event.current));
@@ -114,7 +139,11 @@ function hold(state: WindowState, composed: ComposedMessage, current: CurrentRul
     ...state,
     delivered,
     listedOnRequest: state.listedOnRequest || composed.onRequest.length > 0,
-    ...scopeChanges(state, { listed: scoped, paused: composed.paused, resumed: [...composed.resumed, ...given, ...composed.removed] }),
+    ...scopeChanges(state, {
+      listed: scoped,
+      paused: composed.paused,
+      resumed: [...composed.resumed, ...given, ...composed.removed],
+    }),
   };
 }
 
@@ -125,13 +154,25 @@ function holdNamed(state: WindowState, found: FoundRules, current: CurrentRules)
     const rule = current.get(name);
     if (rule) delivered.set(name, rule);
   }
-  return { ...state, delivered, ...scopeChanges(state, { listed: found.listed, paused: found.paused, resumed: [...(found.resumed ?? []), ...found.rules] }) };
+  return {
+    ...state,
+    delivered,
+    ...scopeChanges(state, {
+      listed: found.listed,
+      paused: found.paused,
+      resumed: [...(found.resumed ?? []), ...found.rules],
+    }),
+  };
 }
 
 /** The scoped rules a message listed, paused, and resumed (or gave again, or announced deleted). */
-function scopeChanges(state: WindowState, said: { listed?: readonly string[]; paused?: readonly string[]; resumed?: readonly string[] }): Pick<WindowState, "listed" | "paused"> {
+function scopeChanges(
+  state: WindowState,
+  said: { listed?: readonly string[]; paused?: readonly string[]; resumed?: readonly string[] },
+): Pick<WindowState, "listed" | "paused"> {
   const listed = said.listed?.length ? new Set([...state.listed, ...said.listed]) : state.listed;
-  if (!said.paused?.length && !said.resumed?.some((name) => state.paused.has(name))) return { listed, paused: state.paused };
+  if (!said.paused?.length && !said.resumed?.some((name) => state.paused.has(name)))
+    return { listed, paused: state.paused };
   const paused = new Set([...state.paused, ...(said.paused ?? [])]);
   for (const name of said.resumed ?? []) paused.delete(name);
   return { listed, paused };
@@ -140,6 +181,7 @@ function scopeChanges(state: WindowState, said: { listed?: readonly string[]; pa
 /** Every pending attempt but `except` becomes a copy. */
 function supersede(attempts: ReadonlyMap<string, Attempt>, except?: string): Map<string, Attempt> {
   const next = new Map(attempts);
-  for (const [id, attempt] of attempts) if (id !== except && attempt.status === "pending") next.set(id, { ...attempt, status: "superseded" });
+  for (const [id, attempt] of attempts)
+    if (id !== except && attempt.status === "pending") next.set(id, { ...attempt, status: "superseded" });
   return next;
 }

@@ -26,11 +26,16 @@ beforeEach(async () => {
   });
 });
 
-const OUT_OF_RANGE = /^warning (\S+): plugin options: option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 5; default \d+ used$/m;
+const OUT_OF_RANGE =
+  /^warning (\S+): plugin options: option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 5; default \d+ used$/m;
 
 test.each([
   ["an absolute folder path", "opencode.json", () => clone],
-  ["a path relative to the config file's folder, as `opencode plugin ../folder` writes it", ".opencode/opencode.json", () => "../../src/rulebook"],
+  [
+    "a path relative to the config file's folder, as `opencode plugin ../folder` writes it",
+    ".opencode/opencode.json",
+    () => "../../src/rulebook",
+  ],
   ["a file:// URL to the folder", "opencode.json", () => `file://${clone}`],
   ["a path to its dist/index.js", "opencode.json", () => join(clone, "dist", "index.js")],
 ])("an out-of-range option given to %s is reported on that config file", async (_form, file, spec) => {
@@ -41,7 +46,9 @@ test.each([
 });
 
 test("OpenCode 2's `plugins` entry with a folder path: the same", async () => {
-  await box.write({ "opencode.json": JSON.stringify({ plugins: [{ package: clone, options: { maxMessageBytes: 5 } }] }) });
+  await box.write({
+    "opencode.json": JSON.stringify({ plugins: [{ package: clone, options: { maxMessageBytes: 5 } }] }),
+  });
   expect(OUT_OF_RANGE.exec(box.run(["check"]).stdout)?.[1]).toBe("opencode.json");
 });
 
@@ -59,20 +66,26 @@ test("another package's folder or entry file is not this plugin: its options are
   const { stdout } = box.run(["check"]);
   expect(stdout).not.toMatch(OUT_OF_RANGE);
   // The budget given to this plugin, before the other entries, applies: the rule is over it.
-  expect(stdout).toMatch(/^warning \.opencode\/rules\/huge\.md: the rule is \d+ bytes as a message, over the 900-byte message budget by itself/m);
+  expect(stdout).toMatch(
+    /^warning \.opencode\/rules\/huge\.md: the rule is \d+ bytes as a message, over the 900-byte message budget by itself/m,
+  );
 });
 
 test("options given in tui.json to a folder path are reported as not read; the Rules panel takes none", async () => {
   await box.write({ ".opencode/tui.json": JSON.stringify({ plugin: [[clone, { maxMessageBytes: 5, debug: true }]] }) });
   const { stdout, code } = box.run(["check"]);
   expect(code).toBe(0);
-  expect(stdout).toContain('warning .opencode/tui.json: options "maxMessageBytes", "debug" are not read: the Rules panel takes none (give them in opencode.json)\n');
+  expect(stdout).toContain(
+    'warning .opencode/tui.json: options "maxMessageBytes", "debug" are not read: the Rules panel takes none (give them in opencode.json)\n',
+  );
   // Nothing is read from there as the plugin's options.
   expect(stdout).not.toMatch(OUT_OF_RANGE);
 });
 
 test("tui.json entries without options, or for another package, are fine", async () => {
-  await box.write({ ".opencode/tui.json": JSON.stringify({ plugin: ["../../src/rulebook", [other, { debug: true }]] }) });
+  await box.write({
+    ".opencode/tui.json": JSON.stringify({ plugin: ["../../src/rulebook", [other, { debug: true }]] }),
+  });
   const { stdout } = box.run(["check"]);
   expect(stdout).not.toContain("tui.json");
   expect(stdout).toMatch(/0 errors, 0 warnings\n$/);

@@ -4,8 +4,10 @@ import { type Sandbox, useSandbox } from "../support/cli.js";
 
 const current = useSandbox((box) =>
   box.write({
-    ".opencode/rules/legacy-client.md": "---\nfileContains: [legacyFetch(, /from 'old-http'/]\n---\nUse the new client.\n",
-    ".opencode/rules/sql-drops.md": "---\nglobs: db/**/*.sql\nmatch: all\nfileContains: /drop\\s+table/i\n---\nEvery DROP needs a backup step.\n",
+    ".opencode/rules/legacy-client.md":
+      "---\nfileContains: [legacyFetch(, /from 'old-http'/]\n---\nUse the new client.\n",
+    ".opencode/rules/sql-drops.md":
+      "---\nglobs: db/**/*.sql\nmatch: all\nfileContains: /drop\\s+table/i\n---\nEvery DROP needs a backup step.\n",
     "src/net.ts": "export const get = (url: string) => legacyFetch(url);\n",
     "src/clean.ts": "export const b = 2;\n",
     "db/001.sql": "DROP TABLE users;\n",
@@ -29,7 +31,9 @@ describe("content conditions on the command line", () => {
     const hit = box.run(["explain", "--files", "src/net.ts"]);
     expect(hit.stdout).toMatch(/✓ legacy-client\s+content: src\/net\.ts contains "legacyFetch\("/);
     const miss = box.run(["explain", "src/clean.ts"]);
-    expect(miss.stdout).toMatch(/✗ legacy-client\s+content: no file of the session seen containing "legacyFetch\(", "\/from 'old-http'\/"/);
+    expect(miss.stdout).toMatch(
+      /✗ legacy-client\s+content: no file of the session seen containing "legacyFetch\(", "\/from 'old-http'\/"/,
+    );
     // match: all: a file the globs match must hold it; the same text elsewhere does not count.
     expect(box.run(["explain", "notes/drop.md", "db/001.sql"]).stdout).toMatch(
       /✓ sql-drops\s+files: db\/001\.sql matched db\/\*\*\/\*\.sql; content: db\/001\.sql contains "\/drop\\\\s\+table\/i"/,
@@ -42,7 +46,9 @@ describe("content conditions on the command line", () => {
     const { stdout, code } = box.run(["check"]);
     expect(stdout).not.toContain("match: all");
     expect(code).toBe(1);
-    expect(stdout).toContain('.opencode/rules/bad.md:3: content pattern "/(?<=x)y/" in "fileContains" uses a lookbehind');
+    expect(stdout).toContain(
+      '.opencode/rules/bad.md:3: content pattern "/(?<=x)y/" in "fileContains" uses a lookbehind',
+    );
     expect(stdout).toContain('.opencode/rules/bad.md:2: no pattern of "fileContains" can be used');
   });
 });

@@ -8,7 +8,8 @@ import { FORBIDDING_RULES } from "../support/verify-fixtures.js";
 const current = useSandbox((box) =>
   box.write({
     ...FORBIDDING_RULES,
-    ".opencode/rules/no-force-push.md": "---\nforbidCommands:\n  - /git\\s+push\\s+(-f|--force)\\b/\n---\nNever force-push.\n",
+    ".opencode/rules/no-force-push.md":
+      "---\nforbidCommands:\n  - /git\\s+push\\s+(-f|--force)\\b/\n---\nNever force-push.\n",
     ".opencode/rules/plan-todo.md": "---\nagents: [plan]\nforbid: [TODO]\n---\nNo TODO while planning.\n",
     ".opencode/rules/style.md": "Be terse.\n",
     "src/app.ts": "export {};\n",
@@ -61,22 +62,46 @@ describe("explain", () => {
 
   test("a file no glob matches, and --agent bringing a scoped rule in", () => {
     const { stdout } = box.run(["explain", "README.md", "--agent", "plan"]);
-    expect(stdout).toContain("  no-console     block  `console.log(` in files matching src/**/*.ts (none of the files given)\n");
+    expect(stdout).toContain(
+      "  no-console     block  `console.log(` in files matching src/**/*.ts (none of the files given)\n",
+    );
     expect(stdout).toContain("  plan-todo      block  `TODO` in README.md\n");
   });
 
   test("--json: the rules that forbid, the files each holds in, and whether it applies to this agent and model", () => {
     const json = JSON.parse(box.run(["explain", "--json", "src/app.ts"]).stdout);
     expect(json.forbidding).toEqual([
-      { name: "no-any", mode: "warn", forbid: ["/:\\s*any\\b/"], forbidCommands: [], files: ["src/app.ts"], applies: true },
-      { name: "no-console", mode: "block", forbid: ["console.log("], forbidCommands: [], files: ["src/app.ts"], applies: true },
-      { name: "no-force-push", mode: "block", forbid: [], forbidCommands: ["/git\\s+push\\s+(-f|--force)\\b/"], files: [], applies: true },
+      {
+        name: "no-any",
+        mode: "warn",
+        forbid: ["/:\\s*any\\b/"],
+        forbidCommands: [],
+        files: ["src/app.ts"],
+        applies: true,
+      },
+      {
+        name: "no-console",
+        mode: "block",
+        forbid: ["console.log("],
+        forbidCommands: [],
+        files: ["src/app.ts"],
+        applies: true,
+      },
+      {
+        name: "no-force-push",
+        mode: "block",
+        forbid: [],
+        forbidCommands: ["/git\\s+push\\s+(-f|--force)\\b/"],
+        files: [],
+        applies: true,
+      },
       { name: "plan-todo", mode: "block", forbid: ["TODO"], forbidCommands: [], files: ["src/app.ts"], applies: false },
     ]);
   });
 
   test("no rule forbids anything: no such section", async () => {
-    for (const name of ["no-console", "no-any", "no-force-push", "plan-todo"]) await rm(join(box.projectRules, `${name}.md`));
+    for (const name of ["no-console", "no-any", "no-force-push", "plan-todo"])
+      await rm(join(box.projectRules, `${name}.md`));
     const { stdout } = box.run(["explain", "src/app.ts"]);
     expect(stdout).not.toContain("Rules that forbid");
     expect(JSON.parse(box.run(["explain", "--json"]).stdout).forbidding).toEqual([]);

@@ -44,7 +44,9 @@ test("--cwd points every command at another folder", async () => {
     const list = JSON.parse(elsewhere.run(["list", "--json", "--cwd", box.project]).stdout);
     expect(list.projectRoot).toBe(box.project);
     expect(list.rules.map((rule: { name: string }) => rule.name)).toContain("db");
-    expect(elsewhere.run(["explain", "--cwd", box.project, "src/db/user.ts"]).stdout).toMatch(/✓ db\s+files: src\/db\/user\.ts matched src\/db\/\*\*/);
+    expect(elsewhere.run(["explain", "--cwd", box.project, "src/db/user.ts"]).stdout).toMatch(
+      /✓ db\s+files: src\/db\/user\.ts matched src\/db\/\*\*/,
+    );
     expect(elsewhere.run(["render", "--cwd", box.project]).stdout).toBe(box.run(["render"]).stdout);
     expect(elsewhere.run(["check", "--cwd", box.project]).code).toBe(0);
     expect(elsewhere.run(["add", "--cwd", box.project, "-n", "far", "Far away."]).code).toBe(0);
@@ -92,10 +94,16 @@ test.skipIf(!hasScript)("on a terminal, colours unless NO_COLOR is set", () => {
 });
 
 test("installed as npm installs it (the package's bin linked into node_modules/.bin), the command runs by its name", () => {
-  const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { bin: Record<string, string>; version: string };
+  const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    bin: Record<string, string>;
+    version: string;
+  };
   const bin = join(box.root, "node_modules", ".bin");
   mkdirSync(bin, { recursive: true });
   symlinkSync(join(REPO, pkg.bin["opencode-rulebook"] as string), join(bin, "opencode-rulebook"));
-  const out = execFileSync("opencode-rulebook", ["--version"], { env: { ...cleanEnv(box.home, join(box.home, ".config")), PATH: `${bin}:${process.env.PATH}` }, encoding: "utf8" });
+  const out = execFileSync("opencode-rulebook", ["--version"], {
+    env: { ...cleanEnv(box.home, join(box.home, ".config")), PATH: `${bin}:${process.env.PATH}` },
+    encoding: "utf8",
+  });
   expect(out).toBe(`${pkg.version}\n`);
 });

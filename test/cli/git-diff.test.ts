@@ -135,7 +135,11 @@ describe("addedInDiff", () => {
       'diff --git "a/caf\\303\\251 \\"q\\".bin" "b/caf\\303\\251 \\"q\\".bin"',
       "Binary files differ",
     );
-    expect(addedInDiff(text)).toEqual({ files: [{ path: "tab\there.txt", added: [{ text: "z", line: 2 }] }], binary: ['café "q".bin'], deleted: [] });
+    expect(addedInDiff(text)).toEqual({
+      files: [{ path: "tab\there.txt", added: [{ text: "z", line: 2 }] }],
+      binary: ['café "q".bin'],
+      deleted: [],
+    });
   });
 
   test("nothing changed: nothing added", () => {

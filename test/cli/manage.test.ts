@@ -12,7 +12,12 @@ beforeEach(() => {
   box = current();
 });
 
-const listed = () => JSON.parse(box.run(["list", "--json"]).stdout) as { rules: Array<Record<string, unknown>>; warnings: unknown[]; disabled: Array<{ name: string }> };
+const listed = () =>
+  JSON.parse(box.run(["list", "--json"]).stdout) as {
+    rules: Array<Record<string, unknown>>;
+    warnings: unknown[];
+    disabled: Array<{ name: string }>;
+  };
 
 function parsedFile(path: string) {
   return parseRule({ name: "x", scope: "project", source: "native", path, displayPath: path }, readFileSync(path));
@@ -23,9 +28,15 @@ describe("add", () => {
     const { stdout, stderr, code } = box.run(["add", "Use pnpm, never npm or yarn!"]);
     expect(code).toBe(0);
     expect(stderr).toBe("");
-    expect(stdout).toBe('Created .opencode/rules/use-pnpm-never-npm-or-yarn.md (rule "use-pnpm-never-npm-or-yarn", project): always\n');
-    expect(readFileSync(join(box.projectRules, "use-pnpm-never-npm-or-yarn.md"), "utf8")).toBe("Use pnpm, never npm or yarn!\n");
-    expect(listed().rules).toEqual([expect.objectContaining({ name: "use-pnpm-never-npm-or-yarn", activation: "always", scope: "project" })]);
+    expect(stdout).toBe(
+      'Created .opencode/rules/use-pnpm-never-npm-or-yarn.md (rule "use-pnpm-never-npm-or-yarn", project): always\n',
+    );
+    expect(readFileSync(join(box.projectRules, "use-pnpm-never-npm-or-yarn.md"), "utf8")).toBe(
+      "Use pnpm, never npm or yarn!\n",
+    );
+    expect(listed().rules).toEqual([
+      expect.objectContaining({ name: "use-pnpm-never-npm-or-yarn", activation: "always", scope: "project" }),
+    ]);
   });
 
   test("--files, --keywords (comma-separated or repeated) and --description become safe YAML front matter", () => {
@@ -47,11 +58,23 @@ describe("add", () => {
       "Parameterise every query.",
     ]);
     expect(code).toBe(0);
-    expect(stdout).toBe('Created .opencode/rules/sql.md (rule "sql", project): files: src/**/*.ts, *.sql, {db,api}/** or keywords: sql, yes, null\n');
+    expect(stdout).toBe(
+      'Created .opencode/rules/sql.md (rule "sql", project): files: src/**/*.ts, *.sql, {db,api}/** or keywords: sql, yes, null\n',
+    );
     const parsed = parsedFile(join(box.projectRules, "sql.md"));
     expect(parsed.warnings).toEqual([]);
-    expect(parsed.rule).toMatchObject({ globs: ["src/**/*.ts", "*.sql", "{db,api}/**"], keywords: ["sql", "yes", "null"], description, content: "Parameterise every query." });
-    expect(listed().rules[0]).toMatchObject({ name: "sql", globs: ["src/**/*.ts", "*.sql", "{db,api}/**"], keywords: ["sql", "yes", "null"], description });
+    expect(parsed.rule).toMatchObject({
+      globs: ["src/**/*.ts", "*.sql", "{db,api}/**"],
+      keywords: ["sql", "yes", "null"],
+      description,
+      content: "Parameterise every query.",
+    });
+    expect(listed().rules[0]).toMatchObject({
+      name: "sql",
+      globs: ["src/**/*.ts", "*.sql", "{db,api}/**"],
+      keywords: ["sql", "yes", "null"],
+      description,
+    });
   });
 
   test("--on-request writes alwaysApply: false and needs a description", () => {
@@ -66,7 +89,9 @@ describe("add", () => {
     const { stdout, stderr, code } = box.run(["add", "--name", "style", "Replacement."]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toBe('A rule named "style" already exists: .opencode/rules/style.md. Choose another --name, or remove it first.\n');
+    expect(stderr).toBe(
+      'A rule named "style" already exists: .opencode/rules/style.md. Choose another --name, or remove it first.\n',
+    );
     expect(readFileSync(join(box.projectRules, "style.md"), "utf8")).toBe("Original.\n");
     await box.write({ ".opencode/rules/cursor.mdc": "Cursor rule.\n" });
     expect(box.run(["add", "--name", "cursor", "Other."]).code).toBe(1);
@@ -75,7 +100,9 @@ describe("add", () => {
   test("--global writes to the global rules folder; --name may hold a sub-folder", () => {
     const { stdout, code } = box.run(["add", "--global", "--name", "team/review", "Review your own diff first."]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Created .*\/xdg\/opencode\/rules\/team\/review\.md \(rule "team\/review", global\): always\n$/);
+    expect(stdout).toMatch(
+      /^Created .*\/xdg\/opencode\/rules\/team\/review\.md \(rule "team\/review", global\): always\n$/,
+    );
     expect(readFileSync(join(box.globalRules, "team", "review.md"), "utf8")).toBe("Review your own diff first.\n");
     expect(listed().rules).toEqual([expect.objectContaining({ name: "team/review", scope: "global" })]);
   });
@@ -117,7 +144,9 @@ describe("remove", () => {
     const { stdout, stderr, code } = box.run(["remove", "style"]);
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr).toBe("Not deleting .opencode/rules/style.md without confirmation: stdin is not a terminal. Run again with --yes to delete it.\n");
+    expect(stderr).toBe(
+      "Not deleting .opencode/rules/style.md without confirmation: stdin is not a terminal. Run again with --yes to delete it.\n",
+    );
     expect(existsSync(join(box.projectRules, "style.md"))).toBe(true);
   });
 
@@ -135,7 +164,10 @@ describe("remove", () => {
   });
 
   test("a broken rule file can be removed too; --global picks the global one", async () => {
-    await box.write({ ".opencode/rules/broken.md": "---\nglobs: [\n---\nx\n", [join(box.globalRules, "style.md")]: "Global.\n" });
+    await box.write({
+      ".opencode/rules/broken.md": "---\nglobs: [\n---\nx\n",
+      [join(box.globalRules, "style.md")]: "Global.\n",
+    });
     expect(box.run(["remove", "broken", "-y"]).code).toBe(0);
     expect(box.run(["remove", "style", "--global", "-y"]).code).toBe(0);
     expect(existsSync(join(box.globalRules, "style.md"))).toBe(false);
@@ -144,11 +176,15 @@ describe("remove", () => {
 
   test.skipIf(!hasScript)("on a terminal it asks, and deletes only on yes", () => {
     const onTerminal = (answer: string) =>
-      execFileSync("script", ["-qec", `"${process.execPath}" "${CLI}" remove style --cwd "${box.project}"`, "/dev/null"], {
-        input: answer,
-        env: cleanEnv(box.home, box.xdg),
-        encoding: "utf8",
-      });
+      execFileSync(
+        "script",
+        ["-qec", `"${process.execPath}" "${CLI}" remove style --cwd "${box.project}"`, "/dev/null"],
+        {
+          input: answer,
+          env: cleanEnv(box.home, box.xdg),
+          encoding: "utf8",
+        },
+      );
     let refused: { status?: number; stdout?: string } | undefined;
     try {
       onTerminal("n\n");
@@ -168,7 +204,9 @@ describe("init", () => {
     const { stdout, code } = box.run(["init"]);
     expect(code).toBe(0);
     expect(stdout).toContain("Created .opencode/rules/\n");
-    expect(stdout).toContain("Created .opencode/rules/example.md: a commented example, switched off (enabled: false) until you edit it.\n");
+    expect(stdout).toContain(
+      "Created .opencode/rules/example.md: a commented example, switched off (enabled: false) until you edit it.\n",
+    );
     expect(stdout).toContain('"plugin": ["opencode-rulebook"]');
     const example = readFileSync(join(box.projectRules, "example.md"), "utf8");
     expect(example).toMatch(/^---\n# An example rule/);
@@ -181,7 +219,10 @@ describe("init", () => {
 
   test("run again, it keeps the example; with the plugin enabled it says so", async () => {
     box.run(["init"]);
-    await box.write({ ".opencode/rules/example.md": "Edited.\n", "opencode.json": JSON.stringify({ plugin: ["opencode-rulebook@0.1.0"] }) });
+    await box.write({
+      ".opencode/rules/example.md": "Edited.\n",
+      "opencode.json": JSON.stringify({ plugin: ["opencode-rulebook@0.1.0"] }),
+    });
     const { stdout, code } = box.run(["init"]);
     expect(code).toBe(0);
     expect(stdout).toContain(".opencode/rules/ already exists.\n");
@@ -216,9 +257,20 @@ describe("add: the size limit per rule", () => {
     await box.write({ "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { maxRuleBytes: 1024 }]] }) });
     const text = "x".repeat(1000);
     // 1001 bytes alone fit; with front matter the file is over 1024 bytes.
-    const refused = box.run(["add", "--name", "scoped", "--files", "src/**/*.ts", "--description", "d".repeat(40), text]);
+    const refused = box.run([
+      "add",
+      "--name",
+      "scoped",
+      "--files",
+      "src/**/*.ts",
+      "--description",
+      "d".repeat(40),
+      text,
+    ]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^The rule file would be \d+ bytes, over the 1024-byte limit per rule \(option "maxRuleBytes"\); nothing was written/);
+    expect(refused.stderr).toMatch(
+      /^The rule file would be \d+ bytes, over the 1024-byte limit per rule \(option "maxRuleBytes"\); nothing was written/,
+    );
     expect(Number(/would be (\d+) bytes/.exec(refused.stderr)?.[1])).toBeGreaterThan(1024);
     expect(existsSync(join(box.projectRules, "scoped.md"))).toBe(false);
     const taken = box.run(["add", "--name", "plain", text]);

@@ -3,7 +3,17 @@
  * made in a temporary folder and named by `git+file://` specs: no network.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -106,13 +116,17 @@ describe("resolveGitRef", () => {
     git("checkout", "-q", "main");
     expect(await resolved(gitPack("#gone"))).toBe(lost);
     git("branch", "-q", "-D", "gone");
-    expect(await resolveGitRef(gitPack("#gone"), cache, packGit(env))).toEqual({ error: `git+file://${upstream} has no branch, tag or commit "gone"` });
+    expect(await resolveGitRef(gitPack("#gone"), cache, packGit(env))).toEqual({
+      error: `git+file://${upstream} has no branch, tag or commit "gone"`,
+    });
     rmSync(cache, { recursive: true });
     expect(await resolved(gitPack(`#${lost}`))).toBe(lost);
   });
 
   test("an unknown ref is a clear error", async () => {
-    expect(await resolveGitRef(gitPack("#nope"), cache, packGit(env))).toEqual({ error: `git+file://${upstream} has no branch, tag or commit "nope"` });
+    expect(await resolveGitRef(gitPack("#nope"), cache, packGit(env))).toEqual({
+      error: `git+file://${upstream} has no branch, tag or commit "nope"`,
+    });
     expect(await resolveGitRef(gitPack(`#${"0".repeat(40)}`), cache, packGit(env))).toEqual({
       error: `git+file://${upstream} has no branch, tag or commit "${"0".repeat(40)}"`,
     });
@@ -122,12 +136,18 @@ describe("resolveGitRef", () => {
     const missing = parsePackSpec(`git+file://${join(root, "nope")}#main`);
     if (!("pack" in missing) || missing.pack.kind !== "git") throw new Error("not a git spec");
     const found = await resolveGitRef(missing.pack, cache, packGit(env));
-    expect(found).toEqual({ error: expect.stringMatching(/^could not fetch git\+file:\/\/.*\/nope: .*does not appear to be a git repository/) });
+    expect(found).toEqual({
+      error: expect.stringMatching(/^could not fetch git\+file:\/\/.*\/nope: .*does not appear to be a git repository/),
+    });
   });
 
   test("git that is not on the PATH is a UsageError", async () => {
-    await expect(resolveGitRef(gitPack("#main"), cache, packGit({ ...env, PATH: join(root, "no-bin") }))).rejects.toThrow(UsageError);
-    await expect(resolveGitRef(gitPack("#main"), cache, packGit({ ...env, PATH: join(root, "no-bin") }))).rejects.toThrow(/git was not found/);
+    await expect(
+      resolveGitRef(gitPack("#main"), cache, packGit({ ...env, PATH: join(root, "no-bin") })),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      resolveGitRef(gitPack("#main"), cache, packGit({ ...env, PATH: join(root, "no-bin") })),
+    ).rejects.toThrow(/git was not found/);
   });
 });
 
@@ -172,7 +192,12 @@ describe("ensureGitCheckout", () => {
 
   test("a GIT_INDEX_FILE from a hook is not used", async () => {
     const index = join(root, "project-index");
-    await ensureGitCheckout(gitPack(), first, cache, packGit({ ...env, GIT_INDEX_FILE: index, GIT_DIR: join(root, "elsewhere") }));
+    await ensureGitCheckout(
+      gitPack(),
+      first,
+      cache,
+      packGit({ ...env, GIT_INDEX_FILE: index, GIT_DIR: join(root, "elsewhere") }),
+    );
     expect(existsSync(join(gitCheckoutFolder(cache, gitPack().url, first), "style.md"))).toBe(true);
     expect(existsSync(index)).toBe(false);
   });
@@ -182,6 +207,8 @@ describe("ensureGitCheckout", () => {
     expect(await ensureGitCheckout(gitPack(), none, cache, packGit(env))).toEqual({
       error: `git+file://${upstream} has no commit ${none} (was it force-pushed away?): run opencode-rulebook packs update`,
     });
-    expect(await ensureGitCheckout(gitPack(), "../../etc", cache, packGit(env))).toEqual({ error: expect.stringMatching(/is not a commit/) });
+    expect(await ensureGitCheckout(gitPack(), "../../etc", cache, packGit(env))).toEqual({
+      error: expect.stringMatching(/is not a commit/),
+    });
   });
 });

@@ -5,7 +5,15 @@
  */
 import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from "vitest";
-import { fakeServer, recordRequests, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject } from "../support/fake-opencode.js";
+import {
+  fakeServer,
+  recordRequests,
+  sessionCreated,
+  startPlugin,
+  tempProject,
+  type FakeOpencode,
+  type TempProject,
+} from "../support/fake-opencode.js";
 import { PROJECT_RULES } from "../support/cli-fixtures.js";
 import { buildOnce, CLI, cleanEnv } from "../support/cli.js";
 
@@ -25,7 +33,11 @@ beforeEach(async () => {
   project = await tempProject();
   await project.writeRule("global", "style.md", "Global style rule.\n");
   for (const [name, text] of Object.entries(PROJECT_RULES)) await project.writeRule("project", name, text);
-  await project.writeRule("project", "escaped.md", 'A line that looks like a tag:\n</rule>\nand "quotes" & <angles>.\n');
+  await project.writeRule(
+    "project",
+    "escaped.md",
+    'A line that looks like a tag:\n</rule>\nand "quotes" & <angles>.\n',
+  );
 });
 afterEach(async () => {
   fakeServer.resetHandlers();

@@ -20,14 +20,22 @@ beforeEach(() => {
 
 /** The rules as the plugin loads them for this sandbox. */
 function loadForSandbox(maxRuleBytes = DEFAULT_MAX_RULE_BYTES) {
-  return loadRules({ env: { HOME: box.home, XDG_CONFIG_HOME: box.xdg }, home: box.home, directory: box.project, worktree: box.project, fs: nodeRuleFs, maxRuleBytes });
+  return loadRules({
+    env: { HOME: box.home, XDG_CONFIG_HOME: box.xdg },
+    home: box.home,
+    directory: box.project,
+    worktree: box.project,
+    fs: nodeRuleFs,
+    maxRuleBytes,
+  });
 }
 
 describe("list", () => {
   test("a rule from another tool shows that tool's own name for its type beside the activation it maps to", async () => {
     await box.write({
       ".cursor/rules/api.mdc": "---\ndescription: API conventions\n---\nVersion every route.",
-      ".kiro/steering/components.md": "---\ninclusion: fileMatch\nfileMatchPattern: 'src/**/*.tsx'\n---\nOne component per file.",
+      ".kiro/steering/components.md":
+        "---\ninclusion: fileMatch\nfileMatchPattern: 'src/**/*.tsx'\n---\nOne component per file.",
       ".windsurf/rules/review.md": "---\ntrigger: model_decision\ndescription: Code review\n---\nCheck tests first.",
     });
     const { stdout } = box.run(["list"]);
@@ -35,9 +43,16 @@ describe("list", () => {
     expect(stdout).toMatch(/^ {2}components\s+files: src\/\*\*\/\*\.tsx \(fileMatch\)\s+\d+ B/m);
     expect(stdout).toMatch(/^ {2}review\s+on request \(model_decision\)\s+\d+ B/m);
     expect(stdout).toMatch(/^ {2}db\s+files: src\/db\/\*\*\s+\d+ B/m);
-    const json = JSON.parse(box.run(["list", "--json"]).stdout) as { rules: Array<{ name: string; toolType: string | null }> };
+    const json = JSON.parse(box.run(["list", "--json"]).stdout) as {
+      rules: Array<{ name: string; toolType: string | null }>;
+    };
     const types = new Map(json.rules.map((rule) => [rule.name, rule.toolType]));
-    expect(["api", "components", "review", "db"].map((name) => types.get(name))).toEqual(["Agent Requested", "fileMatch", "model_decision", null]);
+    expect(["api", "components", "review", "db"].map((name) => types.get(name))).toEqual([
+      "Agent Requested",
+      "fileMatch",
+      "model_decision",
+      null,
+    ]);
   });
 
   test("groups rules by scope and source with activation, bytes, tokens and file", () => {
@@ -64,7 +79,14 @@ describe("list", () => {
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json.projectRoot).toBe(box.project);
-    expect(json.rules.map((rule: { name: string }) => rule.name)).toEqual(["style", "db", "migrations", "release", "secret", "testing"]);
+    expect(json.rules.map((rule: { name: string }) => rule.name)).toEqual([
+      "style",
+      "db",
+      "migrations",
+      "release",
+      "secret",
+      "testing",
+    ]);
     const byName = Object.fromEntries(json.rules.map((rule: { name: string }) => [rule.name, rule]));
     expect(byName.db).toMatchObject({
       scope: "project",
@@ -83,15 +105,23 @@ describe("list", () => {
   });
 
   test("warnings and disabled rules are listed below the rules", async () => {
-    await box.write({ ".opencode/rules/broken.md": "---\nglobs: [\n---\nbroken\n", ".opencode/rules/off.md": "---\nenabled: false\n---\nOff.\n" });
+    await box.write({
+      ".opencode/rules/broken.md": "---\nglobs: [\n---\nbroken\n",
+      ".opencode/rules/off.md": "---\nenabled: false\n---\nOff.\n",
+    });
     const { stdout, code } = box.run(["list"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Disabled \(enabled: false\)\n {2}off\s+\.opencode\/rules\/off\.md/);
-    expect(stdout).toMatch(/Warnings\n {2}\.opencode\/rules\/broken\.md:\d+: front matter is not valid YAML .*rule "broken" skipped/);
+    expect(stdout).toMatch(
+      /Warnings\n {2}\.opencode\/rules\/broken\.md:\d+: front matter is not valid YAML .*rule "broken" skipped/,
+    );
     const json = JSON.parse(box.run(["list", "--json"]).stdout);
     expect(json.disabled.map((file: { name: string }) => file.name)).toEqual(["off"]);
     expect(json.warnings).toHaveLength(1);
-    expect(json.warnings[0]).toMatchObject({ displayPath: ".opencode/rules/broken.md", message: expect.stringContaining('rule "broken" skipped') });
+    expect(json.warnings[0]).toMatchObject({
+      displayPath: ".opencode/rules/broken.md",
+      message: expect.stringContaining('rule "broken" skipped'),
+    });
   });
 
   test("no rules at all", async () => {
@@ -121,16 +151,25 @@ describe("explain", () => {
     expect(stdout).toMatch(/✗ migrations\s+keywords: none of migration, schema in the prompt\n/);
     expect(stdout).toMatch(/✗ release\s+on request: listed by description, read with the rule tool\n/);
     expect(stdout).toMatch(/✗ secret\s+manual: applies only when the prompt mentions @secret\n/);
-    expect(stdout).toMatch(/Message: \d+ B ≈ \d+ tokens \(budget 49152 B\); 3 rules delivered, 1 listed on request, 0 left out\n$/);
+    expect(stdout).toMatch(
+      /Message: \d+ B ≈ \d+ tokens \(budget 49152 B\); 3 rules delivered, 1 listed on request, 0 left out\n$/,
+    );
   });
 
   test("--json, with keywords, @mentions and paths named in the prompt", () => {
-    const { stdout, code } = box.run(["explain", "--json", "--prompt", "write a migration for src/db/user.ts, see @secret"]);
+    const { stdout, code } = box.run([
+      "explain",
+      "--json",
+      "--prompt",
+      "write a migration for src/db/user.ts, see @secret",
+    ]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json.files).toEqual(["src/db/user.ts"]);
     expect(json.mentioned).toEqual(["secret"]);
-    const reasons = Object.fromEntries(json.delivered.map((entry: { name: string; reason: string }) => [entry.name, entry.reason]));
+    const reasons = Object.fromEntries(
+      json.delivered.map((entry: { name: string; reason: string }) => [entry.name, entry.reason]),
+    );
     expect(reasons).toEqual({
       style: "always",
       db: "files: src/db/user.ts matched src/db/**",
@@ -138,14 +177,18 @@ describe("explain", () => {
       secret: "mention: @secret in the prompt",
       testing: "always",
     });
-    expect(json.notDelivered).toEqual([expect.objectContaining({ name: "release", reason: expect.stringMatching(/^on request/) })]);
+    expect(json.notDelivered).toEqual([
+      expect.objectContaining({ name: "release", reason: expect.stringMatching(/^on request/) }),
+    ]);
     expect(json.onRequest).toEqual(["release"]);
     expect(json.message.bytes).toBeGreaterThan(0);
     expect(json.message.tokens).toBe(Math.ceil(json.message.bytes / 4));
   });
 
   test("files are normalised to project-relative POSIX paths: absolute, ./, or relative to --cwd", async () => {
-    const absolute = JSON.parse(box.run(["explain", "--json", join(box.project, "src", "db", "user.ts"), "./src/app.ts"]).stdout);
+    const absolute = JSON.parse(
+      box.run(["explain", "--json", join(box.project, "src", "db", "user.ts"), "./src/app.ts"]).stdout,
+    );
     expect(absolute.files).toEqual(["src/db/user.ts", "src/app.ts"]);
     const fromSub = JSON.parse(box.run(["explain", "--json", "--cwd", "src", "db/user.ts"]).stdout);
     expect(fromSub.files).toEqual(["src/db/user.ts"]);
@@ -159,7 +202,12 @@ describe("explain", () => {
     });
     const json = JSON.parse(box.run(["explain", "--json"]).stdout);
     expect(json.leftOut).toEqual(["big"]);
-    expect(json.notDelivered).toContainEqual(expect.objectContaining({ name: "big", reason: expect.stringMatching(/^budget: applies, but left out of the 1000-byte message/) }));
+    expect(json.notDelivered).toContainEqual(
+      expect.objectContaining({
+        name: "big",
+        reason: expect.stringMatching(/^budget: applies, but left out of the 1000-byte message/),
+      }),
+    );
   });
 });
 
@@ -168,7 +216,11 @@ describe("render", () => {
     const { stdout, stderr, code } = box.run(["render"]);
     expect(code).toBe(0);
     const loaded = await loadForSandbox();
-    const expected = composeRulesMessage(loaded.rules, { files: [] }, { listOnRequest: true, maxBytes: 48 * 1024 })?.text;
+    const expected = composeRulesMessage(
+      loaded.rules,
+      { files: [] },
+      { listOnRequest: true, maxBytes: 48 * 1024 },
+    )?.text;
     expect(expected).toBeDefined();
     expect(stdout).toBe(`${expected}\n`);
     expect(stderr).toBe(
@@ -178,17 +230,38 @@ describe("render", () => {
 
   test("--files (comma-separated and repeated) and --prompt compose the message for that session", async () => {
     const prompt = "a schema change, ask @secret";
-    const { stdout, code } = box.run(["render", "--files", "src/db/user.ts,src/app.ts", "-f", "README.md", "--prompt", prompt]);
+    const { stdout, code } = box.run([
+      "render",
+      "--files",
+      "src/db/user.ts,src/app.ts",
+      "-f",
+      "README.md",
+      "--prompt",
+      prompt,
+    ]);
     expect(code).toBe(0);
     const loaded = await loadForSandbox();
     const mentioned = new Set(mentionedRuleNames(prompt, new Set(loaded.rules.map((rule) => rule.name))));
-    const expected = composeRulesMessage(loaded.rules, { files: ["src/db/user.ts", "src/app.ts", "README.md"], prompt, mentioned }, { listOnRequest: true })?.text;
+    const expected = composeRulesMessage(
+      loaded.rules,
+      { files: ["src/db/user.ts", "src/app.ts", "README.md"], prompt, mentioned },
+      { listOnRequest: true },
+    )?.text;
     expect(stdout).toBe(`${expected}\n`);
-    for (const name of ["style", "db", "migrations", "secret", "testing"]) expect(stdout).toContain(`<rule name="${name}"`);
+    for (const name of ["style", "db", "migrations", "secret", "testing"])
+      expect(stdout).toContain(`<rule name="${name}"`);
   });
 
   test("--files takes several values, as explain does: the same message as the comma-separated form", () => {
-    const spaced = box.run(["render", "--files", "src/db/user.ts", "src/app.ts", "README.md", "--prompt", "a schema change"]);
+    const spaced = box.run([
+      "render",
+      "--files",
+      "src/db/user.ts",
+      "src/app.ts",
+      "README.md",
+      "--prompt",
+      "a schema change",
+    ]);
     const commas = box.run(["render", "--files", "src/db/user.ts,src/app.ts,README.md", "--prompt", "a schema change"]);
     expect(spaced.code).toBe(0);
     expect(spaced.stderr).not.toContain("too many arguments");

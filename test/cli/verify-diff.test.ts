@@ -44,25 +44,36 @@ test("--diff: lines added since HEAD, staged or not, and untracked files whole; 
     ].join("\n"),
   );
   // Paths narrow the diff and the untracked files alike; `--` ends the options before them.
-  expect(verify("--diff", "HEAD", "src/b.ts")).toMatchObject({ code: 0, stdout: expect.stringMatching(/0 errors, 1 warning in 1 of 1 file checked/) });
+  expect(verify("--diff", "HEAD", "src/b.ts")).toMatchObject({
+    code: 0,
+    stdout: expect.stringMatching(/0 errors, 1 warning in 1 of 1 file checked/),
+  });
   expect(verify("--diff", "--", "src/new.ts").stdout).toContain("src/new.ts:2:");
 });
 
 test("--staged: only what the index adds, which is what a commit records", async () => {
   await committed({ ...FORBIDDING_RULES, "src/app.ts": "export {};\n" });
   await box.write({ "src/app.ts": "export {};\nconsole.log(1);\n", "src/untracked.ts": "console.log(2);\n" });
-  expect(verify("--staged")).toMatchObject({ code: 0, stdout: "No rule broken in 0 files (lines staged since HEAD).\n" });
+  expect(verify("--staged")).toMatchObject({
+    code: 0,
+    stdout: "No rule broken in 0 files (lines staged since HEAD).\n",
+  });
   git("add", "src/app.ts");
   const { stdout, code } = verify("--staged");
   expect(code).toBe(1);
-  expect(stdout).toBe('error   src/app.ts:2: rule "no-console" forbids `console.log(`: console.log(1);\n\n1 error, 0 warnings in 1 of 1 file checked (lines staged since HEAD)\n');
+  expect(stdout).toBe(
+    'error   src/app.ts:2: rule "no-console" forbids `console.log(`: console.log(1);\n\n1 error, 0 warnings in 1 of 1 file checked (lines staged since HEAD)\n',
+  );
 });
 
 test("--diff <rev> in CI: the lines a branch adds since another commit", async () => {
   await committed({ ...FORBIDDING_RULES, "src/app.ts": "export {};\n" });
   const base = git("rev-parse", "HEAD").trim();
   await committed({ "src/app.ts": "export {};\nconsole.log(1);\n" });
-  expect(verify("--diff")).toMatchObject({ code: 0, stdout: "No rule broken in 0 files (lines added since HEAD, and untracked files).\n" });
+  expect(verify("--diff")).toMatchObject({
+    code: 0,
+    stdout: "No rule broken in 0 files (lines added since HEAD, and untracked files).\n",
+  });
   expect(verify("--diff", base).stdout).toContain('error   src/app.ts:2: rule "no-console" forbids');
   expect(verify("--diff", base).code).toBe(1);
   const range = verify("--diff", `${base}...HEAD`);
@@ -75,7 +86,9 @@ test("a revision git does not know is wrong usage (exit 2), with how to name pat
   const { stdout, stderr, code } = verify("--diff", "src/app.ts");
   expect(code).toBe(2);
   expect(stdout).toBe("");
-  expect(stderr).toContain("opencode-rulebook: --diff src/app.ts: git knows no such revision (to check only some paths against HEAD, name them after it: --diff HEAD src/app.ts)");
+  expect(stderr).toContain(
+    "opencode-rulebook: --diff src/app.ts: git knows no such revision (to check only some paths against HEAD, name them after it: --diff HEAD src/app.ts)",
+  );
 });
 
 test("a repository without a commit yet: every line is added", async () => {
@@ -97,7 +110,9 @@ test("whole files in a repository are git's files: what it ignores is left out, 
   });
   const { stdout, code } = verify();
   expect(code).toBe(1);
-  expect(stdout).toBe('error   README.md:1: rule "no-debugger" forbids `debugger;`: Do not write debugger; anywhere.\n\n1 error, 0 warnings in 1 of 2 files checked\n');
+  expect(stdout).toBe(
+    'error   README.md:1: rule "no-debugger" forbids `debugger;`: Do not write debugger; anywhere.\n\n1 error, 0 warnings in 1 of 2 files checked\n',
+  );
 
   // Tracked and untracked files alike, in path order.
   await committed({ "src/app.ts": "debugger;\n" });
@@ -106,7 +121,15 @@ test("whole files in a repository are git's files: what it ignores is left out, 
     verify()
       .stdout.split("\n")
       .map((line) => line.split(":")[0]),
-  ).toEqual(["error   README.md", "error   src/app.ts", "error   src/new.ts", "error   src/zed.ts", "", "4 errors, 0 warnings in 4 of 5 files checked", ""]);
+  ).toEqual([
+    "error   README.md",
+    "error   src/app.ts",
+    "error   src/new.ts",
+    "error   src/zed.ts",
+    "",
+    "4 errors, 0 warnings in 4 of 5 files checked",
+    "",
+  ]);
 });
 
 test("as a pre-commit hook, `verify --staged` stops a commit that adds a forbidden line, `git commit -a` included", async () => {
@@ -115,12 +138,22 @@ test("as a pre-commit hook, `verify --staged` stops a commit that adds a forbidd
   await writeFile(hook, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" verify --staged\n`);
   await chmod(hook, 0o755);
   await box.write({ "src/app.ts": "export {};\nconsole.log(1);\n" });
-  const commit = spawnSync("git", ["commit", "-q", "-a", "-m", "adds a log"], { cwd: box.project, env: cleanEnv(box.home, box.xdg, GIT_ENV), encoding: "utf8" });
+  const commit = spawnSync("git", ["commit", "-q", "-a", "-m", "adds a log"], {
+    cwd: box.project,
+    env: cleanEnv(box.home, box.xdg, GIT_ENV),
+    encoding: "utf8",
+  });
   expect(commit.status).not.toBe(0);
-  expect(commit.stdout + commit.stderr).toContain('error   src/app.ts:2: rule "no-console" forbids `console.log(`: console.log(1);');
+  expect(commit.stdout + commit.stderr).toContain(
+    'error   src/app.ts:2: rule "no-console" forbids `console.log(`: console.log(1);',
+  );
   expect(git("log", "--format=%s")).toBe("commit\n");
 
   await box.write({ "src/app.ts": "export const fine = 1;\n" });
-  const clean = spawnSync("git", ["commit", "-q", "-a", "-m", "fine"], { cwd: box.project, env: cleanEnv(box.home, box.xdg, GIT_ENV), encoding: "utf8" });
+  const clean = spawnSync("git", ["commit", "-q", "-a", "-m", "fine"], {
+    cwd: box.project,
+    env: cleanEnv(box.home, box.xdg, GIT_ENV),
+    encoding: "utf8",
+  });
   expect(clean.status).toBe(0);
 });

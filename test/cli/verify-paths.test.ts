@@ -49,7 +49,10 @@ describe("a named path that does not exist is wrong usage, in every mode", () =>
   });
 
   test("a missing folder too; a path the change deletes is not a typo, and the rest still checks", async () => {
-    expect(verify("src/nothing-here")).toMatchObject({ code: 2, stderr: "opencode-rulebook: src/nothing-here does not exist\n" });
+    expect(verify("src/nothing-here")).toMatchObject({
+      code: 2,
+      stderr: "opencode-rulebook: src/nothing-here does not exist\n",
+    });
     await committed({ "src/old.ts": "export const old = 1;\n" });
     git("rm", "-q", "src/old.ts");
     await box.write({ "src/app.ts": "export {};\nconsole.log(1);\n" });
@@ -58,7 +61,10 @@ describe("a named path that does not exist is wrong usage, in every mode", () =>
     const staged = verify("--staged", "src/old.ts", "src/app.ts");
     expect(staged.code).toBe(1);
     expect(staged.stdout).toContain('error   src/app.ts:2: rule "no-console" forbids `console.log(`: console.log(1);');
-    expect(verify("--diff", "HEAD", "src/old.ts")).toMatchObject({ code: 0, stdout: "No rule broken in 0 files (lines added since HEAD, and untracked files).\n" });
+    expect(verify("--diff", "HEAD", "src/old.ts")).toMatchObject({
+      code: 0,
+      stdout: "No rule broken in 0 files (lines added since HEAD, and untracked files).\n",
+    });
     // Whole files read what is on disk: there it does not exist.
     expect(verify("src/old.ts")).toMatchObject({ code: 2, stderr: "opencode-rulebook: src/old.ts does not exist\n" });
   });
@@ -71,11 +77,21 @@ describe("a named path that leads out of the repository is wrong usage", () => {
     await symlink(outside, join(box.project, "etc"));
     git("add", "etc");
     git("commit", "-q", "-m", "link");
-    for (const args of [["etc/passwd"], ["etc"], ["etc/src/b.ts"], ["etc/missing.ts"], ["--diff", "HEAD", "etc/passwd"], ["--staged", "etc/src"], ["--json", "etc/passwd"]]) {
+    for (const args of [
+      ["etc/passwd"],
+      ["etc"],
+      ["etc/src/b.ts"],
+      ["etc/missing.ts"],
+      ["--diff", "HEAD", "etc/passwd"],
+      ["--staged", "etc/src"],
+      ["--json", "etc/passwd"],
+    ]) {
       const { stdout, stderr, code } = verify(...args);
       expect(code, args.join(" ")).toBe(2);
       expect(stdout).toBe("");
-      expect(stderr).toMatch(/^opencode-rulebook: etc(\/[a-z./]+)? is outside the repository: it leads to \S+outside\S*, and the repository is \S+\n$/);
+      expect(stderr).toMatch(
+        /^opencode-rulebook: etc(\/[a-z./]+)? is outside the repository: it leads to \S+outside\S*, and the repository is \S+\n$/,
+      );
       expect(stderr).not.toContain("SECRET");
     }
     // The whole project lists the link, not what it leads to.
@@ -91,14 +107,21 @@ describe("a named path that leads out of the repository is wrong usage", () => {
     for (const args of [["lnk/app.ts"], ["lnk"], ["app-link.ts"]]) {
       const { stdout, code } = verify(...args);
       expect(code, args.join(" ")).toBe(1);
-      expect(stdout).toBe('error   src/app.ts:1: rule "no-console" forbids `console.log(`: console.log(1);\n\n1 error, 0 warnings in 1 of 1 file checked\n');
+      expect(stdout).toBe(
+        'error   src/app.ts:1: rule "no-console" forbids `console.log(`: console.log(1);\n\n1 error, 0 warnings in 1 of 1 file checked\n',
+      );
     }
   });
 });
 
 test("a listed file that a linked folder leads out of the repository is named, never read", async () => {
   const outside = await outsideFolder();
-  await committed({ ...FORBIDDING_RULES, ...NO_SECRET, "src/deep/src/b.ts": "export {};\n", "src/app.ts": "export {};\n" });
+  await committed({
+    ...FORBIDDING_RULES,
+    ...NO_SECRET,
+    "src/deep/src/b.ts": "export {};\n",
+    "src/app.ts": "export {};\n",
+  });
   // Git still lists src/deep/src/b.ts; on disk `src/deep` now leads out, to a b.ts that breaks the rules.
   await rename(join(box.project, "src", "deep"), join(box.root, "deep-moved"));
   await symlink(outside, join(box.project, "src", "deep"));
@@ -133,7 +156,9 @@ describe("control characters in names are shown as ?, exact in --json", () => {
     expect(code).toBe(1);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character but the newline ending each line
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    expect(stdout).toContain(`error   ${SHOWN}:1: rule "no-console" forbids \`console.log(\`: const x = 1; console.log(x);\n`);
+    expect(stdout).toContain(
+      `error   ${SHOWN}:1: rule "no-console" forbids \`console.log(\`: const x = 1; console.log(x);\n`,
+    );
     // The rule's name is its file's, and the offending line is shown the same way.
     expect(stdout).toContain('error   src/ok.ts:1: rule "evil?[31m" forbids `SHOUT`: SHOUT ?[2K\n');
 

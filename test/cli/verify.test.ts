@@ -44,7 +44,9 @@ test("warn rules only: printed, exit 0", async () => {
   await box.write({ "src/app.ts": "let x: any;\n" });
   const { stdout, code } = box.run(["verify"]);
   expect(code).toBe(0);
-  expect(stdout).toBe('warning src/app.ts:1: rule "no-any" forbids `/:\\s*any\\b/`: let x: any;\n\n0 errors, 1 warning in 1 of 1 file checked\n');
+  expect(stdout).toBe(
+    'warning src/app.ts:1: rule "no-any" forbids `/:\\s*any\\b/`: let x: any;\n\n0 errors, 1 warning in 1 of 1 file checked\n',
+  );
 });
 
 test("--json: the findings, what was skipped and what was not checked", async () => {
@@ -57,7 +59,17 @@ test("--json: the findings, what was skipped and what was not checked", async ()
     warnings: 0,
     filesChecked: 1,
     compared: null,
-    findings: [{ file: "src/app.ts", line: 1, rule: "no-console", ruleFile: ".opencode/rules/no-console.md", pattern: "console.log(", mode: "block", text: "?console.log(1)?" }],
+    findings: [
+      {
+        file: "src/app.ts",
+        line: 1,
+        rule: "no-console",
+        ruleFile: ".opencode/rules/no-console.md",
+        pattern: "console.log(",
+        mode: "block",
+        text: "?console.log(1)?",
+      },
+    ],
     skipped: [],
     notChecked: [],
     notes: [],
@@ -65,7 +77,11 @@ test("--json: the findings, what was skipped and what was not checked", async ()
 });
 
 test("named files and folders narrow the check; a path that does not exist or lies outside the project is wrong usage (exit 2)", async () => {
-  await box.write({ "src/app.ts": "console.log(1);\n", "src/ok/fine.ts": "export {};\n", "lib/x.ts": "console.log(2);\n" });
+  await box.write({
+    "src/app.ts": "console.log(1);\n",
+    "src/ok/fine.ts": "export {};\n",
+    "lib/x.ts": "console.log(2);\n",
+  });
   expect(box.run(["verify", "src/ok"])).toMatchObject({ code: 0, stdout: "No rule broken in 1 file.\n" });
   const named = box.run(["verify", "src/app.ts", "src/ok"]);
   expect(named.code).toBe(1);
@@ -89,7 +105,9 @@ test("a rule for some agents or models is checked only with --agent or --model, 
   });
   const without = box.run(["verify"]);
   expect(without.code).toBe(0);
-  expect(without.stdout).toBe("note    not checked, for other agents or models (see --agent, --model): plan-only\n\nNo rule broken in 1 file.\n");
+  expect(without.stdout).toBe(
+    "note    not checked, for other agents or models (see --agent, --model): plan-only\n\nNo rule broken in 1 file.\n",
+  );
   const asPlan = box.run(["verify", "--agent", "plan"]);
   expect(asPlan.code).toBe(1);
   expect(asPlan.stdout).toContain('error   src/app.ts:1: rule "plan-only" forbids `TODO`: // TODO later\n');
@@ -110,17 +128,25 @@ test("binary files are counted, files over 8 MiB named, neither read as text", a
 });
 
 test("the plugin's enforce option does not change what verify says: it is a note", async () => {
-  await box.write({ "src/app.ts": "console.log(1);\n", "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { enforce: "off" }]] }) });
+  await box.write({
+    "src/app.ts": "console.log(1);\n",
+    "opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { enforce: "off" }]] }),
+  });
   const { stdout, code } = box.run(["verify"]);
   expect(code).toBe(1);
-  expect(stdout).toContain('note    the plugin\'s "enforce" option is "off" (opencode.json): sessions check nothing; verify holds each rule to its own mode\n');
+  expect(stdout).toContain(
+    'note    the plugin\'s "enforce" option is "off" (opencode.json): sessions check nothing; verify holds each rule to its own mode\n',
+  );
 });
 
 test("no rule forbids anything: nothing to check, exit 0", async () => {
   const empty = await sandbox();
   try {
     await empty.write({ ".opencode/rules/style.md": "Be terse.\n", "src/app.ts": "console.log(1);\n" });
-    expect(empty.run(["verify"])).toMatchObject({ code: 0, stdout: "No rule forbids text in files: nothing to check.\n" });
+    expect(empty.run(["verify"])).toMatchObject({
+      code: 0,
+      stdout: "No rule forbids text in files: nothing to check.\n",
+    });
   } finally {
     await empty.cleanup();
   }
@@ -133,5 +159,7 @@ test("outside a git repository, whole files are found by the project walk; --dif
   const diff = box.run(["verify", "--diff"]);
   expect(diff.code).toBe(2);
   expect(diff.stdout).toBe("");
-  expect(diff.stderr).toBe("opencode-rulebook: . is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files\n");
+  expect(diff.stderr).toBe(
+    "opencode-rulebook: . is not in a git repository: --diff and --staged read the changes git sees; without them, verify checks whole files\n",
+  );
 });

@@ -20,7 +20,9 @@ import { nodeRuleFs } from "../../src/discover/fs.js";
 import { type LoadedRules, loadRules } from "../../src/formats/load.js";
 import { tempFolder } from "../support/temp-folder.js";
 
-const CORPUS = process.env.RULEBOOK_REAL_WORLD_CORPUS ?? join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "real-world");
+const CORPUS =
+  process.env.RULEBOOK_REAL_WORLD_CORPUS ??
+  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "corpus", "real-world");
 
 interface Expected {
   project: string;
@@ -64,7 +66,14 @@ beforeAll(async () => {
     await cp(join(CORPUS, project), root, { recursive: true });
     // One format at a time: a repository keeping one rule for several tools has it shadowed by name across them.
     for (const tool of new Set(table.filter((entry) => entry.project === project).map((entry) => entry.tool))) {
-      const context = { env: {}, home, directory: root, worktree: root, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES };
+      const context = {
+        env: {},
+        home,
+        directory: root,
+        worktree: root,
+        fs: nodeRuleFs,
+        maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+      };
       loaded.set(`${project}:${tool}`, await loadRules(context, { sources: [tool] }));
     }
   }
@@ -79,21 +88,40 @@ function ruleOf(entry: Expected): Rule | undefined {
 function activationHere(rule: Rule | undefined) {
   if (!rule) return { loaded: false };
   const byWords = rule.keywords.length > 0 && rule.globs.length === 0 && rule.fileContains === undefined;
-  return { loaded: true, activation: byWords && activationOf(rule) === "conditional" ? "keywords" : MODES[activationOf(rule)], toolType: rule.toolType };
+  return {
+    loaded: true,
+    activation: byWords && activationOf(rule) === "conditional" ? "keywords" : MODES[activationOf(rule)],
+    toolType: rule.toolType,
+  };
 }
 
 /** Whether a file of `text` activates the rule by its content. */
-const activatedBy = (rule: Rule, text: string) => contentHits([rule], [{ file: "any", text }], new Set(), { now: () => 0, deadline: 1 }).hits.length > 0;
+const activatedBy = (rule: Rule, text: string) =>
+  contentHits([rule], [{ file: "any", text }], new Set(), { now: () => 0, deadline: 1 }).hits.length > 0;
 
 describe.each([...new Set(table.map((entry) => entry.tool))])("%s", (tool) => {
-  test.each(table.filter((entry) => entry.tool === tool).map((entry) => [`${entry.project}/${entry.file}`, entry] as const))("%s", (_, entry) => {
+  test.each(
+    table.filter((entry) => entry.tool === tool).map((entry) => [`${entry.project}/${entry.file}`, entry] as const),
+  )("%s", (_, entry) => {
     const rule = ruleOf(entry);
-    expect(activationHere(rule), entry.why).toEqual({ loaded: true, activation: entry.activation, toolType: entry.toolType });
+    expect(activationHere(rule), entry.why).toEqual({
+      loaded: true,
+      activation: entry.activation,
+      toolType: entry.toolType,
+    });
     const globs = rule?.globs ?? [];
-    for (const file of entry.matches ?? []) expect(matchingGlob(file, globs), `${file} should attach the rule (globs ${globs.join(", ")})`).toBeDefined();
-    for (const file of entry.notMatches ?? []) expect(matchingGlob(file, globs), `${file} should not attach the rule`).toBeUndefined();
-    for (const text of entry.contains ?? []) expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should attach the rule`).toBe(true);
-    for (const text of entry.notContains ?? []) expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should not attach the rule`).toBe(false);
+    for (const file of entry.matches ?? [])
+      expect(matchingGlob(file, globs), `${file} should attach the rule (globs ${globs.join(", ")})`).toBeDefined();
+    for (const file of entry.notMatches ?? [])
+      expect(matchingGlob(file, globs), `${file} should not attach the rule`).toBeUndefined();
+    for (const text of entry.contains ?? [])
+      expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should attach the rule`).toBe(
+        true,
+      );
+    for (const text of entry.notContains ?? [])
+      expect(rule && activatedBy(rule, text), `a file holding ${JSON.stringify(text)} should not attach the rule`).toBe(
+        false,
+      );
   });
 });
 

@@ -27,7 +27,10 @@ describe("made at test time: size, number and depth", () => {
     const loaded = await load(fs);
     const after = process.memoryUsage();
     expect(shown(loaded.warnings)).toEqual([
-      { path: huge, message: `the file is ${100 * 1024 * 1024} bytes, over the ${MAX_RULE_BYTES}-byte limit per rule; rule "huge" skipped without being read` },
+      {
+        path: huge,
+        message: `the file is ${100 * 1024 * 1024} bytes, over the ${MAX_RULE_BYTES}-byte limit per rule; rule "huge" skipped without being read`,
+      },
     ]);
     expectGoodLoaded(loaded);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
@@ -43,9 +46,13 @@ describe("made at test time: size, number and depth", () => {
     await writeFile(huge, "");
     await truncate(huge, 100 * 1024 * 1024);
     // The walk saw it small (it grew after): readFile must still stop at maxRuleBytes + 1.
-    const fs = spyFs({ stat: async (path) => Object.assign(await nodeRuleFs.stat(path), path === huge ? { size: 10 } : {}) });
+    const fs = spyFs({
+      stat: async (path) => Object.assign(await nodeRuleFs.stat(path), path === huge ? { size: 10 } : {}),
+    });
     const loaded = await load(fs);
-    expect(shown(loaded.warnings)).toEqual([{ path: huge, message: `the file is over the ${MAX_RULE_BYTES}-byte limit per rule; rule "liar" skipped` }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: huge, message: `the file is over the ${MAX_RULE_BYTES}-byte limit per rule; rule "liar" skipped` },
+    ]);
     expectGoodLoaded(loaded);
     const read = await fs.readFile.mock.results.find((_r, i) => fs.readFile.mock.calls[i]?.[0] === huge)?.value;
     expect(read.byteLength).toBe(MAX_RULE_BYTES + 1);
@@ -58,7 +65,14 @@ describe("made at test time: size, number and depth", () => {
       await Promise.all(
         names
           .slice(i, i + 500)
-          .map((name, j) => writeFile(inRules(name), (i + j) % 2 ? `---\nglobs: src/m${i + j}/**\nkeywords: k${i + j}\n---\nRule ${i + j}.\n` : `Rule ${i + j}.\n`)),
+          .map((name, j) =>
+            writeFile(
+              inRules(name),
+              (i + j) % 2
+                ? `---\nglobs: src/m${i + j}/**\nkeywords: k${i + j}\n---\nRule ${i + j}.\n`
+                : `Rule ${i + j}.\n`,
+            ),
+          ),
       );
     }
     const fs = spyFs();
@@ -67,7 +81,11 @@ describe("made at test time: size, number and depth", () => {
     expect(loaded.rules).toHaveLength(10_001);
     expect(loaded.files).toHaveLength(10_001);
     expect(fs.readFile).toHaveBeenCalledTimes(10_001);
-    expect(loaded.rules.find((r) => r.name === "r09999")).toMatchObject({ content: "Rule 9999.", globs: ["src/m9999/**"], keywords: ["k9999"] });
+    expect(loaded.rules.find((r) => r.name === "r09999")).toMatchObject({
+      content: "Rule 9999.",
+      globs: ["src/m9999/**"],
+      keywords: ["k9999"],
+    });
     expectGoodLoaded(loaded);
   }, 60_000);
 
@@ -77,16 +95,26 @@ describe("made at test time: size, number and depth", () => {
     await box.write(box.projectRules, { [`${levels.join("/")}/deep.md`]: "The deepest rule." });
     const loaded = await load();
     expect(loaded.warnings).toEqual([]);
-    expect(loaded.rules.find((r) => r.name === `${levels.join("/")}/deep`)).toMatchObject({ content: "The deepest rule." });
+    expect(loaded.rules.find((r) => r.name === `${levels.join("/")}/deep`)).toMatchObject({
+      content: "The deepest rule.",
+    });
     expectGoodLoaded(loaded);
   });
 
   test("folders deeper than the walk's limit (64): a warning where it stops; rules above load", async () => {
     await withGood();
     const levels = Array.from({ length: 70 }, (_, i) => `l${i + 1}`);
-    await box.write(box.projectRules, { [`${levels.slice(0, 63).join("/")}/at-63.md`]: "Level 63.", [`${levels.join("/")}/at-70.md`]: "Level 70." });
+    await box.write(box.projectRules, {
+      [`${levels.slice(0, 63).join("/")}/at-63.md`]: "Level 63.",
+      [`${levels.join("/")}/at-70.md`]: "Level 70.",
+    });
     const loaded = await load();
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.projectRules, ...levels.slice(0, 64)), message: "folders nested deeper than 64 levels; this branch was not read" }]);
+    expect(shown(loaded.warnings)).toEqual([
+      {
+        path: join(box.projectRules, ...levels.slice(0, 64)),
+        message: "folders nested deeper than 64 levels; this branch was not read",
+      },
+    ]);
     expect(loaded.rules.map((r) => r.name).sort()).toEqual(["good", `${levels.slice(0, 63).join("/")}/at-63`]);
   });
 });
@@ -97,7 +125,10 @@ describe("made at test time: links, devices and FIFOs", () => {
     await symlink(box.projectRules, inRules("loop"));
     const loaded = await load();
     expect(shown(loaded.warnings)).toEqual([
-      { path: inRules("loop"), message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here` },
+      {
+        path: inRules("loop"),
+        message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here`,
+      },
     ]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   }, 5000);
@@ -112,7 +143,10 @@ describe("made at test time: links, devices and FIFOs", () => {
     expect(shown([...loaded.warnings].sort(byPath))).toEqual([
       { path: inRules("ping.md"), message: "cannot be read (ELOOP); skipped" },
       { path: inRules("pong.md"), message: "cannot be read (ELOOP); skipped" },
-      { path: inRules("sub/back"), message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here` },
+      {
+        path: inRules("sub/back"),
+        message: `symlink loop: this folder leads back to ${box.projectRules}; the walk of this branch stopped here`,
+      },
     ]);
     expect(loaded.rules.map((r) => r.name).sort()).toEqual(["good", "sub/inner"]);
   }, 5000);

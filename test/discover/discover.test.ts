@@ -26,15 +26,30 @@ describe("discoverRules: the spec's rule file formats", () => {
   });
 
   test("Loading a markdown with metadata rule: my-rule.mdc with globs", async () => {
-    await writeTree(box.projectDir, { "my-rule.mdc": '---\nglobs:\n  - "src/components/**/*.ts"\n---\n\nThis is a rule for TypeScript components.\n' });
+    await writeTree(box.projectDir, {
+      "my-rule.mdc": '---\nglobs:\n  - "src/components/**/*.ts"\n---\n\nThis is a rule for TypeScript components.\n',
+    });
     const { rules } = await discover();
-    expect(rules).toEqual([expect.objectContaining({ name: "my-rule", globs: ["src/components/**/*.ts"], content: "This is a rule for TypeScript components." })]);
+    expect(rules).toEqual([
+      expect.objectContaining({
+        name: "my-rule",
+        globs: ["src/components/**/*.ts"],
+        content: "This is a rule for TypeScript components.",
+      }),
+    ]);
   });
 
   test("Loading a rule with no metadata: another-rule.mdc has no conditions", async () => {
     await writeTree(box.projectDir, { "another-rule.mdc": "This rule should always apply.\n" });
     const { rules } = await discover();
-    expect(rules).toEqual([expect.objectContaining({ name: "another-rule", globs: [], alwaysApply: undefined, content: "This rule should always apply." })]);
+    expect(rules).toEqual([
+      expect.objectContaining({
+        name: "another-rule",
+        globs: [],
+        alwaysApply: undefined,
+        content: "This rule should always apply.",
+      }),
+    ]);
   });
 
   test("sub-folders give names like `sub/name`", async () => {
@@ -86,7 +101,9 @@ describe("discoverRules: where rules are found", () => {
     const xdg = await realpath(await box.dirs.make("rulebook-xdg-"));
     await writeTree(join(oc, "rules"), { "from-oc.md": "O" });
     await writeTree(join(xdg, "opencode", "rules"), { "from-xdg.md": "X" });
-    expect((await discover({ env: { OPENCODE_CONFIG_DIR: oc, XDG_CONFIG_HOME: xdg } })).rules.map((r) => r.name)).toEqual(["from-oc"]);
+    expect(
+      (await discover({ env: { OPENCODE_CONFIG_DIR: oc, XDG_CONFIG_HOME: xdg } })).rules.map((r) => r.name),
+    ).toEqual(["from-oc"]);
   });
 
   test("monorepo: every .opencode/rules from the worktree down to the directory, nearest last", async () => {
@@ -125,7 +142,9 @@ describe("discoverRules: where rules are found", () => {
     await symlink(box.projectDir, join(box.projectDir, "sub", "loop"));
     const { rules, warnings } = await discover();
     expect(rules.map((r) => r.name)).toEqual(["a", "sub/b"]);
-    expect(shown(warnings)).toEqual([{ path: join(box.projectDir, "sub", "loop"), message: expect.stringContaining("symlink loop") }]);
+    expect(shown(warnings)).toEqual([
+      { path: join(box.projectDir, "sub", "loop"), message: expect.stringContaining("symlink loop") },
+    ]);
   }, 5000);
 
   test("a symlink to a FIFO is reported, never opened, and discovery finishes", async () => {
@@ -137,7 +156,12 @@ describe("discoverRules: where rules are found", () => {
     const readFile = vi.fn(nodeRuleFs.readFile);
     const { rules, warnings } = await discover({ fs: { ...nodeRuleFs, readFile } });
     expect(rules.map((r) => r.name)).toEqual(["good", "zz-last"]);
-    expect(shown(warnings)).toEqual([{ path: join(box.projectDir, "pipe.md"), message: "is not a regular file (a device, FIFO or socket); never opened, skipped" }]);
+    expect(shown(warnings)).toEqual([
+      {
+        path: join(box.projectDir, "pipe.md"),
+        message: "is not a regular file (a device, FIFO or socket); never opened, skipped",
+      },
+    ]);
     expect(readFile.mock.calls.map((call) => call[0])).not.toContain(join(box.projectDir, "pipe.md"));
   }, 5000);
 
@@ -146,6 +170,8 @@ describe("discoverRules: where rules are found", () => {
     await writeTree(box.project, { ".opencode/rules": "not a folder" });
     const { rules, warnings } = await discover();
     expect(rules.map((r) => r.name)).toEqual(["g"]);
-    expect(shown(warnings)).toEqual([{ path: box.projectDir, message: "rules folder is not a folder; it was ignored" }]);
+    expect(shown(warnings)).toEqual([
+      { path: box.projectDir, message: "rules folder is not a folder; it was ignored" },
+    ]);
   });
 });

@@ -82,13 +82,16 @@ describe("readAtMost", () => {
   });
 
   // Files under /proc report size 0 yet have content: the same as a file that grew after fstat.
-  test.skipIf(!existsSync("/proc/self/status"))("a file larger than its fstat size is read on to the end, or to the limit + 1", async () => {
-    const whole = await readAtMost("/proc/self/status", 1 * MIB);
-    expect(whole.byteLength).toBeGreaterThan(100);
-    expect(text(whole)).toMatch(/^Name:/);
-    expect(text(whole)).toMatch(/\n$/);
-    expect((await readAtMost("/proc/self/status", 50)).byteLength).toBe(51);
-  });
+  test.skipIf(!existsSync("/proc/self/status"))(
+    "a file larger than its fstat size is read on to the end, or to the limit + 1",
+    async () => {
+      const whole = await readAtMost("/proc/self/status", 1 * MIB);
+      expect(whole.byteLength).toBeGreaterThan(100);
+      expect(text(whole)).toMatch(/^Name:/);
+      expect(text(whole)).toMatch(/\n$/);
+      expect((await readAtMost("/proc/self/status", 50)).byteLength).toBe(51);
+    },
+  );
 });
 
 describe("readAtMost with the size the walk saw", () => {

@@ -1,12 +1,20 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { displayPath, foldersFromRoot, globalRulesDir, openCodeConfigDir, projectRulesDirs } from "../../src/discover/locations.js";
+import {
+  displayPath,
+  foldersFromRoot,
+  globalRulesDir,
+  openCodeConfigDir,
+  projectRulesDirs,
+} from "../../src/discover/locations.js";
 
 describe("globalRulesDir", () => {
   const home = "/home/ada";
 
   test("OPENCODE_CONFIG_DIR wins over XDG_CONFIG_HOME and home", () => {
-    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "/cfg/oc", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(join("/cfg/oc", "rules"));
+    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "/cfg/oc", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(
+      join("/cfg/oc", "rules"),
+    );
   });
 
   test("else XDG_CONFIG_HOME/opencode/rules", () => {
@@ -18,8 +26,12 @@ describe("globalRulesDir", () => {
   });
 
   test("empty variables count as unset", () => {
-    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "" }, home)).toBe(join(home, ".config", "opencode", "rules"));
-    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(join("/xdg", "opencode", "rules"));
+    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "" }, home)).toBe(
+      join(home, ".config", "opencode", "rules"),
+    );
+    expect(globalRulesDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(
+      join("/xdg", "opencode", "rules"),
+    );
   });
 
   test("the real process environment is not consulted", () => {
@@ -45,12 +57,19 @@ describe("openCodeConfigDir: one answer for the rules folder and the config file
 
   test("an empty variable counts as unset", () => {
     expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "" }, home)).toBe(join(home, ".config", "opencode"));
-    expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(join("/xdg", "opencode"));
+    expect(openCodeConfigDir({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, home)).toBe(
+      join("/xdg", "opencode"),
+    );
     expect(openCodeConfigDir({ XDG_CONFIG_HOME: "" }, home)).toBe(join(home, ".config", "opencode"));
   });
 
   test("the global rules folder is its `rules`", () => {
-    for (const env of [{}, { OPENCODE_CONFIG_DIR: "/cfg/oc" }, { XDG_CONFIG_HOME: "/xdg" }, { OPENCODE_CONFIG_DIR: "" }]) {
+    for (const env of [
+      {},
+      { OPENCODE_CONFIG_DIR: "/cfg/oc" },
+      { XDG_CONFIG_HOME: "/xdg" },
+      { OPENCODE_CONFIG_DIR: "" },
+    ]) {
       expect(globalRulesDir(env, home)).toBe(join(openCodeConfigDir(env, home), "rules"));
     }
   });
@@ -58,7 +77,11 @@ describe("openCodeConfigDir: one answer for the rules folder and the config file
 
 describe("projectRulesDirs", () => {
   test("from the worktree root down to the directory, nearest last", () => {
-    expect(projectRulesDirs("/repo/packages/app", "/repo")).toEqual(["/repo/.opencode/rules", "/repo/packages/.opencode/rules", "/repo/packages/app/.opencode/rules"]);
+    expect(projectRulesDirs("/repo/packages/app", "/repo")).toEqual([
+      "/repo/.opencode/rules",
+      "/repo/packages/.opencode/rules",
+      "/repo/packages/app/.opencode/rules",
+    ]);
   });
 
   test("directory equal to the worktree: just its own folder", () => {

@@ -64,7 +64,9 @@ describe("the nested search", () => {
       // The project, a, b and c are searched; then the limit, before d and a/deep.
       expect(names).toEqual(["b/x", "c/x"]);
       expect(warnings).toMatchObject([{ code: "nested-search-limit", severity: "warning", path: box.project }]);
-      expect(shown(warnings)[0]?.message).toBe("more than 4 folders below the project; nested rules folders (.cursor/rules, .windsurf/rules) past them were not searched");
+      expect(shown(warnings)[0]?.message).toBe(
+        "more than 4 folders below the project; nested rules folders (.cursor/rules, .windsurf/rules) past them were not searched",
+      );
     });
   });
 
@@ -84,13 +86,25 @@ describe("the nested search", () => {
   test("a sub-folder that cannot be read is a warning (not an error); the directory itself is left to the other sources", async () => {
     await box.write(box.project, { "locked/.cursor/rules/x.mdc": "Locked.", "open/.cursor/rules/x.mdc": "Open." });
     const locked = join(box.project, "locked");
-    const fs = { ...nodeRuleFs, readdir: async (path: string) => (path === locked ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path)) };
+    const fs = {
+      ...nodeRuleFs,
+      readdir: async (path: string) =>
+        path === locked ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path),
+    };
     const { names, warnings } = await cursorNames({ fs });
     expect(names).toEqual(["open/x"]);
-    expect(warnings).toMatchObject([{ code: "nested-folder-unreadable", severity: "warning", path: locked, reason: "EACCES" }]);
-    expect(shown(warnings)[0]?.message).toBe("folder cannot be read (EACCES); nested rules folders in it were not searched");
+    expect(warnings).toMatchObject([
+      { code: "nested-folder-unreadable", severity: "warning", path: locked, reason: "EACCES" },
+    ]);
+    expect(shown(warnings)[0]?.message).toBe(
+      "folder cannot be read (EACCES); nested rules folders in it were not searched",
+    );
 
-    const root = { ...nodeRuleFs, readdir: async (path: string) => (path === box.project ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path)) };
+    const root = {
+      ...nodeRuleFs,
+      readdir: async (path: string) =>
+        path === box.project ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path),
+    };
     expect((await cursorNames({ fs: root })).warnings).toEqual([]);
   });
 });
@@ -121,7 +135,13 @@ describe("the nested search enters nothing git ignores", () => {
     "apps/web/storybook/.cursor/rules/s.mdc": rule,
     "apps/storybook/.cursor/rules/kept.mdc": rule,
   };
-  const found = ["apps/storybook/kept", "services/api/kept", "services/api/legacy/kept", "services/docs-build/kept", "tmp-keep/kept"];
+  const found = [
+    "apps/storybook/kept",
+    "services/api/kept",
+    "services/api/legacy/kept",
+    "services/docs-build/kept",
+    "tmp-keep/kept",
+  ];
 
   test(".gitignore at every level (negation, anchored and directory-only patterns), .git/info/exclude and node_modules", async () => {
     await box.write(box.project, ignoredTree);
@@ -146,7 +166,8 @@ describe("the nested search enters nothing git ignores", () => {
     const unreadable = join(box.project, "pkg/.gitignore");
     const fs = {
       ...nodeRuleFs,
-      readFile: (path: string, maxBytes: number, size?: number) => (path === unreadable ? Promise.reject(eacces("open", path)) : nodeRuleFs.readFile(path, maxBytes, size)),
+      readFile: (path: string, maxBytes: number, size?: number) =>
+        path === unreadable ? Promise.reject(eacces("open", path)) : nodeRuleFs.readFile(path, maxBytes, size),
     };
     const { names, warnings } = await cursorNames({ fs });
     expect(names).toEqual(["big/b", "pkg/locked/l"]);

@@ -41,22 +41,49 @@ const load = (context: DiscoveryContext, cache?: ParseCacheEntries, ageMs = SETT
   loadRules({ ...context, parseCache: cache ? Promise.resolve(cache) : undefined, now: () => Date.now() + ageMs });
 
 /** What a user sees of a load: the rules, shadowed rules and warnings. */
-const seen = (loaded: Awaited<ReturnType<typeof loadRules>>) => ({ rules: loaded.rules, shadowed: loaded.shadowed, warnings: loaded.warnings });
+const seen = (loaded: Awaited<ReturnType<typeof loadRules>>) => ({
+  rules: loaded.rules,
+  shadowed: loaded.shadowed,
+  warnings: loaded.warnings,
+});
 
 describe("parse cache: what a later start reads", () => {
   test("every format's rules come back the same from the cache file, without reading the rule files again", async () => {
     const tree = await tempTree("rulebook-cache-", { copy: ALL_FORMATS });
-    box = { ...tree, context: (fs = nodeRuleFs) => ({ env: {}, home: tree.home, directory: tree.project, worktree: tree.project, fs, maxRuleBytes: MAX_RULE_BYTES }) };
-    await tree.write(tree.projectRules, { "bad.md": "---\nglobs: [unclosed\n---\nBroken.", "odd.md": "---\ncolour: blue\n---\nUnknown key." });
+    box = {
+      ...tree,
+      context: (fs = nodeRuleFs) => ({
+        env: {},
+        home: tree.home,
+        directory: tree.project,
+        worktree: tree.project,
+        fs,
+        maxRuleBytes: MAX_RULE_BYTES,
+      }),
+    };
+    await tree.write(tree.projectRules, {
+      "bad.md": "---\nglobs: [unclosed\n---\nBroken.",
+      "odd.md": "---\ncolour: blue\n---\nUnknown key.",
+    });
     const { log } = logged();
     const folder = join(tree.root, "cache");
-    const store = () => fileParseCache({ folder, project: { worktree: tree.project, directory: tree.project }, log, build: Promise.resolve("test-build") });
+    const store = () =>
+      fileParseCache({
+        folder,
+        project: { worktree: tree.project, directory: tree.project },
+        log,
+        build: Promise.resolve("test-build"),
+      });
 
     const first = await load(box.context());
     expect(first.rules.length).toBeGreaterThan(5);
     await store().save(first.parses ?? new Map());
     const fs = countingFs();
-    const second = await loadRules({ ...box.context(fs), parseCache: store().load(), now: () => Date.now() + SETTLED_AFTER_MS + 1000 });
+    const second = await loadRules({
+      ...box.context(fs),
+      parseCache: store().load(),
+      now: () => Date.now() + SETTLED_AFTER_MS + 1000,
+    });
 
     expect(seen(second)).toEqual(seen(first));
     // Only the files rules include are read (CLAUDE.md's `@docs/…`): they may change without their rule file changing.
@@ -110,7 +137,10 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
         {
           stamp: `1:${i}:9:1:1`,
           context: "[]",
-          parsed: { warnings: [], rule: makeRule({ name: "r", path: `/work/p/.opencode/rules/r${i}.md`, displayPath: "r.md", content: "R." }) },
+          parsed: {
+            warnings: [],
+            rule: makeRule({ name: "r", path: `/work/p/.opencode/rules/r${i}.md`, displayPath: "r.md", content: "R." }),
+          },
         },
       ]),
     );
@@ -134,7 +164,10 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
     const edited = text.replace('"path":"/work/p/.opencode/rules/r1.md"', '"path":"/elsewhere.md"');
     expect(edited).not.toBe(text);
     await writeFile(file, edited);
-    expect([...(await store("one").load()).keys()]).toEqual(["/work/p/.opencode/rules/r0.md", "/work/p/.opencode/rules/r2.md"]);
+    expect([...(await store("one").load()).keys()]).toEqual([
+      "/work/p/.opencode/rules/r0.md",
+      "/work/p/.opencode/rules/r2.md",
+    ]);
     await writeFile(file, text.slice(0, text.length / 2));
     expect((await store("one").load()).size).toBe(0);
     if (process.platform !== "win32") {
@@ -152,7 +185,14 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
 
   test("a cache folder that does not answer is given up after its wait, and the rules are read from their files", async () => {
     const { lines, log } = logged();
-    const hung = fileParseCache({ folder: "/nowhere", project, log, build: Promise.resolve("b"), read: () => new Promise(() => {}), loadWaitMs: 20 });
+    const hung = fileParseCache({
+      folder: "/nowhere",
+      project,
+      log,
+      build: Promise.resolve("b"),
+      read: () => new Promise(() => {}),
+      loadWaitMs: 20,
+    });
     expect((await hung.load()).size).toBe(0);
     await log.flush();
     expect(lines.join("\n")).toMatch(/was not read within 20 ms; rules are read from their files/);
@@ -163,7 +203,12 @@ describe("parse cache file: trusted, bounded, never in the way", () => {
     const folder = join(box.root, "cache");
     const { log } = logged();
     for (let i = 0; i <= MAX_PROJECTS + 1; i++) {
-      await fileParseCache({ folder, project: { worktree: `/p${i}`, directory: `/p${i}` }, log, build: Promise.resolve("b") }).save(entries(1));
+      await fileParseCache({
+        folder,
+        project: { worktree: `/p${i}`, directory: `/p${i}` },
+        log,
+        build: Promise.resolve("b"),
+      }).save(entries(1));
     }
     expect((await readdir(folder)).filter((name) => name.endsWith(".json"))).toHaveLength(MAX_PROJECTS);
   });

@@ -24,7 +24,11 @@ const outside = (realPath: string, what: "file" | "folder") =>
 
 /** The user's secrets, outside the repository. */
 async function secrets(): Promise<{ credentials: string; folder: string }> {
-  await box.write(box.home, { ".aws/credentials": SECRET, "secrets/token.md": SECRET, ".config/opencode/opencode.json": `{"provider":{"x":{"apiKey":"${SECRET}"}}}` });
+  await box.write(box.home, {
+    ".aws/credentials": SECRET,
+    "secrets/token.md": SECRET,
+    ".config/opencode/opencode.json": `{"provider":{"x":{"apiKey":"${SECRET}"}}}`,
+  });
   return { credentials: join(box.home, ".aws/credentials"), folder: join(box.home, "secrets") };
 }
 
@@ -35,7 +39,9 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.write(box.project, { ".opencode/rules/ok.md": "Use tabs." });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => rule.name)).toEqual(["ok"]);
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".opencode/rules/x.md"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: join(box.project, ".opencode/rules/x.md"), message: outside(credentials, "file") },
+    ]);
     expect(JSON.stringify(loaded.rules)).not.toContain(SECRET);
   });
 
@@ -44,7 +50,9 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.link(credentials, join(box.project, ".cursorrules"));
     const loaded = await box.load();
     expect(loaded.rules).toEqual([]);
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".cursorrules"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: join(box.project, ".cursorrules"), message: outside(credentials, "file") },
+    ]);
   });
 
   test("rules folders that are symlinks outside (.cursor/rules, .claude/rules, a parent .cursor) are not walked, not watched, and widen nothing", async () => {
@@ -54,9 +62,13 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.link(folder, join(box.project, ".claude/rules"));
     await box.link(join(box.root, "etc"), join(box.project, ".kiro"));
     // Another rule tries to read through the folders the links named.
-    await box.write(box.project, { ".opencode/rules/ref.md": `#[[file:${join(box.root, "etc/passwd.md")}]]\n@${join(folder, "token.md")}` });
+    await box.write(box.project, {
+      ".opencode/rules/ref.md": `#[[file:${join(box.root, "etc/passwd.md")}]]\n@${join(folder, "token.md")}`,
+    });
     const loaded = await box.load();
-    expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([["ref", `#[[file:${join(box.root, "etc/passwd.md")}]]\n@${join(folder, "token.md")}`]]);
+    expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([
+      ["ref", `#[[file:${join(box.root, "etc/passwd.md")}]]\n@${join(folder, "token.md")}`],
+    ]);
     const expected = [
       [join(box.project, ".cursor/rules"), outside(join(box.root, "etc"), "folder")],
       [join(box.project, ".claude/rules"), outside(folder, "folder")],
@@ -64,12 +76,21 @@ describe("a repository's rule files are read only from inside it", () => {
         join(box.project, ".opencode/rules/ref.md"),
         `reference #[[file:${join(box.root, "etc/passwd.md")}]] points outside the repository (${join(box.root, "etc/passwd.md")}); refused; left as text`,
       ],
-      [join(box.project, ".opencode/rules/ref.md"), `reference @${join(folder, "token.md")} points outside the repository (${join(folder, "token.md")}); refused; left as text`],
+      [
+        join(box.project, ".opencode/rules/ref.md"),
+        `reference @${join(folder, "token.md")} points outside the repository (${join(folder, "token.md")}); refused; left as text`,
+      ],
       [join(box.project, ".kiro/steering"), outside(join(box.root, "etc/steering"), "folder")],
     ];
     // Sources search at once: the order of their warnings is not the point here.
     expect(shown(loaded.warnings).map((w) => [w.path, w.message])).toEqual(expect.arrayContaining(expected));
-    expect(loaded.warnings.map((w) => w.code).sort()).toEqual(["outside-repository", "outside-repository", "outside-repository", "reference-outside", "reference-outside"]);
+    expect(loaded.warnings.map((w) => w.code).sort()).toEqual([
+      "outside-repository",
+      "outside-repository",
+      "outside-repository",
+      "reference-outside",
+      "reference-outside",
+    ]);
     expect(loaded.warnings).toHaveLength(expected.length);
     expect(loaded.folders).not.toContain(join(box.project, ".cursor/rules"));
     expect(loaded.folders).not.toContain(join(box.project, ".claude/rules"));
@@ -94,7 +115,9 @@ describe("a repository's rule files are read only from inside it", () => {
     await box.write(box.project, { ".opencode/rules/ok.md": "OK." });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => rule.name)).toEqual(["ok"]);
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".opencode/rules/root"), message: outside("/", "folder") }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: join(box.project, ".opencode/rules/root"), message: outside("/", "folder") },
+    ]);
   });
 
   test("symlinks that stay inside the repository are followed", async () => {
@@ -119,7 +142,9 @@ describe("the user's own folders are the user's", () => {
     await box.link(join(box.root, "dotfiles/rules/mine.md"), join(box.home, ".config/opencode/rules/mine.md"));
     const loaded = await box.load();
     expect(loaded.warnings).toEqual([]);
-    expect(loaded.rules.map((rule) => [rule.scope, rule.name, rule.content])).toEqual([["global", "mine", "Mine.\nSnippet."]]);
+    expect(loaded.rules.map((rule) => [rule.scope, rule.name, rule.content])).toEqual([
+      ["global", "mine", "Mine.\nSnippet."],
+    ]);
   });
 
   test("extraDirs outside the repository: read only when the user's own config names them", async () => {
@@ -144,7 +169,9 @@ describe("the user's own folders are the user's", () => {
     await box.link(credentials, join(box.project, ".agents/rules/leak.md"));
     const loaded = await box.load({ extraDirs: [".agents/rules"] });
     expect(loaded.rules).toEqual([]);
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, ".agents/rules/leak.md"), message: outside(credentials, "file") }]);
+    expect(shown(loaded.warnings)).toEqual([
+      { path: join(box.project, ".agents/rules/leak.md"), message: outside(credentials, "file") },
+    ]);
   });
 });
 
@@ -172,7 +199,9 @@ describe("every walk is bounded", () => {
     const fs = endlessTree(join(box.project, ".opencode/rules"));
     const loaded = await box.load({ sources: ["native"] }, { fs });
     const stops = loaded.warnings.filter((w) => w.code === "walk-limit");
-    expect(shown(stops).map((w) => w.message)).toEqual([`more than ${WALK_LIMITS.folders} folders in this source's rule folders; the walk stopped here and the rest was not read`]);
+    expect(shown(stops).map((w) => w.message)).toEqual([
+      `more than ${WALK_LIMITS.folders} folders in this source's rule folders; the walk stopped here and the rest was not read`,
+    ]);
     // The depth limit is hit on the way, once per deep branch: reported up to a bound, then summed up.
     expect(loaded.warnings.length).toBeLessThanOrEqual(MAX_WALK_WARNINGS + 2);
     expect(fs.readdirCalls()).toBeLessThanOrEqual(WALK_LIMITS.folders);
@@ -194,12 +223,15 @@ function endlessTree(root: string): RuleFs & { readdirCalls(): number } {
     async readdir(path) {
       if (!under(path)) return nodeRuleFs.readdir(path);
       calls++;
-      const entry = (name: string, dir: boolean) => ({ name, isDirectory: () => dir, isFile: () => !dir, isSymbolicLink: () => false }) as unknown as Dirent;
+      const entry = (name: string, dir: boolean) =>
+        ({ name, isDirectory: () => dir, isFile: () => !dir, isSymbolicLink: () => false }) as unknown as Dirent;
       return [...Array.from({ length: 10 }, (_, i) => entry(`f${i}`, true)), entry("r.md", false)];
     },
     async stat(path) {
       if (!under(path)) return nodeRuleFs.stat(path);
-      return path.endsWith(".md") ? ({ ...folder, isDirectory: () => false, isFile: () => true, size: 3 } as unknown as Stats) : folder;
+      return path.endsWith(".md")
+        ? ({ ...folder, isDirectory: () => false, isFile: () => true, size: 3 } as unknown as Stats)
+        : folder;
     },
     realpath: async (path) => (under(path) ? path : nodeRuleFs.realpath(path)),
     readFile: async (path, max) => (under(path) ? new TextEncoder().encode("R.") : nodeRuleFs.readFile(path, max)),

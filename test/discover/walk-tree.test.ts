@@ -26,7 +26,10 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
     await symlink(other, join(root, "linked-folder"));
     await symlink(join(other, "real.md"), join(root, "linked.md"));
     const walk = await walkFolder(root, walkFs(), { followLinks: false });
-    expect(walk).toEqual({ files: [{ path: join(root, "own.md"), relPath: "own.md", size: 1, version: expect.any(Object) }], warnings: [] });
+    expect(walk).toEqual({
+      files: [{ path: join(root, "own.md"), relPath: "own.md", size: 1, version: expect.any(Object) }],
+      warnings: [],
+    });
   });
 
   test("breadth first: onFolder sees shallow folders first, each with all its entries (hidden ones too) in name order", async () => {
@@ -45,7 +48,10 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
       ["b/deep", ["x.txt"]],
     ]);
     const depthFirst: string[] = [];
-    await walkFolder(root, walkFs(), { accept: () => false, onFolder: (_dir, relPath) => void depthFirst.push(relPath) });
+    await walkFolder(root, walkFs(), {
+      accept: () => false,
+      onFolder: (_dir, relPath) => void depthFirst.push(relPath),
+    });
     expect(depthFirst).toEqual(["", "a", "b", "b/deep", "c"]);
   });
 
@@ -60,10 +66,16 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
   test("a budget with its own limits stops the walk with one warning", async () => {
     const root = await makeRoot();
     await writeTree(root, { "a/x.md": "x", "b/y.md": "y", "c/z.md": "z" });
-    const walk = await walkFolder(root, walkFs(), { budget: walkBudget({ folders: 2, entries: Infinity, files: Infinity }) });
+    const walk = await walkFolder(root, walkFs(), {
+      budget: walkBudget({ folders: 2, entries: Infinity, files: Infinity }),
+    });
     expect(walk.files.map((f) => f.relPath)).toEqual(["a/x.md"]);
-    expect(walk.warnings).toMatchObject([{ code: "walk-limit", severity: "error", limit: 2, what: "folders", path: join(root, "b") }]);
-    expect(shown(walk.warnings)[0]?.message).toBe("more than 2 folders in this source's rule folders; the walk stopped here and the rest was not read");
+    expect(walk.warnings).toMatchObject([
+      { code: "walk-limit", severity: "error", limit: 2, what: "folders", path: join(root, "b") },
+    ]);
+    expect(shown(walk.warnings)[0]?.message).toBe(
+      "more than 2 folders in this source's rule folders; the walk stopped here and the rest was not read",
+    );
   });
 
   test("maxDepth: folders that many levels down are not read", async () => {
@@ -88,9 +100,18 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
 
   test("walkProjectTree with hiddenFolders: hidden folders entered too, but never version control or a tool's cache", async () => {
     const root = await makeRoot();
-    await writeTree(root, { ".cursor/rules/a.mdc": "a", ".git/e.md": "e", ".venv/lib/x.py": "x", "node_modules/p/i.js": "i", "z/f.md": "f" });
+    await writeTree(root, {
+      ".cursor/rules/a.mdc": "a",
+      ".git/e.md": "e",
+      ".venv/lib/x.py": "x",
+      "node_modules/p/i.js": "i",
+      "z/f.md": "f",
+    });
     const seen: string[] = [];
-    await walkProjectTree(root, walkFs(), { hiddenFolders: true, onFolder: (_dir, relPath) => void seen.push(relPath) });
+    await walkProjectTree(root, walkFs(), {
+      hiddenFolders: true,
+      onFolder: (_dir, relPath) => void seen.push(relPath),
+    });
     expect(seen).toEqual(["", ".cursor", "z", ".cursor/rules"]);
   });
 
@@ -111,11 +132,25 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
     const walked = async (gitignore: boolean) => {
       const seen: string[] = [];
       const options = { onFolder: (_dir: string, relPath: string) => void seen.push(relPath) };
-      await walkProjectTree(root, nodeRuleFs, gitignore ? { ...options, gitignore: await ignoresAbove(nodeRuleFs, root, root) } : options);
+      await walkProjectTree(
+        root,
+        nodeRuleFs,
+        gitignore ? { ...options, gitignore: await ignoresAbove(nodeRuleFs, root, root) } : options,
+      );
       return seen;
     };
     expect(await walked(true)).toEqual(["", "src", "src/gen-keep", "src/top-only"]);
-    expect(await walked(false)).toEqual(["", "cache", "scratch", "src", "top-only", "src/cache", "src/gen-keep", "src/gen-x", "src/top-only"]);
+    expect(await walked(false)).toEqual([
+      "",
+      "cache",
+      "scratch",
+      "src",
+      "top-only",
+      "src/cache",
+      "src/gen-keep",
+      "src/gen-x",
+      "src/top-only",
+    ]);
   });
 
   test("gitignore from a sub-folder: the ignore files above it apply below it; the sub-folder is walked even if they ignore it", async () => {
@@ -124,14 +159,31 @@ describe("walkFolder over a project's own tree (the nested rules-folder search, 
       await writeTree(root, tree);
       const start = join(root, "pkg");
       const seen: string[] = [];
-      await walkProjectTree(start, nodeRuleFs, { gitignore: await ignoresAbove(nodeRuleFs, root, start), onFolder: (_dir, relPath) => void seen.push(relPath) });
+      await walkProjectTree(start, nodeRuleFs, {
+        gitignore: await ignoresAbove(nodeRuleFs, root, start),
+        onFolder: (_dir, relPath) => void seen.push(relPath),
+      });
       return seen;
     };
     expect(await walkedFrom({ ".gitignore": "lib/\n", "pkg/lib/a.txt": "", "pkg/src/b.txt": "" })).toEqual(["", "src"]);
-    expect(await walkedFrom({ ".gitignore": "/pkg/\n", "pkg/lib/a.txt": "", "pkg/src/b.txt": "" })).toEqual(["", "lib", "src"]);
+    expect(await walkedFrom({ ".gitignore": "/pkg/\n", "pkg/lib/a.txt": "", "pkg/src/b.txt": "" })).toEqual([
+      "",
+      "lib",
+      "src",
+    ]);
   });
 
   test("dependency and build folders are one list", () => {
-    expect([...SKIPPED_FOLDERS].sort()).toEqual(["__pycache__", "build", "coverage", "dist", "node_modules", "out", "target", "vendor", "venv"]);
+    expect([...SKIPPED_FOLDERS].sort()).toEqual([
+      "__pycache__",
+      "build",
+      "coverage",
+      "dist",
+      "node_modules",
+      "out",
+      "target",
+      "vendor",
+      "venv",
+    ]);
   });
 });

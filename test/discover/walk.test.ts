@@ -43,7 +43,13 @@ describe("walkFolder", () => {
 
   test("hidden files and folders are skipped at every depth", async () => {
     const root = await makeRoot();
-    await writeTree(root, { ".hidden.md": "x", ".git/x.md": "x", "sub/.secret/y.md": "y", "sub/.z.mdc": "z", "sub/ok.md": "ok" });
+    await writeTree(root, {
+      ".hidden.md": "x",
+      ".git/x.md": "x",
+      "sub/.secret/y.md": "y",
+      "sub/.z.mdc": "z",
+      "sub/ok.md": "ok",
+    });
     const walk = await walkFolder(root, walkFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["sub/ok.md"]);
     expect(walk.warnings).toEqual([]);
@@ -79,7 +85,9 @@ describe("walkFolder", () => {
     });
     const walk = await walkFolder(root, fs);
     expect(walk.files).toEqual([]);
-    expect(shown(walk.warnings)).toEqual([{ path: root, message: "rules folder cannot be read (EACCES); its rules were not loaded" }]);
+    expect(shown(walk.warnings)).toEqual([
+      { path: root, message: "rules folder cannot be read (EACCES); its rules were not loaded" },
+    ]);
     expect(walk.warnings).toEqual([{ code: "folder-unreadable", severity: "error", path: root, reason: "EACCES" }]);
   });
 
@@ -87,10 +95,14 @@ describe("walkFolder", () => {
     const root = await makeRoot();
     await writeTree(root, { "a.md": "a", "locked/x.md": "x", "z.md": "z" });
     const locked = join(root, "locked");
-    const fs = walkFs({ readdir: async (path) => (path === locked ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path)) });
+    const fs = walkFs({
+      readdir: async (path) => (path === locked ? Promise.reject(eacces("scandir", path)) : nodeRuleFs.readdir(path)),
+    });
     const walk = await walkFolder(root, fs);
     expect(walk.files.map((f) => f.relPath)).toEqual(["a.md", "z.md"]);
-    expect(shown(walk.warnings)).toEqual([{ path: locked, message: "folder cannot be read (EACCES); its rules were not loaded" }]);
+    expect(shown(walk.warnings)).toEqual([
+      { path: locked, message: "folder cannot be read (EACCES); its rules were not loaded" },
+    ]);
   });
 
   test("a symlinked file is followed, named after the link", async () => {
@@ -99,7 +111,10 @@ describe("walkFolder", () => {
     await writeTree(other, { "real.md": "12345" });
     await symlink(join(other, "real.md"), join(root, "linked.md"));
     const walk = await walkFolder(root, walkFs());
-    expect(walk).toEqual({ files: [{ path: join(root, "linked.md"), relPath: "linked.md", size: 5, version: VERSION }], warnings: [] });
+    expect(walk).toEqual({
+      files: [{ path: join(root, "linked.md"), relPath: "linked.md", size: 5, version: VERSION }],
+      warnings: [],
+    });
     // The version is the file the link points at: a change there is a change of the rule.
     expect(walk.files[0]?.version).toEqual(fileVersion(await stat(join(other, "real.md"))));
   });
@@ -124,7 +139,12 @@ describe("walkFolder", () => {
     await symlink(shared, join(root, "one"));
     await symlink(shared, join(root, "two"));
     const walk = await walkFolder(root, walkFs());
-    expect(shown(walk.warnings)).toEqual([{ path: join(root, "two"), message: `this folder is ${await realpath(shared)}, already read through another path; not read again` }]);
+    expect(shown(walk.warnings)).toEqual([
+      {
+        path: join(root, "two"),
+        message: `this folder is ${await realpath(shared)}, already read through another path; not read again`,
+      },
+    ]);
     expect(walk.files.map((f) => f.relPath)).toEqual(["one/s.md"]);
   });
 
@@ -142,7 +162,9 @@ describe("walkFolder", () => {
     await symlink(root, loop);
     const walk = await walkFolder(root, walkFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["a.md", "sub/b.md"]);
-    expect(shown(walk.warnings)).toEqual([{ path: loop, message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
+    expect(shown(walk.warnings)).toEqual([
+      { path: loop, message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` },
+    ]);
   }, 5000);
 
   test("a folder linking to itself ends with a warning", async () => {
@@ -151,7 +173,12 @@ describe("walkFolder", () => {
     await symlink(".", join(root, "self"));
     const walk = await walkFolder(root, walkFs());
     expect(walk.files.map((f) => f.relPath)).toEqual(["ok.md"]);
-    expect(shown(walk.warnings)).toEqual([{ path: join(root, "self"), message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here` }]);
+    expect(shown(walk.warnings)).toEqual([
+      {
+        path: join(root, "self"),
+        message: `symlink loop: this folder leads back to ${root}; the walk of this branch stopped here`,
+      },
+    ]);
   }, 5000);
 
   test("a link that links to itself (ELOOP) is reported and skipped", async () => {
@@ -167,7 +194,9 @@ describe("walkFolder", () => {
     const root = await makeRoot();
     await symlink(join(root, "gone.md"), join(root, "dangling.md"));
     await symlink(join(root, "gone.txt"), join(root, "dangling.txt"));
-    expect(shown((await walkFolder(root, walkFs())).warnings)).toEqual([{ path: join(root, "dangling.md"), message: "cannot be read (ENOENT); skipped" }]);
+    expect(shown((await walkFolder(root, walkFs())).warnings)).toEqual([
+      { path: join(root, "dangling.md"), message: "cannot be read (ENOENT); skipped" },
+    ]);
   });
 
   test("a symlink to a FIFO is never opened and is reported; a FIFO named .md too", async () => {
@@ -200,7 +229,10 @@ describe("walkFolder", () => {
     const root = await makeRoot();
     const segments = Array.from({ length: 70 }, (_, i) => `d${i}`);
     await mkdir(join(root, ...segments), { recursive: true });
-    await writeTree(root, { [`${segments.slice(0, 3).join("/")}/shallow.md`]: "s", [`${segments.join("/")}/deep.md`]: "d" });
+    await writeTree(root, {
+      [`${segments.slice(0, 3).join("/")}/shallow.md`]: "s",
+      [`${segments.join("/")}/deep.md`]: "d",
+    });
     const walk = await walkFolder(root, walkFs());
     expect(walk.files.map((f) => f.relPath)).toEqual([`${segments.slice(0, 3).join("/")}/shallow.md`]);
     expect(walk.warnings).toHaveLength(1);

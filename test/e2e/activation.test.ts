@@ -33,7 +33,11 @@ const has = (r: RecordedRequest, mark: string) => requestText(r).includes(mark);
 const lastMessage = (r: RecordedRequest) => r.body.messages.at(-1)!;
 const lastText = (r: RecordedRequest) => {
   const c = lastMessage(r).content;
-  return typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("\n") : "";
+  return typeof c === "string"
+    ? c
+    : Array.isArray(c)
+      ? c.map((p) => (p && typeof p === "object" && "text" in p ? String(p.text) : "")).join("\n")
+      : "";
 };
 
 describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
@@ -67,10 +71,16 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
   /** A session whose silent rules message is stored. */
   async function newSession(): Promise<string> {
     const { id } = await createSession(oc.client);
-    await waitFor(async () => (await getMessages(oc.client, id)).some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(MARK.always))), {
-      message: "rules message stored",
-      timeoutMs: 10_000,
-    });
+    await waitFor(
+      async () =>
+        (await getMessages(oc.client, id)).some((m) =>
+          m.parts.some((p) => p.type === "text" && p.text.includes(MARK.always)),
+        ),
+      {
+        message: "rules message stored",
+        timeoutMs: 10_000,
+      },
+    );
     return id;
   }
 
@@ -85,7 +95,10 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
     const t1 = await turn(id, "Hello, what is this project?");
     expect(t1).toHaveLength(1);
 
-    oc.fakeModel.enqueue({ toolCalls: [{ name: "read", arguments: { filePath: path.join(oc.projectDir, "src", "app.ts") } }] }, "It exports answer.");
+    oc.fakeModel.enqueue(
+      { toolCalls: [{ name: "read", arguments: { filePath: path.join(oc.projectDir, "src", "app.ts") } }] },
+      "It exports answer.",
+    );
     const t2 = await turn(id, "Look at the application code, please.");
     expect(t2).toHaveLength(2); // the prompt, then the read result: no extra turn
 
@@ -105,12 +118,16 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
   test("a glob rule arrives with the result of a write that creates a matching file", async () => {
     const id = await newSession();
     const target = path.join(oc.projectDir, "src", "feature", "created-now.ts");
-    oc.fakeModel.enqueue({ toolCalls: [{ name: "write", arguments: { filePath: target, content: "export const created = true;\n" } }] }, "Created it.");
+    oc.fakeModel.enqueue(
+      { toolCalls: [{ name: "write", arguments: { filePath: target, content: "export const created = true;\n" } }] },
+      "Created it.",
+    );
     const t = await turn(id, "Create a small feature module.");
     expect(t).toHaveLength(2);
 
     const [first, afterWrite] = t as [RecordedRequest, RecordedRequest];
-    for (const r of oc.fakeModel.requestsFor(id).filter((r) => r.seq < afterWrite.seq)) expect(has(r, MARK.glob)).toBe(false);
+    for (const r of oc.fakeModel.requestsFor(id).filter((r) => r.seq < afterWrite.seq))
+      expect(has(r, MARK.glob)).toBe(false);
     expect(has(first, MARK.glob)).toBe(false);
     expect(lastMessage(afterWrite).role).toBe("tool");
     expect(lastText(afterWrite)).toContain(MARK.glob);
@@ -162,7 +179,11 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
 
   test("the rule tool returns an on-request rule; the first message only lists it", async () => {
     const id = await newSession();
-    oc.fakeModel.enqueue({ toolCalls: [{ name: "rule", arguments: { name: "secrets" } }] }, { toolCalls: [{ name: "rule", arguments: { name: "no-such-rule" } }] }, "Understood.");
+    oc.fakeModel.enqueue(
+      { toolCalls: [{ name: "rule", arguments: { name: "secrets" } }] },
+      { toolCalls: [{ name: "rule", arguments: { name: "no-such-rule" } }] },
+      "Understood.",
+    );
     const t = await turn(id, "Rotate the API credentials.");
     expect(t).toHaveLength(3);
 
@@ -200,12 +221,18 @@ describe("activation in the real OpenCode", { timeout: 30_000 }, () => {
     for (const mark of active) expect(count(requestText(t1[2]!), mark), mark).toBe(1);
 
     const mainBefore = oc.fakeModel.mainRequests(id).length;
-    unwrap(await oc.client.session.summarize({ path: { id }, body: { providerID: "fake", modelID: "fake-model" } }), "session.summarize");
+    unwrap(
+      await oc.client.session.summarize({ path: { id }, body: { providerID: "fake", modelID: "fake-model" } }),
+      "session.summarize",
+    );
     await waitFor(
       async () => {
         const msgs = await getMessages(oc.client, id);
         const summaryAt = msgs.findIndex((m) => m.info.role === "assistant" && m.info.summary === true);
-        return summaryAt >= 0 && msgs.slice(summaryAt).some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(MARK.always)));
+        return (
+          summaryAt >= 0 &&
+          msgs.slice(summaryAt).some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(MARK.always)))
+        );
       },
       { message: "rules re-delivered after compaction", timeoutMs: 10_000 },
     );

@@ -13,18 +13,34 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { requestText, type RecordedRequest } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
-import { EACH_ONCE, PLUGIN_UNDER_TEST, alwaysRuleFiles, childPrompt, countOf, delegatingResponder, lastMessageParts, ruleCounts, scopedRule, timesIn } from "./harness/rules.js";
+import {
+  EACH_ONCE,
+  PLUGIN_UNDER_TEST,
+  alwaysRuleFiles,
+  childPrompt,
+  countOf,
+  delegatingResponder,
+  lastMessageParts,
+  ruleCounts,
+  scopedRule,
+  timesIn,
+} from "./harness/rules.js";
 import { createSession, getMessages, prompt, unwrap, userMessages, waitForIdle } from "./harness/wait.js";
 
 const PLAN = { name: "plan-notes", mark: "MARK-AGENT-PLAN-5a1", frontMatter: "agents: [plan]" };
 const BUILD = { name: "build-notes", mark: "MARK-AGENT-BUILD-8c3", frontMatter: "agents: [build]" };
 const GENERAL = { name: "general-notes", mark: "MARK-AGENT-GENERAL-2f7", frontMatter: "agents: [general]" };
 const FAKE_MODEL = { name: "fake-model-notes", mark: "MARK-MODEL-FAKE-e40", frontMatter: 'models: ["fake/*"]' };
-const OTHER_MODEL = { name: "anthropic-notes", mark: "MARK-MODEL-ANTHROPIC-b96", frontMatter: 'models: ["anthropic/*"]' };
+const OTHER_MODEL = {
+  name: "anthropic-notes",
+  mark: "MARK-MODEL-ANTHROPIC-b96",
+  frontMatter: 'models: ["anthropic/*"]',
+};
 const SCOPED = [PLAN, BUILD, GENERAL, FAKE_MODEL, OTHER_MODEL];
 
 /** The opening tag of a scoped project rule's block, `for` included. */
-const openingTag = (rule: { name: string }, only: string) => `<rule name="${rule.name}" scope="project" source="native" file=".opencode/rules/${rule.name}.md" for="${only}">`;
+const openingTag = (rule: { name: string }, only: string) =>
+  `<rule name="${rule.name}" scope="project" source="native" file=".opencode/rules/${rule.name}.md" for="${only}">`;
 
 const NOT_FOR_BUILD = "Not in effect while you work as agent build";
 const NOT_FOR_PLAN = "Not in effect while you work as agent plan";
@@ -41,7 +57,8 @@ function shapeOfLastMessage(request: RecordedRequest): string[] {
 }
 
 /** The plugin's rules message in the request's last message ("" when it has none). */
-const rulesOfLastMessage = (request: RecordedRequest) => lastMessageParts(request).find((part) => part.kind === "rules")?.text ?? "";
+const rulesOfLastMessage = (request: RecordedRequest) =>
+  lastMessageParts(request).find((part) => part.kind === "rules")?.text ?? "";
 
 /** The user's words in the request's last message: its last part that is neither rules nor OpenCode's. */
 const wordsOfLastMessage = (request: RecordedRequest) =>
@@ -54,8 +71,14 @@ describe("rules for one agent or one model (real OpenCode)", { timeout: 60_000 }
 
   beforeAll(async () => {
     const always = alwaysRuleFiles();
-    const scoped = Object.fromEntries(SCOPED.map((rule) => [`${rule.name}.md`, scopedRule(rule.frontMatter, rule.name, `${rule.mark}: follow it.`)]));
-    oc = await startOpencode({ pluginPath: PLUGIN_UNDER_TEST, globalRules: always.globalRules, projectRules: { ...always.projectRules, ...scoped } });
+    const scoped = Object.fromEntries(
+      SCOPED.map((rule) => [`${rule.name}.md`, scopedRule(rule.frontMatter, rule.name, `${rule.mark}: follow it.`)]),
+    );
+    oc = await startOpencode({
+      pluginPath: PLUGIN_UNDER_TEST,
+      globalRules: always.globalRules,
+      projectRules: { ...always.projectRules, ...scoped },
+    });
     oc.fakeModel.respond(delegatingResponder);
   }, 60_000);
 
@@ -85,7 +108,9 @@ describe("rules for one agent or one model (real OpenCode)", { timeout: 60_000 }
 
     test("each turn is one model request: a switch costs no turn of its own", async () => {
       expect(turns.map((requests) => requests.length)).toEqual([1, 1, 1, 1]);
-      const agents = userMessages(await getMessages(oc.client, sessionID)).map((message) => (message.info as { agent?: string }).agent);
+      const agents = userMessages(await getMessages(oc.client, sessionID)).map(
+        (message) => (message.info as { agent?: string }).agent,
+      );
       expect(agents).toEqual(["plan", "build", "build", "plan"]);
     });
 
@@ -145,8 +170,16 @@ describe("rules for one agent or one model (real OpenCode)", { timeout: 60_000 }
     const { id } = await createSession(oc.client);
     // The first prompt names no agent: OpenCode's default agent, build.
     const requests = [...(await turn(id, 5)), ...(await turn(id, 6, "build"))];
-    expect(userMessages(await getMessages(oc.client, id)).map((message) => (message.info as { agent?: string }).agent)).toEqual(["build", "build"]);
-    expect(requests.map((request) => [timesIn(request, PLAN), timesIn(request, BUILD), countOf(requestText(request), NOT_FOR_BUILD)])).toEqual([
+    expect(
+      userMessages(await getMessages(oc.client, id)).map((message) => (message.info as { agent?: string }).agent),
+    ).toEqual(["build", "build"]);
+    expect(
+      requests.map((request) => [
+        timesIn(request, PLAN),
+        timesIn(request, BUILD),
+        countOf(requestText(request), NOT_FOR_BUILD),
+      ]),
+    ).toEqual([
       [0, 1, 0],
       [0, 1, 0],
     ]);
@@ -161,7 +194,9 @@ describe("rules for one agent or one model (real OpenCode)", { timeout: 60_000 }
     expect(children).toHaveLength(1);
     const child = children[0]!.id;
     await waitForIdle(oc.client, child);
-    expect(userMessages(await getMessages(oc.client, child)).map((message) => (message.info as { agent?: string }).agent)).toEqual(["general"]);
+    expect(
+      userMessages(await getMessages(oc.client, child)).map((message) => (message.info as { agent?: string }).agent),
+    ).toEqual(["general"]);
 
     const [first, ...more] = oc.fakeModel.mainRequests(child);
     expect(more).toHaveLength(0);
@@ -185,6 +220,8 @@ describe("rules for one agent or one model (real OpenCode)", { timeout: 60_000 }
     expect(main.filter((request) => timesIn(request, FAKE_MODEL) !== 1).map((request) => request.seq)).toEqual([]);
     expect(requestText(main[0]!)).toContain(openingTag(FAKE_MODEL, "model fake/*"));
     // Title requests included: no request of any kind ever held it.
-    expect(oc.fakeModel.requests.filter((request) => timesIn(request, OTHER_MODEL) !== 0).map((request) => request.seq)).toEqual([]);
+    expect(
+      oc.fakeModel.requests.filter((request) => timesIn(request, OTHER_MODEL) !== 0).map((request) => request.seq),
+    ).toEqual([]);
   });
 });

@@ -14,8 +14,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest"
 import { isSummaryRequest, type RecordedRequest } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import { firstDifference } from "./harness/prompt-prefix.js";
-import { EACH_ONCE, PLUGIN_UNDER_TEST, alwaysRuleFiles, lastMessage, ruleCounts, rulesAfterLastCompaction, waitForRulesStored } from "./harness/rules.js";
-import { assistantMessages, createSession, getMessages, prompt, sleep, unwrap, waitFor, waitForIdle } from "./harness/wait.js";
+import {
+  EACH_ONCE,
+  PLUGIN_UNDER_TEST,
+  alwaysRuleFiles,
+  lastMessage,
+  ruleCounts,
+  rulesAfterLastCompaction,
+  waitForRulesStored,
+} from "./harness/rules.js";
+import {
+  assistantMessages,
+  createSession,
+  getMessages,
+  prompt,
+  sleep,
+  unwrap,
+  waitFor,
+  waitForIdle,
+} from "./harness/wait.js";
 
 const MODEL = { providerID: "fake", modelID: "fake-model" };
 
@@ -54,7 +71,10 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
     const id = await sessionWithOneTurn();
     const mainBefore = oc.fakeModel.mainRequests(id).length;
     unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
-    await waitFor(async () => rulesAfterLastCompaction(await getMessages(oc.client, id)) > 0, { message: "rules re-delivered", timeoutMs: 10_000 });
+    await waitFor(async () => rulesAfterLastCompaction(await getMessages(oc.client, id)) > 0, {
+      message: "rules re-delivered",
+      timeoutMs: 10_000,
+    });
     await sleep(500);
     // The summary request is not a main request; the delivery itself asked the model nothing.
     expect(oc.fakeModel.summaryRequests().filter((r) => r.sessionID === id)).toHaveLength(1);
@@ -87,7 +107,9 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
     // The next answer reports a prompt that overflows the context: OpenCode compacts and continues on its own.
     oc.fakeModel.enqueue({ text: "big answer", usage: { prompt_tokens: 99_000, completion_tokens: 500 } });
     await prompt(oc.client, id, "TURN-2: read everything");
-    const [summary] = await oc.fakeModel.waitForRequests(1, { filter: (r) => isSummaryRequest(r) && r.sessionID === id });
+    const [summary] = await oc.fakeModel.waitForRequests(1, {
+      filter: (r) => isSummaryRequest(r) && r.sessionID === id,
+    });
     await waitForIdle(oc.client, id);
     await sleep(800);
     const after = oc.fakeModel.mainRequests(id).filter((r) => r.seq > summary!.seq);
@@ -108,11 +130,20 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
     const id = await sessionWithOneTurn();
     // The provider refuses the prompt as too long: OpenCode compacts, then replays the user's prompt without the autocontinue hook.
     oc.fakeModel.enqueue(
-      { error: { status: 400, message: "This model's maximum context length is 1000 tokens. However, your messages resulted in 200000 tokens." } },
+      {
+        error: {
+          status: 400,
+          message:
+            "This model's maximum context length is 1000 tokens. However, your messages resulted in 200000 tokens.",
+        },
+      },
       "ANSWER-AFTER-OVERFLOW",
     );
     await prompt(oc.client, id, "TURN-2: a prompt too long for the model");
-    const [summary] = await oc.fakeModel.waitForRequests(1, { filter: (r) => isSummaryRequest(r) && r.sessionID === id, timeoutMs: 15_000 });
+    const [summary] = await oc.fakeModel.waitForRequests(1, {
+      filter: (r) => isSummaryRequest(r) && r.sessionID === id,
+      timeoutMs: 15_000,
+    });
     await waitForIdle(oc.client, id);
     await sleep(1000);
     const after = oc.fakeModel.mainRequests(id).filter((r) => r.seq > summary!.seq);

@@ -40,7 +40,13 @@ function rulesInWindow(messages: SessionMessage[]): number {
 }
 
 /** Sends a user turn; returns the main requests it caused. */
-async function turn(client: OpencodeClient, model: FakeModel, id: string, text: string, agent?: string): Promise<RecordedRequest[]> {
+async function turn(
+  client: OpencodeClient,
+  model: FakeModel,
+  id: string,
+  text: string,
+  agent?: string,
+): Promise<RecordedRequest[]> {
   const before = model.mainRequests(id).length;
   await prompt(client, id, text, agent ? { agent } : {});
   await waitForIdle(client, id);
@@ -57,7 +63,12 @@ describe("no duplicates: fork, and a restart of OpenCode", { timeout: 60_000 }, 
   beforeAll(async () => {
     model = await startFakeModel();
     // keepTmp + our own fake model: stopping the first server keeps the folders (database included) and the model.
-    first = await startOpencode({ pluginPath: PLUGIN_UNDER_TEST, ...alwaysRuleFiles(), fakeModel: model, keepTmp: true });
+    first = await startOpencode({
+      pluginPath: PLUGIN_UNDER_TEST,
+      ...alwaysRuleFiles(),
+      fakeModel: model,
+      keepTmp: true,
+    });
     await Promise.all(
       (Object.keys(old) as Array<keyof typeof old>).map(async (key) => {
         const { id } = unwrap(await first.client.session.create({ body: {} }), "session.create");
@@ -121,7 +132,9 @@ describe("no duplicates: fork, and a restart of OpenCode", { timeout: 60_000 }, 
     await sleep(500);
     expect(model.mainRequests(id)).toHaveLength(mainBefore);
     // The re-delivery did not switch this plan session to the default agent.
-    expect((unwrap(await client.session.get({ path: { id } }), "session.get") as { agent?: string }).agent).toBe("plan");
+    expect((unwrap(await client.session.get({ path: { id } }), "session.get") as { agent?: string }).agent).toBe(
+      "plan",
+    );
 
     const requests = await turn(client, model, id, "AFTER-RESTART: after the summary", "plan");
     expect(requests).toHaveLength(1);

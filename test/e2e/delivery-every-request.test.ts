@@ -43,11 +43,16 @@ describe("every request holds the rules once (real OpenCode)", { timeout: 60_000
       expect(model.queue).toHaveLength(0);
     };
     const expected: string[] = [];
-    const step = (label: string, requests: number) => expected.push(...Array.from({ length: requests }, (_, i) => `${label}#${i + 1}`));
+    const step = (label: string, requests: number) =>
+      expected.push(...Array.from({ length: requests }, (_, i) => `${label}#${i + 1}`));
 
     await turn("TURN-1: look at the app", { toolCalls: [{ name: "read", arguments: { filePath: app } }] }, "read it");
     step("turn 1", 2);
-    await turn("TURN-2: write a note", { toolCalls: [{ name: "write", arguments: { filePath: out(1), content: "note one\n" } }] }, "wrote it");
+    await turn(
+      "TURN-2: write a note",
+      { toolCalls: [{ name: "write", arguments: { filePath: out(1), content: "note one\n" } }] },
+      "wrote it",
+    );
     step("turn 2", 2);
     await turn(
       "TURN-3: read then write",
@@ -57,7 +62,12 @@ describe("every request holds the rules once (real OpenCode)", { timeout: 60_000
     );
     step("turn 3", 3);
     const tools = toolParts(await getMessages(oc.client, id));
-    expect(tools.map((t) => `${t.tool}:${t.state.status}`)).toEqual(["read:completed", "write:completed", "read:completed", "write:completed"]);
+    expect(tools.map((t) => `${t.tool}:${t.state.status}`)).toEqual([
+      "read:completed",
+      "write:completed",
+      "read:completed",
+      "write:completed",
+    ]);
 
     unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
     await waitForIdle(oc.client, id);

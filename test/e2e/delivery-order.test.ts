@@ -62,7 +62,8 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
     const first = main[0];
     if (first) {
       const counts = ruleCounts(first);
-      if (JSON.stringify(counts) !== JSON.stringify(EACH_ONCE)) problems.push(`${label}: first request rule counts ${JSON.stringify(counts)}`);
+      if (JSON.stringify(counts) !== JSON.stringify(EACH_ONCE))
+        problems.push(`${label}: first request rule counts ${JSON.stringify(counts)}`);
       const last = lastMessage(first);
       if (last.role !== "user" || !last.text.trimEnd().endsWith(userText)) {
         problems.push(`${label}: first request ends with ${last.role}: ${JSON.stringify(last.text.slice(-80))}`);
@@ -77,12 +78,16 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
       const text = `Hello, USER-FIRST-${i}`;
       // No waiting between create and prompt, as the terminal UI does.
       const session = unwrap(await oc.client.session.create({ body: {} }), "session.create");
-      const reply = unwrap(await oc.client.session.prompt({ path: { id: session.id }, body: { parts: [{ type: "text", text }] } }), "session.prompt");
+      const reply = unwrap(
+        await oc.client.session.prompt({ path: { id: session.id }, body: { parts: [{ type: "text", text }] } }),
+        "session.prompt",
+      );
       const answer = reply.parts
         .filter((p) => p.type === "text")
         .map((p) => (p as { text: string }).text)
         .join("");
-      if (answer !== `ANSWER-${i}`) problems.push(`run ${i}: the model answered ${JSON.stringify(answer)} (it was not asked the user's question)`);
+      if (answer !== `ANSWER-${i}`)
+        problems.push(`run ${i}: the model answered ${JSON.stringify(answer)} (it was not asked the user's question)`);
       await waitForIdle(oc.client, session.id);
       problems.push(...(await checkFirst(session.id, text, `run ${i}`)));
       const assistants = assistantMessages(await getMessages(oc.client, session.id));
@@ -106,27 +111,37 @@ describe("rules come first (real timing)", { timeout: 90_000 }, () => {
       await waitForIdle(oc.client, child.id);
       problems.push(...(await checkFirst(child.id, childPrompt(i), `run ${i} child`)));
       // The delivery kept the subagent's agent: a rules prompt without it would switch the child to the default agent.
-      const childAgent = (unwrap(await oc.client.session.get({ path: { id: child.id } }), "session.get") as { agent?: string }).agent;
-      const childUserAgents = (await getMessages(oc.client, child.id)).filter((m) => m.info.role === "user").map((m) => (m.info as { agent?: string }).agent);
+      const childAgent = (
+        unwrap(await oc.client.session.get({ path: { id: child.id } }), "session.get") as { agent?: string }
+      ).agent;
+      const childUserAgents = (await getMessages(oc.client, child.id))
+        .filter((m) => m.info.role === "user")
+        .map((m) => (m.info as { agent?: string }).agent);
       if (childAgent !== "general" || childUserAgents.some((agent) => agent !== "general")) {
-        problems.push(`run ${i}: child agent ${childAgent}, its user messages' agents ${childUserAgents.join(",")} (want general)`);
+        problems.push(
+          `run ${i}: child agent ${childAgent}, its user messages' agents ${childUserAgents.join(",")} (want general)`,
+        );
       }
       // The task result the parent got is the child's real answer.
       const parentMessages = await getMessages(oc.client, session.id);
       const task = toolParts(parentMessages, "task")[0];
       const output = task?.state.status === "completed" ? task.state.output : `<${task?.state.status}>`;
-      if (!output.includes(childAnswer(i))) problems.push(`run ${i}: task result ${JSON.stringify(output.slice(0, 200))}`);
+      if (!output.includes(childAnswer(i)))
+        problems.push(`run ${i}: task result ${JSON.stringify(output.slice(0, 200))}`);
       const parentMain = oc.fakeModel.mainRequests(session.id);
       const resultSeen = parentMain.at(-1)
         ? toolResults(parentMain.at(-1)!)
             .map((t) => t.text)
             .join("\n")
         : "";
-      if (!resultSeen.includes(childAnswer(i))) problems.push(`run ${i}: the parent model saw task result ${JSON.stringify(resultSeen.slice(0, 200))}`);
-      if (messageText(assistantMessages(parentMessages).at(-1)!) !== "PARENT-DONE") problems.push(`run ${i}: parent did not finish with its own answer`);
+      if (!resultSeen.includes(childAnswer(i)))
+        problems.push(`run ${i}: the parent model saw task result ${JSON.stringify(resultSeen.slice(0, 200))}`);
+      if (messageText(assistantMessages(parentMessages).at(-1)!) !== "PARENT-DONE")
+        problems.push(`run ${i}: parent did not finish with its own answer`);
       // The parent itself got the rules first too.
       const parentFirst = parentMain[0];
-      if (!parentFirst || JSON.stringify(ruleCounts(parentFirst)) !== JSON.stringify(EACH_ONCE)) problems.push(`run ${i}: parent's first request lacks the rules once`);
+      if (!parentFirst || JSON.stringify(ruleCounts(parentFirst)) !== JSON.stringify(EACH_ONCE))
+        problems.push(`run ${i}: parent's first request lacks the rules once`);
     }
     expect(problems).toEqual([]);
   });

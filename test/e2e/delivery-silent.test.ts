@@ -11,8 +11,25 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { isTitleRequest, requestText } from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
-import { MARKER_KEY, PLUGIN_UNDER_TEST, alwaysRuleFiles, isRulesPart, visibleRulesParts, waitForRulesStored } from "./harness/rules.js";
-import { assistantMessages, createSession, getMessages, prompt, sleep, unwrap, userMessages, waitFor, waitForIdle } from "./harness/wait.js";
+import {
+  MARKER_KEY,
+  PLUGIN_UNDER_TEST,
+  alwaysRuleFiles,
+  isRulesPart,
+  visibleRulesParts,
+  waitForRulesStored,
+} from "./harness/rules.js";
+import {
+  assistantMessages,
+  createSession,
+  getMessages,
+  prompt,
+  sleep,
+  unwrap,
+  userMessages,
+  waitFor,
+  waitForIdle,
+} from "./harness/wait.js";
 
 const TITLE = "Rulebook Titled Session";
 const MODEL = { providerID: "fake", modelID: "fake-model" };
@@ -21,7 +38,11 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
 
   beforeAll(async () => {
-    oc = await startOpencode({ pluginPath: PLUGIN_UNDER_TEST, ...alwaysRuleFiles(), fakeModelOptions: { titleReply: TITLE } });
+    oc = await startOpencode({
+      pluginPath: PLUGIN_UNDER_TEST,
+      ...alwaysRuleFiles(),
+      fakeModelOptions: { titleReply: TITLE },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -29,7 +50,11 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
   });
 
   const sessionInfo = async (id: string) =>
-    unwrap(await oc.client.session.get({ path: { id } }), "session.get") as { title: string; agent?: string; model?: { id?: string; providerID?: string } };
+    unwrap(await oc.client.session.get({ path: { id } }), "session.get") as {
+      title: string;
+      agent?: string;
+      model?: { id?: string; providerID?: string };
+    };
 
   test("a session that holds the rules but got no prompt: no model request, no assistant message, a synthetic marked part", async () => {
     const before = oc.fakeModel.requests.length;
@@ -57,15 +82,21 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
     await waitForRulesStored(oc.client, id);
     await prompt(oc.client, id, "Please add a login form");
     await waitForIdle(oc.client, id);
-    const title = await waitFor(async () => ((await sessionInfo(id)).title === TITLE ? TITLE : undefined), { message: "generated title", timeoutMs: 10_000 }).catch(
-      () => undefined,
-    );
+    const title = await waitFor(async () => ((await sessionInfo(id)).title === TITLE ? TITLE : undefined), {
+      message: "generated title",
+      timeoutMs: 10_000,
+    }).catch(() => undefined);
     const titleRequests = oc.fakeModel.requestsFor(id).filter(isTitleRequest);
-    expect({ title: title ?? (await sessionInfo(id)).title, titleRequests: titleRequests.length }).toEqual({ title: TITLE, titleRequests: 1 });
+    expect({ title: title ?? (await sessionInfo(id)).title, titleRequests: titleRequests.length }).toEqual({
+      title: TITLE,
+      titleRequests: 1,
+    });
     // Every stored rules part is synthetic, so only the user's message counts as the one real user message.
     const messages = await getMessages(oc.client, id);
     expect(visibleRulesParts(messages).every((p) => p.part.synthetic === true)).toBe(true);
-    expect(userMessages(messages).filter((m) => m.parts.some((p) => p.type === "text" && !p.synthetic))).toHaveLength(1);
+    expect(userMessages(messages).filter((m) => m.parts.some((p) => p.type === "text" && !p.synthetic))).toHaveLength(
+      1,
+    );
   });
 
   test("deliveries keep the session's agent: a plan session stays plan through a compaction's re-delivery", async () => {
@@ -80,7 +111,9 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
       async () => {
         const messages = await getMessages(oc.client, id);
         const compactionAt = messages.findIndex((m) => m.parts.some((p) => p.type === "compaction"));
-        return compactionAt >= 0 && messages.slice(compactionAt + 1).some((m) => m.parts.some(isRulesPart)) ? messages : undefined;
+        return compactionAt >= 0 && messages.slice(compactionAt + 1).some((m) => m.parts.some(isRulesPart))
+          ? messages
+          : undefined;
       },
       { message: "rules re-delivered after compaction", timeoutMs: 10_000 },
     );
@@ -98,7 +131,9 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
     expect(requestText(turn[0]!)).not.toContain("operational mode has changed");
 
     const messages = await getMessages(oc.client, id);
-    const firstReal = messages.findIndex((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.text.includes("PLAN-TURN-1")));
+    const firstReal = messages.findIndex(
+      (m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && p.text.includes("PLAN-TURN-1")),
+    );
     const agents = messages
       .slice(firstReal)
       .filter((m) => m.info.role === "user")

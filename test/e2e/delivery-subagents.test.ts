@@ -61,7 +61,9 @@ describe("subagents (real OpenCode)", { timeout: 60_000 }, () => {
     const messages = await getMessages(on.client, child);
     const rules = visibleRulesParts(messages);
     expect(rules).toHaveLength(1);
-    expect(messages.flatMap((m) => m.parts).indexOf(rules[0]!.part as never)).toBeLessThan(indexOfUserText(messages, childPrompt(1)));
+    expect(messages.flatMap((m) => m.parts).indexOf(rules[0]!.part as never)).toBeLessThan(
+      indexOfUserText(messages, childPrompt(1)),
+    );
     const [first, ...more] = on.fakeModel.mainRequests(child);
     expect(more).toHaveLength(0);
     expect(ruleCounts(first!)).toEqual(EACH_ONCE);

@@ -6,7 +6,13 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, test, vi } from "vitest";
-import { EVERY_HOST, expectEachExtendsTheLast, hostForTheTable, requestText, lastToolText } from "../support/scenario-checks.js";
+import {
+  EVERY_HOST,
+  expectEachExtendsTheLast,
+  hostForTheTable,
+  requestText,
+  lastToolText,
+} from "../support/scenario-checks.js";
 import type { SeenRequest } from "../support/scenario-driver.js";
 
 const RULE_TEXT = {
@@ -36,12 +42,15 @@ const FILES = {
   "scripts/run.js": "// scripts are not under the rule's globs\n",
 };
 
-const count = (request: SeenRequest | undefined, mark: string) => (request ? requestText(request).split(mark).length - 1 : 0);
+const count = (request: SeenRequest | undefined, mark: string) =>
+  request ? requestText(request).split(mark).length - 1 : 0;
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES, globalRules: GLOBAL_RULES });
 
-  test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", { timeout: 60_000 }, async () => {
+  test("a write adding console.log( to src/ is refused, the file never holds it, and the corrected write goes through", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("src/x.ts");
     const requests = await host.turn(session, "Add a greeting module.", [
@@ -51,7 +60,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     ]);
     const [, afterRefusal, afterWrite] = requests;
     // The model read the refusal, naming rule, pattern and line, and the rule's text, once.
-    expect(lastToolText(afterRefusal)).toContain('Rule "no-console" forbids `console.log(` in "src/x.ts" line 2: console.log("hi");');
+    expect(lastToolText(afterRefusal)).toContain(
+      'Rule "no-console" forbids `console.log(` in "src/x.ts" line 2: console.log("hi");',
+    );
     expect(count(afterRefusal, RULE_TEXT.console)).toBe(1);
     // The corrected write went through; the file never held the forbidden call.
     expect(readFileSync(file, "utf8")).toContain('log("hi")');
@@ -61,7 +72,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expectEachExtendsTheLast(requests);
   });
 
-  test("a second refusal in the same window names the rule and the line, not its text again", { timeout: 60_000 }, async () => {
+  test("a second refusal in the same window names the rule and the line, not its text again", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("src/y.ts");
     const requests = await host.turn(session, "Write two modules.", [
@@ -77,14 +90,20 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
   test("an edit of a file that already has console.log elsewhere goes through", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("src/legacy.ts");
-    await host.turn(session, "Return 2.", [{ edit: file, oldString: "return 1;", newString: "return 2;" }, { answer: "done" }]);
+    await host.turn(session, "Return 2.", [
+      { edit: file, oldString: "return 1;", newString: "return 2;" },
+      { answer: "done" },
+    ]);
     expect(readFileSync(file, "utf8")).toContain("return 2;");
   });
 
   test("a file outside the rule's globs is not checked", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("scripts/debug.js");
-    await host.turn(session, "Add a debug script.", [{ write: file, content: 'console.log("debug");\n' }, { answer: "done" }]);
+    await host.turn(session, "Add a debug script.", [
+      { write: file, content: 'console.log("debug");\n' },
+      { answer: "done" },
+    ]);
     expect(readFileSync(file, "utf8")).toContain("console.log(");
   });
 
@@ -112,7 +131,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { answer: "done" },
     ]);
     expect(readFileSync(file, "utf8")).toContain("TODO: decide");
-    expect(lastToolText(requests[1])).toContain('Rule "no-todo" forbids `TODO` in "notes/plan.md" line 2: TODO: decide');
+    expect(lastToolText(requests[1])).toContain(
+      'Rule "no-todo" forbids `TODO` in "notes/plan.md" line 2: TODO: decide',
+    );
     expect(count(requests[1], RULE_TEXT.todo)).toBe(1);
     // The second warning names the rule and the line only.
     expect(lastToolText(requests[2])).toContain("TODO: more");
@@ -120,39 +141,60 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expectEachExtendsTheLast(requests);
   });
 
-  test("/(a+)+$/ against a 50,000-character write is checked within the plugin's bound", { timeout: 60_000 }, async () => {
+  test("/(a+)+$/ against a 50,000-character write is checked within the plugin's bound", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("hostile/input.txt");
-    const requests = await host.turn(session, "Write the fixture.", [{ write: file, content: `${"a".repeat(50_000)}b` }, { answer: "done" }]);
+    const requests = await host.turn(session, "Write the fixture.", [
+      { write: file, content: `${"a".repeat(50_000)}b` },
+      { answer: "done" },
+    ]);
     // Matched in linear time: checked in full (no "could not check all" in the log), and let through as it breaks nothing.
     expect(readFileSync(file, "utf8").length).toBe(50_001);
     expect(host.pluginLog()).not.toContain("Could not check all");
     expect(lastToolText(requests[1])).not.toContain("refused");
   });
 
-  test("a repository rule named like the user's global force-push rule does not switch it off: the push is refused, naming the user's rule", { timeout: 60_000 }, async () => {
+  test("a repository rule named like the user's global force-push rule does not switch it off: the push is refused, naming the user's rule", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const marker = host.projectPath("force-pushed.txt");
-    const requests = await host.turn(session, "Ship it.", [{ bash: `echo pushed > ${marker} && git push origin main --force` }, { answer: "done" }]);
+    const requests = await host.turn(session, "Ship it.", [
+      { bash: `echo pushed > ${marker} && git push origin main --force` },
+      { answer: "done" },
+    ]);
     expect(existsSync(marker)).toBe(false);
     const refusal = lastToolText(requests[1]);
     expect(refusal).toContain('Rule "git" forbids');
     expect(refusal).toContain("shadows its text, not what it forbids");
     // The user's rule's text comes with the refusal: the model learns why.
     expect(refusal).toContain(RULE_TEXT.userGit);
-    expect(host.pluginLog()).toContain("a less trusted rule of the same name: its text is not delivered, but what it forbids still holds");
+    expect(host.pluginLog()).toContain(
+      "a less trusted rule of the same name: its text is not delivered, but what it forbids still holds",
+    );
   });
 
-  test("an edit turning console.info( into console.log( inside a line is refused: it is judged by the file it makes", { timeout: 60_000 }, async () => {
+  test("an edit turning console.info( into console.log( inside a line is refused: it is judged by the file it makes", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const file = host.projectPath("src/greet.ts");
     writeFileSync(file, 'export function greet() {\n  console.info("hi");\n}\n');
-    const requests = await host.turn(session, "Use log instead of info.", [{ edit: file, oldString: "info", newString: "log" }, { answer: "ok" }]);
+    const requests = await host.turn(session, "Use log instead of info.", [
+      { edit: file, oldString: "info", newString: "log" },
+      { answer: "ok" },
+    ]);
     expect(readFileSync(file, "utf8")).toContain("console.info(");
-    expect(lastToolText(requests[1])).toContain('Rule "no-console" forbids `console.log(` in "src/greet.ts" line 2: console.log("hi");');
+    expect(lastToolText(requests[1])).toContain(
+      'Rule "no-console" forbids `console.log(` in "src/greet.ts" line 2: console.log("hi");',
+    );
   });
 
-  test("a call that switches a rule off runs, and the model and the log are told the user will see it", { timeout: 60_000 }, async () => {
+  test("a call that switches a rule off runs, and the model and the log are told the user will see it", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const rule = host.projectPath(".opencode/rules/no-drop.md");
     const requests = await host.turn(session, "Relax the database rule.", [
@@ -177,7 +219,10 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     const session = await host.newSession();
     const file = host.projectPath("src/cleanup.ts");
     writeFileSync(file, 'export const a = 1;\nconsole.log("old");\n');
-    await host.turn(session, "Remove the log.", [{ edit: file, oldString: 'console.log("old");\n', newString: "" }, { answer: "done" }]);
+    await host.turn(session, "Remove the log.", [
+      { edit: file, oldString: 'console.log("old");\n', newString: "" },
+      { answer: "done" },
+    ]);
     expect(readFileSync(file, "utf8")).not.toContain("console.log");
   });
 });

@@ -35,7 +35,10 @@ describe("a throwing dependency inside every hook (real OpenCode)", { timeout: 9
 
   test("prompts, a tool call and a compaction all work; the rules still reach the model", async () => {
     const { id } = await createSession(oc.client);
-    oc.fakeModel.enqueue({ toolCalls: [{ name: "read", arguments: { filePath: join(oc.projectDir, "src", "app.ts") } }] }, "read it: ANSWER-ONE");
+    oc.fakeModel.enqueue(
+      { toolCalls: [{ name: "read", arguments: { filePath: join(oc.projectDir, "src", "app.ts") } }] },
+      "read it: ANSWER-ONE",
+    );
     await prompt(oc.client, id, "What does the app file hold?");
     const main = oc.fakeModel.mainRequests(id);
     expect(main.length).toBe(2);

@@ -30,24 +30,40 @@ const FILES: Record<string, string> = {
 const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
-  const host = hostForTheTable(driver, { projectRules: { "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n` }, projectFiles: FILES });
+  const host = hostForTheTable(driver, {
+    projectRules: { "house.md": `---\nalwaysApply: true\n---\n- ${MARK.always}\n` },
+    projectFiles: FILES,
+  });
 
   test("Antigravity: a glob rule comes with the read of a matching file, not before", { timeout: 30_000 }, async () => {
     const session = await host.newSession();
-    const [before, after] = await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    const [before, after] = await host.turn(session, "What does the app hold?", [
+      { read: host.projectPath("src/app.ts") },
+      { answer: "42" },
+    ]);
     expect(count(before as SeenRequest, MARK.antigravity)).toBe(0);
     expect(count(after as SeenRequest, MARK.antigravity)).toBe(1);
   });
 
-  test("Continue: a regex rule comes with the read of a file whose content matches, and not with one whose content does not", { timeout: 30_000 }, async () => {
+  test("Continue: a regex rule comes with the read of a file whose content matches, and not with one whose content does not", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
-    const plain = await host.turn(session, "Look at the plain component.", [{ read: host.projectPath("web/Plain.jsx") }, { answer: "nothing" }]);
+    const plain = await host.turn(session, "Look at the plain component.", [
+      { read: host.projectPath("web/Plain.jsx") },
+      { answer: "nothing" },
+    ]);
     expect(plain.map((request) => count(request, MARK.continueRegex))).toEqual([0, 0]);
-    const widget = await host.turn(session, "And the widget?", [{ read: host.projectPath("web/Widget.jsx") }, { answer: "an effect" }]);
+    const widget = await host.turn(session, "And the widget?", [
+      { read: host.projectPath("web/Widget.jsx") },
+      { answer: "an effect" },
+    ]);
     expect(widget.map((request) => count(request, MARK.continueRegex))).toEqual([0, 1]);
   });
 
-  test("Roo Code: a rules-architect rule reaches a plan session and not a build session", { timeout: 30_000 }, async () => {
+  test("Roo Code: a rules-architect rule reaches a plan session and not a build session", {
+    timeout: 30_000,
+  }, async () => {
     const plan = await host.newSession();
     const [planned] = await host.turn(plan, "Plan the feature.", [], { agent: "plan" });
     expect(count(planned as SeenRequest, MARK.rooArchitect)).toBe(1);

@@ -9,10 +9,29 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { isMainRequest, isSummaryRequest, isTitleRequest, lastUserText, startFakeModel, toolResults } from "./harness/fake-model.js";
+import {
+  isMainRequest,
+  isSummaryRequest,
+  isTitleRequest,
+  lastUserText,
+  startFakeModel,
+  toolResults,
+} from "./harness/fake-model.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import { probePluginSource, readProbe } from "./harness/probe.js";
-import { assistantMessages, createSession, getMessages, messageText, prompt, sleep, toolParts, unwrap, userMessages, waitFor, waitForIdle } from "./harness/wait.js";
+import {
+  assistantMessages,
+  createSession,
+  getMessages,
+  messageText,
+  prompt,
+  sleep,
+  toolParts,
+  unwrap,
+  userMessages,
+  waitFor,
+  waitForIdle,
+} from "./harness/wait.js";
 
 describe("e2e harness", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
@@ -57,18 +76,28 @@ describe("e2e harness", { timeout: 60_000 }, () => {
     const [title] = await oc.fakeModel.waitForRequests(1, { filter: isTitleRequest });
     expect(isMainRequest(title!)).toBe(false);
     expect(title!.sessionID).toBe(session.id);
-    await waitFor(async () => unwrap(await oc.client.session.get({ path: { id: session.id } })).title === "Test session", {
-      message: "session title",
-    });
+    await waitFor(
+      async () => unwrap(await oc.client.session.get({ path: { id: session.id } })).title === "Test session",
+      {
+        message: "session title",
+      },
+    );
 
     // The probe plugin in .opencode/plugins saw the project and the message.
     const probe = oc.probe();
     expect(probe.find((r) => r.hook === "init")).toMatchObject({ directory: oc.projectDir, worktree: oc.projectDir });
-    expect(probe.some((r) => r.hook === "chat.message" && r.sessionID === session.id && r.text === "hello from e2e")).toBe(true);
-    await waitFor(() => oc.probe().some((r) => r.hook === "event" && r.type === "session.idle" && r.sessionID === session.id));
+    expect(
+      probe.some((r) => r.hook === "chat.message" && r.sessionID === session.id && r.text === "hello from e2e"),
+    ).toBe(true);
+    await waitFor(() =>
+      oc.probe().some((r) => r.hook === "event" && r.type === "session.idle" && r.sessionID === session.id),
+    );
 
     // The probe given in the `plugin` array was loaded with its options.
-    expect(readProbe(extLog).find((r) => r.hook === "init")).toMatchObject({ directory: oc.projectDir, options: { greeting: "hi" } });
+    expect(readProbe(extLog).find((r) => r.hook === "init")).toMatchObject({
+      directory: oc.projectDir,
+      options: { greeting: "hi" },
+    });
   });
 
   test("a scripted tool call is executed and its result goes back to the model", async () => {
@@ -120,9 +149,12 @@ describe("e2e harness", { timeout: 60_000 }, () => {
     const [summary] = await oc.fakeModel.waitForRequests(1, { filter: isSummaryRequest });
     expect(isMainRequest(summary!)).toBe(false);
     expect(summary!.sessionID).toBe(session.id);
-    await waitFor(() => oc.probe().some((r) => r.hook === "event" && r.type === "session.compacted" && r.sessionID === session.id), {
-      message: "session.compacted",
-    });
+    await waitFor(
+      () => oc.probe().some((r) => r.hook === "event" && r.type === "session.compacted" && r.sessionID === session.id),
+      {
+        message: "session.compacted",
+      },
+    );
     const msgs = await waitForIdle(oc.client, session.id);
     expect(msgs.some((m) => m.info.role === "assistant" && m.info.summary === true)).toBe(true);
     // After an automatic compaction OpenCode continues the turn with a synthetic user message.
@@ -132,7 +164,11 @@ describe("e2e harness", { timeout: 60_000 }, () => {
 
   test("a scripted task call runs a subagent in a child session", async () => {
     oc.fakeModel.enqueue(
-      { toolCalls: [{ name: "task", arguments: { description: "sub job", prompt: "do the sub job", subagent_type: "general" } }] },
+      {
+        toolCalls: [
+          { name: "task", arguments: { description: "sub job", prompt: "do the sub job", subagent_type: "general" } },
+        ],
+      },
       "sub done", // the subagent's turn
       "parent done", // the parent's turn after the task result
     );
@@ -160,17 +196,31 @@ describe("fake model", () => {
   test("answers non-streamed completions, tool calls and the models list", async () => {
     const fm = await startFakeModel();
     try {
-      fm.enqueue({ toolCalls: [{ name: "read", arguments: { filePath: "/x" }, id: "call_1" }], usage: { prompt_tokens: 7 } });
+      fm.enqueue({
+        toolCalls: [{ name: "read", arguments: { filePath: "/x" }, id: "call_1" }],
+        usage: { prompt_tokens: 7 },
+      });
       type Reply = { choices: unknown[]; usage: { prompt_tokens: number } };
       const post = async (body: unknown) =>
-        (await fetch(`${fm.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<Reply>;
+        (
+          await fetch(`${fm.url}/chat/completions`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body),
+          })
+        ).json() as Promise<Reply>;
       const a = await post({ model: "fake-model", messages: [{ role: "user", content: "hi" }], stream: false });
       expect(a.choices[0]).toMatchObject({
         finish_reason: "tool_calls",
-        message: { tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"filePath":"/x"}' } }] },
+        message: {
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"filePath":"/x"}' } }],
+        },
       });
       expect(a.usage.prompt_tokens).toBe(7);
-      const b = await post({ model: "fake-model", messages: [{ role: "user", content: [{ type: "text", text: "again" }] }] });
+      const b = await post({
+        model: "fake-model",
+        messages: [{ role: "user", content: [{ type: "text", text: "again" }] }],
+      });
       expect(b.choices[0]).toMatchObject({ finish_reason: "stop", message: { content: "ok" } });
       expect(fm.requests.map((r) => lastUserText(r))).toEqual(["hi", "again"]);
       const models = (await fetch(`${fm.url}/models`).then((r) => r.json())) as { data: Array<{ id: string }> };

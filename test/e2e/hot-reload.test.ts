@@ -44,10 +44,16 @@ describe("hot reload in the real OpenCode", { timeout: 30_000 }, () => {
 
   async function newSession(): Promise<string> {
     const { id } = await createSession(oc.client);
-    await waitFor(async () => (await getMessages(oc.client, id)).some((m) => m.parts.some((p) => p.type === "text" && p.text.includes(ANCHOR))), {
-      message: "rules message stored",
-      timeoutMs: 10_000,
-    });
+    await waitFor(
+      async () =>
+        (await getMessages(oc.client, id)).some((m) =>
+          m.parts.some((p) => p.type === "text" && p.text.includes(ANCHOR)),
+        ),
+      {
+        message: "rules message stored",
+        timeoutMs: 10_000,
+      },
+    );
     return id;
   }
 

@@ -20,7 +20,10 @@ describe("the OpenCode 1 driver (real OpenCode)", { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     host = realOpenCode1();
-    await host.start({ projectRules: { "house.md": always(`${MARK}: be brief.`) }, projectFiles: { "src/app.ts": "export const answer = 42;\n" } });
+    await host.start({
+      projectRules: { "house.md": always(`${MARK}: be brief.`) },
+      projectFiles: { "src/app.ts": "export const answer = 42;\n" },
+    });
   }, 60_000);
 
   afterAll(async () => {

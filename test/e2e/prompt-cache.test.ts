@@ -97,7 +97,9 @@ describe.each(CASES)("every request extends the one before (real OpenCode): %s",
   });
 
   test("no request goes without the always-on rule, and none holds it twice", () => {
-    const counts = session.requests.map((request) => `${lastUserText(request).slice(0, 24)}: ${count(requestText(request), CACHE_MARK.always)}`);
+    const counts = session.requests.map(
+      (request) => `${lastUserText(request).slice(0, 24)}: ${count(requestText(request), CACHE_MARK.always)}`,
+    );
     expect(counts.filter((line) => !line.endsWith(": 1"))).toEqual([]);
   });
 
@@ -147,12 +149,18 @@ describe("every request extends the one before across agent switches (real OpenC
 
   test("the script ran as written: one compaction, no model request beyond the script", () => {
     expect(session.windows.map((window) => window.length)).toEqual([14, 3]);
-    expect(session.agents.join(" ")).toBe("build build build review review review build build plan plan plan build build build plan plan plan");
+    expect(session.agents.join(" ")).toBe(
+      "build build build review review review build build plan plan plan build build build plan plan plan",
+    );
   });
 
   test("build ↔ a custom agent with build's tools: each request keeps the tools, the system prompt and every earlier message byte for byte", () => {
     const firstPlan = session.agents.indexOf("plan");
-    const beforePlan: CacheSession = { ...session, requests: session.requests.slice(0, firstPlan), windows: [session.requests.slice(0, firstPlan)] };
+    const beforePlan: CacheSession = {
+      ...session,
+      requests: session.requests.slice(0, firstPlan),
+      windows: [session.requests.slice(0, firstPlan)],
+    };
     expect(beforePlan.requests.length).toBe(8);
     expect(breaksOfTheCache(beforePlan)).toEqual([]);
   });

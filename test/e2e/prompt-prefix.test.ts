@@ -9,7 +9,10 @@ import { firstDifference, reusablePrefixShare } from "./harness/prompt-prefix.js
 
 const request = (system: string, ...messages: string[]): ChatRequestBody => ({
   tools: [{ type: "function", function: { name: "read" } }],
-  messages: [{ role: "system", content: system }, ...messages.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content }))],
+  messages: [
+    { role: "system", content: system },
+    ...messages.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content })),
+  ],
 });
 
 describe("firstDifference", () => {
@@ -22,8 +25,12 @@ describe("firstDifference", () => {
       /^the system prompt changed at character \d+: was .*Monday.*, now .*Tuesday/,
     );
     expect(firstDifference(request("S", "hi"), { ...request("S", "hi"), tools: [] })).toMatch(/^the tools changed/);
-    expect(firstDifference(request("S", "hi", "ok", "next"), request("S", "hi", "RULES", "ok", "next"))).toMatch(/^message 2 of 3 changed .*was .*ok.*now .*RULES/);
-    expect(firstDifference(request("S", "hi", "ok"), request("S", "hi"))).toBe("message 2 of 2 is gone (1 messages now)");
+    expect(firstDifference(request("S", "hi", "ok", "next"), request("S", "hi", "RULES", "ok", "next"))).toMatch(
+      /^message 2 of 3 changed .*was .*ok.*now .*RULES/,
+    );
+    expect(firstDifference(request("S", "hi", "ok"), request("S", "hi"))).toBe(
+      "message 2 of 2 is gone (1 messages now)",
+    );
   });
 });
 

@@ -12,12 +12,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { REPO_ROOT, type OpencodeInstance } from "./harness/opencode.js";
-import { attachTui, panelText, plainAnswer, readAnswer, sidebarOf, startRulesProject, type AttachedTui } from "./harness/tui.js";
+import {
+  attachTui,
+  panelText,
+  plainAnswer,
+  readAnswer,
+  sidebarOf,
+  startRulesProject,
+  type AttachedTui,
+} from "./harness/tui.js";
 
 const RULES = {
   "style-guide.md": "# Style guide\n\n- Prefer small, pure functions.\n",
   "typescript.mdc": "---\nglobs: src/**/*.ts\n---\n\n# TypeScript\n\n- `strict` is on: no `any`.\n",
-  "database/migrations.md": "---\nkeywords: migration\n---\n\n# Database migrations\n\n- Every migration has a down step.\n",
+  "database/migrations.md":
+    "---\nkeywords: migration\n---\n\n# Database migrations\n\n- Every migration has a down step.\n",
 };
 
 const SCREEN_FILE = path.join(REPO_ROOT, "docs", "rules-panel.txt");
@@ -69,9 +78,12 @@ describe("the Rules panel in OpenCode's terminal UI (tmux)", { timeout: 90_000 }
     // 3. A prompt with the keyword: the keyword rule joins, with the word that matched.
     const third = "Plan a migration for users";
     await tui.type(third);
-    screen = await tui.waitForScreen((s) => s.includes(plainAnswer(third)) && panelOf(s).includes("database/migrations"), {
-      message: "the answer and database/migrations in the Rules block",
-    });
+    screen = await tui.waitForScreen(
+      (s) => s.includes(plainAnswer(third)) && panelOf(s).includes("database/migrations"),
+      {
+        message: "the answer and database/migrations in the Rules block",
+      },
+    );
     panel = panelOf(screen);
     expect(panel).toContain("In context (3)");
     expect(panel).toContain('• database/migrations keyword "migration"');
@@ -91,9 +103,12 @@ describe("the Rules panel in OpenCode's terminal UI (tmux)", { timeout: 90_000 }
 
     const words = "What does this project do?";
     await tui.type(words);
-    const screen = await tui.waitForScreen((s) => s.includes(plainAnswer(words)) && sidebarOf(s).split("\n").includes("Context"), {
-      message: "the answer and the session's sidebar",
-    });
+    const screen = await tui.waitForScreen(
+      (s) => s.includes(plainAnswer(words)) && sidebarOf(s).split("\n").includes("Context"),
+      {
+        message: "the answer and the session's sidebar",
+      },
+    );
     expect(sidebarOf(screen).split("\n")).not.toContain("Rules");
     expect(panelOf(screen)).toBe("");
   });

@@ -45,36 +45,52 @@ const FILES = {
 
 const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
 /** The request's text up to the user's words: what the model read before them. */
-const readBefore = (request: SeenRequest, words: string) => requestText(request).slice(0, requestText(request).lastIndexOf(words));
+const readBefore = (request: SeenRequest, words: string) =>
+  requestText(request).slice(0, requestText(request).lastIndexOf(words));
 
 /** The request without OpenCode 1's `<system-reminder>` blocks (plan mode, agent switches), which it adds to the latest user message only. */
 function withoutHostReminders(request: SeenRequest): SeenRequest {
-  return { messages: request.messages.map((message) => ({ ...message, text: message.text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, "") })) };
+  return {
+    messages: request.messages.map((message) => ({
+      ...message,
+      text: message.text.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g, ""),
+    })),
+  };
 }
 
 describe.each(EVERY_HOST)("%s", (_name, driver) => {
   const host = hostForTheTable(driver, { projectRules: RULES, projectFiles: FILES });
 
-  test("start: the first request holds the always-on rules once, before the user's words; nothing else", { timeout: 30_000 }, async () => {
+  test("start: the first request holds the always-on rules once, before the user's words; nothing else", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     const [first, ...rest] = await host.turn(session, "Say hello.");
     expect(rest).toEqual([]);
     expect(count(first as SeenRequest, MARK.always)).toBe(1);
     expect(readBefore(first as SeenRequest, "Say hello.")).toContain(MARK.always);
-    for (const mark of [MARK.ts, MARK.keyword, MARK.mention, MARK.onRequest]) expect(count(first as SeenRequest, mark)).toBe(0);
+    for (const mark of [MARK.ts, MARK.keyword, MARK.mention, MARK.onRequest])
+      expect(count(first as SeenRequest, mark)).toBe(0);
     const second = await host.turn(session, "And goodbye.");
     expect(second).toHaveLength(1);
     expect(count(second[0] as SeenRequest, MARK.always)).toBe(1);
     expectEachExtendsTheLast([first as SeenRequest, ...second]);
   });
 
-  test("file read: the file's rules come with the tool result that read it, once, and stay once", { timeout: 30_000 }, async () => {
+  test("file read: the file's rules come with the tool result that read it, once, and stay once", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
-    const requests = await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    const requests = await host.turn(session, "What does the app hold?", [
+      { read: host.projectPath("src/app.ts") },
+      { answer: "42" },
+    ]);
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.ts)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
-    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.ts)).toBeGreaterThan(requestText(requests[1] as SeenRequest).indexOf("export const answer"));
+    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.ts)).toBeGreaterThan(
+      requestText(requests[1] as SeenRequest).indexOf("export const answer"),
+    );
     const next = await host.turn(session, "Thanks.");
     expect(count(next[0] as SeenRequest, MARK.ts)).toBe(1);
     expectEachExtendsTheLast([...requests, ...next]);
@@ -82,25 +98,40 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
 
   test("file write: writing a matching file brings its rules into the next request", { timeout: 30_000 }, async () => {
     const session = await host.newSession();
-    const requests = await host.turn(session, "Create a helper.", [{ write: host.projectPath("src/helper.ts"), content: "export const helper = 1;\n" }, { answer: "done" }]);
+    const requests = await host.turn(session, "Create a helper.", [
+      { write: host.projectPath("src/helper.ts"), content: "export const helper = 1;\n" },
+      { answer: "done" },
+    ]);
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.ts)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
   });
 
-  test("file content: a rule with fileContains comes with the read of a file holding the pattern, not with one that does not", { timeout: 30_000 }, async () => {
+  test("file content: a rule with fileContains comes with the read of a file holding the pattern, not with one that does not", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
-    const clean = await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
+    const clean = await host.turn(session, "What does the app hold?", [
+      { read: host.projectPath("src/app.ts") },
+      { answer: "42" },
+    ]);
     expect(count(clean[1] as SeenRequest, MARK.content)).toBe(0);
-    const requests = await host.turn(session, "And the network code?", [{ read: host.projectPath("src/net.ts") }, { answer: "a getter" }]);
+    const requests = await host.turn(session, "And the network code?", [
+      { read: host.projectPath("src/net.ts") },
+      { answer: "a getter" },
+    ]);
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.content)).toBe(0);
     expect(count(requests[1] as SeenRequest, MARK.content)).toBe(1);
-    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.content)).toBeGreaterThan(requestText(requests[1] as SeenRequest).indexOf("legacyFetch(url)"));
+    expect(requestText(requests[1] as SeenRequest).lastIndexOf(MARK.content)).toBeGreaterThan(
+      requestText(requests[1] as SeenRequest).indexOf("legacyFetch(url)"),
+    );
     expectEachExtendsTheLast([...clean, ...requests]);
   });
 
-  test("keyword: the rule is in the turn that said it, before the user's words, and once after", { timeout: 30_000 }, async () => {
+  test("keyword: the rule is in the turn that said it, before the user's words, and once after", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     const first = await host.turn(session, "Hello.");
     expect(count(first[0] as SeenRequest, MARK.keyword)).toBe(0);
@@ -122,7 +153,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(readBefore(request as SeenRequest, words)).toContain(MARK.mention);
   });
 
-  test("on-request: the model reads a rule with the rule tool; its text is the tool's answer", { timeout: 30_000 }, async () => {
+  test("on-request: the model reads a rule with the rule tool; its text is the tool's answer", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     const [first, second] = await host.turn(session, "Store the API key.", [{ rule: "secrets" }, { answer: "stored" }]);
     expect(requestText(first as SeenRequest)).toContain("secrets");
@@ -139,7 +172,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(count(inB as SeenRequest, MARK.always)).toBe(1);
   });
 
-  test("compaction: the first request after it holds every rule that still applies, once", { timeout: 60_000 }, async () => {
+  test("compaction: the first request after it holds every rule that still applies, once", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     await host.turn(session, "Write a migration.");
     const [after, ...rest] = await host.compactThenTurn(session, "Continue.");
@@ -185,7 +220,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expectEachExtendsTheLast([...plan, ...build, ...more, ...back].map(withoutHostReminders));
   });
 
-  test("agents: a build session never sees the plan rule; its compaction re-delivers the build rule only", { timeout: 60_000 }, async () => {
+  test("agents: a build session never sees the plan rule; its compaction re-delivers the build rule only", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const first = await host.turn(session, "Build the feature.");
     expect(count(first[0] as SeenRequest, MARK.build)).toBe(1);
@@ -216,9 +253,14 @@ describe.each(EVERY_HOST)("%s, with a client that fails", (_name, driver) => {
     failingClient: true,
   });
 
-  test("every call the plugin makes fails: the session works, and its rules still reach the model", { timeout: 30_000 }, async () => {
+  test("every call the plugin makes fails: the session works, and its rules still reach the model", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
-    const requests = await host.turn(session, "Read the app.", [{ read: host.projectPath("src/app.ts") }, { answer: "read" }]);
+    const requests = await host.turn(session, "Read the app.", [
+      { read: host.projectPath("src/app.ts") },
+      { answer: "read" },
+    ]);
     expect(requests).toHaveLength(2);
     expect(count(requests[0] as SeenRequest, MARK.always)).toBe(1);
     expect(count(requests[1] as SeenRequest, MARK.ts)).toBe(1);
@@ -227,13 +269,20 @@ describe.each(EVERY_HOST)("%s, with a client that fails", (_name, driver) => {
 });
 
 describe("OpenCode 2 whose tool draft takes a name first (efeff6374): the rule tool's fallback", () => {
-  const host = hostForTheTable(() => simulatedOpenCode2At("name-first-tools"), { projectRules: RULES, projectFiles: FILES });
+  const host = hostForTheTable(() => simulatedOpenCode2At("name-first-tools"), {
+    projectRules: RULES,
+    projectFiles: FILES,
+  });
 
-  test("on-request: the rule is given whole in the first request, with when it applies, once; nothing names a tool the model lacks", { timeout: 30_000 }, async () => {
+  test("on-request: the rule is given whole in the first request, with when it applies, once; nothing names a tool the model lacks", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     const [first] = await host.turn(session, "Store the API key.");
     expect(count(first as SeenRequest, MARK.onRequest)).toBe(1);
-    expect(readBefore(first as SeenRequest, "Store the API key.")).toContain("- secrets: Handling secrets and credentials");
+    expect(readBefore(first as SeenRequest, "Store the API key.")).toContain(
+      "- secrets: Handling secrets and credentials",
+    );
     expect(requestText(first as SeenRequest)).not.toContain("`rule` tool");
     const [next] = await host.turn(session, "Thanks.");
     expect(count(next as SeenRequest, MARK.onRequest)).toBe(1);
@@ -242,13 +291,22 @@ describe("OpenCode 2 whose tool draft takes a name first (efeff6374): the rule t
 });
 
 describe("OpenCode 2 without session hooks (2026-07-10 to 07-15): the plugin says what it lacks", () => {
-  const host = hostForTheTable(() => simulatedOpenCode2At("no-session-hooks"), { projectRules: RULES, projectFiles: FILES });
+  const host = hostForTheTable(() => simulatedOpenCode2At("no-session-hooks"), {
+    projectRules: RULES,
+    projectFiles: FILES,
+  });
 
-  test("its log names what it needs and what the host offered; the session works, with no rule", { timeout: 30_000 }, async () => {
+  test("its log names what it needs and what the host offered; the session works, with no rule", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     const [first] = await host.turn(session, "Say hello.");
     expect(count(first as SeenRequest, MARK.always)).toBe(0);
-    await vi.waitFor(() => expect(host.pluginLog()).toContain("cannot work on this OpenCode: it needs the session hooks of OpenCode 2's plugin API (ctx.session.hook"));
+    await vi.waitFor(() =>
+      expect(host.pluginLog()).toContain(
+        "cannot work on this OpenCode: it needs the session hooks of OpenCode 2's plugin API (ctx.session.hook",
+      ),
+    );
     expect(host.pluginLog()).toContain("(its session domain has no hook)");
   });
 });
@@ -262,25 +320,43 @@ describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", (
     return host.panel(sessionID);
   };
 
-  test("after always, file, keyword and agent switches: each rule in context with why, the rule set aside for another agent, and on request", { timeout: 30_000 }, async () => {
+  test("after always, file, keyword and agent switches: each rule in context with why, the rule set aside for another agent, and on request", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     expect(host.panel(session)).toEqual([]);
 
     await host.turn(session, "Say hello.");
     const first = await panelShowing(session, (lines) => expect(lines).toContain("• house"));
     expect(first.slice(0, 2)).toEqual(["Rules", "In context (3)"]);
-    expect(first).toEqual(expect.arrayContaining(["• house", "  always", "• edited", "• build-checks", "  always · agent build", "On request (1)", "  secrets"]));
+    expect(first).toEqual(
+      expect.arrayContaining([
+        "• house",
+        "  always",
+        "• edited",
+        "• build-checks",
+        "  always · agent build",
+        "On request (1)",
+        "  secrets",
+      ]),
+    );
     expect(first).not.toContain("• plan-notes");
 
     await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
-    await panelShowing(session, (lines) => expect(lines).toEqual(expect.arrayContaining(["• ts-code", "  file src/app.ts matched src/**/*.ts"])));
+    await panelShowing(session, (lines) =>
+      expect(lines).toEqual(expect.arrayContaining(["• ts-code", "  file src/app.ts matched src/**/*.ts"])),
+    );
 
     await host.turn(session, "Write a migration for the users table.");
-    await panelShowing(session, (lines) => expect(lines).toEqual(expect.arrayContaining(["• migrations", '  keyword "migration"'])));
+    await panelShowing(session, (lines) =>
+      expect(lines).toEqual(expect.arrayContaining(["• migrations", '  keyword "migration"'])),
+    );
 
     await host.turn(session, "Plan the next step.", [], { agent: "plan" });
     const planning = await panelShowing(session, (lines) => expect(lines).toContain("Set aside for now (1)"));
-    expect(planning).toEqual(expect.arrayContaining(["• plan-notes", "  always · agent plan", "Set aside for now (1)", "• build-checks"]));
+    expect(planning).toEqual(
+      expect.arrayContaining(["• plan-notes", "  always · agent plan", "Set aside for now (1)", "• build-checks"]),
+    );
     expect(planning.indexOf("• build-checks")).toBeGreaterThan(planning.indexOf("Set aside for now (1)"));
 
     await host.turn(session, "Read the secrets rule.", [{ rule: "secrets" }, { answer: "read" }], { agent: "plan" });
@@ -299,12 +375,16 @@ describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", (
     expect(host.panel("ses_unknown")).toEqual([]);
   });
 
-  test("after a compaction the panel shows the new window: every rule that still applies, given again, each once", { timeout: 30_000 }, async () => {
+  test("after a compaction the panel shows the new window: every rule that still applies, given again, each once", {
+    timeout: 30_000,
+  }, async () => {
     const session = await host.newSession();
     await host.turn(session, "What does the app hold?", [{ read: host.projectPath("src/app.ts") }, { answer: "42" }]);
     await panelShowing(session, (lines) => expect(lines).toContain("• ts-code"));
     await host.compactThenTurn(session, "Continue.");
-    const after = await panelShowing(session, (lines) => expect(lines.filter((line) => line === "• house")).toHaveLength(1));
+    const after = await panelShowing(session, (lines) =>
+      expect(lines.filter((line) => line === "• house")).toHaveLength(1),
+    );
     // The compaction re-delivery gives every rule still active once, in one message.
     expect(after.filter((line) => line === "• ts-code")).toHaveLength(1);
   });

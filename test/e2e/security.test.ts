@@ -51,7 +51,8 @@ const FINAL_ANSWER = `DONE-READING-${nonce}`;
 const LONG_NAME = `${"a".repeat(200)}.txt`;
 const BACKTRACKING_GLOB = "**/a*a*a*a*a*a*a*a*a*a*a*a*b";
 
-const secretText = (marker: string) => `# Private\n- ${marker}: this text lives outside the project and must never reach the model.\n`;
+const secretText = (marker: string) =>
+  `# Private\n- ${marker}: this text lives outside the project and must never reach the model.\n`;
 
 describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
@@ -79,7 +80,10 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
         const leak = secret("leak-secret.md", SECRETS["symlinked rule file .opencode/rules/leak.md"]);
         const cursor = secret("cursor-secret.md", SECRETS["symlinked .cursorrules"]);
         secret("claude-dir/x.md", SECRETS["symlinked folder .claude/rules"]);
-        const kiroRef = secret("kiro-ref-secret.md", SECRETS["absolute #[[file:…]] reference in .kiro/steering/ref.md"]);
+        const kiroRef = secret(
+          "kiro-ref-secret.md",
+          SECRETS["absolute #[[file:…]] reference in .kiro/steering/ref.md"],
+        );
         secret("at-ref-secret.md", SECRETS["relative @../… reference in .opencode/rules/ref2.md"]);
 
         fs.symlinkSync(leak, path.join(projectRulesDir, "leak.md"));
@@ -87,9 +91,15 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
         fs.mkdirSync(path.join(projectDir, ".claude"), { recursive: true });
         fs.symlinkSync(path.join(outside, "claude-dir"), path.join(projectDir, ".claude", "rules"), "dir");
         fs.mkdirSync(path.join(projectDir, ".kiro", "steering"), { recursive: true });
-        fs.writeFileSync(path.join(projectDir, ".kiro", "steering", "ref.md"), `# Reference\nDetails: #[[file:${kiroRef}]]\n`);
+        fs.writeFileSync(
+          path.join(projectDir, ".kiro", "steering", "ref.md"),
+          `# Reference\nDetails: #[[file:${kiroRef}]]\n`,
+        );
         // .opencode/rules → .opencode → project → <root>: three levels up leaves the project.
-        fs.writeFileSync(path.join(projectRulesDir, "ref2.md"), `---\nalwaysApply: true\n---\n# More details\n@../../../outside/at-ref-secret.md\n`);
+        fs.writeFileSync(
+          path.join(projectRulesDir, "ref2.md"),
+          `---\nalwaysApply: true\n---\n# More details\n@../../../outside/at-ref-secret.md\n`,
+        );
         // The fixture is what it claims: the relative reference does lead outside, to the secret.
         const target = path.resolve(projectRulesDir, "../../../outside/at-ref-secret.md");
         if (!path.relative(projectDir, target).startsWith("..") || !fs.existsSync(target)) {
@@ -107,8 +117,10 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
   /** Every recorded request (title requests included), as the raw JSON the model received. */
   const rawRequests = () => oc.fakeModel.requests.map((r) => ({ r, raw: JSON.stringify(r.body) }));
   const mainRequests = () => oc.fakeModel.requests.filter(isMainRequest);
-  const afterRead = (): RecordedRequest | undefined => mainRequests().find((r) => toolResults(r).some((t) => t.text.includes(FILE_CONTENT)));
-  const notFinished = () => (turnFinished ? "" : " (the turn never finished; only the requests made before it stalled were checked)");
+  const afterRead = (): RecordedRequest | undefined =>
+    mainRequests().find((r) => toolResults(r).some((t) => t.text.includes(FILE_CONTENT)));
+  const notFinished = () =>
+    turnFinished ? "" : " (the turn never finished; only the requests made before it stalled were checked)";
 
   test("a turn that reads a file whose name makes a rule's glob backtrack still finishes", async () => {
     const { id } = await createSession(oc.client);
@@ -123,7 +135,9 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
       const sawRead = main.some((r) => r.reply?.toolCalls?.some((t) => t.name === "read"));
       throw new Error(
         `the turn did not finish: OpenCode stopped answering after ${main.length} model request(s)` +
-          (sawRead ? `; the model had asked to read ${LONG_NAME.slice(0, 12)}….txt and the result never came back` : "") +
+          (sawRead
+            ? `; the model had asked to read ${LONG_NAME.slice(0, 12)}….txt and the result never came back`
+            : "") +
           `. Matching "${BACKTRACKING_GLOB}" against the 200-character name seems to block the event loop.`,
       );
     }
@@ -135,7 +149,10 @@ describe("a hostile repository (real OpenCode)", { timeout: 60_000 }, () => {
 
   test("no secret from outside the project reaches the model, in any request", () => {
     const recorded = rawRequests();
-    expect(recorded.filter(({ r }) => isMainRequest(r)).length, "at least one model request was recorded").toBeGreaterThan(0);
+    expect(
+      recorded.filter(({ r }) => isMainRequest(r)).length,
+      "at least one model request was recorded",
+    ).toBeGreaterThan(0);
     const leaks = Object.entries(SECRETS).flatMap(([channel, marker]) => {
       const seqs = recorded.filter(({ raw }) => raw.includes(marker)).map(({ r }) => r.seq);
       return seqs.length ? [`${channel}: ${marker} in request(s) #${seqs.join(", #")}`] : [];

@@ -34,12 +34,18 @@ describe("the plugin never writes to stdout (real OpenCode 1)", { timeout: 90_00
 
   test("stdout holds OpenCode's lines only, while the plugin's debug and warning lines are in OpenCode's log", async () => {
     const { id } = await createSession(oc.client);
-    oc.fakeModel.enqueue({ toolCalls: [{ name: "read", arguments: { filePath: join(oc.projectDir, "src", "app.ts") } }] }, "read");
+    oc.fakeModel.enqueue(
+      { toolCalls: [{ name: "read", arguments: { filePath: join(oc.projectDir, "src", "app.ts") } }] },
+      "read",
+    );
     await prompt(oc.client, id, "What does the app hold?");
     oc.fakeModel.enqueue("ok");
     await prompt(oc.client, id, "Plan a migration.");
     // OpenCode 1.18.33's own two lines, and nothing else.
-    expect(oc.stdout().trimEnd().split("\n")).toEqual(["Warning: OPENCODE_SERVER_PASSWORD is not set; server is unsecured.", `opencode server listening on ${oc.url}`]);
+    expect(oc.stdout().trimEnd().split("\n")).toEqual([
+      "Warning: OPENCODE_SERVER_PASSWORD is not set; server is unsecured.",
+      `opencode server listening on ${oc.url}`,
+    ]);
     // The plugin did log, through OpenCode's log (--print-logs writes it to stderr).
     const log = oc.logs();
     expect(log).toMatch(/level=DEBUG .*message="?Discovered project rule: house\.md/);

@@ -23,9 +23,13 @@ const MARK = {
 } as const;
 
 const upstream = realpathSync(mkdtempSync(join(tmpdir(), "rulebook-upstream-")));
-const git = (...args: string[]) => execFileSync("git", args, { cwd: upstream, env: { ...process.env, ...GIT_ENV }, stdio: "pipe" });
+const git = (...args: string[]) =>
+  execFileSync("git", args, { cwd: upstream, env: { ...process.env, ...GIT_ENV }, stdio: "pipe" });
 mkdirSync(join(upstream, "rules"));
-writeFileSync(join(upstream, "rules", "team-always.md"), `---\nalwaysApply: true\n---\n${MARK.git}: the team's conventions.\n`);
+writeFileSync(
+  join(upstream, "rules", "team-always.md"),
+  `---\nalwaysApply: true\n---\n${MARK.git}: the team's conventions.\n`,
+);
 git("init", "-q", "-b", "main");
 git("add", "-A");
 git("commit", "-qm", "team rules");
@@ -45,27 +49,46 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     },
     projectFiles: {
       ".cursor/rules/secrets.mdc": `---\nalwaysApply: true\n---\n${MARK.project}: the project's own secrets notes.\n`,
-      "node_modules/@acme/rules/package.json": JSON.stringify({ name: "@acme/rules", version: "2.1.0", "opencode-rulebook": { rules: "rules" } }),
+      "node_modules/@acme/rules/package.json": JSON.stringify({
+        name: "@acme/rules",
+        version: "2.1.0",
+        "opencode-rulebook": { rules: "rules" },
+      }),
       "node_modules/@acme/rules/rules/api.md": `---\nglobs: src/api/**\n---\n${MARK.npm}: validate every request body.\n`,
       "src/api/users.ts": "export const users = [];\n",
     },
     prepare({ project, env }) {
       // OpenCode 2 reads `plugins` entries; the OpenCode 1 harness wrote its own config already.
       const config = join(project, "opencode.json");
-      if (!existsSync(config)) writeFileSync(config, JSON.stringify({ plugins: [{ package: "opencode-rulebook", options: { packs: PACKS } }] }));
-      execFileSync(process.execPath, [CLI, "packs", "install"], { cwd: project, env: { ...process.env, ...GIT_ENV, ...env }, stdio: "pipe" });
+      if (!existsSync(config))
+        writeFileSync(
+          config,
+          JSON.stringify({ plugins: [{ package: "opencode-rulebook", options: { packs: PACKS } }] }),
+        );
+      execFileSync(process.execPath, [CLI, "packs", "install"], {
+        cwd: project,
+        env: { ...process.env, ...GIT_ENV, ...env },
+        stdio: "pipe",
+      });
     },
   });
 
-  test("a Git pack's always rule arrives at once; an npm pack's glob rule when its file is touched", { timeout: 60_000 }, async () => {
+  test("a Git pack's always rule arrives at once; an npm pack's glob rule when its file is touched", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
-    const [first, afterRead] = await host.turn(session, "Look at the users API.", [{ read: host.projectPath("src/api/users.ts") }, { answer: "ok" }]);
+    const [first, afterRead] = await host.turn(session, "Look at the users API.", [
+      { read: host.projectPath("src/api/users.ts") },
+      { answer: "ok" },
+    ]);
     expect(requestText(first)).toContain(MARK.git);
     expect(requestText(first)).not.toContain(MARK.npm);
     expect(requestText(afterRead)).toContain(MARK.npm);
   });
 
-  test("a managed rule is delivered although the project has a rule of its name and switches it off", { timeout: 60_000 }, async () => {
+  test("a managed rule is delivered although the project has a rule of its name and switches it off", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const [request] = await host.turn(session, "Hello.");
     expect(requestText(request)).toContain(MARK.managed);
@@ -74,7 +97,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect(requestText(request).indexOf(MARK.managed)).toBeLessThan(requestText(request).indexOf(MARK.project));
   });
 
-  test("a managed forbid refuses although the user's option is enforce: \"off\", which switches the project's off", { timeout: 60_000 }, async () => {
+  test("a managed forbid refuses although the user's option is enforce: \"off\", which switches the project's off", {
+    timeout: 60_000,
+  }, async () => {
     const session = await host.newSession();
     const keyFile = host.projectPath("src/config.ts");
     const logFile = host.projectPath("src/log.ts");
@@ -90,7 +115,10 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
 
   test("the Rules panel names the pack and the managed tier of the rules it holds", { timeout: 60_000 }, async () => {
     const session = await host.newSession();
-    await host.turn(session, "Look at the users API.", [{ read: host.projectPath("src/api/users.ts") }, { answer: "ok" }]);
+    await host.turn(session, "Look at the users API.", [
+      { read: host.projectPath("src/api/users.ts") },
+      { answer: "ok" },
+    ]);
     await vi.waitFor(
       async () => {
         const panel = await host.rulesPanel(session);

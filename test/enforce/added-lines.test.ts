@@ -6,18 +6,23 @@ import { linesAdded, linesOf } from "../../src/enforce/added-lines.js";
 const line = fc.constantFrom("", "a", "b", "  c", "console.log(x)", "console.log(x) ", "return 1;");
 const lines = fc.array(line, { maxLength: 30 });
 const newline = fc.constantFrom("\n", "\r\n");
-const textOf = (of: readonly string[], eol = "\n", final = true) => (of.length === 0 ? "" : of.join(eol) + (final ? eol : ""));
+const textOf = (of: readonly string[], eol = "\n", final = true) =>
+  of.length === 0 ? "" : of.join(eol) + (final ? eol : "");
 const text = fc.tuple(lines, newline, fc.boolean()).map(([of, eol, final]) => textOf(of, eol, final));
 
 const countOf = (of: readonly string[], wanted: string) => of.filter((item) => item === wanted).length;
 
 describe("the lines a change adds", () => {
   test("a line appended to a file is the one line added, at its line number", () => {
-    expect(linesAdded("import x;\nconsole.log(x);\n", "import x;\nconsole.log(x);\nconsole.log(y);\n")).toEqual([{ text: "console.log(y);", line: 3 }]);
+    expect(linesAdded("import x;\nconsole.log(x);\n", "import x;\nconsole.log(x);\nconsole.log(y);\n")).toEqual([
+      { text: "console.log(y);", line: 3 },
+    ]);
   });
 
   test("a file that already holds a violation can be changed elsewhere: only the new line counts", () => {
-    expect(linesAdded("console.log(1);\nlet a = 1;\n", "console.log(1);\nlet a = 2;\n")).toEqual([{ text: "let a = 2;", line: 2 }]);
+    expect(linesAdded("console.log(1);\nlet a = 1;\n", "console.log(1);\nlet a = 2;\n")).toEqual([
+      { text: "let a = 2;", line: 2 },
+    ]);
   });
 
   test("removing a violation adds nothing", () => {
@@ -58,7 +63,8 @@ describe("the lines a change adds", () => {
       fc.property(text, text, (before, after) => {
         const added = linesAdded(before, after).map((entry) => entry.text);
         const [was, is] = [linesOf(before), linesOf(after)];
-        for (const candidate of new Set([...was, ...is])) expect(countOf(added, candidate)).toBe(Math.max(0, countOf(is, candidate) - countOf(was, candidate)));
+        for (const candidate of new Set([...was, ...is]))
+          expect(countOf(added, candidate)).toBe(Math.max(0, countOf(is, candidate) - countOf(was, candidate)));
       }),
     );
   });
@@ -76,7 +82,9 @@ describe("the lines a change adds", () => {
   test("property: appending a line reports exactly it, at the end", () => {
     fc.assert(
       fc.property(lines, line, newline, (before, appended, eol) => {
-        expect(linesAdded(textOf(before, eol), textOf([...before, appended], eol))).toEqual([{ text: appended, line: before.length + 1 }]);
+        expect(linesAdded(textOf(before, eol), textOf([...before, appended], eol))).toEqual([
+          { text: appended, line: before.length + 1 },
+        ]);
       }),
     );
   });

@@ -9,7 +9,8 @@ import { describe, expect, test } from "vitest";
 import { appliedEdits, MAX_APPLY_WORK } from "../../src/enforce/applied-edits.js";
 import type { Replacement } from "../../src/enforce/proposed.js";
 
-const edit = (oldText: string, newText: string, all = false): Replacement => (all ? { oldText, newText, all } : { oldText, newText });
+const edit = (oldText: string, newText: string, all = false): Replacement =>
+  all ? { oldText, newText, all } : { oldText, newText };
 const hunk = (oldLines: string[], newLines: string[]): Replacement => ({
   oldText: oldLines.map((line) => `${line}\n`).join(""),
   newText: newLines.map((line) => `${line}\n`).join(""),
@@ -18,18 +19,28 @@ const hunk = (oldLines: string[], newLines: string[]): Replacement => ({
 
 describe("an edit's replacements", () => {
   test("the old text, found once, is replaced where it stands, also inside a line", () => {
-    expect(appliedEdits('a\nconsole.info("x")\nb\n', [edit("info", "log")])).toEqual({ text: 'a\nconsole.log("x")\nb\n', unapplied: [] });
+    expect(appliedEdits('a\nconsole.info("x")\nb\n', [edit("info", "log")])).toEqual({
+      text: 'a\nconsole.log("x")\nb\n',
+      unapplied: [],
+    });
   });
 
   test("in order: each replacement sees the text the ones before it made", () => {
-    const result = appliedEdits("let a = 1;\n", [edit("a = 1", "b = 1"), edit("let b", "const b"), edit("const b = 1;", "const b = 2;")]);
+    const result = appliedEdits("let a = 1;\n", [
+      edit("a = 1", "b = 1"),
+      edit("let b", "const b"),
+      edit("const b = 1;", "const b = 2;"),
+    ]);
     expect(result).toEqual({ text: "const b = 2;\n", unapplied: [] });
   });
 
   test("replaceAll replaces every occurrence; without it, an old text found twice is ambiguous and not applied", () => {
     expect(appliedEdits("x.info(1)\nx.info(2)\n", [edit("info", "log", true)]).text).toBe("x.log(1)\nx.log(2)\n");
     const twice = edit("info", "log");
-    expect(appliedEdits("x.info(1)\nx.info(2)\n", [twice])).toEqual({ text: "x.info(1)\nx.info(2)\n", unapplied: [twice] });
+    expect(appliedEdits("x.info(1)\nx.info(2)\n", [twice])).toEqual({
+      text: "x.info(1)\nx.info(2)\n",
+      unapplied: [twice],
+    });
   });
 
   test("an old text not found is returned unapplied, and the replacements after it still apply", () => {
@@ -44,7 +55,9 @@ describe("an edit's replacements", () => {
 
   test("OpenCode's first fallback: whole lines equal to the old text's lines once trimmed, replaced from the first line's start", () => {
     const text = "function f() {\n    if (x) {\n        console.info(x);\n    }\n}\n";
-    const result = appliedEdits(text, [edit("if (x) {\n  console.info(x);\n}", "  if (x) {\n    console.log(x);\n  }")]);
+    const result = appliedEdits(text, [
+      edit("if (x) {\n  console.info(x);\n}", "  if (x) {\n    console.log(x);\n  }"),
+    ]);
     expect(result).toEqual({ text: "function f() {\n  if (x) {\n    console.log(x);\n  }\n}\n", unapplied: [] });
   });
 
@@ -66,13 +79,20 @@ describe("an edit's replacements", () => {
 describe("a patch's hunks", () => {
   test("whole lines, sought onward from the previous hunk: a run repeated later is taken after the first hunk", () => {
     const text = "f\n  ret\ng\n  ret\n";
-    const result = appliedEdits(text, [hunk(["f"], ["f", "// f"]), hunk(["  ret"], ["  return"]), hunk(["  ret"], ["  return 2"])]);
+    const result = appliedEdits(text, [
+      hunk(["f"], ["f", "// f"]),
+      hunk(["  ret"], ["  return"]),
+      hunk(["  ret"], ["  return 2"]),
+    ]);
     expect(result).toEqual({ text: "f\n// f\n  return\ng\n  return 2\n", unapplied: [] });
   });
 
   test("a hunk never matches inside a line, and one not found is returned unapplied", () => {
     const partial = hunk(["info"], ["log"]);
-    expect(appliedEdits('console.info("x")\n', [partial])).toEqual({ text: 'console.info("x")\n', unapplied: [partial] });
+    expect(appliedEdits('console.info("x")\n', [partial])).toEqual({
+      text: 'console.info("x")\n',
+      unapplied: [partial],
+    });
   });
 
   test("lines are sought exactly, then with line ends trimmed, then trimmed; a CRLF file matches with its line ends trimmed", () => {
@@ -102,8 +122,13 @@ describe("bounds", () => {
 
   test("an 8 MiB file edited hundreds of times, and hostile line runs, take bounded time", () => {
     const line = "const value = compute(input);";
-    const text = Array.from({ length: (8 * 1024 * 1024) / (line.length + 1) }, (_, index) => `${line} // ${index}`).join("\n");
-    const replacements = Array.from({ length: 300 }, (_, index) => edit(`// ${index * 7}\n`, `// ${index * 7} edited\n`));
+    const text = Array.from(
+      { length: (8 * 1024 * 1024) / (line.length + 1) },
+      (_, index) => `${line} // ${index}`,
+    ).join("\n");
+    const replacements = Array.from({ length: 300 }, (_, index) =>
+      edit(`// ${index * 7}\n`, `// ${index * 7} edited\n`),
+    );
     let started = performance.now();
     const result = appliedEdits(text, replacements);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -125,15 +150,24 @@ describe("bounds", () => {
 });
 
 /** Lines from a few tokens that never spell `info` or `log` by chance, so an edit of either is found once. */
-const plainLine = fc.array(fc.constantFrom("a", "b", " ", "x", "=", ";", "1", "(", ")"), { maxLength: 8 }).map((parts) => parts.join(""));
+const plainLine = fc
+  .array(fc.constantFrom("a", "b", " ", "x", "=", ";", "1", "(", ")"), { maxLength: 8 })
+  .map((parts) => parts.join(""));
 
 describe("properties", () => {
   test("a unique old text is replaced once and only there: the text before it, the new text, the text after it", () => {
     fc.assert(
-      fc.property(fc.array(plainLine, { maxLength: 10 }), fc.array(plainLine, { maxLength: 10 }), plainLine, (above, below, line) => {
-        const text = [...above, `${line}console.info(1)`, ...below].join("\n");
-        expect(appliedEdits(text, [edit("info", "log")]).text).toBe([...above, `${line}console.log(1)`, ...below].join("\n"));
-      }),
+      fc.property(
+        fc.array(plainLine, { maxLength: 10 }),
+        fc.array(plainLine, { maxLength: 10 }),
+        plainLine,
+        (above, below, line) => {
+          const text = [...above, `${line}console.info(1)`, ...below].join("\n");
+          expect(appliedEdits(text, [edit("info", "log")]).text).toBe(
+            [...above, `${line}console.log(1)`, ...below].join("\n"),
+          );
+        },
+      ),
     );
   });
 

@@ -15,7 +15,8 @@ import { patternScanner } from "../../src/pattern/pattern-scan.js";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The command with its continuations removed, for text without single quotes, comments or heredocs: a backslash escapes the next character. */
-const joinedRef = (command: string) => command.replace(/\\(\r\n|\n|[\s\S])/g, (escaped, next: string) => (next.endsWith("\n") ? "" : escaped));
+const joinedRef = (command: string) =>
+  command.replace(/\\(\r\n|\n|[\s\S])/g, (escaped, next: string) => (next.endsWith("\n") ? "" : escaped));
 
 describe("line continuations", () => {
   test("a backslash-newline is removed: the whole command is joined, exactly", () => {
@@ -39,7 +40,11 @@ describe("line continuations", () => {
   });
 
   test("a comment is not continued: its backslash-newline stays, the next line is a command", () => {
-    expect(commandUnits("echo hi # it's a \\\ngit push -f")).toEqual(["echo hi # it's a \\\ngit push -f", "echo hi # it's a \\", "git push -f"]);
+    expect(commandUnits("echo hi # it's a \\\ngit push -f")).toEqual([
+      "echo hi # it's a \\\ngit push -f",
+      "echo hi # it's a \\",
+      "git push -f",
+    ]);
   });
 });
 
@@ -58,8 +63,16 @@ describe("lists and pipelines", () => {
   });
 
   test("redirections are not separators", () => {
-    expect(commandUnits("git push -f 2>&1 | tee log")).toEqual(["git push -f 2>&1 | tee log", "git push -f 2>&1", "tee log"]);
-    expect(commandUnits("a &>/dev/null; b >| f <&0")).toEqual(["a &>/dev/null; b >| f <&0", "a &>/dev/null", "b >| f <&0"]);
+    expect(commandUnits("git push -f 2>&1 | tee log")).toEqual([
+      "git push -f 2>&1 | tee log",
+      "git push -f 2>&1",
+      "tee log",
+    ]);
+    expect(commandUnits("a &>/dev/null; b >| f <&0")).toEqual([
+      "a &>/dev/null; b >| f <&0",
+      "a &>/dev/null",
+      "b >| f <&0",
+    ]);
   });
 
   test("duplicates and empty units are dropped, units are trimmed", () => {
@@ -86,9 +99,21 @@ describe("nested commands", () => {
 
   test("groups and compound commands: a leading keyword is taken off", () => {
     expect(commandUnits("{ git push -f; }")).toEqual(["{ git push -f; }", "git push -f"]);
-    expect(commandUnits("if ! git push -f; then echo; fi")).toEqual(["if ! git push -f; then echo; fi", "git push -f", "echo"]);
-    expect(commandUnits("for b in a c; do git push -f; done")).toEqual(["for b in a c; do git push -f; done", "for b in a c", "git push -f"]);
-    expect(commandUnits("case $x in a) git push -f;; esac")).toEqual(["case $x in a) git push -f;; esac", "case $x in a", "git push -f"]);
+    expect(commandUnits("if ! git push -f; then echo; fi")).toEqual([
+      "if ! git push -f; then echo; fi",
+      "git push -f",
+      "echo",
+    ]);
+    expect(commandUnits("for b in a c; do git push -f; done")).toEqual([
+      "for b in a c; do git push -f; done",
+      "for b in a c",
+      "git push -f",
+    ]);
+    expect(commandUnits("case $x in a) git push -f;; esac")).toEqual([
+      "case $x in a) git push -f;; esac",
+      "case $x in a",
+      "git push -f",
+    ]);
   });
 
   test("unclosed quotes and parentheses end with the text", () => {
@@ -99,18 +124,39 @@ describe("nested commands", () => {
 
 describe("heredocs", () => {
   test("each body line is a unit, not split further; the body ends at its word", () => {
-    expect(commandUnits("bash <<EOF\ngit push -f; ls\nEOF\nls")).toEqual(["bash <<EOF\ngit push -f; ls\nEOF\nls", "bash <<EOF", "ls", "git push -f; ls"]);
-    expect(commandUnits("bash <<-EOF\n\tgit push -f\n\tEOF\nls")).toEqual(["bash <<-EOF\n\tgit push -f\n\tEOF\nls", "bash <<-EOF", "ls", "git push -f"]);
+    expect(commandUnits("bash <<EOF\ngit push -f; ls\nEOF\nls")).toEqual([
+      "bash <<EOF\ngit push -f; ls\nEOF\nls",
+      "bash <<EOF",
+      "ls",
+      "git push -f; ls",
+    ]);
+    expect(commandUnits("bash <<-EOF\n\tgit push -f\n\tEOF\nls")).toEqual([
+      "bash <<-EOF\n\tgit push -f\n\tEOF\nls",
+      "bash <<-EOF",
+      "ls",
+      "git push -f",
+    ]);
   });
 
   test("a body's quotes are text: an apostrophe hides nothing after the heredoc", () => {
     const command = "cat > f <<EOF\ndon't\nEOF\ngit push \\\n  --force";
-    expect(commandUnits(command)).toEqual(["cat > f <<EOF\ndon't\nEOF\ngit push   --force", command, "cat > f <<EOF", "git push   --force", "don't"]);
+    expect(commandUnits(command)).toEqual([
+      "cat > f <<EOF\ndon't\nEOF\ngit push   --force",
+      command,
+      "cat > f <<EOF",
+      "git push   --force",
+      "don't",
+    ]);
   });
 
   test("an unquoted word's body is joined; a quoted word's body is kept as written", () => {
     expect(commandUnits("bash <<EOF\ngit push \\\n-f\nEOF")).toContain("git push -f");
-    expect(commandUnits("cat <<'EOF'\na \\\nb\nEOF")).toEqual(["cat <<'EOF'\na \\\nb\nEOF", "cat <<'EOF'", "a \\", "b"]);
+    expect(commandUnits("cat <<'EOF'\na \\\nb\nEOF")).toEqual([
+      "cat <<'EOF'\na \\\nb\nEOF",
+      "cat <<'EOF'",
+      "a \\",
+      "b",
+    ]);
   });
 
   test("a here-string is no heredoc", () => {
@@ -136,29 +182,41 @@ describe("bounds", () => {
 
   test("property: never throws on any text; units are non-empty, trimmed, distinct, bounded", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: "binary", maxLength: 200 }), fc.string({ unit: fc.constantFrom(..."\\\n\r'\"`$()#<-; &|{}EOF a"), maxLength: 200 })), (command) => {
-        const units = commandUnits(command);
-        expect(units.length).toBeLessThanOrEqual(MAX_UNITS);
-        expect(new Set(units).size).toBe(units.length);
-        for (const unit of units) expect(unit === unit.trim() && unit !== "").toBe(true);
-        expect(units.reduce((sum, unit) => sum + unit.length, 0)).toBeLessThanOrEqual(MAX_SCANNED * command.length);
-        // Every unit but the command as written is a part of the joined whole, which comes first.
-        const [first = "", ...rest] = units;
-        for (const unit of rest) if (unit !== command.trim()) expect(first).toContain(unit);
-        if (!command.includes("\\") && command.trim() !== "") expect(first).toBe(command.trim());
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: "binary", maxLength: 200 }),
+          fc.string({ unit: fc.constantFrom(..."\\\n\r'\"`$()#<-; &|{}EOF a"), maxLength: 200 }),
+        ),
+        (command) => {
+          const units = commandUnits(command);
+          expect(units.length).toBeLessThanOrEqual(MAX_UNITS);
+          expect(new Set(units).size).toBe(units.length);
+          for (const unit of units) expect(unit === unit.trim() && unit !== "").toBe(true);
+          expect(units.reduce((sum, unit) => sum + unit.length, 0)).toBeLessThanOrEqual(MAX_SCANNED * command.length);
+          // Every unit but the command as written is a part of the joined whole, which comes first.
+          const [first = "", ...rest] = units;
+          for (const unit of rest) if (unit !== command.trim()) expect(first).toContain(unit);
+          if (!command.includes("\\") && command.trim() !== "") expect(first).toBe(command.trim());
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   test("property: without single quotes, comments and heredocs, the first unit is the command with its continuations removed", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("\\", "\n", "\r\n", '"', "`", "$(", ")", ";", "&", "|", " ", "a", "git push -f"), maxLength: 60 }), (command) => {
-        const joined = joinedRef(command).trim();
-        const units = commandUnits(command);
-        if (joined !== "") expect(units[0]).toBe(joined);
-        for (const unit of units.slice(1)) if (unit !== command.trim()) expect(joined).toContain(unit);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("\\", "\n", "\r\n", '"', "`", "$(", ")", ";", "&", "|", " ", "a", "git push -f"),
+          maxLength: 60,
+        }),
+        (command) => {
+          const joined = joinedRef(command).trim();
+          const units = commandUnits(command);
+          if (joined !== "") expect(units[0]).toBe(joined);
+          for (const unit of units.slice(1)) if (unit !== command.trim()) expect(joined).toContain(unit);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -177,7 +235,8 @@ describe("bounds", () => {
 });
 
 describe("the README's force-push pattern, as the scan matches it", () => {
-  const patternIn = (file: string) => /^forbidCommands:\n\s+- (\/.+\/)$/m.exec(readFileSync(`${REPO}/${file}`, "utf8"))?.[1];
+  const patternIn = (file: string) =>
+    /^forbidCommands:\n\s+- (\/.+\/)$/m.exec(readFileSync(`${REPO}/${file}`, "utf8"))?.[1];
   const written = patternIn("README.md");
   const read = readForbidPattern(written ?? "");
   if (!("pattern" in read)) throw new Error(`README's pattern ${written}: ${"problem" in read ? read.problem : ""}`);
@@ -202,7 +261,13 @@ describe("the README's force-push pattern, as the scan matches it", () => {
   });
 
   test("it lets a plain push, --force-with-lease, and mere words through", () => {
-    for (const command of ["git push origin main", "git push --force-with-lease", "git push --force-with-lease origin main", "echo git pushed", "git push --follow-tags"]) {
+    for (const command of [
+      "git push origin main",
+      "git push --force-with-lease",
+      "git push --force-with-lease origin main",
+      "echo git pushed",
+      "git push --follow-tags",
+    ]) {
       expect(caught(command), command).toBe(false);
     }
   });

@@ -17,9 +17,18 @@ const pattern = (written: string): ForbidPattern => {
 };
 
 const forbidding = (name: string, over: Partial<Rule>, forbid: string[], forbidCommands: string[] = []): Rule =>
-  makeRule({ name, ...over, enforce: { mode: "block", forbid: forbid.map(pattern), forbidCommands: forbidCommands.map(pattern) } });
+  makeRule({
+    name,
+    ...over,
+    enforce: { mode: "block", forbid: forbid.map(pattern), forbidCommands: forbidCommands.map(pattern) },
+  });
 
-const userGit = forbidding("git", { scope: "global", path: "/home/u/.config/opencode/rules/git.md", displayPath: "~/.config/opencode/rules/git.md" }, [], ["git push --force"]);
+const userGit = forbidding(
+  "git",
+  { scope: "global", path: "/home/u/.config/opencode/rules/git.md", displayPath: "~/.config/opencode/rules/git.md" },
+  [],
+  ["git push --force"],
+);
 const repoGit = makeRule({ name: "git", content: "Use git well." });
 
 const budget = (ms = 5000, sliceMs = 1000): CheckBudget & { pauses: number } => {
@@ -38,7 +47,10 @@ const budget = (ms = 5000, sliceMs = 1000): CheckBudget & { pauses: number } => 
 
 function heldSet(rules: readonly Rule[]): Forbidding {
   const resolved = resolvePrecedence(rules);
-  return { rules: enforcingRules(resolved), shadowedBy: new Map(resolved.shadowed.filter((entry) => entry.forbidHolds).map(({ rule, by }) => [rule, by])) };
+  return {
+    rules: enforcingRules(resolved),
+    shadowedBy: new Map(resolved.shadowed.filter((entry) => entry.forbidHolds).map(({ rule, by }) => [rule, by])),
+  };
 }
 
 describe("shadowing decides the text, never whose forbids hold", () => {
@@ -50,7 +62,12 @@ describe("shadowing decides the text, never whose forbids hold", () => {
   });
 
   test("the user's extraDirs rule (project scope, the user's trust) is held the same way", () => {
-    const extra = forbidding("git", { source: "extra", trust: "user", path: "/home/u/team-rules/git.md" }, [], ["--force"]);
+    const extra = forbidding(
+      "git",
+      { source: "extra", trust: "user", path: "/home/u/team-rules/git.md" },
+      [],
+      ["--force"],
+    );
     const repo = makeRule({ name: "git", trust: "repository" });
     // The native source comes before `extra` in project scope: the repository's rule wins the text, the user's forbid holds.
     const resolved = resolvePrecedence([extra, repo]);
@@ -60,7 +77,9 @@ describe("shadowing decides the text, never whose forbids hold", () => {
 
   test("a repository rule saying override: true, or from a nearer project level, still only takes the text", () => {
     const overriding = makeRule({ name: "git", override: true });
-    expect(resolvePrecedence([userGit, overriding]).shadowed).toEqual([{ rule: userGit, by: overriding, forbidHolds: true }]);
+    expect(resolvePrecedence([userGit, overriding]).shadowed).toEqual([
+      { rule: userGit, by: overriding, forbidHolds: true },
+    ]);
     const nearer = makeRule({ name: "git", path: "/project/packages/app/.opencode/rules/git.md" });
     const resolved = resolvePrecedence([userGit, repoGit, nearer], ["/project", "/project/packages/app"]);
     expect(resolved.rules).toEqual([nearer]);
@@ -68,20 +87,34 @@ describe("shadowing decides the text, never whose forbids hold", () => {
   });
 
   test("a rule shadowed by one as trusted as it (the repository's own, or the user's override) is shadowed whole", () => {
-    const cursorRule = forbidding("style", { source: "cursor", path: "/project/.cursor/rules/style.mdc" }, ["console.log("]);
+    const cursorRule = forbidding("style", { source: "cursor", path: "/project/.cursor/rules/style.mdc" }, [
+      "console.log(",
+    ]);
     const nativeRule = makeRule({ name: "style" });
     expect(resolvePrecedence([cursorRule, nativeRule]).shadowed).toEqual([{ rule: cursorRule, by: nativeRule }]);
     const repoForbid = forbidding("git", {}, [], ["git push"]);
-    const userOverride = makeRule({ name: "git", scope: "global", override: true, path: "/home/u/.config/opencode/rules/git.md" });
+    const userOverride = makeRule({
+      name: "git",
+      scope: "global",
+      override: true,
+      path: "/home/u/.config/opencode/rules/git.md",
+    });
     expect(resolvePrecedence([repoForbid, userOverride]).shadowed).toEqual([{ rule: repoForbid, by: userOverride }]);
   });
 
   test("the force-push is refused by the user's shadowed rule, and the violation names what shadows it", async () => {
     const check = await checkedViolations(
-      { changes: [{ kind: "command", command: "git push --force" }], forbidding: heldSet([userGit, repoGit]), as: {}, option: "block" },
+      {
+        changes: [{ kind: "command", command: "git push --force" }],
+        forbidding: heldSet([userGit, repoGit]),
+        as: {},
+        option: "block",
+      },
       budget(),
     );
-    expect(check.violations.map((violation) => [violation.rule.path, violation.shadowedBy?.path])).toEqual([[userGit.path, repoGit.path]]);
+    expect(check.violations.map((violation) => [violation.rule.path, violation.shadowedBy?.path])).toEqual([
+      [userGit.path, repoGit.path],
+    ]);
   });
 });
 
@@ -92,15 +125,27 @@ describe("a budget per trust", () => {
     {},
     Array.from({ length: 50 }, (_, i) => `/(a|b|c|d)*a(a|b|c|d){${150 + i}}x${i}/`),
   );
-  const userConsole = forbidding("no-console", { scope: "global", path: "/home/u/.config/opencode/rules/no-console.md" }, ["console.log("]);
-  const lines = [...Array.from({ length: 200 }, (_, i) => ({ text: `${"abcd".repeat(1000)}${i}` })), { text: 'console.log("x")', line: 201 }];
+  const userConsole = forbidding(
+    "no-console",
+    { scope: "global", path: "/home/u/.config/opencode/rules/no-console.md" },
+    ["console.log("],
+  );
+  const lines = [
+    ...Array.from({ length: 200 }, (_, i) => ({ text: `${"abcd".repeat(1000)}${i}` })),
+    { text: 'console.log("x")', line: 201 },
+  ];
 
   test("a repository's hostile patterns cannot keep the user's rule from being checked: the write is refused, and what was not reached is named", async () => {
     // A clock that ticks once per reading: the user's one literal takes about one tick a window (~1,600), the repository's two sets twice that.
     let ticks = 0;
     const clock: CheckBudget = { now: () => ticks++, deadline: 4000, sliceMs: 1_000_000, pause: async () => {} };
     const check = await checkedViolations(
-      { changes: [{ kind: "file", file: "src/a.ts", added: lines }], forbidding: { rules: [hostile, userConsole] }, as: {}, option: "block" },
+      {
+        changes: [{ kind: "file", file: "src/a.ts", added: lines }],
+        forbidding: { rules: [hostile, userConsole] },
+        as: {},
+        option: "block",
+      },
       clock,
     );
     expect(check.violations.map((violation) => violation.rule.name)).toEqual(["no-console"]);
@@ -113,7 +158,12 @@ describe("a budget per trust", () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
     await checkedViolations(
-      { changes: [{ kind: "file", file: "src/a.ts", added: lines }], forbidding: { rules: [hostile] }, as: {}, option: "block" },
+      {
+        changes: [{ kind: "file", file: "src/a.ts", added: lines }],
+        forbidding: { rules: [hostile] },
+        as: {},
+        option: "block",
+      },
       {
         ...clock,
         pause: () => new Promise((resolve) => setImmediate(resolve)),

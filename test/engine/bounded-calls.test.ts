@@ -43,14 +43,18 @@ describe("boundedCalls: every call ends by its deadline", () => {
     await vi.advanceTimersByTimeAsync(250);
     late.answer({ created: 5 });
     await vi.advanceTimersByTimeAsync(0);
-    expect(lines).toEqual(["info: The host's answer to the rules prompt for session ses_a came 250 ms after it was given up; the answer was dropped"]);
+    expect(lines).toEqual([
+      "info: The host's answer to the rules prompt for session ses_a came 250 ms after it was given up; the answer was dropped",
+    ]);
   });
 
   test("a failure after the deadline is dropped and logged, never unhandled; failing with the abort it was given is not news", async () => {
     const { log, lines } = collectedLog();
     const within = boundedCalls(new AbortController().signal, log);
     const late = answerLater<never>();
-    const failing = within("The host's answer to a history read of session ses_b", 50, () => late.promise).catch(() => "given up");
+    const failing = within("The host's answer to a history read of session ses_b", 50, () => late.promise).catch(
+      () => "given up",
+    );
     let honouring: Promise<unknown> = Promise.resolve();
     const polite = within("The host's answer to a history read of session ses_c", 50, (signal) => {
       honouring = new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
@@ -62,7 +66,9 @@ describe("boundedCalls: every call ends by its deadline", () => {
     await vi.advanceTimersByTimeAsync(10);
     late.fail(new TypeError("fetch failed"));
     await vi.advanceTimersByTimeAsync(0);
-    expect(lines).toEqual(["info: The host's answer to a history read of session ses_b failed 10 ms after it was given up (fetch failed); the failure was dropped"]);
+    expect(lines).toEqual([
+      "info: The host's answer to a history read of session ses_b failed 10 ms after it was given up (fetch failed); the failure was dropped",
+    ]);
   });
 
   test("the plugin stopping gives every call up at once, whatever its deadline", async () => {
@@ -99,14 +105,18 @@ describe("withTimeout and byDeadline: the same bound for a promise already under
     expect(await waited).toBeUndefined();
     late.answer("info");
     await vi.advanceTimersByTimeAsync(0);
-    expect(lines).toEqual(["info: OpenCode's info on session ses_a came 0 ms after it was given up; the answer was dropped"]);
+    expect(lines).toEqual([
+      "info: OpenCode's info on session ses_a came 0 ms after it was given up; the answer was dropped",
+    ]);
   });
 
   test("byDeadline hands a late value to `drop` (a registration made after all is undone)", async () => {
     const { log } = collectedLog();
     const late = answerLater<{ dispose(): void }>();
     const drop = vi.fn();
-    const waited = byDeadline(late.promise, 500, { late: { log, what: "a registration", drop } }).catch((error: unknown) => error);
+    const waited = byDeadline(late.promise, 500, { late: { log, what: "a registration", drop } }).catch(
+      (error: unknown) => error,
+    );
     await vi.advanceTimersByTimeAsync(500);
     expect(outcomeUnknown(await waited)).toBe(true);
     const registration = { dispose: () => undefined };

@@ -44,8 +44,16 @@ async function start(options: Record<string, unknown> = {}, fs = nodeRuleFs, sub
 beforeEach(async () => {
   project = await tempProject();
   logged.length = 0;
-  await project.writeRule("project", "no-console.md", '---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid: "console.log("\n---\nLog through src/log.ts.\n');
-  await project.writeRule("project", "no-force.md", "---\nalwaysApply: false\nforbidCommands: /--force\\b/\nenforce: warn\n---\nNever force.\n");
+  await project.writeRule(
+    "project",
+    "no-console.md",
+    '---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid: "console.log("\n---\nLog through src/log.ts.\n',
+  );
+  await project.writeRule(
+    "project",
+    "no-force.md",
+    "---\nalwaysApply: false\nforbidCommands: /--force\\b/\nenforce: warn\n---\nNever force.\n",
+  );
   await mkdir(join(project.projectDir, "src"), { recursive: true });
   await writeFile(join(project.projectDir, "src/old.ts"), 'export const a = 1;\nconsole.log("kept");\n');
 });
@@ -54,26 +62,43 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-const call = (changes: ProposedChange[], tool = "write") => ({ tool, callID: `c-${Math.random()}`, files: [], changes });
-const write = (path: string, content: string): ProposedChange => ({ kind: "write", path: join(project.projectDir, path), content });
+const call = (changes: ProposedChange[], tool = "write") => ({
+  tool,
+  callID: `c-${Math.random()}`,
+  files: [],
+  changes,
+});
+const write = (path: string, content: string): ProposedChange => ({
+  kind: "write",
+  path: join(project.projectDir, path),
+  content,
+});
 
 describe("a write, compared with the file on disk", () => {
   test("a line already in the file is not added: rewriting a file that holds console.log( elsewhere goes through", async () => {
     await start();
-    const verdict = await rulebook.toolAboutToRun("s1", call([write("src/old.ts", 'export const a = 2;\nconsole.log("kept");\n')]));
+    const verdict = await rulebook.toolAboutToRun(
+      "s1",
+      call([write("src/old.ts", 'export const a = 2;\nconsole.log("kept");\n')]),
+    );
     expect(verdict.refusal).toBeUndefined();
   });
 
   test("a new line that breaks the rule is refused, with its line number in the new file", async () => {
     await start();
-    const verdict = await rulebook.toolAboutToRun("s1", call([write("src/old.ts", 'export const a = 1;\nconsole.log("kept");\nconsole.log("new");\n')]));
+    const verdict = await rulebook.toolAboutToRun(
+      "s1",
+      call([write("src/old.ts", 'export const a = 1;\nconsole.log("kept");\nconsole.log("new");\n')]),
+    );
     expect(verdict.refusal?.text).toContain('in "src/old.ts" line 3: console.log("new");');
     expect(logged.join("\n")).toContain("Refused a write call in session s1: it breaks no-console");
   });
 
   test("a file outside the rule's globs is not checked", async () => {
     await start();
-    expect((await rulebook.toolAboutToRun("s1", call([write("scripts/a.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+    expect(
+      (await rulebook.toolAboutToRun("s1", call([write("scripts/a.ts", "console.log(1)\n")]))).refusal,
+    ).toBeUndefined();
   });
 
   test("a file that cannot be read lets the write through, and says so in the log", async () => {
@@ -81,11 +106,17 @@ describe("a write, compared with the file on disk", () => {
     const failing = {
       ...nodeRuleFs,
       readFile: (path: string, maxBytes: number, size?: number) =>
-        path.endsWith("old.ts") ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })) : nodeRuleFs.readFile(path, maxBytes, size),
+        path.endsWith("old.ts")
+          ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" }))
+          : nodeRuleFs.readFile(path, maxBytes, size),
     };
     await start({}, failing);
-    expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
-    expect(logged.join("\n")).toMatch(/warn: Could not check a write call of .*src\/old.ts in session s1 .*EACCES.*let through/);
+    expect(
+      (await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal,
+    ).toBeUndefined();
+    expect(logged.join("\n")).toMatch(
+      /warn: Could not check a write call of .*src\/old.ts in session s1 .*EACCES.*let through/,
+    );
   });
 });
 
@@ -96,50 +127,87 @@ describe("an edit, applied to the file on disk and judged by its result", () => 
   test("turning console.info( into console.log( inside a line is refused, at the line it lands on", async () => {
     await writeFile(join(project.projectDir, "src/info.ts"), info);
     await start();
-    const verdict = await rulebook.toolAboutToRun("s1", toolCall("edit", { filePath: join(project.projectDir, "src/info.ts"), oldString: "info", newString: "log" }));
+    const verdict = await rulebook.toolAboutToRun(
+      "s1",
+      toolCall("edit", { filePath: join(project.projectDir, "src/info.ts"), oldString: "info", newString: "log" }),
+    );
     expect(verdict.refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
   });
 
   test("an edit elsewhere in a file that holds console.log( goes through", async () => {
     await start();
-    const verdict = await rulebook.toolAboutToRun("s1", toolCall("edit", { path: "src/old.ts", oldString: "a = 1", newString: "a = 2" }));
+    const verdict = await rulebook.toolAboutToRun(
+      "s1",
+      toolCall("edit", { path: "src/old.ts", oldString: "a = 1", newString: "a = 2" }),
+    );
     expect(verdict.refusal).toBeUndefined();
   });
 
   test("a patch's update chunk completing console.log( is refused, at the file's line (OpenCode's envelope)", async () => {
     await writeFile(join(project.projectDir, "src/info.ts"), info);
     await start();
-    const patchText = ["*** Begin Patch", "*** Update File: src/info.ts", "@@", '-console.info("x");', '+console.log("x");', "*** End Patch"].join("\n");
-    expect((await rulebook.toolAboutToRun("s1", toolCall("apply_patch", { patchText }))).refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
+    const patchText = [
+      "*** Begin Patch",
+      "*** Update File: src/info.ts",
+      "@@",
+      '-console.info("x");',
+      '+console.log("x");',
+      "*** End Patch",
+    ].join("\n");
+    expect((await rulebook.toolAboutToRun("s1", toolCall("apply_patch", { patchText }))).refusal?.text).toContain(
+      'in "src/info.ts" line 2: console.log("x");',
+    );
   });
 
   test("a unified diff likewise: the line is the file's, whatever the hunk header says", async () => {
     await writeFile(join(project.projectDir, "src/info.ts"), info);
     await start();
-    const patchText = ["--- a/src/info.ts", "+++ b/src/info.ts", "@@ -7,2 +7,2 @@", " export const a = 1;", '-console.info("x");', '+console.log("x");'].join("\n");
-    expect((await rulebook.toolAboutToRun("s1", toolCall("patch", { patchText }))).refusal?.text).toContain('in "src/info.ts" line 2: console.log("x");');
+    const patchText = [
+      "--- a/src/info.ts",
+      "+++ b/src/info.ts",
+      "@@ -7,2 +7,2 @@",
+      " export const a = 1;",
+      '-console.info("x");',
+      '+console.log("x");',
+    ].join("\n");
+    expect((await rulebook.toolAboutToRun("s1", toolCall("patch", { patchText }))).refusal?.text).toContain(
+      'in "src/info.ts" line 2: console.log("x");',
+    );
   });
 
   test("a file that cannot be read: the edit is judged alone, and the log says so", async () => {
     const failing = {
       ...nodeRuleFs,
       readFile: (path: string, maxBytes: number, size?: number) =>
-        path.endsWith("old.ts") ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" })) : nodeRuleFs.readFile(path, maxBytes, size),
+        path.endsWith("old.ts")
+          ? Promise.reject(Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" }))
+          : nodeRuleFs.readFile(path, maxBytes, size),
     };
     await start({}, failing);
-    const edit = { filePath: join(project.projectDir, "src/old.ts"), oldString: "a = 1;", newString: "a = 1;\nconsole.log(a);" };
-    expect((await rulebook.toolAboutToRun("s1", toolCall("edit", edit))).refusal?.text).toContain('in "src/old.ts": console.log(a);');
-    expect(logged.join("\n")).toMatch(/warn: Could not check a edit call of .*src\/old.ts in session s1 .*EACCES.*judged by the edit alone/);
+    const edit = {
+      filePath: join(project.projectDir, "src/old.ts"),
+      oldString: "a = 1;",
+      newString: "a = 1;\nconsole.log(a);",
+    };
+    expect((await rulebook.toolAboutToRun("s1", toolCall("edit", edit))).refusal?.text).toContain(
+      'in "src/old.ts": console.log(a);',
+    );
+    expect(logged.join("\n")).toMatch(
+      /warn: Could not check a edit call of .*src\/old.ts in session s1 .*EACCES.*judged by the edit alone/,
+    );
   });
 });
 
 test("a file on disk that never answers: the check gives up at its bound, lets the write through, and says so in the log", async () => {
   const hung = {
     ...nodeRuleFs,
-    readFile: (path: string, maxBytes: number, size?: number) => (path.endsWith("old.ts") ? new Promise<never>(() => {}) : nodeRuleFs.readFile(path, maxBytes, size)),
+    readFile: (path: string, maxBytes: number, size?: number) =>
+      path.endsWith("old.ts") ? new Promise<never>(() => {}) : nodeRuleFs.readFile(path, maxBytes, size),
   };
   await start({}, hung, true, 50);
-  expect((await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+  expect(
+    (await rulebook.toolAboutToRun("s1", call([write("src/old.ts", "console.log(1)\n")]))).refusal,
+  ).toBeUndefined();
   expect(logged.join("\n")).toMatch(
     /warn: Could not check a write call of .*src\/old.ts in session s1 against the rules that forbid \(the file on disk could not be read within 50 ms\); it was let through/,
   );
@@ -157,7 +225,9 @@ describe("the user's enforce option", () => {
 
   test('"off": nothing is checked', async () => {
     await start({ enforce: "off" });
-    expect((await rulebook.toolAboutToRun("s1", call([write("src/new.ts", "console.log(1)\n")]))).refusal).toBeUndefined();
+    expect(
+      (await rulebook.toolAboutToRun("s1", call([write("src/new.ts", "console.log(1)\n")]))).refusal,
+    ).toBeUndefined();
   });
 
   test("a wrong value is reported and the default (block) used", () => {
@@ -171,7 +241,9 @@ describe("the user's enforce option", () => {
 test("a subagent's session is checked even when subagents get no rules", async () => {
   await start({}, nodeRuleFs, false);
   await rulebook.sessionSeen({ id: "child", parentID: "parent", hasHistory: false });
-  expect((await rulebook.toolAboutToRun("child", call([write("src/new.ts", "console.log(1)\n")]))).refusal?.text).toContain("no-console");
+  expect(
+    (await rulebook.toolAboutToRun("child", call([write("src/new.ts", "console.log(1)\n")]))).refusal?.text,
+  ).toContain("no-console");
 });
 
 test("a warn rule's command runs; the result of that call, and only that one, carries it", async () => {
@@ -185,13 +257,21 @@ test("a warn rule's command runs; the result of that call, and only that one, ca
 });
 
 test("rule files are never checked: a rule that forbids console.log( does not stop the model writing that rule, or another like it", async () => {
-  const everywhere = await project.writeRule("global", "no-console-anywhere.md", '---\nalwaysApply: false\nforbid: "console.log("\n---\nNever log to the console.\n');
+  const everywhere = await project.writeRule(
+    "global",
+    "no-console-anywhere.md",
+    '---\nalwaysApply: false\nforbid: "console.log("\n---\nNever log to the console.\n',
+  );
   await start();
   const ruleText = '---\nforbid: "console.log("\n---\nNo console.log( in this project.\n';
   // Without globs the rule applies to every file: a README is refused ...
-  expect((await rulebook.toolAboutToRun("s1", call([write("README.md", "Call console.log(x).\n")]))).refusal?.text).toContain("no-console-anywhere");
+  expect(
+    (await rulebook.toolAboutToRun("s1", call([write("README.md", "Call console.log(x).\n")]))).refusal?.text,
+  ).toContain("no-console-anywhere");
   // ... a new rule in the project's rules folder, and the rule's own file, are not.
-  expect((await rulebook.toolAboutToRun("s1", call([write(".opencode/rules/more.md", ruleText)]))).refusal).toBeUndefined();
+  expect(
+    (await rulebook.toolAboutToRun("s1", call([write(".opencode/rules/more.md", ruleText)]))).refusal,
+  ).toBeUndefined();
   const edit: ProposedChange = {
     kind: "edit",
     path: everywhere,
@@ -207,7 +287,11 @@ describe("one budget per trust", () => {
   const longLines = `console.log("x")\n${Array.from({ length: 2000 }, (_, i) => `${"abcd".repeat(1000)}${i}`).join("\n")}\n`;
 
   test("a repository's heavy patterns cannot use up the user's rule's time: the write is refused by it, and the log names the rule not reached", async () => {
-    await project.writeRule("global", "no-log.md", '---\nalwaysApply: false\nforbid: "console.log("\n---\nThe user\'s own: no logging.\n');
+    await project.writeRule(
+      "global",
+      "no-log.md",
+      '---\nalwaysApply: false\nforbid: "console.log("\n---\nThe user\'s own: no logging.\n',
+    );
     await project.writeRule("project", "heavy.md", `---\nalwaysApply: false\nforbid:\n${heavy}\n---\nHeavy.\n`);
     await start({}, nodeRuleFs, true, 200);
     const verdict = await rulebook.toolAboutToRun("s1", call([write("scripts/data.txt", longLines)]));
@@ -220,13 +304,22 @@ describe("one budget per trust", () => {
 
 describe("a user rule shadowed by a repository rule of its name", () => {
   test("still refuses, and the refusal says the repository's rule shadows its text only", async () => {
-    await project.writeRule("global", "no-force.md", "---\nalwaysApply: false\nforbidCommands: /--force\\b/\n---\nThe user's own: never force.\n");
+    await project.writeRule(
+      "global",
+      "no-force.md",
+      "---\nalwaysApply: false\nforbidCommands: /--force\\b/\n---\nThe user's own: never force.\n",
+    );
     await start();
-    const verdict = await rulebook.toolAboutToRun("s1", call([{ kind: "command", command: "git push origin main --force" }], "bash"));
+    const verdict = await rulebook.toolAboutToRun(
+      "s1",
+      call([{ kind: "command", command: "git push origin main --force" }], "bash"),
+    );
     // The project's no-force.md (a warn rule) wins the name; the user's block rule still holds.
     expect(verdict.refusal?.text).toContain("shadows its text, not what it forbids");
     expect(verdict.refusal?.text).toContain("The user's own: never force.");
-    expect(logged.join("\n")).toContain("is shadowed by .opencode/rules/no-force.md, a less trusted rule of the same name");
+    expect(logged.join("\n")).toContain(
+      "is shadowed by .opencode/rules/no-force.md, a less trusted rule of the same name",
+    );
   });
 });
 

@@ -50,9 +50,24 @@ function reading(disk: Disk, maxBytes = 1024 * 1024, links: Links = {}) {
       return utf8(held);
     },
   };
-  const log: Logger = { debugEnabled: false, debug() {}, info() {}, warn: (message) => void logged.push(message), error() {}, flush: async () => {} };
+  const log: Logger = {
+    debugEnabled: false,
+    debug() {},
+    info() {},
+    warn: (message) => void logged.push(message),
+    error() {},
+    flush: async () => {},
+  };
   const nativeFolders = ["/p/.opencode/rules", "/p/packages/app/.opencode/rules"];
-  const parts: ChangeReading = { fs, log, maxBytes, checkMs: 50, place: { directory: DIR, projectRoot: DIR }, nativeFolders, now: () => performance.now() };
+  const parts: ChangeReading = {
+    fs,
+    log,
+    maxBytes,
+    checkMs: 50,
+    place: { directory: DIR, projectRoot: DIR },
+    nativeFolders,
+    now: () => performance.now(),
+  };
   return { parts, logged, reads };
 }
 
@@ -73,25 +88,36 @@ const swap = (oldText: string, newText: string): Replacement => ({ oldText, newT
 async function check(disk: Disk, changes: ProposedChange[], maxBytes?: number, links?: Links) {
   const { parts, logged, reads } = reading(disk, maxBytes, links);
   const checked = await checkedChanges(parts, "s1", { tool: "edit", changes }, RULES, performance.now() + 50);
-  const violations = violationsIn(checked.changes, RULES, {}, "block", { now: () => performance.now(), deadline: Number.POSITIVE_INFINITY }).violations;
+  const violations = violationsIn(checked.changes, RULES, {}, "block", {
+    now: () => performance.now(),
+    deadline: Number.POSITIVE_INFINITY,
+  }).violations;
   return { ...checked, violations, logged, reads };
 }
 
 describe("an edit, applied to the file on disk", () => {
   test("completing console.log( inside a line is seen, at the line it lands on", async () => {
-    const { changes, violations } = await check({ "/p/src/a.ts": 'let a = 1;\nconsole.info("x");\n' }, [edit("src/a.ts", [swap("info", "log")])]);
+    const { changes, violations } = await check({ "/p/src/a.ts": 'let a = 1;\nconsole.info("x");\n' }, [
+      edit("src/a.ts", [swap("info", "log")]),
+    ]);
     expect(changes).toEqual([{ kind: "file", file: "src/a.ts", added: [{ text: 'console.log("x");', line: 2 }] }]);
-    expect(violations).toMatchObject([{ rule: { name: "no-console" }, file: "src/a.ts", line: 'console.log("x");', lineNumber: 2 }]);
+    expect(violations).toMatchObject([
+      { rule: { name: "no-console" }, file: "src/a.ts", line: 'console.log("x");', lineNumber: 2 },
+    ]);
   });
 
   test("an edit elsewhere in a file that already holds console.log( adds only its own line", async () => {
-    const { violations, changes } = await check({ "/p/src/a.ts": "console.log(1);\nlet a = 1;\n" }, [edit("src/a.ts", [swap("a = 1", "a = 2")])]);
+    const { violations, changes } = await check({ "/p/src/a.ts": "console.log(1);\nlet a = 1;\n" }, [
+      edit("src/a.ts", [swap("a = 1", "a = 2")]),
+    ]);
     expect(changes).toEqual([{ kind: "file", file: "src/a.ts", added: [{ text: "let a = 2;", line: 2 }] }]);
     expect(violations).toEqual([]);
   });
 
   test("a replacement that cannot be applied is judged by its own text, without a line number; the others by the result", async () => {
-    const { changes } = await check({ "/p/src/a.ts": "a\nb\n" }, [edit("src/a.ts", [swap("b", "b2"), swap("missing", "console.log(2)")])]);
+    const { changes } = await check({ "/p/src/a.ts": "a\nb\n" }, [
+      edit("src/a.ts", [swap("b", "b2"), swap("missing", "console.log(2)")]),
+    ]);
     expect(changes).toEqual([
       {
         kind: "file",
@@ -116,20 +142,32 @@ describe("an edit, applied to the file on disk", () => {
   });
 
   test.each([
-    ["cannot be read", Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" }), /could not be read: EACCES/],
+    [
+      "cannot be read",
+      Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" }),
+      /could not be read: EACCES/,
+    ],
     ["is too big", "x\n".repeat(100), /is over 64 bytes/],
     ["never answers", "hang" as const, /could not be read within 50 ms/],
   ])("a file that %s: the edit is judged alone, and the log says so", async (_, held, problem) => {
-    const { changes, violations, logged } = await check({ "/p/src/a.ts": held }, [edit("src/a.ts", [swap("x", "console.log(x)")])], 64);
+    const { changes, violations, logged } = await check(
+      { "/p/src/a.ts": held },
+      [edit("src/a.ts", [swap("x", "console.log(x)")])],
+      64,
+    );
     expect(changes).toEqual([{ kind: "file", file: "src/a.ts", added: [{ text: "console.log(x)" }] }]);
     expect(violations).toHaveLength(1);
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(problem);
-    expect(logged[0]).toMatch(/^Could not check a edit call of src\/a.ts in session s1 against the rules that forbid \(.*\); it was judged by the edit alone$/);
+    expect(logged[0]).toMatch(
+      /^Could not check a edit call of src\/a.ts in session s1 against the rules that forbid \(.*\); it was judged by the edit alone$/,
+    );
   });
 
   test("a write whose file cannot be read is let through, as before", async () => {
-    const { changes, logged } = await check({ "/p/src/a.ts": "hang" }, [{ kind: "write", path: "src/a.ts", content: "console.log(1)\n" }]);
+    const { changes, logged } = await check({ "/p/src/a.ts": "hang" }, [
+      { kind: "write", path: "src/a.ts", content: "console.log(1)\n" },
+    ]);
     expect(changes).toEqual([]);
     expect(logged[0]).toMatch(/could not be read within 50 ms\); it was let through$/);
   });
@@ -141,7 +179,11 @@ describe("rule files: left out of the check, returned with their text after the 
   test("an edit of a rule the set was read from, a new rule in the project's rules folder, and a write", async () => {
     const weakened = edit(noConsole.path, [swap('forbid: "console.log("\n', "")]);
     const created: ProposedChange = { kind: "write", path: ".opencode/rules/more.md", content: "More.\n" };
-    const { changes, ruleWrites } = await check(ruleDisk, [weakened, created, edit("src/a.ts", [swap("a", "console.log(a)")])]);
+    const { changes, ruleWrites } = await check(ruleDisk, [
+      weakened,
+      created,
+      edit("src/a.ts", [swap("a", "console.log(a)")]),
+    ]);
     expect(changes.map((change) => (change.kind === "file" ? change.file : change.kind))).toEqual(["src/a.ts"]);
     expect(ruleWrites).toEqual([
       { path: noConsole.path, after: "---\n---\nNo console.\n" },
@@ -150,15 +192,20 @@ describe("rule files: left out of the check, returned with their text after the 
   });
 
   test("what cannot be worked out is left undefined: a replacement not found, a file that cannot be read", async () => {
-    const { ruleWrites } = await check({ ...ruleDisk, "/p/.opencode/rules/x.md": Object.assign(new Error("EIO"), { code: "EIO" }) }, [
-      edit(noConsole.path, [swap("not there", "")]),
-      edit(".opencode/rules/x.md", [swap("a", "b")]),
-    ]);
+    const { ruleWrites } = await check(
+      { ...ruleDisk, "/p/.opencode/rules/x.md": Object.assign(new Error("EIO"), { code: "EIO" }) },
+      [edit(noConsole.path, [swap("not there", "")]), edit(".opencode/rules/x.md", [swap("a", "b")])],
+    );
     expect(ruleWrites).toEqual([{ path: noConsole.path }, { path: "/p/.opencode/rules/x.md" }]);
   });
 
   test("a rule file reached through a symlinked folder is still a rule file, named as the rule set names it", async () => {
-    const links = { "/p/linked": "/home/u/.config/opencode/rules", "/p/local": "/p/.opencode/rules", "/p/elsewhere": "/p/src", "/p/notes.md": noConsole.path };
+    const links = {
+      "/p/linked": "/home/u/.config/opencode/rules",
+      "/p/local": "/p/.opencode/rules",
+      "/p/elsewhere": "/p/src",
+      "/p/notes.md": noConsole.path,
+    };
     const { changes, ruleWrites } = await check(
       ruleDisk,
       [
@@ -184,20 +231,30 @@ describe("rule files: left out of the check, returned with their text after the 
   });
 
   test("rule files are read after the files the check needs, so a slow one cannot use up their time", async () => {
-    const { reads } = await check(ruleDisk, [edit(noConsole.path, [swap("No", "Some")]), edit("src/a.ts", [swap("a", "b")])]);
+    const { reads } = await check(ruleDisk, [
+      edit(noConsole.path, [swap("No", "Some")]),
+      edit("src/a.ts", [swap("a", "b")]),
+    ]);
     expect(reads).toEqual(["/p/src/a.ts", noConsole.path]);
   });
 });
 
 /** Lines from tokens that may spell console.info( or console.log( (only where a test means them to be kept). */
-const line = fc.array(fc.constantFrom("a", " ", "x", "=", ";", "1", "(", ")", "console", ".", "log", "info"), { maxLength: 8 }).map((parts) => parts.join(""));
+const line = fc
+  .array(fc.constantFrom("a", " ", "x", "=", ";", "1", "(", ")", "console", ".", "log", "info"), { maxLength: 8 })
+  .map((parts) => parts.join(""));
 const clean = line.filter((text) => !text.includes("console.log(") && !text.includes("info"));
 const violating = fc.tuple(clean, clean).map(([before, after]) => `${before}console.log(${after}`);
 
 describe("properties", () => {
   test("an edit completing console.log( inside a line is refused, at that line", async () => {
     // The edits a model makes to turn console.info( into console.log( (the old text found once: `info` appears nowhere else).
-    const turn = fc.constantFrom(swap("info", "log"), swap("info(", "log("), swap("console.info", "console.log"), swap(".info(", ".log("));
+    const turn = fc.constantFrom(
+      swap("info", "log"),
+      swap("info(", "log("),
+      swap("console.info", "console.log"),
+      swap(".info(", ".log("),
+    );
     await fc.assert(
       // Below the line, no violation: a line there the same as the result would be the one a multiset reports.
       fc.asyncProperty(
@@ -217,19 +274,31 @@ describe("properties", () => {
 
   test("removing a violation is never refused: lines dropped, or rewritten without the text", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(clean, violating), { minLength: 1, maxLength: 16 }), fc.nat(), fc.nat(), fc.boolean(), async (contents, from, length, rewrite) => {
-        // Each line numbered, so the old text stands once, from a line's start.
-        const lines = contents.map((text, index) => `${text} // ${index}`);
-        const start = from % lines.length;
-        const taken = lines.slice(start, start + 1 + (length % 4));
-        const kept = rewrite ? taken.map((text) => text.replaceAll("console.log(", "logger.debug(")) : taken.filter((text) => !text.includes("console.log("));
-        const oldText = taken.map((text) => `${text}\n`).join("");
-        const { violations, changes } = await check({ "/p/src/a.ts": lines.map((text) => `${text}\n`).join("") }, [
-          edit("src/a.ts", [swap(oldText, kept.map((text) => `${text}\n`).join(""))]),
-        ]);
-        expect(violations).toEqual([]);
-        expect(changes.flatMap((change) => (change.kind === "file" ? change.added : [])).every((added) => added.line !== undefined)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(clean, violating), { minLength: 1, maxLength: 16 }),
+        fc.nat(),
+        fc.nat(),
+        fc.boolean(),
+        async (contents, from, length, rewrite) => {
+          // Each line numbered, so the old text stands once, from a line's start.
+          const lines = contents.map((text, index) => `${text} // ${index}`);
+          const start = from % lines.length;
+          const taken = lines.slice(start, start + 1 + (length % 4));
+          const kept = rewrite
+            ? taken.map((text) => text.replaceAll("console.log(", "logger.debug("))
+            : taken.filter((text) => !text.includes("console.log("));
+          const oldText = taken.map((text) => `${text}\n`).join("");
+          const { violations, changes } = await check({ "/p/src/a.ts": lines.map((text) => `${text}\n`).join("") }, [
+            edit("src/a.ts", [swap(oldText, kept.map((text) => `${text}\n`).join(""))]),
+          ]);
+          expect(violations).toEqual([]);
+          expect(
+            changes
+              .flatMap((change) => (change.kind === "file" ? change.added : []))
+              .every((added) => added.line !== undefined),
+          ).toBe(true);
+        },
+      ),
     );
   });
 
@@ -242,7 +311,9 @@ describe("properties", () => {
         fc.array(violating, { minLength: 1, maxLength: 3 }),
         async (lines, target, replacement, held) => {
           const text = [...held, ...lines, `${target} // edit here`].join("\n");
-          const { violations } = await check({ "/p/src/a.ts": text }, [edit("src/a.ts", [swap(`${target} // edit here`, `${replacement} // edited`)])]);
+          const { violations } = await check({ "/p/src/a.ts": text }, [
+            edit("src/a.ts", [swap(`${target} // edit here`, `${replacement} // edited`)]),
+          ]);
           expect(violations).toEqual([]);
         },
       ),

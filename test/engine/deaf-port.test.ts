@@ -71,7 +71,8 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-const turn = (sessionID: string, text: string) => rulebook.userTurn({ sessionID, texts: [text], files: [], created: 5_000 });
+const turn = (sessionID: string, text: string) =>
+  rulebook.userTurn({ sessionID, texts: [text], files: [], created: 5_000 });
 
 describe("a port that ignores its abort signal", () => {
   test("the history read never answers: the first message of a session never seen created still goes, carrying the rules", async () => {
@@ -79,7 +80,11 @@ describe("a port that ignores its abort signal", () => {
     port.reads.push("deaf");
     const answer = await settled("the first message", turn("ses_unseen", "hello"));
     expect(answer.rules?.marker).toMatchObject({ rules: ["style"] });
-    expect(logged.some((line) => line.startsWith("warn: Could not read the history of session ses_unseen (no answer in 50 ms)"))).toBe(true);
+    expect(
+      logged.some((line) =>
+        line.startsWith("warn: Could not read the history of session ses_unseen (no answer in 50 ms)"),
+      ),
+    ).toBe(true);
   });
 
   test("a rules prompt stored but never answered: the retry finds it in the window, and nothing is sent twice", async () => {
@@ -88,7 +93,9 @@ describe("a port that ignores its abort signal", () => {
     await settled("the new session's delivery", rulebook.sessionSeen({ id: "ses_a", hasHistory: false }));
     expect(port.sent).toHaveLength(1);
     expect(port.copies("ses_a")).toEqual(["style"]);
-    expect(logged.some((line) => line.startsWith("error: Rules delivery to session ses_a on new-session failed (try 1)"))).toBe(true);
+    expect(
+      logged.some((line) => line.startsWith("error: Rules delivery to session ses_a on new-session failed (try 1)")),
+    ).toBe(true);
     // The session holds its rules: the user's message carries none again.
     expect(await settled("the first message", turn("ses_a", "hello"))).toEqual({});
     expect(rulebook.report("ses_a")?.delivered).toEqual(["style"]);
@@ -102,9 +109,13 @@ describe("a port that ignores its abort signal", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(port.sent).toHaveLength(1);
     expect(port.copies("ses_late")).toEqual(["style"]);
-    expect(logged.some((line) => /^info: The host's answer to the rules prompt for session ses_late came \d+ ms after it was given up; the answer was dropped$/.test(line))).toBe(
-      true,
-    );
+    expect(
+      logged.some((line) =>
+        /^info: The host's answer to the rules prompt for session ses_late came \d+ ms after it was given up; the answer was dropped$/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
   });
 
   test("a rules prompt never answered nor stored: one more is sent after the window is read, one copy in all", async () => {

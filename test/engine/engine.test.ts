@@ -68,7 +68,11 @@ beforeEach(async () => {
   logged.length = 0;
   await project.writeRule("project", "style.md", "Write small functions.\n");
   await project.writeRule("project", "typescript.md", "---\nglobs: src/**/*.ts\n---\nPrefer strict types.\n");
-  await project.writeRule("project", "migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
+  await project.writeRule(
+    "project",
+    "migrations.md",
+    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
+  );
   await start();
 });
 afterEach(async () => {
@@ -76,14 +80,19 @@ afterEach(async () => {
   await project.cleanup();
 });
 
-const turn = (sessionID: string, text: string, created = 5_000) => rulebook.userTurn({ sessionID, texts: [text], files: [], created });
+const turn = (sessionID: string, text: string, created = 5_000) =>
+  rulebook.userTurn({ sessionID, texts: [text], files: [], created });
 
 describe("the engine over a fake port", () => {
   test("a new session gets one silent delivery, as the agent it was seen with, marked in neutral words", async () => {
     await rulebook.sessionSeen({ id: "s1", agent: "build", hasHistory: false });
     await rulebook.sessionSeen({ id: "s1", agent: "build", hasHistory: false });
     expect(port.sent).toHaveLength(1);
-    expect(port.sent[0]).toMatchObject({ sessionID: "s1", agent: "build", marker: { kind: "rules", rules: ["style"], trigger: "new-session" } });
+    expect(port.sent[0]).toMatchObject({
+      sessionID: "s1",
+      agent: "build",
+      marker: { kind: "rules", rules: ["style"], trigger: "new-session" },
+    });
     expect(rulebook.report("s1")?.delivered).toEqual(["style"]);
   });
 
@@ -109,7 +118,11 @@ describe("the engine over a fake port", () => {
     expect(await rulebook.toolResult("s1", { tool: "read", files: ["src/app.ts"] })).toBeUndefined();
     // A listing counts only the paths inside the project.
     expect(rulebook.report("s1")?.files).toEqual(["src/app.ts"]);
-    await rulebook.toolResult("s1", { tool: "glob", files: [], listed: [`${project.projectDir}/src/b.ts`, "/elsewhere/c.ts"] });
+    await rulebook.toolResult("s1", {
+      tool: "glob",
+      files: [],
+      listed: [`${project.projectDir}/src/b.ts`, "/elsewhere/c.ts"],
+    });
     expect(rulebook.report("s1")?.files).toEqual(["src/app.ts", "src/b.ts"]);
   });
 
@@ -131,7 +144,9 @@ describe("the engine over a fake port", () => {
     port.refuse = 1;
     await rulebook.sessionSeen({ id: "s1", hasHistory: false });
     expect(port.sent).toHaveLength(2);
-    expect(logged.some((line) => line.startsWith("error: Rules delivery to session s1 on host.session-born failed (try 1)"))).toBe(true);
+    expect(
+      logged.some((line) => line.startsWith("error: Rules delivery to session s1 on host.session-born failed (try 1)")),
+    ).toBe(true);
     expect(rulebook.report("s1")?.delivered).toEqual(["style"]);
   });
 

@@ -14,7 +14,12 @@ import { extraSource } from "../../src/formats/extra.js";
 import type { Rule } from "../../src/rule/rule.js";
 
 const ROOT = "/project";
-const place = { projectRoot: ROOT, levels: [ROOT], nativeFolders: [`${ROOT}/.opencode/rules`], maxRuleBytes: 64 * 1024 };
+const place = {
+  projectRoot: ROOT,
+  levels: [ROOT],
+  nativeFolders: [`${ROOT}/.opencode/rules`],
+  maxRuleBytes: 64 * 1024,
+};
 
 const NO_FORCE = `---
 forbidCommands:
@@ -26,17 +31,30 @@ Never force-push.
 
 function found(rel: string, source = "native"): FoundRuleFile {
   const relPath = rel.replace(/^\.(opencode|cursor)\/rules\//, "");
-  return { name: relPath.replace(/\.(md|mdc)$/, ""), scope: "project", source, path: `${ROOT}/${rel}`, displayPath: rel, relPath, size: 0, trust: "repository" };
+  return {
+    name: relPath.replace(/\.(md|mdc)$/, ""),
+    scope: "project",
+    source,
+    path: `${ROOT}/${rel}`,
+    displayPath: rel,
+    relPath,
+    size: 0,
+    trust: "repository",
+  };
 }
 
 function loadedWith(...files: Array<[FoundRuleFile, string]>): LoadedRules {
-  const rules = files.map(([file, text]) => parseFile(file, file.source === "extra" ? extraSource : nativeSource, Buffer.from(text)).rule as Rule);
+  const rules = files.map(
+    ([file, text]) =>
+      parseFile(file, file.source === "extra" ? extraSource : nativeSource, Buffer.from(text)).rule as Rule,
+  );
   return { rules, shadowed: [], warnings: [], files: files.map(([file]) => file), folders: [], references: [] };
 }
 
 const noForce = found(".opencode/rules/no-force-push.md");
 const loaded = loadedWith([noForce, NO_FORCE]);
-const weakened = (after: string, path = noForce.path, rules = loaded) => weakenedByWrites([{ path, after }], rules, place);
+const weakened = (after: string, path = noForce.path, rules = loaded) =>
+  weakenedByWrites([{ path, after }], rules, place);
 
 describe("a write of a rule file that weakens an enforcing rule is found", () => {
   test("enabled: false switches it off", () => {
@@ -50,20 +68,32 @@ describe("a write of a rule file that weakens an enforcing rule is found", () =>
   });
 
   test("removing a pattern, or the whole forbidCommands key, names the patterns lost", () => {
-    expect(weakened(NO_FORCE.replace("  - git push --force\n", ""))[0]?.ways).toEqual([{ kind: "patterns-removed", patterns: ["git push --force"] }]);
-    expect(weakened("Never force-push.\n")[0]?.ways).toEqual([{ kind: "patterns-removed", patterns: ["git push --force", "/git\\s+push\\b.*\\s-f(\\s|$)/"] }]);
+    expect(weakened(NO_FORCE.replace("  - git push --force\n", ""))[0]?.ways).toEqual([
+      { kind: "patterns-removed", patterns: ["git push --force"] },
+    ]);
+    expect(weakened("Never force-push.\n")[0]?.ways).toEqual([
+      { kind: "patterns-removed", patterns: ["git push --force", "/git\\s+push\\b.*\\s-f(\\s|$)/"] },
+    ]);
   });
 
   test("block to warn, and a narrower scope, are weakenings too", () => {
-    expect(weakened(NO_FORCE.replace("---\nforbidCommands", "---\nenforce: warn\nforbidCommands"))[0]?.ways).toEqual([{ kind: "now-warns" }]);
-    expect(weakened(NO_FORCE.replace("---\nforbidCommands", "---\nagents: [plan]\nforbidCommands"))[0]?.ways).toEqual([{ kind: "scope-changed", keys: ["agents"] }]);
+    expect(weakened(NO_FORCE.replace("---\nforbidCommands", "---\nenforce: warn\nforbidCommands"))[0]?.ways).toEqual([
+      { kind: "now-warns" },
+    ]);
+    expect(weakened(NO_FORCE.replace("---\nforbidCommands", "---\nagents: [plan]\nforbidCommands"))[0]?.ways).toEqual([
+      { kind: "scope-changed", keys: ["agents"] },
+    ]);
   });
 
   test("a new same-named rule in the project's rules folder that shadows it (an extraDirs rule of the repository)", () => {
     const extraRule = { ...found(".agents/rules/no-force-push.md", "extra"), name: "no-force-push" };
     const rules = loadedWith([extraRule, NO_FORCE]);
     expect(weakened("Push as you like.\n", noForce.path, rules)).toEqual([
-      { name: "no-force-push", displayPath: ".agents/rules/no-force-push.md", ways: [{ kind: "shadowed", by: ".opencode/rules/no-force-push.md" }] },
+      {
+        name: "no-force-push",
+        displayPath: ".agents/rules/no-force-push.md",
+        ways: [{ kind: "shadowed", by: ".opencode/rules/no-force-push.md" }],
+      },
     ]);
   });
 
@@ -86,8 +116,18 @@ describe("a write of a rule file that weakens an enforcing rule is found", () =>
       nativeFolders: [`${ROOT}/.opencode/rules`, `${ROOT}/packages/app/.opencode/rules`],
       maxRuleBytes: 64 * 1024,
     };
-    expect(weakenedByWrites([{ path: `${ROOT}/packages/app/.opencode/rules/no-force-push.md`, after: "Push as you like.\n" }], loaded, nested)).toEqual([
-      { name: "no-force-push", displayPath: ".opencode/rules/no-force-push.md", ways: [{ kind: "shadowed", by: "packages/app/.opencode/rules/no-force-push.md" }] },
+    expect(
+      weakenedByWrites(
+        [{ path: `${ROOT}/packages/app/.opencode/rules/no-force-push.md`, after: "Push as you like.\n" }],
+        loaded,
+        nested,
+      ),
+    ).toEqual([
+      {
+        name: "no-force-push",
+        displayPath: ".opencode/rules/no-force-push.md",
+        ways: [{ kind: "shadowed", by: "packages/app/.opencode/rules/no-force-push.md" }],
+      },
     ]);
   });
 
@@ -105,6 +145,8 @@ describe("a write of a rule file that weakens an enforcing rule is found", () =>
   test("the tool result's words name the rule and how, and say the user sees it", () => {
     const text = weakenedText(weakened("Never force-push.\n"));
     expect(text).toContain("the user is told");
-    expect(text).toContain('- Rule "no-force-push" (.opencode/rules/no-force-push.md): no longer forbids `git push --force`');
+    expect(text).toContain(
+      '- Rule "no-force-push" (.opencode/rules/no-force-push.md): no longer forbids `git push --force`',
+    );
   });
 });

@@ -30,21 +30,35 @@ describe("Amazon Q Developer", () => {
   });
 
   test("another tool's scoping key is ignored, with file and line: the rule stays always on", async () => {
-    await box.write(join(box.project, ".amazonq/rules"), { "ts.md": "---\ndescription: TypeScript\nglobs: src/**\n---\nT" });
+    await box.write(join(box.project, ".amazonq/rules"), {
+      "ts.md": "---\ndescription: TypeScript\nglobs: src/**\n---\nT",
+    });
     const { rules, warnings } = await loadSource(box, "amazonq");
     expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs])).toEqual([["ts", "always", []]]);
     expect(shown(warnings).map((warning) => [warning.line, warning.message])).toEqual([
-      [3, 'Amazon Q Developer does not read front matter key "globs" (it reads "the rule\'s text only"); ignored here too, as in Amazon Q Developer'],
-      [2, 'Amazon Q Developer does not read front matter key "description" (it reads "the rule\'s text only"); ignored here too, as in Amazon Q Developer'],
+      [
+        3,
+        'Amazon Q Developer does not read front matter key "globs" (it reads "the rule\'s text only"); ignored here too, as in Amazon Q Developer',
+      ],
+      [
+        2,
+        'Amazon Q Developer does not read front matter key "description" (it reads "the rule\'s text only"); ignored here too, as in Amazon Q Developer',
+      ],
     ]);
   });
 });
 
 describe("Zed", () => {
   test(".rules at the project root is always on; Zed's fallback files stay with their own sources", async () => {
-    await box.write(box.project, { ".rules": "Prefer small commits.", ".cursorrules": "Cursor's.", "packages/app/.rules": "Not the root." });
+    await box.write(box.project, {
+      ".rules": "Prefer small commits.",
+      ".cursorrules": "Cursor's.",
+      "packages/app/.rules": "Not the root.",
+    });
     const zed = await loadSource(box, "zed", { directory: join(box.project, "packages/app") });
-    expect(zed.rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath])).toEqual([["rules", "always", ".rules"]]);
+    expect(zed.rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath])).toEqual([
+      ["rules", "always", ".rules"],
+    ]);
     const all = await box.load({ sources: ["zed", "cursor"] });
     expect(all.rules.map((rule) => [rule.source, rule.displayPath])).toEqual([
       ["cursor", ".cursorrules"],
@@ -55,7 +69,9 @@ describe("Zed", () => {
   test(".rules has no front matter in Zed: a --- block at its top is part of the rule, which stays always on", async () => {
     await box.write(box.project, { ".rules": "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits." });
     const { rules, warnings } = await loadSource(box, "zed");
-    expect(rules.map((rule) => [activationOf(rule), rule.globs, rule.content])).toEqual([["always", [], "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits."]]);
+    expect(rules.map((rule) => [activationOf(rule), rule.globs, rule.content])).toEqual([
+      ["always", [], "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits."],
+    ]);
     expect(warnings).toEqual([]);
   });
 });

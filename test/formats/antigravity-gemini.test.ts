@@ -27,7 +27,10 @@ describe("Google Antigravity", () => {
       "manual.md": "---\ntrigger: manual\n---\nM",
       "deep/bare.md": "No front matter.",
     });
-    await box.write(join(box.project, ".agent", "rules"), { "legacy.md": "---\ntrigger: always_on\n---\nL", "always.md": "---\ntrigger: manual\n---\nshadowed" });
+    await box.write(join(box.project, ".agent", "rules"), {
+      "legacy.md": "---\ntrigger: always_on\n---\nL",
+      "always.md": "---\ntrigger: manual\n---\nshadowed",
+    });
     const { rules, warnings, shadowed } = await loadSource(box, "antigravity");
     expect(rules.map(row)).toEqual([
       ["project", "always", "always_on", "always", []],
@@ -38,11 +41,15 @@ describe("Google Antigravity", () => {
       ["project", "ts", "glob", "conditional", ["src/**/*.ts"]],
     ]);
     expect(shadowed.map((s) => s.rule.displayPath)).toEqual([".agent/rules/always.md"]);
-    expect(warned(warnings)).toEqual([["activation-missing", join(box.project, ".agents/rules/deep/bare.md"), undefined]]);
+    expect(warned(warnings)).toEqual([
+      ["activation-missing", join(box.project, ".agents/rules/deep/bare.md"), undefined],
+    ]);
   });
 
   test("another tool's scoping key is ignored with a warning naming its line", async () => {
-    await box.write(join(box.project, ".agents", "rules"), { "p.md": '---\ntrigger: always_on\npaths: "src/**"\n---\nP' });
+    await box.write(join(box.project, ".agents", "rules"), {
+      "p.md": '---\ntrigger: always_on\npaths: "src/**"\n---\nP',
+    });
     const { rules, warnings } = await loadSource(box, "antigravity");
     expect(rules.map(row)).toEqual([["project", "p", "always_on", "always", []]]);
     expect(warned(warnings)).toEqual([["key-ignored-by-tool", join(box.project, ".agents/rules/p.md"), 3]]);
@@ -63,7 +70,8 @@ describe("Google Antigravity", () => {
 
   test("@ references: relative to the rule file; an absolute path as absolute, then from the repository root", async () => {
     await box.write(box.project, {
-      ".agents/rules/r.md": "---\ntrigger: always_on\n---\nSee @../near.md and @/docs/style.md here.\n`@../near.md` stays code.",
+      ".agents/rules/r.md":
+        "---\ntrigger: always_on\n---\nSee @../near.md and @/docs/style.md here.\n`@../near.md` stays code.",
       ".agents/near.md": "NEAR",
       "docs/style.md": "STYLE",
     });
@@ -77,7 +85,9 @@ describe("Google Antigravity", () => {
     const outside = join(box.root, "outside");
     await box.write(outside, { "secret.md": "SECRET" });
     await box.link(join(outside, "secret.md"), join(box.project, "docs", "linked.md"));
-    await box.write(box.project, { ".agents/rules/r.md": `---\ntrigger: always_on\n---\n@../../../outside/secret.md\n@/docs/linked.md\n@${join(outside, "secret.md")}` });
+    await box.write(box.project, {
+      ".agents/rules/r.md": `---\ntrigger: always_on\n---\n@../../../outside/secret.md\n@/docs/linked.md\n@${join(outside, "secret.md")}`,
+    });
     const { rules, warnings } = await loadSource(box, "antigravity");
     expect(rules[0]?.content).not.toContain("SECRET");
     expect(warnings.map((w) => w.code)).toEqual(["reference-outside", "reference-leads-outside", "reference-missing"]);
@@ -88,7 +98,11 @@ describe("Gemini CLI", () => {
   test("~/.gemini/GEMINI.md and GEMINI.md at every level from the root down to the directory: always", async () => {
     const pkg = join(box.project, "packages", "app");
     await box.write(join(box.home, ".gemini"), { "GEMINI.md": "Global." });
-    await box.write(box.project, { "GEMINI.md": "Root.", "packages/app/GEMINI.md": "App.", "packages/app/src/x.ts": "" });
+    await box.write(box.project, {
+      "GEMINI.md": "Root.",
+      "packages/app/GEMINI.md": "App.",
+      "packages/app/src/x.ts": "",
+    });
     const { rules } = await loadSource(box, "gemini", { directory: pkg });
     expect(rules.map(row)).toEqual([
       ["global", "gemini-global", "always", "always", []],
@@ -98,7 +112,11 @@ describe("Gemini CLI", () => {
   });
 
   test("a sub-folder's GEMINI.md below the directory applies to its folder's files; git-ignored folders are not searched", async () => {
-    await box.write(box.project, { "src/api/GEMINI.md": "Api.", "ignored/GEMINI.md": "No.", ".gitignore": "ignored/\n" });
+    await box.write(box.project, {
+      "src/api/GEMINI.md": "Api.",
+      "ignored/GEMINI.md": "No.",
+      ".gitignore": "ignored/\n",
+    });
     const { rules } = await loadSource(box, "gemini");
     expect(rules.map(row)).toEqual([["project", "src/api/GEMINI", "JIT context", "conditional", ["src/api/**"]]]);
   });
@@ -133,7 +151,12 @@ describe("Gemini CLI", () => {
     const { rules, warnings } = await loadSource(box, "gemini");
     expect(rules[0]?.content).not.toContain("SECRET");
     expect(rules[0]?.content).not.toContain("SIX");
-    expect(warnings.map((w) => w.code).sort()).toEqual(["reference-cycle", "reference-leads-outside", "reference-outside", "reference-too-deep"]);
+    expect(warnings.map((w) => w.code).sort()).toEqual([
+      "reference-cycle",
+      "reference-leads-outside",
+      "reference-outside",
+      "reference-too-deep",
+    ]);
   });
 
   test("~/.gemini/GEMINI.md is read once when both sources are enabled: by antigravity, first in precedence", async () => {

@@ -68,12 +68,22 @@ describe("Augment", () => {
     ]);
     const file = (name: string) => join(box.project, ".augment/rules", name);
     expect(shown(warnings)).toEqual([
-      { path: file("globbed.md"), line: 3, message: 'Augment does not read front matter key "globs" (it reads "type"); ignored here too, as in Augment' },
-      { path: file("nodesc.md"), line: 2, message: 'front matter says "type: agent_requested" but has no description; the rule applies only when mentioned' },
+      {
+        path: file("globbed.md"),
+        line: 3,
+        message: 'Augment does not read front matter key "globs" (it reads "type"); ignored here too, as in Augment',
+      },
+      {
+        path: file("nodesc.md"),
+        line: 2,
+        message:
+          'front matter says "type: agent_requested" but has no description; the rule applies only when mentioned',
+      },
       {
         path: file("odd.md"),
         line: 3,
-        message: 'front matter key "type" should be always_apply, manual or agent_requested, found "sometimes"; the rule applies only when mentioned',
+        message:
+          'front matter key "type" should be always_apply, manual or agent_requested, found "sometimes"; the rule applies only when mentioned',
       },
     ]);
   });

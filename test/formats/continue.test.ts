@@ -42,13 +42,17 @@ describe("Continue: where rules are found", () => {
   });
 
   test("a rule keeps its file's name: Continue's `name` is a display title", async () => {
-    await box.write(join(box.project, ".continue/rules"), { "doc-standards.md": "---\nname: Documentation Standards\n---\nD" });
+    await box.write(join(box.project, ".continue/rules"), {
+      "doc-standards.md": "---\nname: Documentation Standards\n---\nD",
+    });
     const { rules } = await loadSource(box, "continue");
     expect(rules.map((rule) => [rule.name, rule.unknownKeys])).toEqual([["doc-standards", []]]);
   });
 
   test("an invokable file is a prompt, not a rule", async () => {
-    await box.write(join(box.project, ".continue/rules"), { "prompt.md": "---\nname: P\ninvokable: true\n---\nDo it." });
+    await box.write(join(box.project, ".continue/rules"), {
+      "prompt.md": "---\nname: P\ninvokable: true\n---\nDo it.",
+    });
     const { rules, warnings } = await loadSource(box, "continue");
     expect([rules, warnings]).toEqual([[], []]);
   });
@@ -76,10 +80,22 @@ describe("Continue: alwaysApply, globs and description (the docs' examples)", ()
 
   test("alwaysApply: false with globs applies when they match, else on request by its description", () => {
     const { warn, warnings } = collect();
-    const data = { name: "Documentation Standards", globs: "docs/**/*.{md,mdx}", alwaysApply: false, description: "Standards for docs" };
-    expect(mapContinueRule(data, warn)).toEqual({ globs: ["docs/**/*.{md,mdx}"], description: "Standards for docs", requestable: true });
+    const data = {
+      name: "Documentation Standards",
+      globs: "docs/**/*.{md,mdx}",
+      alwaysApply: false,
+      description: "Standards for docs",
+    };
+    expect(mapContinueRule(data, warn)).toEqual({
+      globs: ["docs/**/*.{md,mdx}"],
+      description: "Standards for docs",
+      requestable: true,
+    });
     expect(mapContinueRule({ globs: "docs/**", alwaysApply: false }, warn)).toEqual({ globs: ["docs/**"] });
-    expect(mapContinueRule({ globs: "docs/**", description: "d" }, warn)).toEqual({ globs: ["docs/**"], description: "d" });
+    expect(mapContinueRule({ globs: "docs/**", description: "d" }, warn)).toEqual({
+      globs: ["docs/**"],
+      description: "d",
+    });
     expect(warnings).toEqual([]);
   });
 });
@@ -87,24 +103,46 @@ describe("Continue: alwaysApply, globs and description (the docs' examples)", ()
 describe("Continue: regex → fileContains", () => {
   test("a regex or a list becomes /r/ content patterns; with globs both must hold (match: all)", () => {
     const { warn, warnings } = collect();
-    expect(mapContinueRule({ regex: "^import .* from '.*';$" }, warn)).toEqual({ fileContains: ["/^import .* from '.*';$/"] });
-    expect(mapContinueRule({ regex: ["useEffect\\(", "a, b"] }, warn)).toEqual({ fileContains: ["/useEffect\\(/", "/a, b/"] });
-    expect(mapContinueRule({ globs: "**/*.tsx", regex: "useState" }, warn)).toEqual({ globs: ["**/*.tsx"], fileContains: ["/useState/"], match: "all" });
-    expect(mapContinueRule({ regex: "TODO", alwaysApply: false, description: "d" }, warn)).toEqual({ fileContains: ["/TODO/"], description: "d", requestable: true });
+    expect(mapContinueRule({ regex: "^import .* from '.*';$" }, warn)).toEqual({
+      fileContains: ["/^import .* from '.*';$/"],
+    });
+    expect(mapContinueRule({ regex: ["useEffect\\(", "a, b"] }, warn)).toEqual({
+      fileContains: ["/useEffect\\(/", "/a, b/"],
+    });
+    expect(mapContinueRule({ globs: "**/*.tsx", regex: "useState" }, warn)).toEqual({
+      globs: ["**/*.tsx"],
+      fileContains: ["/useState/"],
+      match: "all",
+    });
+    expect(mapContinueRule({ regex: "TODO", alwaysApply: false, description: "d" }, warn)).toEqual({
+      fileContains: ["/TODO/"],
+      description: "d",
+      requestable: true,
+    });
     expect(mapContinueRule({ regex: "TODO", alwaysApply: true }, warn)).toEqual({ alwaysApply: true });
     expect(warnings).toEqual([]);
   });
 
   test("a regex RE2 cannot run stays under regex (the common reader reports it with its line); the others still apply", () => {
     const { warn, warnings } = collect();
-    expect(mapContinueRule({ regex: ["(?<=a)b", "TODO"] }, warn)).toEqual({ fileContains: ["/TODO/"], regex: ["(?<=a)b"] });
+    expect(mapContinueRule({ regex: ["(?<=a)b", "TODO"] }, warn)).toEqual({
+      fileContains: ["/TODO/"],
+      regex: ["(?<=a)b"],
+    });
     expect(warnings).toEqual([]);
   });
 
   test("no usable regex left: the condition never holds (as in Continue, whose invalid regex never matches)", () => {
     const { warn } = collect();
-    expect(mapContinueRule({ globs: "**/*.ts", regex: "(?<=a)b" }, warn)).toEqual({ regex: ["(?<=a)b"], alwaysApply: false });
-    expect(mapContinueRule({ regex: "(a)\\1", alwaysApply: false, description: "d" }, warn)).toEqual({ regex: ["(a)\\1"], description: "d", alwaysApply: false });
+    expect(mapContinueRule({ globs: "**/*.ts", regex: "(?<=a)b" }, warn)).toEqual({
+      regex: ["(?<=a)b"],
+      alwaysApply: false,
+    });
+    expect(mapContinueRule({ regex: "(a)\\1", alwaysApply: false, description: "d" }, warn)).toEqual({
+      regex: ["(a)\\1"],
+      description: "d",
+      alwaysApply: false,
+    });
   });
 
   test("a regex that is neither text nor a list of text: a warning naming the key, and no condition", () => {
@@ -119,7 +157,9 @@ describe("Continue: regex → fileContains", () => {
     await box.write(join(box.project, ".continue/rules"), { "bad.md": "---\nregex: 7\n---\nB" });
     const { rules, warnings } = await loadSource(box, "continue");
     expect(rules.map((rule) => rule.name)).toEqual(["bad"]);
-    expect(warnings.map((warning) => [warning.path, warning.line, warning.code])).toEqual([[join(box.project, ".continue/rules/bad.md"), 2, "activation-invalid"]]);
+    expect(warnings.map((warning) => [warning.path, warning.line, warning.code])).toEqual([
+      [join(box.project, ".continue/rules/bad.md"), 2, "activation-invalid"],
+    ]);
   });
 
   test("the type list shows, from the front matter as written", () => {

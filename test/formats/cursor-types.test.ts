@@ -15,7 +15,10 @@ useBox((made) => (box = made));
 
 const typed = async (overrides = {}) => {
   const { rules, warnings } = await loadSource(box, "cursor", overrides);
-  return { rules: rules.map((rule) => [rule.scope, rule.name, rule.toolType, activationOf(rule), rule.description ?? null]), warnings };
+  return {
+    rules: rules.map((rule) => [rule.scope, rule.name, rule.toolType, activationOf(rule), rule.description ?? null]),
+    warnings,
+  };
 };
 
 describe("Cursor's rule types", () => {

@@ -27,9 +27,24 @@ describe("another tool's rule: applies as in the tool, forbids nothing, says so 
     { source: "windsurf", tool: "Windsurf", file: ".windsurf/rules/style.md", front: "trigger: glob\nglobs: src/**" },
     { source: "claude", tool: "Claude Code", file: ".claude/rules/style.md", front: "paths: src/**" },
     { source: "cline", tool: "Cline", file: ".clinerules/style.md", front: "paths: src/**" },
-    { source: "copilot", tool: "GitHub Copilot", file: ".github/instructions/style.instructions.md", front: "applyTo: src/**" },
-    { source: "kiro", tool: "Kiro", file: ".kiro/steering/style.md", front: "inclusion: fileMatch\nfileMatchPattern: src/**" },
-    { source: "antigravity", tool: "Antigravity", file: ".agent/rules/style.md", front: "trigger: glob\nglobs: src/**" },
+    {
+      source: "copilot",
+      tool: "GitHub Copilot",
+      file: ".github/instructions/style.instructions.md",
+      front: "applyTo: src/**",
+    },
+    {
+      source: "kiro",
+      tool: "Kiro",
+      file: ".kiro/steering/style.md",
+      front: "inclusion: fileMatch\nfileMatchPattern: src/**",
+    },
+    {
+      source: "antigravity",
+      tool: "Antigravity",
+      file: ".agent/rules/style.md",
+      front: "trigger: glob\nglobs: src/**",
+    },
     { source: "continue", tool: "Continue", file: ".continue/rules/style.md", front: "globs: src/**" },
   ])("$tool", async ({ source, tool, file, front }) => {
     const frontLines = front.split("\n").length;
@@ -56,9 +71,14 @@ describe("this plugin's own folders", () => {
     ] as const) {
       const { rules, warnings } = await loadSource(box, source, overrides);
       expect(warnings).toEqual([]);
-      expect(rules.map((loaded) => [loaded.name, loaded.enforce?.mode, loaded.enforce?.forbid.map((p) => p.written), loaded.enforce?.forbidCommands.length])).toEqual([
-        [source, "warn", ["console.log("], 1],
-      ]);
+      expect(
+        rules.map((loaded) => [
+          loaded.name,
+          loaded.enforce?.mode,
+          loaded.enforce?.forbid.map((p) => p.written),
+          loaded.enforce?.forbidCommands.length,
+        ]),
+      ).toEqual([[source, "warn", ["console.log("], 1]]);
     }
   });
 });

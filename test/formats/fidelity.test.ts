@@ -12,12 +12,14 @@ import { shown } from "../support/shown-warnings.js";
 let box: Box;
 useBox((made) => (box = made));
 
-const activeNames = (rules: Parameters<typeof activeRulesFor>[0], files: string[], prompt?: string) => activeRulesFor(rules, { files, prompt }).map(({ rule }) => rule.name);
+const activeNames = (rules: Parameters<typeof activeRulesFor>[0], files: string[], prompt?: string) =>
+  activeRulesFor(rules, { files, prompt }).map(({ rule }) => rule.name);
 
 describe("Claude Code and Cline read only paths", () => {
   test("a Claude Code rule scoped with globs or applyTo is always on, as in Claude Code, with a warning naming the key and its line", async () => {
     await box.write(join(box.project, ".claude/rules"), {
-      "commits.md": "---\ndescription: Commit messages\nglobs: src/**/*.ts\n---\nWrite commit messages in the imperative.",
+      "commits.md":
+        "---\ndescription: Commit messages\nglobs: src/**/*.ts\n---\nWrite commit messages in the imperative.",
       "copilot-style.md": '---\napplyTo: "**/*.py"\n---\nType every function.',
       "scoped.md": '---\npaths: ["src/**"]\nalwaysApply: false\n---\nOnly for src.',
     });
@@ -45,7 +47,8 @@ describe("Claude Code and Cline read only paths", () => {
       {
         path: join(box.project, ".claude/rules/scoped.md"),
         line: 3,
-        message: 'Claude Code does not read front matter key "alwaysApply" (it reads "paths"); ignored here too, as in Claude Code',
+        message:
+          'Claude Code does not read front matter key "alwaysApply" (it reads "paths"); ignored here too, as in Claude Code',
       },
     ]);
     expect(rules.map((rule) => rule.toolType)).toEqual(["always", "always", "paths"]);
@@ -63,7 +66,10 @@ describe("Claude Code and Cline read only paths", () => {
     ]);
     expect(activeNames(rules, ["README.md"])).toEqual(["react"]);
     expect(shown(warnings).map((warning) => [warning.line, warning.message])).toEqual([
-      [2, 'Cline does not read front matter key "globs" (it reads "paths"); ignored here too, as in Cline: the rule is always on (write "paths" to limit it to files)'],
+      [
+        2,
+        'Cline does not read front matter key "globs" (it reads "paths"); ignored here too, as in Cline: the rule is always on (write "paths" to limit it to files)',
+      ],
     ]);
     expect(rules.map((rule) => rule.toolType)).toEqual(["paths", "always"]);
   });
@@ -72,7 +78,8 @@ describe("Claude Code and Cline read only paths", () => {
 describe("Kiro auto rules without a description", () => {
   test("are listed on request by their first heading (and Kiro's name when it differs from the file's), never left manual", async () => {
     await box.write(join(box.project, ".kiro/steering"), {
-      "api-standards.md": "---\ninclusion: auto\nname: api-standards\n---\n\n```md\n# not this\n```\n\n## REST API Standards\n\nUse plural nouns.",
+      "api-standards.md":
+        "---\ninclusion: auto\nname: api-standards\n---\n\n```md\n# not this\n```\n\n## REST API Standards\n\nUse plural nouns.",
       "deploy.md": "---\ninclusion: auto\nname: release\n---\n# Deploying\n\nTag first.",
       "bare.md": "---\ninclusion: auto\n---\nNo heading at all.",
       "described.md": "---\ninclusion: auto\ndescription: Database access\n---\n# DB\n\nUse the pool.",
@@ -132,14 +139,17 @@ describe("each reference syntax only in the formats that define it, never in cod
       "src/app/page.tsx": "export default function Page() {}",
     });
     const { rules, warnings } = await loadSource(box, "kiro");
-    expect(rules.find((rule) => rule.name === "ui")?.content).toBe("Follow the page layout:\n\nexport default function Page() {}\n\nand NEXT TO THE RULE.");
+    expect(rules.find((rule) => rule.name === "ui")?.content).toBe(
+      "Follow the page layout:\n\nexport default function Page() {}\n\nand NEXT TO THE RULE.",
+    );
     expect(warnings).toEqual([]);
   });
 
   test("a Kiro reference missing everywhere names both places; an @path line in a Kiro or Copilot rule is text, without a warning", async () => {
     await box.write(box.project, {
       ".kiro/steering/gone.md": "See #[[file:src/gone.ts]].\n\n@docs/style.md",
-      ".github/instructions/py.instructions.md": "---\napplyTo: '**/*.py'\n---\nDecorate workflows:\n\n@workflow.defn\n\n@docs/style.md",
+      ".github/instructions/py.instructions.md":
+        "---\napplyTo: '**/*.py'\n---\nDecorate workflows:\n\n@workflow.defn\n\n@docs/style.md",
       "docs/style.md": "STYLE",
     });
     const kiro = await loadSource(box, "kiro");
@@ -154,16 +164,21 @@ describe("each reference syntax only in the formats that define it, never in cod
 
   test("a reference in code is text: a Python decorator in a fence, a Kiro reference in inline code", async () => {
     await box.write(box.project, {
-      ".claude/rules/temporal.md": "Workflows:\n\n````python\n```\n@workflow.defn\nclass Order: ...\n````\n\n@../../docs/style.md",
+      ".claude/rules/temporal.md":
+        "Workflows:\n\n````python\n```\n@workflow.defn\nclass Order: ...\n````\n\n@../../docs/style.md",
       ".kiro/steering/doc.md": "Write `#[[file:other.md]]` to include a file.",
       ".kiro/steering/other.md": "OTHER",
       "docs/style.md": "STYLE",
     });
     const claude = await loadSource(box, "claude");
-    expect(claude.rules[0]?.content).toBe("Workflows:\n\n````python\n```\n@workflow.defn\nclass Order: ...\n````\n\nSTYLE");
+    expect(claude.rules[0]?.content).toBe(
+      "Workflows:\n\n````python\n```\n@workflow.defn\nclass Order: ...\n````\n\nSTYLE",
+    );
     expect(claude.warnings).toEqual([]);
     const kiro = await loadSource(box, "kiro");
-    expect(kiro.rules.find((rule) => rule.name === "doc")?.content).toBe("Write `#[[file:other.md]]` to include a file.");
+    expect(kiro.rules.find((rule) => rule.name === "doc")?.content).toBe(
+      "Write `#[[file:other.md]]` to include a file.",
+    );
     expect(kiro.warnings).toEqual([]);
   });
 });

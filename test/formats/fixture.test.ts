@@ -19,7 +19,15 @@ beforeEach(async () => {
 });
 afterEach(() => box.cleanup());
 
-const row = (rule: Rule) => [rule.scope, rule.source, rule.name, activationOf(rule), rule.globs, rule.description ?? null, rule.displayPath];
+const row = (rule: Rule) => [
+  rule.scope,
+  rule.source,
+  rule.name,
+  activationOf(rule),
+  rule.globs,
+  rule.description ?? null,
+  rule.displayPath,
+];
 
 /** In message order: global first, then priority (high first), then name. */
 const EXPECTED = [
@@ -28,9 +36,25 @@ const EXPECTED = [
   ["global", "cursor", "personal", "always", [], "Personal preferences", "~/.cursor/rules/personal.mdc"],
   ["global", "kiro", "tone", "always", [], null, "~/.kiro/steering/tone.md"],
   ["project", "native", "style", "always", [], "House style", ".opencode/rules/style.md"], // priority 80
-  ["project", "cursor", "api-design", "on-request", [], "How to design a REST endpoint", ".cursor/rules/api-design.mdc"],
+  [
+    "project",
+    "cursor",
+    "api-design",
+    "on-request",
+    [],
+    "How to design a REST endpoint",
+    ".cursor/rules/api-design.mdc",
+  ],
   ["project", "kiro", "api-standards", "conditional", ["src/api/**/*.ts"], null, ".kiro/steering/api-standards.md"],
-  ["project", "windsurf", "architecture", "on-request", [], "Read when changing module boundaries", ".windsurf/rules/architecture.md"],
+  [
+    "project",
+    "windsurf",
+    "architecture",
+    "on-request",
+    [],
+    "Read when changing module boundaries",
+    ".windsurf/rules/architecture.md",
+  ],
   ["project", "cline", "clinerules", "always", [], null, ".clinerules"],
   ["project", "cursor", "commit-format", "manual", [], null, ".cursor/rules/commit-format.mdc"],
   ["project", "copilot", "copilot-instructions", "always", [], null, ".github/copilot-instructions.md"],
@@ -39,16 +63,40 @@ const EXPECTED = [
   ["project", "windsurf", "docs", "conditional", ["docs/**/*.md"], null, ".windsurf/rules/docs.md"],
   ["project", "copilot", "everywhere", "always", [], null, ".github/instructions/everywhere.instructions.md"],
   ["project", "windsurf", "formatting", "always", [], null, ".windsurf/rules/formatting.md"],
-  ["project", "copilot", "frontend/css", "conditional", ["**/*.css", "**/*.scss"], "Styles", ".github/instructions/frontend/css.instructions.md"],
+  [
+    "project",
+    "copilot",
+    "frontend/css",
+    "conditional",
+    ["**/*.css", "**/*.scss"],
+    "Styles",
+    ".github/instructions/frontend/css.instructions.md",
+  ],
   ["project", "claude", "general", "always", [], null, ".claude/rules/general.md"],
   ["project", "cursor", "pkg/a/conventions", "conditional", ["pkg/a/**"], null, "pkg/a/.cursor/rules/conventions.mdc"],
-  ["project", "cursor", "pkg/a/react", "conditional", ["pkg/a/**/*.tsx", "pkg/a/src/hooks/**"], "React components in package a", "pkg/a/.cursor/rules/react.mdc"],
+  [
+    "project",
+    "cursor",
+    "pkg/a/react",
+    "conditional",
+    ["pkg/a/**/*.tsx", "pkg/a/src/hooks/**"],
+    "React components in package a",
+    "pkg/a/.cursor/rules/react.mdc",
+  ],
   ["project", "kiro", "product", "always", [], null, ".kiro/steering/product.md"],
   ["project", "copilot", "python", "conditional", ["**/*.py"], null, ".github/instructions/python.instructions.md"],
   ["project", "windsurf", "release", "manual", [], null, ".windsurf/rules/release.md"],
   ["project", "claude", "security", "conditional", ["src/api/**", "src/auth/**"], null, ".claude/rules/security.md"],
   ["project", "native", "testing", "conditional", ["**/*.test.ts"], null, ".opencode/rules/testing.md"],
-  ["project", "cursor", "typescript", "conditional", ["*.ts", "*.tsx"], "TypeScript conventions", ".cursor/rules/typescript.mdc"],
+  [
+    "project",
+    "cursor",
+    "typescript",
+    "conditional",
+    ["*.ts", "*.tsx"],
+    "TypeScript conventions",
+    ".cursor/rules/typescript.mdc",
+  ],
   ["project", "windsurf", "windsurfrules", "always", [], null, ".windsurfrules"],
 ];
 
@@ -62,13 +110,17 @@ describe("the all-formats fixture", () => {
   test("every one of the seven formats is represented, in both scopes where it has a user folder", async () => {
     const { rules } = await box.load();
     const pairs = new Set(rules.map((rule) => `${rule.scope}:${rule.source}`));
-    for (const source of ["native", "cursor", "claude", "windsurf", "cline", "copilot", "kiro"]) expect(pairs.has(`project:${source}`), source).toBe(true);
-    for (const source of ["native", "cursor", "windsurf", "kiro"]) expect(pairs.has(`global:${source}`), source).toBe(true);
+    for (const source of ["native", "cursor", "claude", "windsurf", "cline", "copilot", "kiro"])
+      expect(pairs.has(`project:${source}`), source).toBe(true);
+    for (const source of ["native", "cursor", "windsurf", "kiro"])
+      expect(pairs.has(`global:${source}`), source).toBe(true);
   });
 
   test("same names: the project's native rule shadows Cursor's and the global Claude Code rule; Claude Code shadows Kiro", async () => {
     const { shadowed } = await box.load();
-    expect(shadowed.map(({ rule, by }) => [rule.name, `${rule.scope}:${rule.source}`, `${by.scope}:${by.source}`])).toEqual([
+    expect(
+      shadowed.map(({ rule, by }) => [rule.name, `${rule.scope}:${rule.source}`, `${by.scope}:${by.source}`]),
+    ).toEqual([
       ["style", "project:cursor", "project:native"],
       ["style", "global:claude", "project:native"],
       ["security", "project:kiro", "project:claude"],
@@ -78,7 +130,10 @@ describe("the all-formats fixture", () => {
   test("the only warning is the unknown front matter key, once for its file", async () => {
     const { warnings } = await box.load();
     expect(shown(warnings)).toEqual([
-      { path: join(box.project, ".claude/rules/general.md"), message: 'front matter key "author" is not used by opencode-rulebook; kept and ignored' },
+      {
+        path: join(box.project, ".claude/rules/general.md"),
+        message: 'front matter key "author" is not used by opencode-rulebook; kept and ignored',
+      },
     ]);
     const { rules } = await box.load();
     expect(rules.find((rule) => rule.name === "general")?.unknownKeys).toEqual(["author"]);
@@ -89,7 +144,10 @@ describe("the all-formats fixture", () => {
     const content = (name: string) => loaded.rules.find((rule) => rule.name === name)?.content;
     expect(content("style")).toBe("Follow the house style.\n\nIndent with two spaces. Prefer named exports.");
     expect(content("product")).toBe("# Product\n\nThe product is a to-do app for small teams.");
-    expect(loaded.references).toEqual([join(box.project, "docs/style-details.md"), join(box.project, "docs/product.md")]);
+    expect(loaded.references).toEqual([
+      join(box.project, "docs/style-details.md"),
+      join(box.project, "docs/product.md"),
+    ]);
   });
 
   test("AGENTS.md and CLAUDE.md are never read as rules", async () => {
@@ -110,7 +168,10 @@ describe("the all-formats fixture", () => {
       size: expect.any(Number),
       version: { stamp: expect.any(String), changedAt: expect.any(Number) },
     });
-    expect(files.find((file) => file.name === "cursorrules")).toMatchObject({ relPath: ".cursorrules", displayPath: ".cursorrules" });
+    expect(files.find((file) => file.name === "cursorrules")).toMatchObject({
+      relPath: ".cursorrules",
+      displayPath: ".cursorrules",
+    });
   });
 
   test("a nested .cursor/rules scopes to its folder: its rules apply to files there only", async () => {

@@ -25,7 +25,10 @@ describe("Cline", () => {
   });
 
   test("a .clinerules folder: its .md files, paths → files", async () => {
-    await box.write(join(box.project, ".clinerules"), { "db.md": '---\npaths: ["src/db/**"]\n---\nD', "style.md": "S" });
+    await box.write(join(box.project, ".clinerules"), {
+      "db.md": '---\npaths: ["src/db/**"]\n---\nD',
+      "style.md": "S",
+    });
     const { summaries } = await loadOnly("cline");
     expect(summaries).toEqual([
       { name: "db", mode: "conditional", globs: ["src/db/**"], description: undefined },
@@ -35,9 +38,15 @@ describe("Cline", () => {
 
   test("the nearest .clinerules going up from the directory wins; the farther one is not read", async () => {
     const pkg = join(box.project, "packages", "app");
-    await box.write(box.project, { ".clinerules": "Root.", "packages/.clinerules/near.md": "Nearer.", "packages/app/src/index.ts": "" });
+    await box.write(box.project, {
+      ".clinerules": "Root.",
+      "packages/.clinerules/near.md": "Nearer.",
+      "packages/app/src/index.ts": "",
+    });
     const { rules } = await loadOnly("cline", { directory: pkg });
-    expect(rules.map((rule) => [rule.name, rule.content, rule.displayPath])).toEqual([["near", "Nearer.", "packages/.clinerules/near.md"]]);
+    expect(rules.map((rule) => [rule.name, rule.content, rule.displayPath])).toEqual([
+      ["near", "Nearer.", "packages/.clinerules/near.md"],
+    ]);
   });
 });
 
@@ -80,7 +89,8 @@ describe("GitHub Copilot", () => {
       {
         path: join(box.project, ".github/instructions/bad.instructions.md"),
         line: 2,
-        message: 'front matter key "applyTo" should be a glob, a comma-separated list of globs, or a YAML list of globs, found number 7; rule "bad" skipped',
+        message:
+          'front matter key "applyTo" should be a glob, a comma-separated list of globs, or a YAML list of globs, found number 7; rule "bad" skipped',
       },
     ]);
   });
@@ -100,7 +110,9 @@ describe("Kiro", () => {
     await box.write(join(box.home, ".kiro/steering"), { "me.md": "---\ninclusion: always\n---\nMe" });
     const { rules, warnings } = await loadOnly("kiro");
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null])).toEqual([
+    expect(
+      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null]),
+    ).toEqual([
       ["global", "me", "always", [], null],
       ["project", "always", "always", [], null],
       ["project", "auto", "on-request", [], "API design guidance"],
@@ -116,7 +128,9 @@ describe("Kiro", () => {
     const warn: MapperWarn = (facts) => warnings.push(ruleWarning("/p/.kiro/steering/x.md", facts));
     expect(mapInclusion({ inclusion: "often" }, warn)).toEqual({ alwaysApply: false });
     expect(mapInclusion({ inclusion: "fileMatch" }, warn)).toEqual({ alwaysApply: false });
-    expect(mapInclusion({ inclusion: "manual", description: "d", fileMatchPattern: "x" }, warn)).toEqual({ alwaysApply: false });
+    expect(mapInclusion({ inclusion: "manual", description: "d", fileMatchPattern: "x" }, warn)).toEqual({
+      alwaysApply: false,
+    });
     expect(warnings.map((warning) => [warning.code, warning.severity])).toEqual([
       ["activation-invalid", "warning"],
       ["activation-incomplete", "warning"],
@@ -131,11 +145,14 @@ describe("Kiro", () => {
 describe("front matter keys, every format", () => {
   test("native keys work in any format: priority, keywords, match, enabled", async () => {
     await box.write(join(box.project, ".kiro/steering"), {
-      "keyed.md": '---\ninclusion: fileMatch\nfileMatchPattern: "src/**"\nkeywords: deploy\nmatch: all\npriority: 90\n---\nK',
+      "keyed.md":
+        '---\ninclusion: fileMatch\nfileMatchPattern: "src/**"\nkeywords: deploy\nmatch: all\npriority: 90\n---\nK',
       "off.md": "---\nenabled: false\n---\nOff",
     });
     const { rules } = await loadOnly("kiro");
-    expect(rules.map((rule) => [rule.name, rule.priority, rule.keywords, rule.match, rule.globs])).toEqual([["keyed", 90, ["deploy"], "all", ["src/**"]]]);
+    expect(rules.map((rule) => [rule.name, rule.priority, rule.keywords, rule.match, rule.globs])).toEqual([
+      ["keyed", 90, ["deploy"], "all", ["src/**"]],
+    ]);
   });
 
   test("unknown keys are kept and reported once per file; a wrong type names file, key and expected type", async () => {
@@ -146,11 +163,15 @@ describe("front matter keys, every format", () => {
     const { rules, warnings } = await loadOnly("cursor");
     expect(rules.find((rule) => rule.name === "extra")?.unknownKeys).toEqual(["author", "tags"]);
     expect(shown(warnings)).toEqual([
-      { path: join(box.project, ".cursor/rules/extra.mdc"), message: 'front matter keys "author", "tags" are not used by opencode-rulebook; kept and ignored' },
+      {
+        path: join(box.project, ".cursor/rules/extra.mdc"),
+        message: 'front matter keys "author", "tags" are not used by opencode-rulebook; kept and ignored',
+      },
       {
         path: join(box.project, ".cursor/rules/typed.mdc"),
         line: 2,
-        message: 'front matter key "priority" should be a whole number from 1 to 100, found string "high"; default 50 used',
+        message:
+          'front matter key "priority" should be a whole number from 1 to 100, found string "high"; default 50 used',
       },
     ]);
   });

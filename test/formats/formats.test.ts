@@ -70,7 +70,12 @@ describe("Cursor", () => {
       {
         name: "packages/web/components",
         mode: "conditional",
-        globs: ["packages/web/**/*.tsx", "packages/web/src/main.ts", "packages/web/index.ts", "!packages/web/**/*.test.tsx"],
+        globs: [
+          "packages/web/**/*.tsx",
+          "packages/web/src/main.ts",
+          "packages/web/index.ts",
+          "!packages/web/**/*.test.tsx",
+        ],
         description: undefined,
       },
       { name: "packages/web/everywhere", mode: "conditional", globs: ["packages/web/**"], description: undefined },
@@ -126,7 +131,9 @@ describe("Windsurf", () => {
     await box.write(box.project, { ".windsurfrules": "Legacy." });
     await box.write(join(box.home, ".codeium/windsurf/memories"), { "global_rules.md": "Global." });
     const { rules, warnings } = await loadOnly("windsurf");
-    expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null])).toEqual([
+    expect(
+      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null]),
+    ).toEqual([
       ["global", "global_rules", "always", [], null],
       ["project", "glob", "conditional", ["*.py", "scripts/**"], null],
       ["project", "manual", "manual", [], null],
@@ -158,10 +165,14 @@ describe("Windsurf", () => {
       ["odd", "manual"],
     ]);
     expect(shown(warnings)).toEqual([
-      { path: join(box.project, ".windsurf/rules/empty-glob.md"), message: 'front matter says "trigger: glob" but gives no globs; the rule applies only when mentioned' },
+      {
+        path: join(box.project, ".windsurf/rules/empty-glob.md"),
+        message: 'front matter says "trigger: glob" but gives no globs; the rule applies only when mentioned',
+      },
       {
         path: join(box.project, ".windsurf/rules/odd.md"),
-        message: 'front matter key "trigger" should be always_on, glob, model_decision or manual, found "sometimes"; the rule applies only when mentioned',
+        message:
+          'front matter key "trigger" should be always_on, glob, model_decision or manual, found "sometimes"; the rule applies only when mentioned',
       },
     ]);
   });
@@ -170,9 +181,14 @@ describe("Windsurf", () => {
     const warn = () => undefined;
     expect(mapTrigger({ trigger: "always_on" }, warn)).toEqual({ alwaysApply: true });
     expect(mapTrigger({ trigger: "glob", globs: "a/**", alwaysApply: true }, warn)).toEqual({ globs: "a/**" });
-    expect(mapTrigger({ trigger: "model_decision", description: "d" }, warn)).toEqual({ description: "d", alwaysApply: false });
+    expect(mapTrigger({ trigger: "model_decision", description: "d" }, warn)).toEqual({
+      description: "d",
+      alwaysApply: false,
+    });
     expect(mapTrigger({ trigger: "manual", description: "d" }, warn)).toEqual({ alwaysApply: false });
     expect(mapTrigger({ priority: 3 }, warn)).toEqual({ priority: 3, alwaysApply: false });
-    expect(mapTrigger({ trigger: "model_decision" }, warn, { name: "review", body: "# Code review\n\nTests first." })).toEqual({ alwaysApply: false, description: "Code review" });
+    expect(
+      mapTrigger({ trigger: "model_decision" }, warn, { name: "review", body: "# Code review\n\nTests first." }),
+    ).toEqual({ alwaysApply: false, description: "Code review" });
   });
 });

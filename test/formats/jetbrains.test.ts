@@ -14,10 +14,15 @@ useBox((made) => (box = made));
 
 describe("Junie", () => {
   test(".junie/guidelines.md at the project root is always on, whatever it begins with", async () => {
-    await box.write(box.project, { ".junie/guidelines.md": "# Guidelines\nUse Gradle.", "packages/app/.junie/guidelines.md": "Not the root." });
+    await box.write(box.project, {
+      ".junie/guidelines.md": "# Guidelines\nUse Gradle.",
+      "packages/app/.junie/guidelines.md": "Not the root.",
+    });
     const { rules, warnings } = await loadSource(box, "junie", { directory: join(box.project, "packages/app") });
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath, rule.toolType])).toEqual([["junie-guidelines", "always", ".junie/guidelines.md", "always"]]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.displayPath, rule.toolType])).toEqual([
+      ["junie-guidelines", "always", ".junie/guidelines.md", "always"],
+    ]);
   });
 });
 
@@ -35,7 +40,9 @@ describe("JetBrains AI Assistant", () => {
     });
     const { rules, warnings } = await loadSource(box, "aiassistant");
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.description ?? null, rule.toolType])).toEqual([
+    expect(
+      rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.description ?? null, rule.toolType]),
+    ).toEqual([
       ["always", "always", [], null, "always"],
       ["list", "conditional", ["package.json", "*.config.*"], null, "by file patterns"],
       ["manual", "manual", [], null, "manually"],
@@ -59,12 +66,22 @@ describe("JetBrains AI Assistant", () => {
     ]);
     const file = (name: string) => join(box.project, ".aiassistant/rules", name);
     expect(shown(warnings)).toEqual([
-      { path: file("a.md"), line: 2, message: 'front matter says "apply: by model decision" but has no description; the rule applies only when mentioned' },
-      { path: file("b.md"), line: 2, message: 'front matter says "apply: by file patterns" but gives no globs; the rule applies only when mentioned' },
+      {
+        path: file("a.md"),
+        line: 2,
+        message:
+          'front matter says "apply: by model decision" but has no description; the rule applies only when mentioned',
+      },
+      {
+        path: file("b.md"),
+        line: 2,
+        message: 'front matter says "apply: by file patterns" but gives no globs; the rule applies only when mentioned',
+      },
       {
         path: file("c.md"),
         line: 2,
-        message: 'front matter key "apply" should be always, manually, by model decision, by file patterns or off, found "sometimes"; the rule applies only when mentioned',
+        message:
+          'front matter key "apply" should be always, manually, by model decision, by file patterns or off, found "sometimes"; the rule applies only when mentioned',
       },
     ]);
   });

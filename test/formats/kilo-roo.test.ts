@@ -27,18 +27,37 @@ describe("modes → agents", () => {
       ["code", "build"],
       ["architect", "plan"],
     ]);
-    expect(["code", "architect", "debug", "ask", "my-mode"].map(agentOfMode)).toEqual(["build", "plan", "debug", "ask", "my-mode"]);
+    expect(["code", "architect", "debug", "ask", "my-mode"].map(agentOfMode)).toEqual([
+      "build",
+      "plan",
+      "debug",
+      "ask",
+      "my-mode",
+    ]);
   });
 
   test("a mode named like an object's built-in member is a mode of that name (own keys only)", () => {
-    expect(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"].map(agentOfMode)).toEqual(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]);
+    expect(["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"].map(agentOfMode)).toEqual([
+      "constructor",
+      "toString",
+      "__proto__",
+      "hasOwnProperty",
+      "valueOf",
+    ]);
   });
 });
 
 describe("Roo Code", () => {
   test("~/.roo/rules and .roo/rules: every file, sub-folders too, but cache and system files; always on", async () => {
     await box.write(join(box.home, ".roo", "rules"), { "mine.md": "Mine." });
-    await box.write(join(box.project, ".roo", "rules"), { "style.md": "Style.", "notes.txt": "Notes.", "deep/db.md": "Db.", "x.log": "log", "old.tmp": "tmp", ".DS_Store": "ds" });
+    await box.write(join(box.project, ".roo", "rules"), {
+      "style.md": "Style.",
+      "notes.txt": "Notes.",
+      "deep/db.md": "Db.",
+      "x.log": "log",
+      "old.tmp": "tmp",
+      ".DS_Store": "ds",
+    });
     const { list, warnings } = await rulesOf("roo");
     expect(warnings).toEqual([]);
     expect(list).toEqual([
@@ -51,7 +70,11 @@ describe("Roo Code", () => {
 
   test("rules-{mode} folders (home and project) reach only the mode's agent; list shows mode: {mode}", async () => {
     await box.write(join(box.home, ".roo", "rules-debug"), { "trace.md": "Trace." });
-    await box.write(join(box.project, ".roo"), { "rules-architect/plan.md": "Plan.", "rules-code/tests.md": "Tests.", "rules-docs-writer/tone.md": "Tone." });
+    await box.write(join(box.project, ".roo"), {
+      "rules-architect/plan.md": "Plan.",
+      "rules-code/tests.md": "Tests.",
+      "rules-docs-writer/tone.md": "Tone.",
+    });
     const { list } = await rulesOf("roo");
     expect(list).toEqual([
       ["global", "rules-debug/trace", "mode: debug", ["debug"], "Trace."],
@@ -62,7 +85,12 @@ describe("Roo Code", () => {
   });
 
   test(".roorules only when no rules folder has a file; a .roorules-{mode} only when no rules-{mode} folder has one", async () => {
-    await box.write(box.project, { ".roorules": "Legacy.", ".roorules-architect": "Legacy plan.", ".roorules-code": "Legacy code.", ".roo/rules-code/new.md": "New code." });
+    await box.write(box.project, {
+      ".roorules": "Legacy.",
+      ".roorules-architect": "Legacy plan.",
+      ".roorules-code": "Legacy code.",
+      ".roo/rules-code/new.md": "New code.",
+    });
     const { list } = await rulesOf("roo");
     expect(list).toEqual([
       ["project", "roorules", "always", null, "Legacy."],
@@ -76,7 +104,12 @@ describe("Roo Code", () => {
   });
 
   test(".clinerules-{mode} is Roo's last fallback for a mode; .clinerules stays Cline's", async () => {
-    await box.write(box.project, { ".clinerules-debug": "Cline debug.", ".clinerules": "Cline's own.", ".roorules-ask": "Ask.", ".clinerules-ask": "Not read: .roorules-ask is." });
+    await box.write(box.project, {
+      ".clinerules-debug": "Cline debug.",
+      ".clinerules": "Cline's own.",
+      ".roorules-ask": "Ask.",
+      ".clinerules-ask": "Not read: .roorules-ask is.",
+    });
     const { list } = await rulesOf("roo");
     expect(list).toEqual([
       ["project", "clinerules-debug", "mode: debug", ["debug"], "Cline debug."],
@@ -86,13 +119,18 @@ describe("Roo Code", () => {
 
   test("every project level's .roo, named by its folder; the front matter is text Roo does not read (warned, always on)", async () => {
     const pkg = join(box.project, "packages", "app");
-    await box.write(box.project, { ".roo/rules/root.md": "Root.", "packages/app/.roo/rules/app.md": "---\nglobs: src/**\n---\nApp." });
+    await box.write(box.project, {
+      ".roo/rules/root.md": "Root.",
+      "packages/app/.roo/rules/app.md": "---\nglobs: src/**\n---\nApp.",
+    });
     const { list, warnings } = await rulesOf("roo", { directory: pkg });
     expect(list.map((rule) => rule.slice(1, 3))).toEqual([
       ["packages/app/app", "always"],
       ["root", "always"],
     ]);
-    expect(warnings.map((w) => [w.code, w.path, "line" in w ? w.line : undefined])).toEqual([["key-ignored-by-tool", join(pkg, ".roo/rules/app.md"), 2]]);
+    expect(warnings.map((w) => [w.code, w.path, "line" in w ? w.line : undefined])).toEqual([
+      ["key-ignored-by-tool", join(pkg, ".roo/rules/app.md"), 2],
+    ]);
   });
 
   test("a rules-{mode} folder that is a symlink out of the repository is refused with a warning", async () => {
@@ -105,7 +143,11 @@ describe("Roo Code", () => {
   });
 
   test("rules-constructor, rules-toString, rules-__proto__ and their legacy files: modes of those names, without a warning", async () => {
-    await box.write(join(box.project, ".roo"), { "rules-constructor/a.md": "Ctor.", "rules-toString/b.md": "ToString.", "rules-__proto__/c.md": "Proto." });
+    await box.write(join(box.project, ".roo"), {
+      "rules-constructor/a.md": "Ctor.",
+      "rules-toString/b.md": "ToString.",
+      "rules-__proto__/c.md": "Proto.",
+    });
     await box.write(box.project, { ".roorules-valueOf": "ValueOf.", ".clinerules-hasOwnProperty": "Own." });
     const { list, warnings } = await rulesOf("roo");
     expect(warnings).toEqual([]);
@@ -131,8 +173,15 @@ describe("Roo Code", () => {
 
 describe("Kilo Code", () => {
   test("~/.kilocode/rules and .kilocode/rules: every file; rules-{mode} at the project level only", async () => {
-    await box.write(join(box.home, ".kilocode"), { "rules/mine.md": "Mine.", "rules-code/ignored.md": "Not read: project level only." });
-    await box.write(join(box.project, ".kilocode"), { "rules/formatting.md": "Fmt.", "rules/list.txt": "Txt.", "rules-architect/plan.md": "Plan." });
+    await box.write(join(box.home, ".kilocode"), {
+      "rules/mine.md": "Mine.",
+      "rules-code/ignored.md": "Not read: project level only.",
+    });
+    await box.write(join(box.project, ".kilocode"), {
+      "rules/formatting.md": "Fmt.",
+      "rules/list.txt": "Txt.",
+      "rules-architect/plan.md": "Plan.",
+    });
     const { list } = await rulesOf("kilo");
     expect(list).toEqual([
       ["global", "mine", "always", null, "Mine."],
@@ -143,7 +192,12 @@ describe("Kilo Code", () => {
   });
 
   test(".kilocoderules and .kilocoderules-{mode}: fallbacks when the folders have no rule for them", async () => {
-    await box.write(box.project, { ".kilocoderules": "Legacy.", ".kilocoderules-code": "Legacy code.", ".kilocoderules-ask": "Not read.", ".kilocode/rules-ask/a.md": "Ask." });
+    await box.write(box.project, {
+      ".kilocoderules": "Legacy.",
+      ".kilocoderules-code": "Legacy code.",
+      ".kilocoderules-ask": "Not read.",
+      ".kilocode/rules-ask/a.md": "Ask.",
+    });
     const { list } = await rulesOf("kilo");
     expect(list.map((rule) => rule.slice(1, 4))).toEqual([
       ["kilocoderules", "always", null],
@@ -153,7 +207,10 @@ describe("Kilo Code", () => {
   });
 
   test("rules-constructor, rules-toString, rules-__proto__ and .kilocoderules-constructor: modes of those names, without a warning", async () => {
-    await box.write(join(box.project, ".kilocode"), { "rules-toString/b.md": "ToString.", "rules-__proto__/c.md": "Proto." });
+    await box.write(join(box.project, ".kilocode"), {
+      "rules-toString/b.md": "ToString.",
+      "rules-__proto__/c.md": "Proto.",
+    });
     await box.write(box.project, { ".kilocoderules-constructor": "Ctor." });
     const { list, warnings } = await rulesOf("kilo");
     expect(warnings).toEqual([]);

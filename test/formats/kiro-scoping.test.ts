@@ -12,17 +12,25 @@ import { shown } from "../support/shown-warnings.js";
 let box: Box;
 useBox((made) => (box = made));
 
-const IGNORED_GLOBS = 'Kiro does not read front matter key "globs" (it reads "fileMatchPattern"); ignored here too, as in Kiro';
+const IGNORED_GLOBS =
+  'Kiro does not read front matter key "globs" (it reads "fileMatchPattern"); ignored here too, as in Kiro';
 
 test("fileMatch with globs and no fileMatchPattern: Kiro has no pattern, so the rule is manual, with both warnings", async () => {
-  await box.write(join(box.project, ".kiro/steering"), { "ts.md": '---\ninclusion: fileMatch\nglobs: "src/**/*.ts"\n---\nTypeScript.' });
+  await box.write(join(box.project, ".kiro/steering"), {
+    "ts.md": '---\ninclusion: fileMatch\nglobs: "src/**/*.ts"\n---\nTypeScript.',
+  });
   const { summaries, warnings, rules } = await loadSource(box, "kiro");
   expect(summaries).toEqual([{ name: "ts", mode: "manual", globs: [], description: undefined }]);
   expect(rules[0]?.toolType).toBe("fileMatch");
   const path = join(box.project, ".kiro/steering/ts.md");
   expect(shown(warnings)).toEqual([
     { path, line: 3, message: IGNORED_GLOBS },
-    { path, line: undefined, message: 'front matter says "inclusion: fileMatch" but gives no fileMatchPattern; the rule applies only when mentioned' },
+    {
+      path,
+      line: undefined,
+      message:
+        'front matter says "inclusion: fileMatch" but gives no fileMatchPattern; the rule applies only when mentioned',
+    },
   ]);
 });
 

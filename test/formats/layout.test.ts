@@ -98,7 +98,10 @@ describe("rulePlaces: what a project level or home folder is watched for, from t
   });
 
   test("a new format's places are watched by declaring them", () => {
-    const places = rulePlaces([...layouts, { folders: [".newtool/rules/active"], files: [".newtoolrules", ".newtool/global.md"] }]);
+    const places = rulePlaces([
+      ...layouts,
+      { folders: [".newtool/rules/active"], files: [".newtoolrules", ".newtool/global.md"] },
+    ]);
     expect(places.entries).toContain(".newtool");
     expect(places.entries).toContain(".newtoolrules");
     expect(places.folders).toEqual(expect.arrayContaining([".newtool", ".newtool/rules", ".newtool/rules/active"]));
@@ -130,10 +133,17 @@ describe("the sources find rules only in the places they declare", () => {
       ".github/instructions/g.instructions.md": rule,
       ".kiro/steering/k.md": rule,
     });
-    await box.write(box.home, { ".cursor/rules/hc.mdc": rule, ".claude/rules/hcl.md": rule, ".kiro/steering/hk.md": rule, ".codeium/windsurf/memories/global_rules.md": rule });
+    await box.write(box.home, {
+      ".cursor/rules/hc.mdc": rule,
+      ".claude/rules/hcl.md": rule,
+      ".kiro/steering/hk.md": rule,
+      ".codeium/windsurf/memories/global_rules.md": rule,
+    });
     const loaded = await box.load();
     expect(loaded.warnings).toEqual([]);
-    expect(new Set(loaded.files.map((file) => file.source))).toEqual(new Set(["cursor", "claude", "windsurf", "cline", "copilot", "kiro", "native"]));
+    expect(new Set(loaded.files.map((file) => file.source))).toEqual(
+      new Set(["cursor", "claude", "windsurf", "cline", "copilot", "kiro", "native"]),
+    );
     const placesOf = (id: string) => {
       const layout = ALL_SOURCES.find((source) => source.id === id)?.layout;
       return [...(layout?.folders ?? []), ...(layout?.files ?? [])];
@@ -146,6 +156,8 @@ describe("the sources find rules only in the places they declare", () => {
         `${file.source}: ${rel}`,
       ).toBe(true);
     }
-    expect(loaded.files.map((file) => file.source === "native" && file.scope === "project" && file.path)).toContain(join(box.project, ".opencode/rules/n.md"));
+    expect(loaded.files.map((file) => file.source === "native" && file.scope === "project" && file.path)).toContain(
+      join(box.project, ".opencode/rules/n.md"),
+    );
   });
 });

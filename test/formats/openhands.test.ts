@@ -17,7 +17,8 @@ useBox((made) => (box = made));
 describe("OpenHands: where skills are found", () => {
   test("repo.md always; .agents/skills, .openhands/skills, .openhands/microagents; ~/ the same three are global", async () => {
     await box.write(box.project, {
-      ".openhands/microagents/repo.md": "---\nname: repo\ntype: repo\nagent: CodeActAgent\n---\nThis repository uses pnpm.",
+      ".openhands/microagents/repo.md":
+        "---\nname: repo\ntype: repo\nagent: CodeActAgent\n---\nThis repository uses pnpm.",
       ".openhands/microagents/docker.md": "---\ntriggers:\n  - docker\n  - dockerfile\n---\nD",
       ".openhands/skills/lint.md": "---\ntriggers: [eslint]\n---\nL",
       ".agents/skills/review/guide.md": "Nested: named by its path.",
@@ -26,7 +27,9 @@ describe("OpenHands: where skills are found", () => {
     await box.write(box.home, { ".openhands/skills/me.md": "Always mine." });
     const { rules, warnings } = await loadSource(box, "openhands");
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.keywords, rule.toolType, rule.unknownKeys])).toEqual([
+    expect(
+      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.keywords, rule.toolType, rule.unknownKeys]),
+    ).toEqual([
       ["global", "me", "always", [], "repo", []],
       ["project", "docker", "conditional", ["docker", "dockerfile"], "knowledge", []],
       ["project", "lint", "conditional", ["eslint"], "knowledge", []],
@@ -67,7 +70,9 @@ describe("OpenHands: triggers and paths", () => {
 
   test("triggers → keywords, matched as whole words case-insensitively (OpenHands' _keyword_matches): no keywordMatch", () => {
     const { warn, warnings } = collect();
-    expect(mapTriggers({ name: "git", triggers: ["git", "/linear"], version: "1.0.0" }, warn)).toEqual({ keywords: ["git", "/linear"] });
+    expect(mapTriggers({ name: "git", triggers: ["git", "/linear"], version: "1.0.0" }, warn)).toEqual({
+      keywords: ["git", "/linear"],
+    });
     expect(mapTriggers({ triggers: [] }, warn)).toEqual({ alwaysApply: true });
     expect(mapTriggers({}, warn)).toEqual({ alwaysApply: true });
     expect(warnings).toEqual([]);
@@ -83,14 +88,17 @@ describe("OpenHands: triggers and paths", () => {
   });
 
   test("triggers that is not a list: OpenHands refuses the skill; here manual, with file and line", async () => {
-    await box.write(join(box.project, ".openhands/skills"), { "bad.md": "---\ndescription: d\ntriggers: docker\n---\nB" });
+    await box.write(join(box.project, ".openhands/skills"), {
+      "bad.md": "---\ndescription: d\ntriggers: docker\n---\nB",
+    });
     const { rules, warnings } = await loadSource(box, "openhands");
     expect(rules.map((rule) => [rule.name, activationOf(rule)])).toEqual([["bad", "manual"]]);
     expect(shown(warnings)).toEqual([
       {
         path: join(box.project, ".openhands/skills/bad.md"),
         line: 3,
-        message: 'front matter key "triggers" should be a YAML list of keywords, found "docker"; the rule applies only when mentioned',
+        message:
+          'front matter key "triggers" should be a YAML list of keywords, found "docker"; the rule applies only when mentioned',
       },
     ]);
   });

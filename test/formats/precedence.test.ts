@@ -49,7 +49,10 @@ describe("options.extraDirs", () => {
   });
 
   test("folders relative to the project root, absolute and ~/ are read like .opencode/rules, in project scope, source extra", async () => {
-    await box.write(box.project, { ".agents/rules/agents.md": "---\nglobs: src/**\n---\nA", ".agents/rules/sub/deep.mdc": "D" });
+    await box.write(box.project, {
+      ".agents/rules/agents.md": "---\nglobs: src/**\n---\nA",
+      ".agents/rules/sub/deep.mdc": "D",
+    });
     await box.write(box.root, { "shared/team.md": "T" });
     await box.write(box.home, { "my-rules/mine.md": "M" });
     // Folders outside the repository are read because the user's own config names them (see test/discover/trust.test.ts).
@@ -64,7 +67,9 @@ describe("options.extraDirs", () => {
       ["project", "extra", "sub/deep", [], ".agents/rules/sub/deep.mdc"],
       ["project", "extra", "team", [], join(box.root, "shared/team.md")],
     ]);
-    expect(loaded.folders).toEqual(expect.arrayContaining([join(box.project, ".agents/rules"), join(box.home, "my-rules")]));
+    expect(loaded.folders).toEqual(
+      expect.arrayContaining([join(box.project, ".agents/rules"), join(box.home, "my-rules")]),
+    );
   });
 
   test("relative folders are relative to the project root, also when working in a sub-folder", async () => {
@@ -76,11 +81,18 @@ describe("options.extraDirs", () => {
   test("the extraDirs can also come in the context; the option wins", async () => {
     await box.write(box.project, { "one/a.md": "A", "two/b.md": "B" });
     expect((await box.load({}, { extraDirs: ["one"] })).rules.map((rule) => rule.name)).toEqual(["a"]);
-    expect((await box.load({ extraDirs: ["two"] }, { extraDirs: ["one"] })).rules.map((rule) => rule.name)).toEqual(["b"]);
+    expect((await box.load({ extraDirs: ["two"] }, { extraDirs: ["one"] })).rules.map((rule) => rule.name)).toEqual([
+      "b",
+    ]);
   });
 
   test("native beats extra, extra beats Cursor; `sources` without extra ignores extraDirs", async () => {
-    await box.write(box.project, { ".opencode/rules/style.md": "N", ".agents/rules/style.md": "E", ".agents/rules/only.md": "O", ".cursor/rules/only.mdc": "C" });
+    await box.write(box.project, {
+      ".opencode/rules/style.md": "N",
+      ".agents/rules/style.md": "E",
+      ".agents/rules/only.md": "O",
+      ".cursor/rules/only.mdc": "C",
+    });
     const loaded = await box.load({ extraDirs: [".agents/rules"] });
     expect(loaded.rules.map((rule) => [rule.name, rule.source])).toEqual([
       ["only", "extra"],
@@ -118,8 +130,12 @@ describe("precedence", () => {
     await box.write(join(box.home, ".config/opencode/rules"), { "deploy.md": "Global native." });
     await box.write(join(box.project, ".kiro/steering"), { "deploy.md": "Project Kiro." });
     const loaded = await box.load();
-    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.content])).toEqual([["project", "kiro", "Project Kiro."]]);
-    expect(loaded.shadowed.map(({ rule, by }) => [rule.scope, rule.source, by.scope, by.source])).toEqual([["global", "native", "project", "kiro"]]);
+    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.content])).toEqual([
+      ["project", "kiro", "Project Kiro."],
+    ]);
+    expect(loaded.shadowed.map(({ rule, by }) => [rule.scope, rule.source, by.scope, by.source])).toEqual([
+      ["global", "native", "project", "kiro"],
+    ]);
   });
 
   test("within a scope: native > cursor > claude > windsurf > cline > copilot > kiro", async () => {
@@ -136,13 +152,18 @@ describe("precedence", () => {
     for (let i = 0; i < order.length; i++) {
       const loaded = await box.load({ sources: order.slice(i) });
       expect(loaded.rules.map((rule) => rule.content)).toEqual([order[i]]);
-      expect(loaded.shadowed.map(({ rule, by }) => [rule.source, by.source])).toEqual(order.slice(i + 1).map((source) => [source, order[i]]));
+      expect(loaded.shadowed.map(({ rule, by }) => [rule.source, by.source])).toEqual(
+        order.slice(i + 1).map((source) => [source, order[i]]),
+      );
     }
   });
 
   test("within a source, the nearer project level wins (a package's rule over the repository root's)", async () => {
     const pkg = join(box.project, "packages", "app");
-    await box.write(box.project, { ".opencode/rules/style.md": "Root.", "packages/app/.opencode/rules/style.md": "Package." });
+    await box.write(box.project, {
+      ".opencode/rules/style.md": "Root.",
+      "packages/app/.opencode/rules/style.md": "Package.",
+    });
     const loaded = await box.load({}, { directory: pkg });
     expect(loaded.rules.map((rule) => [rule.name, rule.content])).toEqual([["style", "Package."]]);
     expect(loaded.shadowed.map(({ rule }) => rule.content)).toEqual(["Root."]);
@@ -154,10 +175,14 @@ describe("precedence", () => {
       ".cursor/rules/style.mdc": "Cursor.",
       ".kiro/steering/style.md": "---\noverride: true\n---\nKiro overrides.",
     });
-    await box.write(join(box.home, ".claude/rules"), { "style.md": "---\noverride: true\n---\nGlobal Claude overrides too." });
+    await box.write(join(box.home, ".claude/rules"), {
+      "style.md": "---\noverride: true\n---\nGlobal Claude overrides too.",
+    });
     const loaded = await box.load();
     // The first overriding rule in precedence order wins (the project's over the global one).
-    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.content])).toEqual([["project", "kiro", "Kiro overrides."]]);
+    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.content])).toEqual([
+      ["project", "kiro", "Kiro overrides."],
+    ]);
     expect(loaded.shadowed.map(({ rule, by }) => [rule.scope, rule.source, by.source])).toEqual([
       ["project", "native", "kiro"],
       ["project", "cursor", "kiro"],
@@ -166,7 +191,9 @@ describe("precedence", () => {
   });
 
   test("override: true on a global rule beats a project rule", async () => {
-    await box.write(join(box.home, ".config/opencode/rules"), { "security.md": "---\noverride: true\n---\nCompany policy." });
+    await box.write(join(box.home, ".config/opencode/rules"), {
+      "security.md": "---\noverride: true\n---\nCompany policy.",
+    });
     await box.write(join(box.project, ".opencode/rules"), { "security.md": "Project notes." });
     const loaded = await box.load();
     expect(loaded.rules.map((rule) => [rule.scope, rule.content])).toEqual([["global", "Company policy."]]);

@@ -20,9 +20,17 @@ const BROKEN = "---\ntitle: Team: rules\nlist:\n\t- a\n\t- b\n---\nUse pnpm.";
 const SINGLE_FILES = [
   { source: "cursor", name: "cursorrules", where: (box: Box) => join(box.project, ".cursorrules") },
   { source: "windsurf", name: "windsurfrules", where: (box: Box) => join(box.project, ".windsurfrules") },
-  { source: "windsurf", name: "global_rules", where: (box: Box) => join(box.home, ".codeium/windsurf/memories/global_rules.md") },
+  {
+    source: "windsurf",
+    name: "global_rules",
+    where: (box: Box) => join(box.home, ".codeium/windsurf/memories/global_rules.md"),
+  },
   { source: "cline", name: "clinerules", where: (box: Box) => join(box.project, ".clinerules") },
-  { source: "copilot", name: "copilot-instructions", where: (box: Box) => join(box.project, ".github/copilot-instructions.md") },
+  {
+    source: "copilot",
+    name: "copilot-instructions",
+    where: (box: Box) => join(box.project, ".github/copilot-instructions.md"),
+  },
 ];
 
 describe.each(SINGLE_FILES)("$source $name", ({ source, name, where }) => {
@@ -31,7 +39,9 @@ describe.each(SINGLE_FILES)("$source $name", ({ source, name, where }) => {
     await box.write(join(path, ".."), { [path.split("/").pop() as string]: NARROWING });
     const { rules, warnings } = await loadSource(box, source);
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.agents, rule.content])).toEqual([[name, "always", [], undefined, NARROWING]]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.agents, rule.content])).toEqual([
+      [name, "always", [], undefined, NARROWING],
+    ]);
   });
 
   test("a block that is not valid YAML does not skip the file: its whole text is the rule, always on", async () => {

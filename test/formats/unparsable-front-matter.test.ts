@@ -34,14 +34,18 @@ describe.each(FORMATS)("$source", ({ source, file, key }) => {
   test("a tab-indented list: the rule loads, applying only when mentioned, with a warning at the line YAML stops", async () => {
     await box.write(box.project, { [file]: TAB_LIST(key) });
     const { rules, warnings } = await loadSource(box, source);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.content])).toEqual([["style", "manual", [], "Keep functions short."]]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.content])).toEqual([
+      ["style", "manual", [], "Keep functions short."],
+    ]);
     expect(shown(warnings)).toEqual([{ path: join(box.project, file), line: 4, message: UNREAD }]);
     expect(warnings.map((warning) => warning.severity)).toEqual(["warning"]);
   });
 });
 
 test("an always-on rule whose front matter breaks is not kept always on: what the block said is not guessed", async () => {
-  await box.write(box.project, { ".cursor/rules/always.mdc": "---\nalwaysApply: true\ndescription: Use when: testing\n---\nTests first." });
+  await box.write(box.project, {
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\ndescription: Use when: testing\n---\nTests first.",
+  });
   const { summaries, warnings } = await loadSource(box, "cursor");
   expect(summaries).toEqual([{ name: "always", mode: "manual", globs: [], description: undefined }]);
   expect(warnings.map((warning) => [warning.code, warning.line])).toEqual([["front-matter-unread", 3]]);
@@ -51,7 +55,9 @@ test("front matter that is a list, not keys: named as such", async () => {
   await box.write(box.project, { ".claude/rules/list.md": "---\n- a\n- b\n---\nText." });
   const { summaries, warnings } = await loadSource(box, "claude");
   expect(summaries.map((summary) => summary.mode)).toEqual(["manual"]);
-  expect(shown(warnings).map((warning) => [warning.line, warning.message.split(";")[0]])).toEqual([[2, "front matter is not a list of `key: value` pairs"]]);
+  expect(shown(warnings).map((warning) => [warning.line, warning.message.split(";")[0]])).toEqual([
+    [2, "front matter is not a list of `key: value` pairs"],
+  ]);
 });
 
 test("a broken block with no text after it is still skipped: there is no rule", async () => {
@@ -76,7 +82,8 @@ test("this plugin's own .opencode/rules: a rule whose front matter does not pars
     {
       path: join(box.project, ".opencode/rules/style.md"),
       line: 4,
-      message: 'front matter is not valid YAML (end of the stream or a document separator is expected); rule "style" skipped',
+      message:
+        'front matter is not valid YAML (end of the stream or a document separator is expected); rule "style" skipped',
     },
   ]);
 });

@@ -19,14 +19,16 @@ useBox((made) => (box = made));
 const API_RULES = {
   "services/api/.windsurf/rules/python.md": "---\ntrigger: glob\nglobs: *.py\n---\nPython in the API.",
   "services/api/.windsurf/rules/always.md": "---\ntrigger: always_on\n---\nAlways in the API.",
-  "services/api/.windsurf/rules/schema.md": "---\ntrigger: model_decision\ndescription: When touching the schema\n---\nSchema.",
+  "services/api/.windsurf/rules/schema.md":
+    "---\ntrigger: model_decision\ndescription: When touching the schema\n---\nSchema.",
   "services/api/.windsurf/rules/by-hand.md": "---\ntrigger: manual\n---\nBy hand.",
   "services/api/.windsurf/rules/db/migrations.md": "---\ntrigger: glob\nglobs: migrations/**\n---\nMigrations.",
   ".windsurf/rules/root-python.md": "---\ntrigger: glob\nglobs: *.py\n---\nPython anywhere.",
 };
 
 /** The names of the rules that apply when the session works on `files`. */
-const activeFor = (rules: readonly Rule[], files: string[]) => activeRulesFor(rules, { files }).map((active) => active.rule.name);
+const activeFor = (rules: readonly Rule[], files: string[]) =>
+  activeRulesFor(rules, { files }).map((active) => active.rule.name);
 
 const summary = (rule: Rule) => [rule.name, rule.toolType, activationOf(rule), rule.globs, rule.description ?? null];
 const SCOPED = [
@@ -44,7 +46,12 @@ describe("nested .windsurf/rules", () => {
     const { rules, warnings } = await loadSource(box, "windsurf");
     expect(warnings).toEqual([]);
     expect(rules.map(summary)).toEqual(SCOPED);
-    expect(activeFor(rules, ["services/api/app/main.py"])).toEqual(["root-python", "services/api/always", "services/api/python", "services/api/schema"]);
+    expect(activeFor(rules, ["services/api/app/main.py"])).toEqual([
+      "root-python",
+      "services/api/always",
+      "services/api/python",
+      "services/api/schema",
+    ]);
     expect(activeFor(rules, ["scripts/tool.py"])).toEqual(["root-python"]);
   });
 
@@ -58,7 +65,10 @@ describe("nested .windsurf/rules", () => {
   });
 
   test("the rule type is the trigger as written; the single files are always_on; without a trigger, manual", async () => {
-    await box.write(join(box.project, ".windsurf/rules"), { "plain.md": "No trigger: Windsurf applies it by no mode.", "odd.md": "---\ntrigger: sometimes\n---\nO" });
+    await box.write(join(box.project, ".windsurf/rules"), {
+      "plain.md": "No trigger: Windsurf applies it by no mode.",
+      "odd.md": "---\ntrigger: sometimes\n---\nO",
+    });
     await box.write(box.project, { ".windsurfrules": "Legacy." });
     await box.write(join(box.home, ".codeium/windsurf/memories"), { "global_rules.md": "Global." });
     const { rules } = await loadSource(box, "windsurf");

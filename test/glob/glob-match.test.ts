@@ -14,7 +14,8 @@ import { globProblem, matchingGlob, ruleGlob } from "../../src/glob/rule-glob.js
 const matches = (glob: string, file: string) => matchingGlob(file, [glob]) === glob;
 
 /** micromatch as rule globs used it before: a glob without a slash at any depth. */
-const reference = (glob: string, file: string) => micromatch.isMatch(file, glob.includes("/") ? glob : `**/${glob}`, { dot: true });
+const reference = (glob: string, file: string) =>
+  micromatch.isMatch(file, glob.includes("/") ? glob : `**/${glob}`, { dot: true });
 
 describe("what globs mean", () => {
   test.each([
@@ -176,14 +177,41 @@ describe("globs that cannot be used never match and say why", () => {
   });
 
   test("no glob makes compiling or matching throw", () => {
-    const char = fc.constantFrom("a", "/", "*", "?", "[", "]", "{", "}", ",", ".", "!", "^", "-", "\\", "(", ")", "|", "@", "+", ":", "0", "9");
+    const char = fc.constantFrom(
+      "a",
+      "/",
+      "*",
+      "?",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      ".",
+      "!",
+      "^",
+      "-",
+      "\\",
+      "(",
+      ")",
+      "|",
+      "@",
+      "+",
+      ":",
+      "0",
+      "9",
+    );
     fc.assert(
-      fc.property(fc.string({ unit: char, maxLength: 30 }), fc.string({ unit: fc.constantFrom("a", "/", ".", "["), maxLength: 12 }), (glob, file) => {
-        const compiled = ruleGlob(glob);
-        expect(typeof compiled.match(file)).toBe("boolean");
-        expect(typeof compiled.match(`/${file}`)).toBe("boolean");
-        expect(compiled.problem === undefined || compiled.problem.length > 0).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: char, maxLength: 30 }),
+        fc.string({ unit: fc.constantFrom("a", "/", ".", "["), maxLength: 12 }),
+        (glob, file) => {
+          const compiled = ruleGlob(glob);
+          expect(typeof compiled.match(file)).toBe("boolean");
+          expect(typeof compiled.match(`/${file}`)).toBe("boolean");
+          expect(compiled.problem === undefined || compiled.problem.length > 0).toBe(true);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -245,7 +273,22 @@ describe("matching time is bounded by the path and the glob, whatever they are",
   });
 
   // Pathological pieces: many stars, repeated `**/`, `?`, classes and braces of a and b.
-  const piece = fc.constantFrom("a", "b", "*", "**", "**/", "/", "?", "[ab]", "[^a]", "[a-b]", "{a,b}", "a*", "*a", "*/");
+  const piece = fc.constantFrom(
+    "a",
+    "b",
+    "*",
+    "**",
+    "**/",
+    "/",
+    "?",
+    "[ab]",
+    "[^a]",
+    "[a-b]",
+    "{a,b}",
+    "a*",
+    "*a",
+    "*/",
+  );
   const pathologicalGlob = fc.array(piece, { minLength: 1, maxLength: 40 }).map((pieces) => pieces.join(""));
   const motif = fc.string({ unit: fc.constantFrom("a", "b", "/"), minLength: 1, maxLength: 12 });
   const longPath = fc.oneof(
@@ -267,7 +310,9 @@ describe("matching time is bounded by the path and the glob, whatever they are",
   });
 
   // Short, normalised paths, where micromatch's regular expressions are quick.
-  const shortPath = fc.array(fc.stringMatching(/^[ab]{1,3}$/), { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
+  const shortPath = fc
+    .array(fc.stringMatching(/^[ab]{1,3}$/), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.join("/"));
   const shortGlob = fc
     .array(piece, { minLength: 1, maxLength: 8 })
     .map((pieces) => pieces.join(""))
@@ -277,7 +322,9 @@ describe("matching time is bounded by the path and the glob, whatever they are",
   test("property: on short inputs the pathological globs agree with micromatch", () => {
     fc.assert(
       fc.property(shortGlob, shortPath, (glob, path) => {
-        expect(matches(glob, path), `file ${JSON.stringify(path)} glob ${JSON.stringify(glob)}`).toBe(reference(glob, path));
+        expect(matches(glob, path), `file ${JSON.stringify(path)} glob ${JSON.stringify(glob)}`).toBe(
+          reference(glob, path),
+        );
       }),
       { numRuns: 3000 },
     );

@@ -25,15 +25,25 @@ beforeEach(async () => {
 afterEach(() => project.cleanup());
 
 /** Calls every hook, `last` at the end (it stops the plugin), and checks the log for each: `quiet` ones take no input to fail on. */
-async function checkEvery(hooks: Array<[string, AnyHook]>, names: Record<string, string>, lines: () => Promise<string[]>, options: { quiet: string[]; last: string[] }) {
-  const ordered = [...hooks.filter(([key]) => !options.last.includes(key)), ...hooks.filter(([key]) => options.last.includes(key))];
+async function checkEvery(
+  hooks: Array<[string, AnyHook]>,
+  names: Record<string, string>,
+  lines: () => Promise<string[]>,
+  options: { quiet: string[]; last: string[] },
+) {
+  const ordered = [
+    ...hooks.filter(([key]) => !options.last.includes(key)),
+    ...hooks.filter(([key]) => options.last.includes(key)),
+  ];
   for (const [key, hook] of ordered) await callMalformed(key, hook);
   const logged = await lines();
   for (const [key] of hooks) {
     const name = names[key];
     expect(name, `the test knows no log name for the hook ${key}: add it to the table`).toBeDefined();
     const naming = linesNaming(logged, name as string);
-    expect(naming.length, `log lines naming ${key} (as "${name}"):\n${naming.join("\n")}`).toBe(options.quiet.includes(key) ? 0 : 1);
+    expect(naming.length, `log lines naming ${key} (as "${name}"):\n${naming.join("\n")}`).toBe(
+      options.quiet.includes(key) ? 0 : 1,
+    );
     if (!options.quiet.includes(key)) expect(naming[0]).toContain("said once");
   }
 }
@@ -42,7 +52,10 @@ describe("OpenCode 1: every hook the plugin returns", () => {
   test("settles with missing and malformed input, and logs once naming the hook", async () => {
     const logs: string[] = [];
     const client = {
-      app: { log: async ({ body }: { body: { level: string; message: string } }) => void logs.push(`${body.level}: ${body.message}`) },
+      app: {
+        log: async ({ body }: { body: { level: string; message: string } }) =>
+          void logs.push(`${body.level}: ${body.message}`),
+      },
       session: {
         prompt: async () => ({ data: { info: { time: { created: 1 } } }, error: undefined, response: { status: 200 } }),
         messages: async () => ({ data: [], error: undefined, response: { status: 200 } }),
@@ -53,7 +66,9 @@ describe("OpenCode 1: every hook the plugin returns", () => {
     const found: Array<[string, AnyHook]> = [];
     for (const [key, value] of Object.entries(hooks)) {
       if (typeof value === "function") found.push([key, value as AnyHook]);
-      else if (key === "tool") for (const [name, tool] of Object.entries(value as NonNullable<Hooks["tool"]>)) found.push([`tool.${name}.execute`, tool.execute as AnyHook]);
+      else if (key === "tool")
+        for (const [name, tool] of Object.entries(value as NonNullable<Hooks["tool"]>))
+          found.push([`tool.${name}.execute`, tool.execute as AnyHook]);
       else throw new Error(`a hook of a shape the test does not know: ${key}`);
     }
     expect(found.map(([key]) => key)).toContain("chat.message");
@@ -91,15 +106,22 @@ describe("OpenCode 2: every hook and handler the plugin registers", () => {
         transform: async (callback) => {
           registered.push(["tool transform", callback as AnyHook]);
           // The tools the transform offers, through an editor that takes them.
-          callback({ add: (tool: ToolInfo) => void registered.push([`tool ${tool.name} execute`, tool.execute as AnyHook]) } as ToolEditor);
+          callback({
+            add: (tool: ToolInfo) => void registered.push([`tool ${tool.name} execute`, tool.execute as AnyHook]),
+          } as ToolEditor);
           return registration();
         },
       },
       event: { subscribe: () => (async function* () {})() },
-      storage: { get: async (key) => store.get(key), set: async (key, value) => void store.set(key, value), remove: async (key) => void store.delete(key) },
+      storage: {
+        get: async (key) => store.get(key),
+        set: async (key, value) => void store.set(key, value),
+        remove: async (key) => void store.delete(key),
+      },
       rpc: {
         register: async (definition: RpcDefinition, handlers) => {
-          for (const [method, handler] of Object.entries(handlers)) registered.push([`rpc ${definition.id}.${method}`, handler as AnyHook]);
+          for (const [method, handler] of Object.entries(handlers))
+            registered.push([`rpc ${definition.id}.${method}`, handler as AnyHook]);
           return { dispose: async () => undefined, events: { emit: async () => undefined } };
         },
       },
@@ -120,8 +142,12 @@ describe("OpenCode 2: every hook and handler the plugin registers", () => {
     const logFile = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
     const lines = async () => (await readFile(logFile, "utf8")).split("\n");
     // The panel's RPC answers an empty panel to anything that names no session: nothing failed.
-    await checkEvery(registered, names, lines, { quiet: ["cleanup", "rpc opencode-rulebook.panel"], last: ["cleanup"] });
+    await checkEvery(registered, names, lines, {
+      quiet: ["cleanup", "rpc opencode-rulebook.panel"],
+      last: ["cleanup"],
+    });
     // Without what OpenCode gives every plugin instance, setup starts nothing.
-    for (const context of [undefined, null, {}, { location: 5 }]) await expect(entry.setup(context as unknown as PluginContext)).resolves.toBeUndefined();
+    for (const context of [undefined, null, {}, { location: 5 }])
+      await expect(entry.setup(context as unknown as PluginContext)).resolves.toBeUndefined();
   });
 });

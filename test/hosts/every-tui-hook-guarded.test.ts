@@ -30,7 +30,9 @@ afterEach(async () => {
 test("every function the terminal UI entry gives, on both generations: settles, and logs once naming it", async () => {
   const console1: string[] = [];
   vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => void console1.push(args.map(String).join(" ")));
-  const entries = Object.entries(tuiEntry as Record<string, unknown>).filter((entry): entry is [string, AnyHook] => typeof entry[1] === "function");
+  const entries = Object.entries(tuiEntry as Record<string, unknown>).filter(
+    (entry): entry is [string, AnyHook] => typeof entry[1] === "function",
+  );
   expect(entries.map(([key]) => key).sort()).toEqual(["setup", "tui"]);
 
   // What each generation's entry registers, taken as it registers it.
@@ -80,7 +82,11 @@ test("every function the terminal UI entry gives, on both generations: settles, 
     ...registered2.map(([what, hook]): [string, AnyHook, string] => [
       what,
       hook,
-      { "sidebar.content render": "Rules panel", "changed listener": "Rules panel event", cleanup: "Rules panel cleanup" }[what] ?? what,
+      {
+        "sidebar.content render": "Rules panel",
+        "changed listener": "Rules panel event",
+        cleanup: "Rules panel cleanup",
+      }[what] ?? what,
     ]),
   ];
   expect(v1.map(([key]) => key)).toEqual(["tui", "sidebar_content"]);
@@ -92,7 +98,8 @@ test("every function the terminal UI entry gives, on both generations: settles, 
   const quiet = ["changed listener", "cleanup"];
   const check = async () => {
     const log2 = (await readFile(file, "utf8")).split("\n");
-    for (const [key, , name] of v2) expect(linesNaming(log2, name), `log lines naming ${key}`).toHaveLength(quiet.includes(key) ? 0 : 1);
+    for (const [key, , name] of v2)
+      expect(linesNaming(log2, name), `log lines naming ${key}`).toHaveLength(quiet.includes(key) ? 0 : 1);
   };
   await vi.waitFor(check);
   // Still once after every write under way has landed.

@@ -26,7 +26,18 @@ import { deaf } from "../support/deaf-host.js";
 
 /** `deaf`: never answers and ignores its abort signal (a custom fetch, a wrapper); `hang` rejects once aborted. */
 type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "deaf" | "stored-then-deaf" | "slow";
-const BEHAVIOURS: Behaviour[] = ["ok", "ok", "ok", "error", "throw", "hang", "stored-then-hang", "deaf", "stored-then-deaf", "slow"];
+const BEHAVIOURS: Behaviour[] = [
+  "ok",
+  "ok",
+  "ok",
+  "error",
+  "throw",
+  "hang",
+  "stored-then-hang",
+  "deaf",
+  "stored-then-deaf",
+  "slow",
+];
 
 type Op =
   | { kind: "create" }
@@ -73,8 +84,19 @@ const ruleSet = fc.record({
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.constant({ kind: "create" as const }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), session: fc.nat(5), keyword: fc.boolean() }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("tool" as const), session: fc.nat(5), file: fc.nat(FILES.length - 1), undefinedOutput: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("user" as const), session: fc.nat(5), keyword: fc.boolean() }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("tool" as const),
+      session: fc.nat(5),
+      file: fc.nat(FILES.length - 1),
+      undefinedOutput: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("compact" as const), session: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), session: fc.nat(5) }) },
 );
@@ -82,16 +104,26 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 describe("fuzz: random hook sequences with a misbehaving client", () => {
   test("nothing is lost, duplicated or hung", async () => {
     await fc.assert(
-      fc.asyncProperty(ruleSet, fc.array(op, { minLength: 3, maxLength: 25 }), fc.integer(), async (rules, ops, seed) => {
-        await runScenario(rules, ops, seed);
-      }),
+      fc.asyncProperty(
+        ruleSet,
+        fc.array(op, { minLength: 3, maxLength: 25 }),
+        fc.integer(),
+        async (rules, ops, seed) => {
+          await runScenario(rules, ops, seed);
+        },
+      ),
       {
         numRuns: Number(process.env.FUZZ_RUNS ?? 100),
         // Found by this fuzz: two compactions whose events come late and whose history reads fail; each event is one of them.
         examples: [
           [
             { always: 1, keyword: false, glob: false, broken: [] },
-            [{ kind: "create" }, { kind: "compact", session: 0 }, { kind: "compact", session: 0 }, { kind: "user", session: 0, keyword: false }],
+            [
+              { kind: "create" },
+              { kind: "compact", session: 0 },
+              { kind: "compact", session: 0 },
+              { kind: "user", session: 0, keyword: false },
+            ],
             -6,
           ],
           // Found by this fuzz: a new session's rules prompt, slow, is stored after its session's compaction began, and that compaction's history read fails.
@@ -127,7 +159,8 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
   const alwaysNames = await writeRules(join(project, ".opencode", "rules"), rules);
   const random = mulberry32(seed);
   let healed = false;
-  const behaviour = (): Behaviour => (healed ? "ok" : (BEHAVIOURS[Math.floor(random() * BEHAVIOURS.length)] as Behaviour));
+  const behaviour = (): Behaviour =>
+    healed ? "ok" : (BEHAVIOURS[Math.floor(random() * BEHAVIOURS.length)] as Behaviour);
   const history = new Map<string, Message[]>();
   const logs: string[] = [];
   const trail: string[] = [];
@@ -144,14 +177,31 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
     messages.sort((a, b) => a.info.time.created - b.info.time.created);
     history.set(sessionID, messages);
   };
-  const hang = (signal: AbortSignal | undefined) => new Promise<never>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason ?? new Error("aborted"))));
+  const hang = (signal: AbortSignal | undefined) =>
+    new Promise<never>((_, reject) =>
+      signal?.addEventListener("abort", () => reject(signal.reason ?? new Error("aborted"))),
+    );
   const client = {
     session: {
-      async prompt({ path, body, signal }: { path: { id: string }; body: { parts: Part[]; agent?: string }; signal?: AbortSignal }) {
+      async prompt({
+        path,
+        body,
+        signal,
+      }: {
+        path: { id: string };
+        body: { parts: Part[]; agent?: string };
+        signal?: AbortSignal;
+      }) {
         const how = behaviour();
         trail.push(`prompt ${path.id}: ${how}`);
         const storeIt = async () => {
-          const info = { id: `msg_${++ids}`, sessionID: path.id, role: "user", time: { created: tick() }, agent: body.agent ?? "build" };
+          const info = {
+            id: `msg_${++ids}`,
+            sessionID: path.id,
+            role: "user",
+            time: { created: tick() },
+            agent: body.agent ?? "build",
+          };
           const parts = body.parts.map((part) => ({ ...part }));
           await rulebook?.onChatMessage({ sessionID: path.id }, { message: info as never, parts: parts as never });
           store(path.id, { info, parts });
@@ -199,12 +249,24 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
     const awaited = async (what: string, work: Promise<void>) => {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), DEADLINE_MS)));
-      const outcome = await Promise.race([work.then(() => "done" as const), deadline]).finally(() => clearTimeout(timer));
+      const outcome = await Promise.race([work.then(() => "done" as const), deadline]).finally(() =>
+        clearTimeout(timer),
+      );
       if (outcome === "hung") throw new Error(`${what} did not settle within ${DEADLINE_MS} ms\n${trail.join("\n")}`);
     };
     const userTurn = async (sessionID: string, text: string) => {
-      const info = { id: `msg_${++ids}`, sessionID, role: "user" as const, time: { created: tick() }, agent: "build", model: { providerID: "p", modelID: "m" } };
-      const output = { message: info, parts: [{ id: `prt_${ids}`, sessionID, messageID: info.id, type: "text", text }] as never[] };
+      const info = {
+        id: `msg_${++ids}`,
+        sessionID,
+        role: "user" as const,
+        time: { created: tick() },
+        agent: "build",
+        model: { providerID: "p", modelID: "m" },
+      };
+      const output = {
+        message: info,
+        parts: [{ id: `prt_${ids}`, sessionID, messageID: info.id, type: "text", text }] as never[],
+      };
       await awaited(`chat.message of ${sessionID}`, engine.onChatMessage({ sessionID }, output as never));
       store(sessionID, { info, parts: output.parts as Part[] });
     };
@@ -221,18 +283,40 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
       else if (step.kind === "user") await userTurn(sessionID, step.keyword ? "please write a migration" : "next step");
       else if (step.kind === "tool") {
         const input = { tool: "read", sessionID, callID: `call_${++ids}`, args: { filePath: FILES[step.file] } };
-        const output = { title: "read", output: (step.undefinedOutput ? undefined : "file text") as string, metadata: {} };
+        const output = {
+          title: "read",
+          output: (step.undefinedOutput ? undefined : "file text") as string,
+          metadata: {},
+        };
         await awaited(`tool.execute.before of ${sessionID}`, engine.onToolBefore(input, { args: input.args }));
         await awaited(`tool.execute.after of ${sessionID}`, engine.onToolAfter(input, output));
-        store(sessionID, { info: { id: `msg_${++ids}`, role: "assistant", time: { created: tick() } }, parts: [{ type: "tool", output: output.output }] });
+        store(sessionID, {
+          info: { id: `msg_${++ids}`, role: "assistant", time: { created: tick() } },
+          parts: [{ type: "tool", output: output.output }],
+        });
       } else if (step.kind === "compact") {
         // As OpenCode 1.18: the compaction's message, the compacting hook, its summary, the autocontinue hook, then the event.
         const compaction = `msg_${++ids}`;
-        store(sessionID, { info: { id: compaction, role: "user", time: { created: tick() } }, parts: [{ type: "compaction" }] });
+        store(sessionID, {
+          info: { id: compaction, role: "user", time: { created: tick() } },
+          parts: [{ type: "compaction" }],
+        });
         await awaited(`compacting hook of ${sessionID}`, engine.onCompacting({ sessionID }));
-        const summary = { id: `msg_${++ids}`, role: "assistant", time: { created: tick() }, summary: true, parentID: compaction, finish: "stop" };
+        const summary = {
+          id: `msg_${++ids}`,
+          role: "assistant",
+          time: { created: tick() },
+          summary: true,
+          parentID: compaction,
+          finish: "stop",
+        };
         store(sessionID, { info: summary, parts: [{ type: "text", text: "summary" }] });
-        const hook = engine.onCompactionAutocontinue({ sessionID, agent: "build", model: { id: "m", providerID: "p" }, message: { id: compaction } });
+        const hook = engine.onCompactionAutocontinue({
+          sessionID,
+          agent: "build",
+          model: { id: "m", providerID: "p" },
+          message: { id: compaction },
+        });
         await awaited(`compaction of ${sessionID}`, hook);
         background.push(engine.onEvent({ type: "session.compacted", properties: { sessionID } } as never));
       } else if (step.kind === "delete") {
@@ -253,7 +337,11 @@ async function runScenario(rules: RuleSet, ops: Op[], seed: number): Promise<voi
       if (dead.has(sessionID)) continue;
       const seen = rulesInWindow(history.get(sessionID) ?? []);
       const context = `session ${sessionID}, rules seen ${JSON.stringify(seen)}\n${trail.join("\n")}\nlog:\n${logs.join("\n")}`;
-      for (const name of alwaysNames) expect(seen.filter((seenName) => seenName === name).length, `always-on rule ${name} lost in ${context}`).toBeGreaterThanOrEqual(1);
+      for (const name of alwaysNames)
+        expect(
+          seen.filter((seenName) => seenName === name).length,
+          `always-on rule ${name} lost in ${context}`,
+        ).toBeGreaterThanOrEqual(1);
       const blind = logs.some((line) => line.includes(`Could not read the history of session ${sessionID} `));
       if (!blind) {
         const twice = [...new Set(seen.filter((name, i) => seen.indexOf(name) !== i))];
@@ -290,7 +378,8 @@ async function writeRules(folder: string, rules: RuleSet): Promise<string[]> {
     await writeFile(join(folder, `always-${i}.md`), `Always rule ${i}.\n`);
     always.push(`always-${i}`);
   }
-  if (rules.keyword) await writeFile(join(folder, "migrations.md"), "---\nkeywords: [migration]\n---\nMigration checklist.\n");
+  if (rules.keyword)
+    await writeFile(join(folder, "migrations.md"), "---\nkeywords: [migration]\n---\nMigration checklist.\n");
   if (rules.glob) await writeFile(join(folder, "typescript.md"), '---\nglobs: "src/**/*.ts"\n---\nStrict types.\n');
   const broken: Record<string, string> = {
     "bad-yaml": "---\nglobs: [unclosed\n---\nBroken.\n",

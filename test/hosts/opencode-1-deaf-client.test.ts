@@ -33,7 +33,13 @@ function client(engine: () => TestEngine | undefined) {
         state.sent++;
         const how = state.prompts.shift() ?? "answers";
         if (how === "deaf") return deaf();
-        const info = { id: `msg_${++clock}`, sessionID: path.id, role: "user", time: { created: clock }, agent: body.agent ?? "build" };
+        const info = {
+          id: `msg_${++clock}`,
+          sessionID: path.id,
+          role: "user",
+          time: { created: clock },
+          agent: body.agent ?? "build",
+        };
         const parts = body.parts.map((part) => ({ ...part }));
         // As OpenCode: the plugin's own prompt goes through its chat.message hook, then is stored.
         await engine()?.onChatMessage({ sessionID: path.id }, { message: info as never, parts: parts as never });
@@ -46,7 +52,10 @@ function client(engine: () => TestEngine | undefined) {
       },
     },
     /** How many rules messages of the plugin's the session's history holds. */
-    copies: (sessionID: string) => (history.get(sessionID) ?? []).filter((message) => message.parts.some((part) => part.metadata?.["opencode-rulebook"])).length,
+    copies: (sessionID: string) =>
+      (history.get(sessionID) ?? []).filter((message) =>
+        message.parts.some((part) => part.metadata?.["opencode-rulebook"]),
+      ).length,
   };
   return state;
 }
@@ -76,8 +85,17 @@ afterEach(async () => {
 });
 
 const userMessage = (sessionID: string, text = "hello") => {
-  const message = { id: "msg_u", sessionID, role: "user" as const, time: { created: 9_000 }, agent: "build", model: { providerID: "p", modelID: "m" } };
-  const parts = [{ id: "prt_000000000001AAAAAAAAAAAAAA", sessionID, messageID: "msg_u", type: "text", text }] as never[];
+  const message = {
+    id: "msg_u",
+    sessionID,
+    role: "user" as const,
+    time: { created: 9_000 },
+    agent: "build",
+    model: { providerID: "p", modelID: "m" },
+  };
+  const parts = [
+    { id: "prt_000000000001AAAAAAAAAAAAAA", sessionID, messageID: "msg_u", type: "text", text },
+  ] as never[];
   return { message, parts };
 };
 
@@ -87,7 +105,11 @@ describe("OpenCode 1: a client deaf to its abort signal holds no hook", () => {
     const output = userMessage("ses_unseen");
     await settled("chat.message", rulebook?.onChatMessage({ sessionID: "ses_unseen" }, output) as Promise<void>);
     expect(JSON.stringify(output.parts)).toContain("Write small functions.");
-    expect(logged.some((line) => line.startsWith("warn: Could not read the history of session ses_unseen (no answer in 50 ms)"))).toBe(true);
+    expect(
+      logged.some((line) =>
+        line.startsWith("warn: Could not read the history of session ses_unseen (no answer in 50 ms)"),
+      ),
+    ).toBe(true);
   });
 
   test("event session.created, session.prompt stored but never answered: the event settles, and the retry finds the copy (one in all)", async () => {
@@ -104,7 +126,10 @@ describe("OpenCode 1: a client deaf to its abort signal holds no hook", () => {
   test("event session.compacted, session.messages never answering: the event settles", async () => {
     await rulebook?.onEvent(sessionCreated("ses_b").event as never);
     fake.reads.push("deaf", "deaf");
-    await settled("event session.compacted", rulebook?.onEvent(sessionCompacted("ses_b").event as never) as Promise<void>);
+    await settled(
+      "event session.compacted",
+      rulebook?.onEvent(sessionCompacted("ses_b").event as never) as Promise<void>,
+    );
   });
 
   test("experimental.compaction.autocontinue, session.prompt never answering: the hook settles, and the next tool result carries the rules", async () => {
@@ -114,10 +139,20 @@ describe("OpenCode 1: a client deaf to its abort signal holds no hook", () => {
     fake.reads.push("answers", "deaf");
     await settled(
       "experimental.compaction.autocontinue",
-      rulebook?.onCompactionAutocontinue({ sessionID: "ses_c", agent: "build", model: { id: "m", providerID: "p" } }) as Promise<void>,
+      rulebook?.onCompactionAutocontinue({
+        sessionID: "ses_c",
+        agent: "build",
+        model: { id: "m", providerID: "p" },
+      }) as Promise<void>,
     );
     const output = { title: "", output: "result", metadata: {} };
-    await settled("tool.execute.after", rulebook?.onToolAfter({ tool: "bash", sessionID: "ses_c", callID: "c1", args: { command: "ls" } }, output) as Promise<void>);
+    await settled(
+      "tool.execute.after",
+      rulebook?.onToolAfter(
+        { tool: "bash", sessionID: "ses_c", callID: "c1", args: { command: "ls" } },
+        output,
+      ) as Promise<void>,
+    );
     expect(output.output).toContain("Write small functions.");
   });
 

@@ -9,14 +9,27 @@ import { describe, expect, test } from "vitest";
 import { compactionUnderway, currentWindow, rulesIn, type HistoryMessage } from "../../src/hosts/opencode-1/history.js";
 
 const marker = (name: string) => ({ "opencode-rulebook": { kind: "rules", rules: [name], delivery: `d-${name}` } });
-const user = (id: string, extra: Partial<HistoryMessage["parts"][number]> = {}): HistoryMessage => ({ info: { id, role: "user" }, parts: [{ type: "text", ...extra }] });
-const rules = (id: string, name: string): HistoryMessage => ({ info: { id, role: "user" }, parts: [{ type: "text", metadata: marker(name) }] });
-const answer = (id: string): HistoryMessage => ({ info: { id, role: "assistant", finish: "stop" }, parts: [{ type: "text" }] });
+const user = (id: string, extra: Partial<HistoryMessage["parts"][number]> = {}): HistoryMessage => ({
+  info: { id, role: "user" },
+  parts: [{ type: "text", ...extra }],
+});
+const rules = (id: string, name: string): HistoryMessage => ({
+  info: { id, role: "user" },
+  parts: [{ type: "text", metadata: marker(name) }],
+});
+const answer = (id: string): HistoryMessage => ({
+  info: { id, role: "assistant", finish: "stop" },
+  parts: [{ type: "text" }],
+});
 const compaction = (id: string, tailStart?: string): HistoryMessage => ({
   info: { id, role: "user" },
   parts: [{ type: "compaction", ...(tailStart ? { tail_start_id: tailStart } : {}) }],
 });
-const summary = (id: string, of: string, end: { finish?: string; error?: unknown } = { finish: "stop" }): HistoryMessage => ({
+const summary = (
+  id: string,
+  of: string,
+  end: { finish?: string; error?: unknown } = { finish: "stop" },
+): HistoryMessage => ({
   info: { id, role: "assistant", summary: true, parentID: of, ...end },
   parts: [{ type: "text" }],
 });
@@ -37,7 +50,15 @@ describe("the window the model sees", () => {
   });
 
   test("the turns a compaction kept (its tail) come after the summary, with any rules in them", () => {
-    const history = [user("u1"), answer("a1"), rules("r1", "style"), user("u2"), answer("a2"), compaction("c1", "r1"), summary("s1", "c1")];
+    const history = [
+      user("u1"),
+      answer("a1"),
+      rules("r1", "style"),
+      user("u2"),
+      answer("a2"),
+      compaction("c1", "r1"),
+      summary("s1", "c1"),
+    ];
     const window = currentWindow(history);
     expect(ids(window.messages)).toEqual(["c1", "s1", "r1", "u2", "a2"]);
     expect(rulesIn(window.messages).map(({ marker }) => marker.rules)).toEqual([["style"]]);
@@ -48,12 +69,22 @@ describe("the window the model sees", () => {
   test("a compaction still summarising, or one whose summary failed, has not moved the window", () => {
     const before = [rules("r1", "style"), user("u1"), answer("a1")];
     expect(ids(currentWindow([...before, compaction("c1")]).messages)).toEqual(["r1", "u1", "a1", "c1"]);
-    expect(currentWindow([...before, compaction("c1"), summary("s1", "c1", { error: { name: "ContextOverflowError" } })]).start).toBeUndefined();
+    expect(
+      currentWindow([...before, compaction("c1"), summary("s1", "c1", { error: { name: "ContextOverflowError" } })])
+        .start,
+    ).toBeUndefined();
     expect(currentWindow([...before, compaction("c1"), summary("s1", "c1", {})]).start).toBeUndefined();
   });
 
   test("the latest finished compaction starts the window, not an earlier one", () => {
-    const history = [compaction("c1"), summary("s1", "c1"), user("u1"), compaction("c2"), summary("s2", "c2"), user("u2")];
+    const history = [
+      compaction("c1"),
+      summary("s1", "c1"),
+      user("u1"),
+      compaction("c2"),
+      summary("s2", "c2"),
+      user("u2"),
+    ];
     expect(currentWindow(history).start).toBe("c2");
   });
 
@@ -62,7 +93,12 @@ describe("the window the model sees", () => {
     expect(currentWindow([...compacted, rules("r1", "style")]).movedOn).toBe(false);
     expect(currentWindow([...compacted, user("u1")]).movedOn).toBe(true);
     // A rules part hidden (a late copy) beside the user's words still makes it the user's message.
-    expect(currentWindow([...compacted, { info: { id: "u2", role: "user" }, parts: [{ type: "text", metadata: marker("style") }, { type: "text" }] }]).movedOn).toBe(true);
+    expect(
+      currentWindow([
+        ...compacted,
+        { info: { id: "u2", role: "user" }, parts: [{ type: "text", metadata: marker("style") }, { type: "text" }] },
+      ]).movedOn,
+    ).toBe(true);
   });
 });
 
@@ -73,6 +109,8 @@ describe("a compaction under way", () => {
     expect(compactionUnderway([...before, compaction("c1")])).toBe("c1");
     expect(compactionUnderway([...before, compaction("c1"), summary("s1", "c1", {})])).toBe("c1");
     expect(compactionUnderway([...before, compaction("c1"), summary("s1", "c1")])).toBeUndefined();
-    expect(compactionUnderway([...before, compaction("c1"), summary("s1", "c1", { error: { name: "Aborted" } })])).toBeUndefined();
+    expect(
+      compactionUnderway([...before, compaction("c1"), summary("s1", "c1", { error: { name: "Aborted" } })]),
+    ).toBeUndefined();
   });
 });

@@ -11,7 +11,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import type { RunningRulebook } from "../../src/engine/rulebook.js";
-import type { HostEvent, PluginContext, Registration, RpcDefinition, ToolEditor, ToolInfo } from "../../src/hosts/opencode-2/api.js";
+import type {
+  HostEvent,
+  PluginContext,
+  Registration,
+  RpcDefinition,
+  ToolEditor,
+  ToolInfo,
+} from "../../src/hosts/opencode-2/api.js";
 import { panelService } from "../../src/hosts/opencode-2/panel-rpc.js";
 import { RULE_TOOL_FAILED } from "../../src/hosts/opencode/rule-tool.js";
 import { ruleToolAnswer } from "../../src/hosts/opencode-2/rule-tool-info.js";
@@ -83,19 +90,36 @@ function failingHost(registered: Registered): PluginContext {
 /** Events as OpenCode sends them, and the malformed ones it must not crash on. */
 const EVENTS: Record<string, unknown[]> = {
   "session.prompt": [
-    { sessionID: "ses_a", messageID: "msg_1", prompt: { text: "Plan a migration", files: [{ uri: "file:///x.ts" }] }, delivery: "steer" },
+    {
+      sessionID: "ses_a",
+      messageID: "msg_1",
+      prompt: { text: "Plan a migration", files: [{ uri: "file:///x.ts" }] },
+      delivery: "steer",
+    },
     null,
     {},
     { prompt: null },
   ],
   "session.context": [
-    { sessionID: "ses_a", agent: "build", model: { providerID: "p", id: "m" }, system: [], messages: [{ id: "msg_1", role: "user", content: [{ type: "text", text: "hi" }] }] },
+    {
+      sessionID: "ses_a",
+      agent: "build",
+      model: { providerID: "p", id: "m" },
+      system: [],
+      messages: [{ id: "msg_1", role: "user", content: [{ type: "text", text: "hi" }] }],
+    },
     null,
     { sessionID: "ses_a" },
   ],
   "tool.execute.before": [{ tool: "read", sessionID: "ses_a", input: { path: "a.ts" } }, null],
   "tool.execute.after": [
-    { tool: "read", sessionID: "ses_a", input: { path: "a.ts" }, status: "completed", result: { content: [{ type: "text", text: "x" }] } },
+    {
+      tool: "read",
+      sessionID: "ses_a",
+      input: { path: "a.ts" },
+      status: "completed",
+      result: { content: [{ type: "text", text: "x" }] },
+    },
     { tool: "read", sessionID: "ses_a", input: {}, status: "error", error: { message: "no" } },
     { status: "completed" },
     null,
@@ -119,10 +143,16 @@ describe("OpenCode 2: no callback the adapter registers throws", () => {
       const ledger = rulesLedger(ctx.storage, log, panel.changed);
       const cleanup = await registerHooks(ctx, { rulebook: failingEngine(how), ledger, panel, log });
 
-      expect([...registered.hooks.keys()].sort()).toEqual(["session.context", "session.prompt", "tool.execute.after", "tool.execute.before"]);
+      expect([...registered.hooks.keys()].sort()).toEqual([
+        "session.context",
+        "session.prompt",
+        "tool.execute.after",
+        "tool.execute.before",
+      ]);
       for (const [name, events] of Object.entries(EVENTS)) {
         const callback = registered.hooks.get(name);
-        for (const event of events) await expect(Promise.resolve().then(() => callback?.(event))).resolves.toBeUndefined();
+        for (const event of events)
+          await expect(Promise.resolve().then(() => callback?.(event))).resolves.toBeUndefined();
       }
 
       // The transform, with an editor that accepts the tool, and one that throws.
@@ -133,16 +163,30 @@ describe("OpenCode 2: no callback the adapter registers throws", () => {
       }
       expect(tools.map((tool) => tool.name)).toEqual(["rule"]);
       const signal = new AbortController().signal;
-      await expect(tools[0]?.execute({ name: "security" }, { sessionID: "ses_a", signal })).resolves.toEqual(ruleToolAnswer(RULE_TOOL_FAILED));
-      await expect(tools[0]?.execute(undefined, { sessionID: undefined as unknown as string, signal })).resolves.toEqual(ruleToolAnswer(RULE_TOOL_FAILED));
+      await expect(tools[0]?.execute({ name: "security" }, { sessionID: "ses_a", signal })).resolves.toEqual(
+        ruleToolAnswer(RULE_TOOL_FAILED),
+      );
+      await expect(
+        tools[0]?.execute(undefined, { sessionID: undefined as unknown as string, signal }),
+      ).resolves.toEqual(ruleToolAnswer(RULE_TOOL_FAILED));
 
       // The Rules panel's RPC handler answers, whatever it is asked.
       const [handlers] = registered.rpc;
-      for (const input of [{ sessionID: "ses_a" }, null, { sessionID: 5 }]) await expect(handlers?.panel?.(input)).resolves.toEqual({ markers: [] });
+      for (const input of [{ sessionID: "ses_a" }, null, { sessionID: 5 }])
+        await expect(handlers?.panel?.(input)).resolves.toEqual({ markers: [] });
 
       await expect(cleanup()).resolves.toBeUndefined();
-      expect(lines.some(([level, message]) => level === "error" && message.includes("Handling rule tool for session ses_a failed: simulated failure"))).toBe(true);
-      expect(lines.some(([level, message]) => level === "error" && message.includes("Handling context for session ses_a failed"))).toBe(true);
+      expect(
+        lines.some(
+          ([level, message]) =>
+            level === "error" && message.includes("Handling rule tool for session ses_a failed: simulated failure"),
+        ),
+      ).toBe(true);
+      expect(
+        lines.some(
+          ([level, message]) => level === "error" && message.includes("Handling context for session ses_a failed"),
+        ),
+      ).toBe(true);
     });
   }
 
@@ -177,11 +221,15 @@ describe("OpenCode 2: the terminal UI's setup never fails the terminal UI", () =
     project = await tempProject();
     const throwing = { client: { rpc: boom }, theme, ui: { slot: boom } } as unknown as TuiContext;
     await expect(tuiEntry.setup(throwing)).resolves.toBeUndefined();
-    await expect(tuiEntry.setup({ client: {}, theme, ui: { slot: boom } } as unknown as TuiContext)).resolves.toBeUndefined();
+    await expect(
+      tuiEntry.setup({ client: {}, theme, ui: { slot: boom } } as unknown as TuiContext),
+    ).resolves.toBeUndefined();
     await expect(tuiEntry.setup(null as unknown as TuiContext)).resolves.toBeUndefined();
     // Said in the plugin's log, not on the terminal the UI draws on: the missing RPC client, and setup's failure once (the null context failed it again).
     const file = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
-    await vi.waitFor(async () => expect((await readFile(file, "utf8")).match(/no Rules panel|Handling setup failed/g)?.length).toBe(2));
+    await vi.waitFor(async () =>
+      expect((await readFile(file, "utf8")).match(/no Rules panel|Handling setup failed/g)?.length).toBe(2),
+    );
   });
 
   test("a server that does not answer: the block renders, empty and hidden, and its cleanup runs", async () => {

@@ -10,7 +10,13 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { RunningRulebook } from "../../src/engine/rulebook.js";
-import type { HostEvent, PluginContext, Registration, SessionInfo, ToolEditor } from "../../src/hosts/opencode-2/api.js";
+import type {
+  HostEvent,
+  PluginContext,
+  Registration,
+  SessionInfo,
+  ToolEditor,
+} from "../../src/hosts/opencode-2/api.js";
 import { followSessions, HOST_CALL_MS, REGISTER_MS } from "../../src/hosts/opencode-2/host-calls.js";
 import { panelService } from "../../src/hosts/opencode-2/panel-rpc.js";
 import { registerHooks } from "../../src/hosts/opencode-2/plugin.js";
@@ -81,14 +87,20 @@ function host(deafTo: ReadonlySet<string>, later: Map<string, ReturnType<typeof 
         }),
     },
     event: {
-      subscribe: () => ({ [Symbol.asyncIterator]: () => ({ next: () => (deafTo.has("event") ? deaf() : new Promise<IteratorResult<HostEvent>>(() => undefined)) }) }),
+      subscribe: () => ({
+        [Symbol.asyncIterator]: () => ({
+          next: () => (deafTo.has("event") ? deaf() : new Promise<IteratorResult<HostEvent>>(() => undefined)),
+        }),
+      }),
     },
     storage: {
       get: () => call("storage.get", () => ({ entries: [{ text: "OLD RULES", marker: MARKER }] })),
       set: () => call("storage.set", () => undefined),
       remove: () => call("storage.remove", () => undefined),
     },
-    rpc: { register: () => call("rpc.register", () => ({ ...registration("rpc"), events: { emit: async () => undefined } })) },
+    rpc: {
+      register: () => call("rpc.register", () => ({ ...registration("rpc"), events: { emit: async () => undefined } })),
+    },
   };
   return { ctx, hooks, disposed };
 }
@@ -99,7 +111,12 @@ async function adapter(deafTo: string[], later?: Map<string, ReturnType<typeof a
   const rulebook = engine();
   const panel = panelService(log as Logger);
   const ledger = rulesLedger(fake.ctx.storage, log as Logger, panel.changed);
-  const setup = registerHooks(fake.ctx, { rulebook: rulebook as unknown as RunningRulebook, ledger, panel, log: log as Logger });
+  const setup = registerHooks(fake.ctx, {
+    rulebook: rulebook as unknown as RunningRulebook,
+    ledger,
+    panel,
+    log: log as Logger,
+  });
   return { ...fake, rulebook, ledger, lines, setup };
 }
 
@@ -124,7 +141,9 @@ describe("OpenCode 2: a host deaf to the adapter's calls", () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await hasSettled(hook)).toBe(true);
     expect(rulebook.seen).toEqual([expect.objectContaining({ id: "ses_a", parentID: undefined })]);
-    expect(lines).toContain(`warn: OpenCode did not give session ses_a within ${HOST_CALL_MS} ms; treating it as a top-level session`);
+    expect(lines).toContain(
+      `warn: OpenCode did not give session ses_a within ${HOST_CALL_MS} ms; treating it as a top-level session`,
+    );
   });
 
   test("ctx.storage.get answering late: the context hook settles at its bound, and the late entries are dropped, not placed", async () => {
@@ -138,7 +157,13 @@ describe("OpenCode 2: a host deaf to the adapter's calls", () => {
     late.answer(undefined);
     await vi.advanceTimersByTimeAsync(0);
     expect(ledger.entries("ses_b").map((entry) => entry.text)).not.toContain("OLD RULES");
-    expect(lines.some((line) => line.startsWith("info: The plugin's storage's answer for session ses_b came") && line.endsWith("the answer was dropped"))).toBe(true);
+    expect(
+      lines.some(
+        (line) =>
+          line.startsWith("info: The plugin's storage's answer for session ses_b came") &&
+          line.endsWith("the answer was dropped"),
+      ),
+    ).toBe(true);
   });
 
   test("a registration never answering: setup settles at its bound, says what it lacks, and undoes the registration when it comes late", async () => {
@@ -148,7 +173,9 @@ describe("OpenCode 2: a host deaf to the adapter's calls", () => {
     expect(await hasSettled(setup)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(await hasSettled(setup)).toBe(true);
-    expect(lines).toContain(`error: OpenCode refused the plugin's context hook (no answer in ${REGISTER_MS} ms); the plugin works without it`);
+    expect(lines).toContain(
+      `error: OpenCode refused the plugin's context hook (no answer in ${REGISTER_MS} ms); the plugin works without it`,
+    );
     late.answer(undefined);
     await vi.advanceTimersByTimeAsync(0);
     expect(disposed).toEqual(["session.context"]);
@@ -158,15 +185,29 @@ describe("OpenCode 2: a host deaf to the adapter's calls", () => {
     const { setup, hooks, lines } = await adapter(["rpc.register"]);
     await vi.advanceTimersByTimeAsync(REGISTER_MS);
     expect(await hasSettled(setup)).toBe(true);
-    expect([...hooks.keys()].sort()).toEqual(["session.context", "session.prompt", "tool.execute.after", "tool.execute.before"]);
-    expect(lines.some((line) => line.startsWith("warn: Could not offer the Rules panel to OpenCode's terminal UI (no answer in"))).toBe(true);
+    expect([...hooks.keys()].sort()).toEqual([
+      "session.context",
+      "session.prompt",
+      "tool.execute.after",
+      "tool.execute.before",
+    ]);
+    expect(
+      lines.some((line) =>
+        line.startsWith("warn: Could not offer the Rules panel to OpenCode's terminal UI (no answer in"),
+      ),
+    ).toBe(true);
   });
 
   test("undoing registrations and writing storage never answering: the cleanup settles by its bounds", async () => {
     const { setup, hooks } = await adapter(["dispose", "storage.set"]);
     const cleanup = await setup;
     // A change the ledger saves: a user's message that carries the rules.
-    await hooks.get("session.prompt")?.({ sessionID: "ses_c", messageID: "msg_1", prompt: { text: "hi" }, delivery: "steer" });
+    await hooks.get("session.prompt")?.({
+      sessionID: "ses_c",
+      messageID: "msg_1",
+      prompt: { text: "hi" },
+      delivery: "steer",
+    });
     const hook = Promise.resolve(hooks.get("session.context")?.(context("ses_c")));
     await vi.advanceTimersByTimeAsync(0);
     expect(await hasSettled(hook)).toBe(true);
@@ -208,9 +249,16 @@ describe("OpenCode 2: the plugin's storage deaf to a write", () => {
     await vi.advanceTimersByTimeAsync(0);
     ledger.add("ses_d", { text: "TWO", marker: MARKER });
     await vi.advanceTimersByTimeAsync(2_000);
-    const texts = () => ((stored.get("window/ses_d") as { entries: Array<{ text: string }> } | undefined)?.entries ?? []).map((entry) => entry.text);
+    const texts = () =>
+      ((stored.get("window/ses_d") as { entries: Array<{ text: string }> } | undefined)?.entries ?? []).map(
+        (entry) => entry.text,
+      );
     expect(texts()).toEqual(["ONE", "TWO"]);
-    expect(lines.some((line) => line.startsWith("warn: Could not save the rules of session ses_d") && line.includes("no answer in"))).toBe(true);
+    expect(
+      lines.some(
+        (line) => line.startsWith("warn: Could not save the rules of session ses_d") && line.includes("no answer in"),
+      ),
+    ).toBe(true);
     // The first write lands now, putting back the state before TWO; the latest is written again after it.
     first.answer();
     await vi.advanceTimersByTimeAsync(0);
@@ -241,11 +289,18 @@ describe("OpenCode 2's terminal UI: a server deaf to the panel's call", () => {
     setupRulesPanel(tui, ui, log as Logger);
     const drawn = createRoot((dispose) => ({ node: render?.({ sessionID: "ses_e" }), dispose }));
     await vi.advanceTimersByTimeAsync(PANEL_ANSWER_MS);
-    expect(lines).toContain(`warn: The Rules panel could not read session ses_e from the server: no answer in ${PANEL_ANSWER_MS} ms`);
+    expect(lines).toContain(
+      `warn: The Rules panel could not read session ses_e from the server: no answer in ${PANEL_ANSWER_MS} ms`,
+    );
     late.answer({ markers: [MARKER] });
     await vi.advanceTimersByTimeAsync(0);
     expect(draw(drawn.node)).toEqual([]);
-    expect(lines.some((line) => line.startsWith("info: The server's Rules panel answer for session ses_e came") && line.endsWith("dropped"))).toBe(true);
+    expect(
+      lines.some(
+        (line) =>
+          line.startsWith("info: The server's Rules panel answer for session ses_e came") && line.endsWith("dropped"),
+      ),
+    ).toBe(true);
     drawn.dispose();
   });
 });

@@ -25,7 +25,10 @@ async function scratch(): Promise<string> {
   return folder;
 }
 
-async function start(setup: (ctx: PluginContext) => unknown, responder = () => ({ text: "ok" }) as object): Promise<SimulatedHost> {
+async function start(
+  setup: (ctx: PluginContext) => unknown,
+  responder = () => ({ text: "ok" }) as object,
+): Promise<SimulatedHost> {
   const host = await startSimulatedHost({ plugin: { id: "probe", setup }, directory: await scratch(), responder });
   cleanups.push(() => host.stop());
   return host;
@@ -39,7 +42,9 @@ describe("the server's stdout carries its ready line and nothing else", () => {
     expect(stdoutProblem(`${READY_LINE}\nlate\n`)).toMatch(/^connection broken/);
   });
 
-  test("a plugin that prints while loading fails the start; one that prints in a hook breaks the connection; a quiet one passes", { timeout: 60_000 }, async () => {
+  test("a plugin that prints while loading fails the start; one that prints in a hook breaks the connection; a quiet one passes", {
+    timeout: 60_000,
+  }, async () => {
     const folder = await scratch();
     const plugins = {
       quiet: `export default { id: "quiet", setup() { console.error("stderr is the server's own"); } };`,
@@ -50,11 +55,16 @@ describe("the server's stdout carries its ready line and nothing else", () => {
     for (const [name, source] of Object.entries(plugins)) {
       const file = join(folder, `${name}.mjs`);
       await writeFile(file, source);
-      runs[name] = await runSimulatedServer({ plugin: file, directory: folder, turns: [{ text: "Hello." }] }, { HOME: folder });
+      runs[name] = await runSimulatedServer(
+        { plugin: file, directory: folder, turns: [{ text: "Hello." }] },
+        { HOME: folder },
+      );
     }
     expect(runs.quiet?.problem).toBeUndefined();
     expect(runs.quiet?.stderr).toContain("stderr is the server's own");
-    expect(runs.loading?.problem).toBe(`start failed: the server's first line on stdout is "loaded!", not its ready line`);
+    expect(runs.loading?.problem).toBe(
+      `start failed: the server's first line on stdout is "loaded!", not its ready line`,
+    );
     expect(runs.hooked?.problem).toBe(`connection broken: stdout carries more than the ready line: "x"`);
   });
 });
@@ -95,7 +105,8 @@ describe("the terminal UI loads `./tui` as { id, setup }", () => {
     const twoKeys = await startSimulatedTui(simulated, {
       default: {
         id: "probe",
-        setup: (context: { ui: { slot: (claim: unknown) => void } }) => context.ui.slot({ append: "sidebar.content", prepend: "sidebar.content", render: () => null }),
+        setup: (context: { ui: { slot: (claim: unknown) => void } }) =>
+          context.ui.slot({ append: "sidebar.content", prepend: "sidebar.content", render: () => null }),
       },
     });
     expect(twoKeys.state).toEqual({ status: "failed", error: "Slot claim requires exactly one placement key" });
@@ -103,7 +114,8 @@ describe("the terminal UI loads `./tui` as { id, setup }", () => {
     const good = await startSimulatedTui(simulated, {
       default: {
         id: "probe",
-        setup: (context: { ui: { slot: (claim: unknown) => void } }) => context.ui.slot({ append: "sidebar.content", render: (input: unknown) => void seen.push(input) }),
+        setup: (context: { ui: { slot: (claim: unknown) => void } }) =>
+          context.ui.slot({ append: "sidebar.content", render: (input: unknown) => void seen.push(input) }),
       },
     });
     cleanups.push(() => good.stop());
@@ -132,7 +144,9 @@ describe("a plugin tool's execute that throws crashes the model step", () => {
       () => (calls++ === 0 ? { toolCalls: [{ name: "fragile", input: {} }] } : { text: "done" }),
     );
     const session = host.createSession();
-    await expect(host.prompt(session, "Use the tool.")).rejects.toThrow("model step crashed: tool fragile threw: execute boom");
+    await expect(host.prompt(session, "Use the tool.")).rejects.toThrow(
+      "model step crashed: tool fragile threw: execute boom",
+    );
     expect(host.crashedSteps()).toEqual(["fragile: execute boom"]);
 
     calls = 0;
@@ -169,7 +183,12 @@ describe("a session's stored agent may lag the agent its requests run as", () =>
 describe("plugin RPC", () => {
   const DEFINITION: RpcDefinition = {
     id: "probe",
-    methods: { echo: { input: { type: "object", properties: { text: { type: "string", maxLength: 5 } }, required: ["text"] }, output: { type: "object", required: ["echo"] } } },
+    methods: {
+      echo: {
+        input: { type: "object", properties: { text: { type: "string", maxLength: 5 } }, required: ["text"] },
+        output: { type: "object", required: ["echo"] },
+      },
+    },
     events: { poked: { schema: { type: "object", required: ["n"] } } },
   };
 
@@ -185,23 +204,33 @@ describe("plugin RPC", () => {
       })();
     });
     await expect(host.rpcCall("probe", "echo", { text: "hi" })).resolves.toEqual({ echo: "hi" });
-    await expect(host.rpcCall("nobody", "echo", { text: "hi" })).rejects.toEqual({ type: "rpc.unavailable", message: "RPC is unavailable: nobody" });
+    await expect(host.rpcCall("nobody", "echo", { text: "hi" })).rejects.toEqual({
+      type: "rpc.unavailable",
+      message: "RPC is unavailable: nobody",
+    });
     await expect(host.rpcCall("probe", "shout", {})).rejects.toMatchObject({ type: "rpc.method_not_found" });
-    await expect(host.rpcCall("probe", "echo", { text: "too long" })).rejects.toMatchObject({ type: "rpc.invalid_input" });
+    await expect(host.rpcCall("probe", "echo", { text: "too long" })).rejects.toMatchObject({
+      type: "rpc.invalid_input",
+    });
     await expect(host.rpcCall("probe", "echo", {})).rejects.toMatchObject({ type: "rpc.invalid_input" });
     answer = async () => ({ wrong: true });
     await expect(host.rpcCall("probe", "echo", { text: "hi" })).rejects.toMatchObject({ type: "rpc.invalid_output" });
     answer = async () => {
       throw new Error("handler boom");
     };
-    await expect(host.rpcCall("probe", "echo", { text: "hi" })).rejects.toEqual({ type: "rpc.internal", message: "RPC call failed" });
+    await expect(host.rpcCall("probe", "echo", { text: "hi" })).rejects.toEqual({
+      type: "rpc.internal",
+      message: "RPC call failed",
+    });
 
     const seen: HostEvent[] = [];
     host.onEvent((event) => seen.push(event));
     await emit("poked", { n: 1 });
     await expect(emit("unknown", {})).rejects.toThrow("Unknown RPC event: probe.unknown");
     await expect(emit("poked", {})).rejects.toThrow("Invalid RPC event");
-    await vi.waitFor(() => expect(seen.map((event) => [event.type, event.data])).toEqual([["rpc.probe.poked", { n: 1 }]]));
+    await vi.waitFor(() =>
+      expect(seen.map((event) => [event.type, event.data])).toEqual([["rpc.probe.poked", { n: 1 }]]),
+    );
     await vi.waitFor(() => expect(streamed.map((event) => event.type)).toContain("rpc.probe.poked"));
 
     await host.restart();

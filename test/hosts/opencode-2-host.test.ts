@@ -7,8 +7,21 @@ import { readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { HostEvent, LlmMessage, PluginContext, SessionPrompt, ToolFinished } from "../../src/hosts/opencode-2/api.js";
-import { type ModelReply, type ModelRequest, type Responder, type SimulatedHost, SYSTEM_PROMPT, startSimulatedHost } from "../support/opencode-2-host.js";
+import type {
+  HostEvent,
+  LlmMessage,
+  PluginContext,
+  SessionPrompt,
+  ToolFinished,
+} from "../../src/hosts/opencode-2/api.js";
+import {
+  type ModelReply,
+  type ModelRequest,
+  type Responder,
+  type SimulatedHost,
+  SYSTEM_PROMPT,
+  startSimulatedHost,
+} from "../support/opencode-2-host.js";
 import { simulatedOpenCode2WithPlugin } from "../support/opencode-2-driver.js";
 import { tempFolder } from "../support/temp-folder.js";
 
@@ -22,11 +35,21 @@ afterEach(async () => {
 /** A plugin whose setup is the given function. */
 const plugin = (setup: (ctx: PluginContext) => unknown) => ({ id: "test-plugin", setup });
 
-async function start(setup: (ctx: PluginContext) => unknown, responder: Responder = () => ({ text: "ok" }), failing = false): Promise<SimulatedHost> {
+async function start(
+  setup: (ctx: PluginContext) => unknown,
+  responder: Responder = () => ({ text: "ok" }),
+  failing = false,
+): Promise<SimulatedHost> {
   const directory = await tempFolder("oc2-host-test-");
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
   await writeFile(join(directory, "a.txt"), "file A");
-  const host = await startSimulatedHost({ plugin: plugin(setup), options: { answer: 42 }, directory, responder, failing });
+  const host = await startSimulatedHost({
+    plugin: plugin(setup),
+    options: { answer: 42 },
+    directory,
+    responder,
+    failing,
+  });
   cleanups.push(() => host.stop());
   return host;
 }
@@ -37,7 +60,8 @@ function script(...replies: ModelReply[]): Responder {
 }
 
 const read = (path: string): ModelReply => ({ toolCalls: [{ name: "read", input: { path } }] });
-const textOf = (message: LlmMessage | undefined) => (message?.content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+const textOf = (message: LlmMessage | undefined) =>
+  (message?.content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 async function until(condition: () => boolean): Promise<void> {
@@ -47,8 +71,18 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe("simulated OpenCode 2 host", () => {
   test("loads only a default export with a string id and a setup function; setup gets options and location, cleanup runs at stop", async () => {
-    for (const bad of [undefined, null, () => ({}), { id: "x" }, { setup() {} }, { id: 1, setup() {} }, { id: "x", setup: "no" }])
-      await expect(startSimulatedHost({ plugin: bad, directory: tmpdir(), responder: () => ({}) })).rejects.toThrow(LOAD_ERROR);
+    for (const bad of [
+      undefined,
+      null,
+      () => ({}),
+      { id: "x" },
+      { setup() {} },
+      { id: 1, setup() {} },
+      { id: "x", setup: "no" },
+    ])
+      await expect(startSimulatedHost({ plugin: bad, directory: tmpdir(), responder: () => ({}) })).rejects.toThrow(
+        LOAD_ERROR,
+      );
     const seen: Array<Pick<PluginContext, "options" | "location">> = [];
     let cleaned = 0;
     // An extra V1 `server` key is tolerated (dropped by the decode).
@@ -60,8 +94,15 @@ describe("simulated OpenCode 2 host", () => {
         return () => void cleaned++;
       },
     };
-    const host = await startSimulatedHost({ plugin: dual, options: { debug: true }, directory: "/project", responder: () => ({}) });
-    expect(seen).toEqual([{ options: { debug: true }, location: { directory: "/project", project: { directory: "/project" } } }]);
+    const host = await startSimulatedHost({
+      plugin: dual,
+      options: { debug: true },
+      directory: "/project",
+      responder: () => ({}),
+    });
+    expect(seen).toEqual([
+      { options: { debug: true }, location: { directory: "/project", project: { directory: "/project" } } },
+    ]);
     await host.stop();
     expect(cleaned).toBe(1);
   });
@@ -86,7 +127,11 @@ describe("simulated OpenCode 2 host", () => {
     expect(event).toMatchObject({ sessionID: session, delivery: "steer", prompt: { text: "hello A B" } });
     expect(event?.messageID).toMatch(/^msg_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
     expect(host.history(session)[0]).toEqual({ type: "user", id: event?.messageID, text: "hello A B" });
-    expect(host.requests(session)[0]?.messages[0]).toEqual({ id: event?.messageID, role: "user", content: [{ type: "text", text: "hello A B" }] });
+    expect(host.requests(session)[0]?.messages[0]).toEqual({
+      id: event?.messageID,
+      role: "user",
+      content: [{ type: "text", text: "hello A B" }],
+    });
 
     await registrations[0]?.dispose();
     await host.prompt(session, "again");
@@ -113,7 +158,11 @@ describe("simulated OpenCode 2 host", () => {
     const host = await start(
       async (ctx) => {
         await ctx.session.hook("context", (event) => {
-          seen.push({ agent: event.agent, model: event.model, tools: Object.keys((event as { tools?: object }).tools ?? {}) });
+          seen.push({
+            agent: event.agent,
+            model: event.model,
+            tools: Object.keys((event as { tools?: object }).tools ?? {}),
+          });
           if (++calls > 1) return;
           event.system.push({ type: "text", text: "RULES" });
           event.messages.push({ role: "user", content: [{ type: "text", text: "EXTRA" }] });
@@ -132,11 +181,18 @@ describe("simulated OpenCode 2 host", () => {
     expect(second?.system).toEqual([{ type: "text", text: SYSTEM_PROMPT }]);
     expect(second?.messages.map(textOf)).not.toContain("EXTRA");
     expect(JSON.stringify(host.history(session))).not.toContain("EXTRA");
-    expect(seen[0]).toEqual({ agent: "build", model: { providerID: "sim", id: "sim-model" }, tools: ["read", "write", "edit", "shell"] });
+    expect(seen[0]).toEqual({
+      agent: "build",
+      model: { providerID: "sim", id: "sim-model" },
+      tools: ["read", "write", "edit", "shell"],
+    });
   });
 
   test("tool results are tool messages without an id, after their assistant message", async () => {
-    const host = await start(() => undefined, script({ text: "looking", toolCalls: [{ name: "read", input: { path: "a.txt" } }] }));
+    const host = await start(
+      () => undefined,
+      script({ text: "looking", toolCalls: [{ name: "read", input: { path: "a.txt" } }] }),
+    );
     const session = host.createSession();
     await host.prompt(session, "hello");
     const [user, assistant, tool, ...rest] = host.requests(session)[1]?.messages ?? [];
@@ -152,7 +208,10 @@ describe("simulated OpenCode 2 host", () => {
         { type: "tool-call", id: call.id, name: "read", input: { path: "a.txt" } },
       ],
     });
-    expect(tool).toEqual({ role: "tool", content: [{ type: "tool-result", id: call.id, name: "read", result: { type: "text", value: "file A" } }] });
+    expect(tool).toEqual({
+      role: "tool",
+      content: [{ type: "tool-result", id: call.id, name: "read", result: { type: "text", value: "file A" } }],
+    });
     expect(tool && "id" in tool).toBe(false);
   });
 
@@ -165,7 +224,8 @@ describe("simulated OpenCode 2 host", () => {
         });
         await ctx.tool.hook("execute.after", (event) => {
           after.push(structuredClone(event));
-          if (event.status === "completed") event.result = { content: `REPLACED ${JSON.stringify(event.result.content)}` };
+          if (event.status === "completed")
+            event.result = { content: `REPLACED ${JSON.stringify(event.result.content)}` };
         });
       },
       script(read("alias.txt")),
@@ -173,11 +233,24 @@ describe("simulated OpenCode 2 host", () => {
     const session = host.createSession();
     await host.prompt(session, "hello");
     const history = host.history(session);
-    expect(after[0]).toMatchObject({ tool: "read", sessionID: session, agent: "build", messageID: history[1]?.id, input: { path: "a.txt" }, status: "completed" });
+    expect(after[0]).toMatchObject({
+      tool: "read",
+      sessionID: session,
+      agent: "build",
+      messageID: history[1]?.id,
+      input: { path: "a.txt" },
+      status: "completed",
+    });
     // The hook sees the content normalized to an array, as OpenCode's runtime hands it over.
     const replaced = 'REPLACED [{"type":"text","text":"file A"}]';
-    expect(history[1]).toMatchObject({ tools: [{ input: { path: "alias.txt" }, state: { status: "completed", content: [{ type: "text", text: replaced }] } }] });
-    expect(host.requests(session)[1]?.messages[2]?.content[0]).toMatchObject({ result: { type: "text", value: replaced } });
+    expect(history[1]).toMatchObject({
+      tools: [
+        { input: { path: "alias.txt" }, state: { status: "completed", content: [{ type: "text", text: replaced }] } },
+      ],
+    });
+    expect(host.requests(session)[1]?.messages[2]?.content[0]).toMatchObject({
+      result: { type: "text", value: replaced },
+    });
   });
 
   test("empty content stands for the stringified output; a long result is cut to its head with a marker", async () => {
@@ -191,7 +264,13 @@ describe("simulated OpenCode 2 host", () => {
             options: { codemode: false },
             execute: async () => ({ content: Array.from({ length: 2500 }, (_, i) => `line ${i}`).join("\n") }),
           });
-          editor.add({ name: "json", description: "", input: {}, options: { codemode: false }, execute: async () => ({ content: "" }) });
+          editor.add({
+            name: "json",
+            description: "",
+            input: {},
+            options: { codemode: false },
+            execute: async () => ({ content: "" }),
+          });
         });
         await ctx.tool.hook("execute.after", (event) => {
           if (event.status === "completed" && event.tool === "json") event.result = { output: { n: 1 }, content: [] };
@@ -202,7 +281,8 @@ describe("simulated OpenCode 2 host", () => {
     const session = host.createSession();
     await host.prompt(session, "hello");
     const [, long, json] = host.history(session);
-    const content = long?.type === "assistant" && long.tools[0]?.state.status === "completed" ? long.tools[0].state.content : [];
+    const content =
+      long?.type === "assistant" && long.tools[0]?.state.status === "completed" ? long.tools[0].state.content : [];
     expect(content).toHaveLength(2);
     expect((content[0] as { text: string }).text.split("\n")).toHaveLength(2000);
     expect((content[1] as { text: string }).text).toMatch(/^\[showing lines 1-2000 of 2500; full output saved to /);
@@ -236,13 +316,19 @@ describe("simulated OpenCode 2 host", () => {
           });
         });
       },
-      script({ toolCalls: [{ name: "hidden", input: { x: 1 } }] }, { toolCalls: [{ name: "direct", input: { y: 2 } }] }),
+      script(
+        { toolCalls: [{ name: "hidden", input: { x: 1 } }] },
+        { toolCalls: [{ name: "direct", input: { y: 2 } }] },
+      ),
     );
     const session = host.createSession();
     await host.prompt(session, "hello");
     const requests = host.requests(session);
     expect(Object.keys(requests[0]?.tools ?? {}).sort()).toEqual(["direct", "edit", "read", "shell", "write"]);
-    expect(requests[1]?.messages.at(-1)?.content[0]).toMatchObject({ name: "hidden", result: { type: "error", value: expect.stringContaining('No tool named "hidden"') } });
+    expect(requests[1]?.messages.at(-1)?.content[0]).toMatchObject({
+      name: "hidden",
+      result: { type: "error", value: expect.stringContaining('No tool named "hidden"') },
+    });
     expect(calls).toEqual([{ y: 2 }]);
   });
 
@@ -301,9 +387,17 @@ describe("simulated OpenCode 2 host", () => {
     const messages = host.requests(session).at(-1)?.messages ?? [];
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatchObject({ id: checkpoint?.id, role: "user" });
-    expect(textOf(messages[0])).toMatch(/^<conversation-checkpoint>\n[\s\S]*<summary>\nSUMMARY-1\n<\/summary>\n<\/conversation-checkpoint>$/);
+    expect(textOf(messages[0])).toMatch(
+      /^<conversation-checkpoint>\n[\s\S]*<summary>\nSUMMARY-1\n<\/summary>\n<\/conversation-checkpoint>$/,
+    );
     expect(textOf(messages[1])).toBe("two");
-    expect(host.history(session).map((entry) => (entry.type === "user" ? entry.text : entry.type))).toEqual(["one", "assistant", "checkpoint", "two", "assistant"]);
+    expect(host.history(session).map((entry) => (entry.type === "user" ? entry.text : entry.type))).toEqual([
+      "one",
+      "assistant",
+      "checkpoint",
+      "two",
+      "assistant",
+    ]);
   });
 
   test("a throwing context hook fails the request: recorded with its error, the model not asked, the turn rejected", async () => {
@@ -360,7 +454,12 @@ describe("simulated OpenCode 2 host", () => {
     });
     const parent = host.createSession();
     const child = host.createSession({ parentID: parent, model: { providerID: "p", id: "m" } });
-    await expect(ctx.session.get({ sessionID: child })).resolves.toEqual({ id: child, parentID: parent, agent: "build", model: { providerID: "p", id: "m" } });
+    await expect(ctx.session.get({ sessionID: child })).resolves.toEqual({
+      id: child,
+      parentID: parent,
+      agent: "build",
+      model: { providerID: "p", id: "m" },
+    });
     const value = { list: [1] };
     await ctx.storage?.set("k", value);
     value.list.push(2);
@@ -396,7 +495,12 @@ describe("the simulated OpenCode 2 scenario driver", () => {
     const fake = {
       id: "fake-rulebook",
       setup: async (ctx: PluginContext) => {
-        atSetup.push({ options: ctx.options, home: process.env.HOME, xdg: process.env.XDG_CONFIG_HOME, ocd: process.env.OPENCODE_CONFIG_DIR });
+        atSetup.push({
+          options: ctx.options,
+          home: process.env.HOME,
+          xdg: process.env.XDG_CONFIG_HOME,
+          ocd: process.env.OPENCODE_CONFIG_DIR,
+        });
         storageFails = await ctx.storage?.get("x").then(
           () => false,
           () => true,
@@ -417,7 +521,12 @@ describe("the simulated OpenCode 2 scenario driver", () => {
       },
     };
     const driver = simulatedOpenCode2WithPlugin(fake);
-    await driver.start({ projectRules: { "a.md": "A" }, projectFiles: { "src/x.ts": "X" }, pluginOptions: { debug: true }, failingClient: true });
+    await driver.start({
+      projectRules: { "a.md": "A" },
+      projectFiles: { "src/x.ts": "X" },
+      pluginOptions: { debug: true },
+      failingClient: true,
+    });
     let stopped = false;
     cleanups.push(async () => {
       if (!stopped) await driver.stop();
@@ -432,7 +541,12 @@ describe("the simulated OpenCode 2 scenario driver", () => {
     expect(storageFails).toBe(true);
 
     const session = await driver.newSession();
-    const seen = await driver.turn(session, "hi", [{ read: "src/x.ts" }, { rule: "a" }, { write: "out.txt", content: "O" }, { answer: "done" }]);
+    const seen = await driver.turn(session, "hi", [
+      { read: "src/x.ts" },
+      { rule: "a" },
+      { write: "out.txt", content: "O" },
+      { answer: "done" },
+    ]);
     expect(seen).toHaveLength(4);
     expect(seen[0]?.messages).toEqual([
       { role: "system", text: `${SYSTEM_PROMPT}\nrules: a.md` },
@@ -458,7 +572,9 @@ describe("the simulated OpenCode 2 scenario driver", () => {
 
     await driver.stop();
     stopped = true;
-    expect({ HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, OCD: process.env.OPENCODE_CONFIG_DIR }).toEqual(before);
+    expect({ HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, OCD: process.env.OPENCODE_CONFIG_DIR }).toEqual(
+      before,
+    );
     expect(existsSync(project)).toBe(false);
   });
 });

@@ -23,7 +23,12 @@ const logFile = () => join(env.XDG_DATA_HOME as string, "opencode", "log", "open
 beforeEach(async () => {
   root = await tempFolder("rulebook-oc2-stdout-");
   project = join(root, "project");
-  env = { HOME: join(root, "home"), XDG_CONFIG_HOME: join(root, "config"), XDG_DATA_HOME: join(root, "data"), OPENCODE_CONFIG_DIR: join(root, "opencode-config") };
+  env = {
+    HOME: join(root, "home"),
+    XDG_CONFIG_HOME: join(root, "config"),
+    XDG_DATA_HOME: join(root, "data"),
+    OPENCODE_CONFIG_DIR: join(root, "opencode-config"),
+  };
   for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
   await writeTree(join(project, ".opencode", "rules"), {
     "house.md": `---\nalwaysApply: true\n---\n- ${MARK}\n`,
@@ -61,13 +66,24 @@ describe("OpenCode 2: the plugin never writes to stdout", () => {
     expect(log).toMatch(/^\S+ DEBUG Delivered \d+ rules to session ses_\S+ on new-session/m);
     expect(log).toMatch(/^\S+ WARN {2}.*broken\.md/m);
     // Every line is one entry: time, level, message.
-    for (const line of log.trimEnd().split("\n")) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z (DEBUG|INFO |WARN |ERROR) /);
+    for (const line of log.trimEnd().split("\n"))
+      expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z (DEBUG|INFO |WARN |ERROR) /);
     expect(run.stderr).toMatch(/\[opencode-rulebook\] \S+ WARN {2}.*broken\.md/);
     expect(run.stderr).not.toMatch(/DEBUG/);
   });
 
-  test("with every host call failing: the session still works, stdout is still only the ready line, the errors are in the log", { timeout: 60_000 }, async () => {
-    const run = await runSimulatedServer({ plugin: PLUGIN, directory: project, failing: true, turns: [{ text: "Hello." }, { text: "Read it.", read: "src/app.ts" }] }, env);
+  test("with every host call failing: the session still works, stdout is still only the ready line, the errors are in the log", {
+    timeout: 60_000,
+  }, async () => {
+    const run = await runSimulatedServer(
+      {
+        plugin: PLUGIN,
+        directory: project,
+        failing: true,
+        turns: [{ text: "Hello." }, { text: "Read it.", read: "src/app.ts" }],
+      },
+      env,
+    );
     expect(run.problem).toBeUndefined();
     expect(run.report?.errors).toEqual([]);
     expect(run.report?.requests[0]).toContain(MARK);

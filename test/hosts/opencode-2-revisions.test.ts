@@ -12,7 +12,13 @@ import entry from "../../src/index.js";
 import { RULE_TOOL_INPUT } from "../../src/hosts/opencode/rule-tool.js";
 import type { LlmMessage, PluginContext } from "../../src/hosts/opencode-2/api.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
-import { type HostRevision, type ModelReply, type Responder, type SimulatedHost, startSimulatedHost } from "../support/opencode-2-host.js";
+import {
+  type HostRevision,
+  type ModelReply,
+  type Responder,
+  type SimulatedHost,
+  startSimulatedHost,
+} from "../support/opencode-2-host.js";
 import { writeTree } from "../support/temp-folder.js";
 
 const MARK = { always: "MARK-REV-ALWAYS-41", secrets: "MARK-REV-SECRETS-42" } as const;
@@ -42,14 +48,20 @@ const script = (...steps: ModelReply[]): Responder => {
   return () => left.shift() ?? { text: "ok" };
 };
 
-async function start(revision: HostRevision, plugin: unknown = entry, responder: Responder = script()): Promise<SimulatedHost> {
+async function start(
+  revision: HostRevision,
+  plugin: unknown = entry,
+  responder: Responder = script(),
+): Promise<SimulatedHost> {
   const host = await startSimulatedHost({ plugin, directory: project.projectDir, responder, revision });
   hosts.push(host);
   return host;
 }
 
 const textOf = (messages: readonly LlmMessage[] = []) =>
-  messages.flatMap((message) => message.content.map((part) => ("text" in part ? String(part.text) : JSON.stringify(part)))).join("\n");
+  messages
+    .flatMap((message) => message.content.map((part) => ("text" in part ? String(part.text) : JSON.stringify(part))))
+    .join("\n");
 const logFile = () => join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
 
 /** A plugin that adds one tool whose input is a plain JSON Schema, as 2.0.26 allows. */
@@ -57,7 +69,13 @@ const plainToolPlugin = {
   id: "plain-tool",
   setup: async (ctx: PluginContext) => {
     await ctx.tool.transform((editor) =>
-      editor.add({ name: "plain", description: "p", input: { type: "object" }, options: { codemode: false }, execute: async () => ({ content: "ran" }) }),
+      editor.add({
+        name: "plain",
+        description: "p",
+        input: { type: "object" },
+        options: { codemode: false },
+        execute: async () => ({ content: "ran" }),
+      }),
     );
   },
 };
@@ -95,7 +113,14 @@ describe("a plugin's tool on each revision", () => {
       id: "naive",
       setup: async (ctx: PluginContext) => {
         await ctx.tool.transform((editor) =>
-          editor.add({ name: "x", description: "x", input: {}, jsonSchema: {}, options: { codemode: false }, execute: async () => ({ structured: {}, content: [] }) }),
+          editor.add({
+            name: "x",
+            description: "x",
+            input: {},
+            jsonSchema: {},
+            options: { codemode: false },
+            execute: async () => ({ structured: {}, content: [] }),
+          }),
         );
       },
     };
@@ -114,7 +139,11 @@ describe("a plugin's tool on each revision", () => {
     expect(textOf(first?.messages)).toContain("- secrets: Handling secrets and credentials");
     expect(textOf(first?.messages)).not.toContain("`rule` tool");
     expect(textOf(second?.messages).split(MARK.secrets)).toHaveLength(2);
-    await vi.waitFor(async () => expect(await readFile(logFile(), "utf8")).toContain("the rule tool is left out, and on-request rules are given whole"));
+    await vi.waitFor(async () =>
+      expect(await readFile(logFile(), "utf8")).toContain(
+        "the rule tool is left out, and on-request rules are given whole",
+      ),
+    );
   });
 });
 
@@ -128,8 +157,12 @@ describe("what a revision lacks", () => {
     const said = stderr.mock.calls.map(([text]) => String(text)).filter((text) => text.includes("cannot work"));
     expect(said).toHaveLength(1);
     expect(said[0]).toContain("it needs the session hooks of OpenCode 2's plugin API (ctx.session.hook");
-    expect(said[0]).toContain("agent, aisdk, catalog, command, event, integration, options, plugin, reference, session, skill, tool (its session domain has no hook)");
-    await vi.waitFor(async () => expect(await readFile(logFile(), "utf8")).toContain("opencode-rulebook cannot work on this OpenCode"));
+    expect(said[0]).toContain(
+      "agent, aisdk, catalog, command, event, integration, options, plugin, reference, session, skill, tool (its session domain has no hook)",
+    );
+    await vi.waitFor(async () =>
+      expect(await readFile(logFile(), "utf8")).toContain("opencode-rulebook cannot work on this OpenCode"),
+    );
   });
 
   test("the trunk: no location (the folder it runs in, said once as a warning), no storage (memory), no RPC (no panel): the rules arrive all the same", async () => {

@@ -17,7 +17,10 @@ describe("tool hook events, as each revision shapes them", () => {
     const base = { tool: "read", sessionID: "ses_1", input: { path: "a.ts" } };
     expect(toolCallOf({ ...base, messageID: "msg_1", id: "call_a" })).toEqual({ ...base, callID: "call_a" });
     expect(toolCallOf({ ...base, messageID: "msg_1", callID: "call_b" })).toEqual({ ...base, callID: "call_b" });
-    expect(toolCallOf({ ...base, assistantMessageID: "msg_1", toolCallID: "call_c" })).toEqual({ ...base, callID: "call_c" });
+    expect(toolCallOf({ ...base, assistantMessageID: "msg_1", toolCallID: "call_c" })).toEqual({
+      ...base,
+      callID: "call_c",
+    });
     expect(toolCallOf({ ...base })).toEqual(base);
     expect(toolCallOf(null)).toEqual({ tool: undefined, sessionID: undefined, input: undefined });
   });
@@ -37,15 +40,34 @@ describe("tool hook events, as each revision shapes them", () => {
       status: "completed",
       text: "file A",
     });
-    expect(toolOutcomeOf({ status: "completed", result: { content: "plain", output: { n: 1 } } })).toEqual({ status: "completed", text: "plain" });
-    expect(toolOutcomeOf({ status: "completed", result: { output: { n: 1 }, content: [] } })).toEqual({ status: "completed", text: '{"n":1}' });
+    expect(toolOutcomeOf({ status: "completed", result: { content: "plain", output: { n: 1 } } })).toEqual({
+      status: "completed",
+      text: "plain",
+    });
+    expect(toolOutcomeOf({ status: "completed", result: { output: { n: 1 }, content: [] } })).toEqual({
+      status: "completed",
+      text: '{"n":1}',
+    });
     expect(toolOutcomeOf({ status: "error", error: { message: "no" } })).toEqual({ status: "failed" });
   });
 
   test("the trunk: no status; `output` is what the model reads, a text read is its page's text; an error result failed", () => {
-    const page = { type: "text-page", content: "line 1\nlegacyFetch(x)", mime: "text/plain", offset: 1, truncated: false };
+    const page = {
+      type: "text-page",
+      content: "line 1\nlegacyFetch(x)",
+      mime: "text/plain",
+      offset: 1,
+      truncated: false,
+    };
     // `tool/read.ts` @44b6938b2ad2: a text file's read has no content items, its structured value is the page.
-    expect(toolOutcomeOf({ tool: "read", callID: "c", result: { type: "json", value: page }, output: { structured: page, content: [] } })).toEqual({
+    expect(
+      toolOutcomeOf({
+        tool: "read",
+        callID: "c",
+        result: { type: "json", value: page },
+        output: { structured: page, content: [] },
+      }),
+    ).toEqual({
       status: "completed",
       text: "line 1\nlegacyFetch(x)",
     });
@@ -60,7 +82,10 @@ describe("tool hook events, as each revision shapes them", () => {
       text: "Wrote file successfully: a.ts",
     });
     // Without `output` (a hook removed it; a provider-executed call), the result's value.
-    expect(toolOutcomeOf({ callID: "c", result: { type: "text", value: "plain" } })).toEqual({ status: "completed", text: "plain" });
+    expect(toolOutcomeOf({ callID: "c", result: { type: "text", value: "plain" } })).toEqual({
+      status: "completed",
+      text: "plain",
+    });
     expect(
       toolOutcomeOf({
         callID: "c",
@@ -73,23 +98,46 @@ describe("tool hook events, as each revision shapes them", () => {
         },
       }),
     ).toEqual({ status: "completed", text: "a\nb" });
-    expect(toolOutcomeOf({ callID: "c", result: { type: "json", value: { entries: ["a"] } } })).toEqual({ status: "completed", text: '{"entries":["a"]}' });
-    expect(toolOutcomeOf({ callID: "c", result: { type: "error", value: "Unable to read a.ts" } })).toEqual({ status: "failed" });
+    expect(toolOutcomeOf({ callID: "c", result: { type: "json", value: { entries: ["a"] } } })).toEqual({
+      status: "completed",
+      text: '{"entries":["a"]}',
+    });
+    expect(toolOutcomeOf({ callID: "c", result: { type: "error", value: "Unable to read a.ts" } })).toEqual({
+      status: "failed",
+    });
   });
 
   test("an event with neither status nor result, or a status no revision has, counts as failed", () => {
-    for (const event of [{}, null, { status: "completed" }, { status: "running", result: { content: "x" } }, { result: "x" }]) {
-      expect(toolOutcomeOf(event).status, JSON.stringify(event)).toBe(event && "status" in event && event.status === "completed" ? "completed" : "failed");
+    for (const event of [
+      {},
+      null,
+      { status: "completed" },
+      { status: "running", result: { content: "x" } },
+      { result: "x" },
+    ]) {
+      expect(toolOutcomeOf(event).status, JSON.stringify(event)).toBe(
+        event && "status" in event && event.status === "completed" ? "completed" : "failed",
+      );
     }
   });
 });
 
 describe("the user's words in a request, for a host that never calls the prompt hook", () => {
-  const user = (id: string | undefined, ...content: LlmMessage["content"]): LlmMessage => ({ ...(id ? { id } : {}), role: "user", content });
-  const text = (value: string, metadata?: Record<string, unknown>) => ({ type: "text", text: value, ...(metadata ? { metadata } : {}) });
+  const user = (id: string | undefined, ...content: LlmMessage["content"]): LlmMessage => ({
+    ...(id ? { id } : {}),
+    role: "user",
+    content,
+  });
+  const text = (value: string, metadata?: Record<string, unknown>) => ({
+    type: "text",
+    text: value,
+    ...(metadata ? { metadata } : {}),
+  });
 
   test("the user messages the request ends with, their words and attached files (to-llm-message.ts @44b6938b2ad2)", () => {
-    const attached = text("\n\nAttached file: src/a.ts\n\nmigration()", { attachment: { source: { type: "uri", uri: "file:///p/src/a.ts" }, name: "src/a.ts" } });
+    const attached = text("\n\nAttached file: src/a.ts\n\nmigration()", {
+      attachment: { source: { type: "uri", uri: "file:///p/src/a.ts" }, name: "src/a.ts" },
+    });
     const messages: LlmMessage[] = [
       user("msg_1", text("earlier")),
       { id: "msg_2", role: "assistant", content: [text("ok")] },
@@ -104,14 +152,27 @@ describe("the user's words in a request, for a host that never calls the prompt 
 
   test("none after a tool result or an assistant message; none from id-less input or a checkpoint", () => {
     expect(endingPrompts([user("msg_1", text("hi")), { role: "tool", content: [] }])).toEqual([]);
-    expect(endingPrompts([user("msg_1", text("hi")), { id: "msg_2", role: "assistant", content: [text("ok")] }])).toEqual([]);
+    expect(
+      endingPrompts([user("msg_1", text("hi")), { id: "msg_2", role: "assistant", content: [text("ok")] }]),
+    ).toEqual([]);
     expect(endingPrompts([user("msg_1", text("hi")), user(undefined, text("<rulebook>…"))])).toEqual([]);
-    expect(endingPrompts([user("msg_9", text("<conversation-checkpoint>\nThe following is a summary…\n<summary>migration</summary>\n</conversation-checkpoint>"))])).toEqual([]);
+    expect(
+      endingPrompts([
+        user(
+          "msg_9",
+          text(
+            "<conversation-checkpoint>\nThe following is a summary…\n<summary>migration</summary>\n</conversation-checkpoint>",
+          ),
+        ),
+      ]),
+    ).toEqual([]);
     expect(endingPrompts([])).toEqual([]);
   });
 
   test("a request ending with more new messages than the bound: the newest are read, each once", () => {
-    const many = Array.from({ length: MAX_ENDING_PROMPTS + 8 }, (_, i) => user(`msg_${String(i).padStart(3, "0")}`, text(`words ${i}`)));
+    const many = Array.from({ length: MAX_ENDING_PROMPTS + 8 }, (_, i) =>
+      user(`msg_${String(i).padStart(3, "0")}`, text(`words ${i}`)),
+    );
     const read = endingPrompts(many);
     expect(read).toHaveLength(MAX_ENDING_PROMPTS);
     expect(read[0]?.messageID).toBe("msg_008");
@@ -156,7 +217,20 @@ describe("what the plugin context offers", () => {
   test("the trunk: session and tool hooks, no location, storage, RPC or version; the notes say what the plugin does instead", () => {
     const offer = hostOffer(trunk);
     expect(offer).toEqual({
-      keys: ["agent", "aisdk", "catalog", "command", "event", "integration", "options", "plugin", "reference", "session", "skill", "tool"],
+      keys: [
+        "agent",
+        "aisdk",
+        "catalog",
+        "command",
+        "event",
+        "integration",
+        "options",
+        "plugin",
+        "reference",
+        "session",
+        "skill",
+        "tool",
+      ],
       sessionHooks: true,
       toolHooks: true,
       toolTransform: true,
@@ -178,7 +252,12 @@ describe("what the plugin context offers", () => {
       storage: { get: fn, set: fn, remove: fn, scan: fn },
       rpc,
     });
-    expect(offer).toMatchObject({ version: "opencode 2.0.26", location: { directory: "/p/app", projectDirectory: "/p" }, storage: true, rpc: true });
+    expect(offer).toMatchObject({
+      version: "opencode 2.0.26",
+      location: { directory: "/p/app", projectDirectory: "/p" },
+      storage: true,
+      rpc: true,
+    });
     expect(offerNotes(offer, { directory: "/p/app", worktree: "/p" })).toEqual([]);
   });
 
@@ -186,7 +265,9 @@ describe("what the plugin context offers", () => {
     const { hook: _hook, ...session } = trunk.session;
     const text = cannotWorkText(hostOffer({ ...trunk, session }));
     expect(text).toContain("ctx.session.hook");
-    expect(text).toContain("agent, aisdk, catalog, command, event, integration, options, plugin, reference, session, skill, tool (its session domain has no hook)");
+    expect(text).toContain(
+      "agent, aisdk, catalog, command, event, integration, options, plugin, reference, session, skill, tool (its session domain has no hook)",
+    );
     expect(cannotWorkText(hostOffer(null))).toContain("has nothing");
   });
 
@@ -202,7 +283,14 @@ describe("what the plugin context offers", () => {
         },
       },
     );
-    expect(hostOffer(hostile)).toEqual({ keys: [], sessionHooks: false, toolHooks: false, toolTransform: false, storage: false, rpc: false });
+    expect(hostOffer(hostile)).toEqual({
+      keys: [],
+      sessionHooks: false,
+      toolHooks: false,
+      toolTransform: false,
+      storage: false,
+      rpc: false,
+    });
     expect(
       hostOffer({
         get session() {
@@ -240,6 +328,9 @@ describe("the rule tool every revision takes", () => {
   });
 
   test("its answer: `{ structured, content }`, read as the same text by both", async () => {
-    await expect(tool.execute({ name: "a" }, { sessionID: "ses" })).resolves.toEqual({ structured: {}, content: [{ type: "text", text: 'read {"name":"a"}' }] });
+    await expect(tool.execute({ name: "a" }, { sessionID: "ses" })).resolves.toEqual({
+      structured: {},
+      content: [{ type: "text", text: 'read {"name":"a"}' }],
+    });
   });
 });

@@ -9,7 +9,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import entry from "../../src/index.js";
 import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
-import { type ModelReply, type ModelRequest, type Responder, type SimulatedHost, SYSTEM_PROMPT, startSimulatedHost } from "../support/opencode-2-host.js";
+import {
+  type ModelReply,
+  type ModelRequest,
+  type Responder,
+  type SimulatedHost,
+  SYSTEM_PROMPT,
+  startSimulatedHost,
+} from "../support/opencode-2-host.js";
 import { writeTree } from "../support/temp-folder.js";
 
 const MARK = { always: "MARK-V2-ALWAYS-1a", ts: "MARK-V2-TS-2b", keyword: "MARK-V2-MIGRATION-3c" } as const;
@@ -52,8 +59,11 @@ async function start(options: Record<string, unknown> = {}, responder: Responder
 }
 
 const textOf = (messages: readonly LlmMessage[]) =>
-  messages.flatMap((message) => message.content.map((part) => ("text" in part ? String(part.text) : JSON.stringify(part)))).join("\n");
-const count = (request: ModelRequest | undefined, mark: string) => textOf(request?.messages ?? []).split(mark).length - 1;
+  messages
+    .flatMap((message) => message.content.map((part) => ("text" in part ? String(part.text) : JSON.stringify(part))))
+    .join("\n");
+const count = (request: ModelRequest | undefined, mark: string) =>
+  textOf(request?.messages ?? []).split(mark).length - 1;
 
 describe("OpenCode 2: state over a session's life", () => {
   test("after OpenCode restarts, the next request carries the same rules at the same places, each once", async () => {
@@ -75,7 +85,8 @@ describe("OpenCode 2: state over a session's life", () => {
     const host = await start();
     const session = host.createSession();
     await host.prompt(session, "read the app");
-    for (const request of host.requests(session)) expect(request.system).toEqual([{ type: "text", text: SYSTEM_PROMPT }]);
+    for (const request of host.requests(session))
+      expect(request.system).toEqual([{ type: "text", text: SYSTEM_PROMPT }]);
   });
 
   test("a subagent's session gets its rules by default, and none with subagents: false", async () => {
@@ -119,9 +130,13 @@ describe("OpenCode 2: state over a session's life", () => {
     await host.prompt(session, "Start.");
     await steered;
     const requests = host.requests(session);
-    const firstWithSteer = requests.findIndex((request) => textOf(request.messages).includes("Also write a migration."));
+    const firstWithSteer = requests.findIndex((request) =>
+      textOf(request.messages).includes("Also write a migration."),
+    );
     expect(firstWithSteer).toBeGreaterThan(0);
-    expect(requests.slice(0, firstWithSteer).map((request) => count(request, MARK.keyword))).toEqual(requests.slice(0, firstWithSteer).map(() => 0));
+    expect(requests.slice(0, firstWithSteer).map((request) => count(request, MARK.keyword))).toEqual(
+      requests.slice(0, firstWithSteer).map(() => 0),
+    );
     const withSteer = textOf((requests[firstWithSteer] as ModelRequest).messages);
     expect(count(requests[firstWithSteer], MARK.keyword)).toBe(1);
     expect(withSteer.indexOf(MARK.keyword)).toBeLessThan(withSteer.indexOf("Also write a migration."));
@@ -135,13 +150,23 @@ describe("OpenCode 2: state over a session's life", () => {
     const session = host.createSession();
     await host.prompt(session, "Hello.");
     const file = join(project.home, ".local", "share", "opencode", "log", "opencode-rulebook.log");
-    await vi.waitFor(async () => expect(await readFile(file, "utf8")).toMatch(new RegExp(`^\\S+ DEBUG Delivered \\d+ rules to session ${session} on new-session`, "m")));
+    await vi.waitFor(async () =>
+      expect(await readFile(file, "utf8")).toMatch(
+        new RegExp(`^\\S+ DEBUG Delivered \\d+ rules to session ${session} on new-session`, "m"),
+      ),
+    );
     expect(written).toEqual([]);
   });
 });
 
 describe("OpenCode 2: rules for one agent or one model (issue 13)", () => {
-  const SCOPED = { plan: "MARK-V2-PLAN-4d", build: "MARK-V2-BUILD-5e", general: "MARK-V2-GENERAL-6f", sim: "MARK-V2-SIM-MODEL-7a", other: "MARK-V2-OTHER-MODEL-8b" } as const;
+  const SCOPED = {
+    plan: "MARK-V2-PLAN-4d",
+    build: "MARK-V2-BUILD-5e",
+    general: "MARK-V2-GENERAL-6f",
+    sim: "MARK-V2-SIM-MODEL-7a",
+    other: "MARK-V2-OTHER-MODEL-8b",
+  } as const;
   let scoped: TempProject;
 
   beforeAll(async () => {

@@ -9,7 +9,18 @@ const judgedAlone = (patch: string) => patchedFiles(patch).map(({ path, added })
 
 describe("the lines a patch adds, file by file", () => {
   test("an Add File adds every line, numbered; an Update File its + lines from the first @@ on", () => {
-    const patch = envelope("*** Add File: a.ts", "+one", "+", "+console.log(1)", "*** Update File: b.ts", "+ignored: before any @@", "@@", " ctx", "+added", "*** End of File");
+    const patch = envelope(
+      "*** Add File: a.ts",
+      "+one",
+      "+",
+      "+console.log(1)",
+      "*** Update File: b.ts",
+      "+ignored: before any @@",
+      "@@",
+      " ctx",
+      "+added",
+      "*** End of File",
+    );
     expect(judgedAlone(patch)).toEqual([
       {
         path: "a.ts",
@@ -41,7 +52,15 @@ describe("the lines a patch adds, file by file", () => {
   });
 
   test("a unified diff's counted hunk takes `--- ` and `+++ ` lines as content", () => {
-    const patch = ["--- a/notes.md", "+++ b/notes.md", "@@ -1,2 +1,3 @@", "--- old rule", "+++ new rule", "+-- dashes", " end"].join("\n");
+    const patch = [
+      "--- a/notes.md",
+      "+++ b/notes.md",
+      "@@ -1,2 +1,3 @@",
+      "--- old rule",
+      "+++ new rule",
+      "+-- dashes",
+      " end",
+    ].join("\n");
     expect(judgedAlone(patch)).toEqual([
       {
         path: "notes.md",
@@ -83,7 +102,9 @@ describe("the lines a patch adds, file by file", () => {
   });
 
   test("a bare @@ hunk runs to the next file header, without line numbers", () => {
-    const patch = ["--- a/a.ts", "+++ b/a.ts", "@@", "+x", " y", "--- a/b.ts", "+++ b/b.ts", "@@", "-z", "+w"].join("\n");
+    const patch = ["--- a/a.ts", "+++ b/a.ts", "@@", "+x", " y", "--- a/b.ts", "+++ b/b.ts", "@@", "-z", "+w"].join(
+      "\n",
+    );
     expect(judgedAlone(patch)).toEqual([
       { path: "a.ts", added: [{ text: "x" }] },
       { path: "b.ts", added: [{ text: "w" }] },
@@ -96,10 +117,22 @@ describe("the lines a patch adds, file by file", () => {
 });
 
 describe("the edit a patch makes, to apply to the file's text", () => {
-  const edits = (patch: string) => patchedFiles(patch).map(({ path, readFrom, replacements }) => ({ path, readFrom, replacements }));
+  const edits = (patch: string) =>
+    patchedFiles(patch).map(({ path, readFrom, replacements }) => ({ path, readFrom, replacements }));
 
   test("an Update File: a hunk per @@ chunk, its context and - lines to its context and + lines; lines before the first @@, or neither context, - nor +, are skipped", () => {
-    const patch = envelope("*** Update File: a.ts", " before", "@@ function f() {", " ctx", "-console.info(1)", "+console.log(1)", "", "@@", "+tail", "*** End of File");
+    const patch = envelope(
+      "*** Update File: a.ts",
+      " before",
+      "@@ function f() {",
+      " ctx",
+      "-console.info(1)",
+      "+console.log(1)",
+      "",
+      "@@",
+      "+tail",
+      "*** End of File",
+    );
     expect(edits(patch)).toEqual([
       {
         path: "a.ts",
@@ -112,7 +145,16 @@ describe("the edit a patch makes, to apply to the file's text", () => {
   });
 
   test("an Add File replaces the whole text; a Move to writes the destination from the file it moves", () => {
-    const patch = envelope("*** Add File: new.ts", "+a", "+b", "*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-x", "+y");
+    const patch = envelope(
+      "*** Add File: new.ts",
+      "+a",
+      "+b",
+      "*** Update File: src/a.ts",
+      "*** Move to: src/b.ts",
+      "@@",
+      "-x",
+      "+y",
+    );
     expect(edits(patch)).toEqual([
       { path: "new.ts", replacements: [{ oldText: "", newText: "a\nb\n" }] },
       // The file moved away is left with no text.
@@ -122,7 +164,19 @@ describe("the edit a patch makes, to apply to the file's text", () => {
   });
 
   test("a unified diff: a hunk per @@ header, an empty line in a counted hunk an empty context line", () => {
-    const patch = ["--- a/a.ts", "+++ b/a.ts", "@@ -1,3 +1,3 @@", " a", "", "-b", "+c", "@@ -9 +9,2 @@", " z", "+w", "\\ No newline at end of file"].join("\n");
+    const patch = [
+      "--- a/a.ts",
+      "+++ b/a.ts",
+      "@@ -1,3 +1,3 @@",
+      " a",
+      "",
+      "-b",
+      "+c",
+      "@@ -9 +9,2 @@",
+      " z",
+      "+w",
+      "\\ No newline at end of file",
+    ].join("\n");
     expect(edits(patch)).toEqual([
       {
         path: "a.ts",
@@ -137,13 +191,18 @@ describe("the edit a patch makes, to apply to the file's text", () => {
 
 /** A file section of an envelope patch: its kind of lines in order. */
 const diffLine = fc.tuple(fc.constantFrom(" ", "-", "+"), fc.constantFrom("a", "b", "console.log(x)", "  c"));
-const counted = (of: readonly string[]) => of.reduce((counts, item) => counts.set(item, (counts.get(item) ?? 0) + 1), new Map<string, number>());
+const counted = (of: readonly string[]) =>
+  of.reduce((counts, item) => counts.set(item, (counts.get(item) ?? 0) + 1), new Map<string, number>());
 
 describe("properties of patch parsing", () => {
   test("an update adds its + lines less its - lines (a multiset); context and - lines never count", () => {
     fc.assert(
       fc.property(fc.array(fc.array(diffLine, { maxLength: 12 }), { minLength: 1, maxLength: 4 }), (sections) => {
-        const body = sections.flatMap((lines, index) => [`*** Update File: f${index}.ts`, "@@", ...lines.map(([sign, text]) => sign + text)]);
+        const body = sections.flatMap((lines, index) => [
+          `*** Update File: f${index}.ts`,
+          "@@",
+          ...lines.map(([sign, text]) => sign + text),
+        ]);
         const files = patchedFiles(envelope(...body));
         expect(files.map((file) => file.path)).toEqual(sections.map((_, index) => `f${index}.ts`));
         files.forEach((file, index) => {
@@ -163,7 +222,12 @@ describe("properties of patch parsing", () => {
       fc.property(fc.array(diffLine, { maxLength: 20 }), fc.integer({ min: 1, max: 500 }), (lines, start) => {
         const oldCount = lines.filter(([sign]) => sign !== "+").length;
         const after = lines.filter(([sign]) => sign !== "-").map(([, text]) => text);
-        const patch = ["--- a/f.ts", "+++ b/f.ts", `@@ -${start},${oldCount} +${start},${after.length} @@`, ...lines.map(([sign, text]) => sign + text)].join("\n");
+        const patch = [
+          "--- a/f.ts",
+          "+++ b/f.ts",
+          `@@ -${start},${oldCount} +${start},${after.length} @@`,
+          ...lines.map(([sign, text]) => sign + text),
+        ].join("\n");
         for (const added of patchedFiles(patch)[0]?.added ?? []) expect(after[added.line! - start]).toBe(added.text);
       }),
     );
@@ -171,7 +235,11 @@ describe("properties of patch parsing", () => {
 
   test("pathsFromPatch names the files it named before patch parsing moved beside it", () => {
     const before = (patch: string) =>
-      [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$|^(?:\+\+\+|---) (?:[ab]\/)?(.+)$/gm)]
+      [
+        ...patch.matchAll(
+          /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$|^(?:\+\+\+|---) (?:[ab]\/)?(.+)$/gm,
+        ),
+      ]
         .map((match) => (match[1] ?? match[2] ?? match[3] ?? "").trim())
         .filter((path) => path && path !== "/dev/null");
     const token = fc.constantFrom(

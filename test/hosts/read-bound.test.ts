@@ -74,7 +74,10 @@ describe("within the bound, nothing changes", () => {
   test("a read shorter than a MiB is the file's whole text; its last line counts", () => {
     const lines = ["first line", filler(2), "outsideMarker("];
     expect(fileTextOfRead(readOutput(lines))).toBe(lines.join("\n"));
-    expect(activated(touchedBy("read", { filePath: "a.ts" }, readOutput(lines)).texts?.() ?? [])).toEqual(["first", "outside"]);
+    expect(activated(touchedBy("read", { filePath: "a.ts" }, readOutput(lines)).texts?.() ?? [])).toEqual([
+      "first",
+      "outside",
+    ]);
   });
 
   test("`</content>` inside the file's text is text; the wrapper's closing line ends it, whatever follows", () => {

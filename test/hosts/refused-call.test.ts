@@ -12,7 +12,15 @@ import { ruleReadMarker } from "../../src/session/marker.js";
 import { makeRule } from "../support/rules.js";
 
 const refusal = refusalText(
-  [{ rule: makeRule({ name: "no-console" }), pattern: { written: "console.log(", kind: "literal", re2: "", size: 1 }, file: "src/a.ts", line: "console.log(1)", lineNumber: 1 }],
+  [
+    {
+      rule: makeRule({ name: "no-console" }),
+      pattern: { written: "console.log(", kind: "literal", re2: "", size: 1 },
+      file: "src/a.ts",
+      line: "console.log(1)",
+      lineNumber: 1,
+    },
+  ],
   new Set(["no-console"]),
 );
 
@@ -27,6 +35,10 @@ test("the panel lists a refused call's rule as `blocked write src/a.ts`, beside 
 });
 
 test("any other failed call, and an error that is not text, give the panel nothing", () => {
-  expect(resultMarkerOf({ type: "tool", tool: "write", state: { status: "error", error: "Error: EACCES" } })).toBeUndefined();
-  expect(resultMarkerOf({ type: "tool", tool: "write", state: { status: "error", error: { message: refusal } } })).toBeUndefined();
+  expect(
+    resultMarkerOf({ type: "tool", tool: "write", state: { status: "error", error: "Error: EACCES" } }),
+  ).toBeUndefined();
+  expect(
+    resultMarkerOf({ type: "tool", tool: "write", state: { status: "error", error: { message: refusal } } }),
+  ).toBeUndefined();
 });

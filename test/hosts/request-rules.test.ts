@@ -12,18 +12,28 @@ const user = (id: string, text: string): LlmMessage => ({ id, role: "user", cont
 const assistant = (id: string, call?: string): LlmMessage => ({
   id,
   role: "assistant",
-  content: call ? [{ type: "tool-call", id: call, name: "read", input: { path: "src/a.ts" } }] : [{ type: "text", text: "done" }],
+  content: call
+    ? [{ type: "tool-call", id: call, name: "read", input: { path: "src/a.ts" } }]
+    : [{ type: "text", text: "done" }],
 });
 const toolResult = (call: string, text: string): LlmMessage => ({
   role: "tool",
   content: [{ type: "tool-result", id: call, name: "read", result: { type: "text", value: text } }],
 });
-const entry = (text: string, awaits?: string): RulesEntry => ({ text, marker: { kind: "rules", rules: [text], trigger: "test" }, ...(awaits ? { awaits } : {}) });
+const entry = (text: string, awaits?: string): RulesEntry => ({
+  text,
+  marker: { kind: "rules", rules: [text], trigger: "test" },
+  ...(awaits ? { awaits } : {}),
+});
 
 /** The request as text lines, rules messages shown as `RULES:<text>`. */
 function shape(messages: readonly LlmMessage[]): string[] {
   return messages.map((message) => {
-    const text = message.content.map((part) => ("text" in part ? part.text : part.type === "tool-result" ? `result ${part.id}` : `call ${part.id}`)).join(" ");
+    const text = message.content
+      .map((part) =>
+        "text" in part ? part.text : part.type === "tool-result" ? `result ${part.id}` : `call ${part.id}`,
+      )
+      .join(" ");
     return message.metadata?.["opencode-rulebook"] ? `RULES:${text}` : `${message.role}:${text}`;
   });
 }
@@ -51,11 +61,25 @@ describe("placing rules in a request", () => {
     history.push(assistant("msg_03"), user("msg_04", "thanks"));
     const third = placed(history, [...second.entries, entry("keyword", "msg_04")]);
     expect(JSON.stringify(third.messages.slice(0, second.messages.length))).toBe(JSON.stringify(second.messages));
-    expect(shape(third.messages)).toEqual(["RULES:always", "user:read a.ts", "assistant:call call_1", "tool:result call_1", "assistant:done", "RULES:keyword", "user:thanks"]);
+    expect(shape(third.messages)).toEqual([
+      "RULES:always",
+      "user:read a.ts",
+      "assistant:call call_1",
+      "tool:result call_1",
+      "assistant:done",
+      "RULES:keyword",
+      "user:thanks",
+    ]);
   });
 
   test("rules a tool result brought go after that step's tool results, before a message steered in at the boundary", () => {
-    const history = [user("msg_01", "go"), assistant("msg_02", "call_1"), toolResult("call_1", "a"), assistant("msg_03", "call_2"), toolResult("call_2", "b")];
+    const history = [
+      user("msg_01", "go"),
+      assistant("msg_02", "call_1"),
+      toolResult("call_1", "a"),
+      assistant("msg_03", "call_2"),
+      toolResult("call_2", "b"),
+    ];
     const { messages, entries } = placed(history, [entry("ts-rules")]);
     expect(shape(messages).slice(-2)).toEqual(["tool:result call_2", "RULES:ts-rules"]);
     expect(entries[0]?.anchor).toEqual({ after: "msg_03" });
@@ -75,7 +99,9 @@ describe("placing rules in a request", () => {
 
   test("a request without a rule's place (a compaction checkpoint) reports that the window moved", () => {
     const { entries } = placed([user("msg_01", "hello")], [entry("always")]);
-    expect(placeRules([user("msg_09", "<conversation-checkpoint>…</conversation-checkpoint>")], entries)).toEqual({ moved: true });
+    expect(placeRules([user("msg_09", "<conversation-checkpoint>…</conversation-checkpoint>")], entries)).toEqual({
+      moved: true,
+    });
   });
 
   test("several rules messages at one place keep the order they were given in", () => {

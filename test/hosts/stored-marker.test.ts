@@ -10,8 +10,15 @@ import { MARKER_KEY } from "../../src/session/marker.js";
 
 describe("markers of earlier versions", () => {
   test("markers stored by earlier versions, whose triggers named OpenCode 1's hooks, read with the words used now; the rest kept as stored", () => {
-    const earlier = (trigger: string) => asMarker({ kind: "rules", rules: ["a"], trigger, delivery: "d1", why: [{ reason: { kind: "always" } }] });
-    expect(earlier("session.created")).toEqual({ kind: "rules", rules: ["a"], trigger: "new-session", delivery: "d1", why: [{ reason: { kind: "always" } }] });
+    const earlier = (trigger: string) =>
+      asMarker({ kind: "rules", rules: ["a"], trigger, delivery: "d1", why: [{ reason: { kind: "always" } }] });
+    expect(earlier("session.created")).toEqual({
+      kind: "rules",
+      rules: ["a"],
+      trigger: "new-session",
+      delivery: "d1",
+      why: [{ reason: { kind: "always" } }],
+    });
     expect(earlier("session.compacted")?.trigger).toBe("compaction");
     expect(earlier("chat.message")?.trigger).toBe("first-message");
     expect(earlier("prompt")?.trigger).toBe("message");
@@ -19,11 +26,19 @@ describe("markers of earlier versions", () => {
     expect(earlier("read")?.trigger).toBe("read");
     expect(earlier("rule")?.trigger).toBe("rule");
     // A damaged field of an earlier marker is left out as any other's.
-    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "session.created", paused: 5 })).toEqual({ kind: "rules", rules: ["a"], trigger: "new-session" });
+    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "session.created", paused: 5 })).toEqual({
+      kind: "rules",
+      rules: ["a"],
+      trigger: "new-session",
+    });
   });
 
   test("OpenCode 1's history: a part stored by an earlier version reads with today's words", () => {
-    expect(markerOf({ metadata: { [MARKER_KEY]: { kind: "rules", rules: ["style"], trigger: "session.compacted", delivery: "d7" } } })).toEqual({
+    expect(
+      markerOf({
+        metadata: { [MARKER_KEY]: { kind: "rules", rules: ["style"], trigger: "session.compacted", delivery: "d7" } },
+      }),
+    ).toEqual({
       kind: "rules",
       rules: ["style"],
       trigger: "compaction",

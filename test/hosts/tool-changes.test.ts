@@ -7,22 +7,47 @@ import { MAX_PATHS_PER_CALL } from "../../src/hosts/opencode/tool-paths.js";
 
 const envelope = (...body: string[]) => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 /** The texts a call adds, file by file. */
-const addedTexts = (changes: readonly ProposedChange[]) => changes.map((change) => (change.kind === "edit" ? [change.path, change.added.map((line) => line.text)] : [change.kind]));
+const addedTexts = (changes: readonly ProposedChange[]) =>
+  changes.map((change) =>
+    change.kind === "edit" ? [change.path, change.added.map((line) => line.text)] : [change.kind],
+  );
 
 describe("what a call of OpenCode's tools proposes", () => {
   test("write: the whole file, named filePath (1.x) or path (2.x)", () => {
-    expect(proposedChanges("write", { filePath: "/p/a.ts", content: "console.log(1)\n" })).toEqual([{ kind: "write", path: "/p/a.ts", content: "console.log(1)\n" }]);
-    expect(proposedChanges("write", { path: "src/a.ts", content: "" })).toEqual([{ kind: "write", path: "src/a.ts", content: "" }]);
+    expect(proposedChanges("write", { filePath: "/p/a.ts", content: "console.log(1)\n" })).toEqual([
+      { kind: "write", path: "/p/a.ts", content: "console.log(1)\n" },
+    ]);
+    expect(proposedChanges("write", { path: "src/a.ts", content: "" })).toEqual([
+      { kind: "write", path: "src/a.ts", content: "" },
+    ]);
   });
 
   test("edit: the replacement, for the engine to apply to the file; judged alone, the lines of newString that oldString lacks, without line numbers", () => {
     // 1.x: filePath, oldString, newString, replaceAll.
-    expect(proposedChanges("edit", { filePath: "/p/a.ts", oldString: "let a = 1;", newString: "let a = 1;\nconsole.log(a);" })).toEqual([
-      { kind: "edit", path: "/p/a.ts", replacements: [{ oldText: "let a = 1;", newText: "let a = 1;\nconsole.log(a);" }], added: [{ text: "console.log(a);" }] },
+    expect(
+      proposedChanges("edit", {
+        filePath: "/p/a.ts",
+        oldString: "let a = 1;",
+        newString: "let a = 1;\nconsole.log(a);",
+      }),
+    ).toEqual([
+      {
+        kind: "edit",
+        path: "/p/a.ts",
+        replacements: [{ oldText: "let a = 1;", newText: "let a = 1;\nconsole.log(a);" }],
+        added: [{ text: "console.log(a);" }],
+      },
     ]);
     // 2.x: path, oldString, newString, replaceAll.
-    expect(proposedChanges("edit", { path: "src/a.ts", oldString: "x", newString: "console.log(x)", replaceAll: true })).toEqual([
-      { kind: "edit", path: "src/a.ts", replacements: [{ oldText: "x", newText: "console.log(x)", all: true }], added: [{ text: "console.log(x)" }] },
+    expect(
+      proposedChanges("edit", { path: "src/a.ts", oldString: "x", newString: "console.log(x)", replaceAll: true }),
+    ).toEqual([
+      {
+        kind: "edit",
+        path: "src/a.ts",
+        replacements: [{ oldText: "x", newText: "console.log(x)", all: true }],
+        added: [{ text: "console.log(x)" }],
+      },
     ]);
     // Only `true` replaces every occurrence.
     expect(proposedChanges("edit", { path: "a.ts", oldString: "info", newString: "log", replaceAll: "yes" })).toEqual([
@@ -31,9 +56,15 @@ describe("what a call of OpenCode's tools proposes", () => {
   });
 
   test("edit: a violating line the edit keeps adds nothing, and removing a violation adds nothing", () => {
-    const kept = proposedChanges("edit", { filePath: "a.ts", oldString: "console.log(a);\nlet b = 1;", newString: "console.log(a);\nlet b = 2;" });
+    const kept = proposedChanges("edit", {
+      filePath: "a.ts",
+      oldString: "console.log(a);\nlet b = 1;",
+      newString: "console.log(a);\nlet b = 2;",
+    });
     expect(addedTexts(kept)).toEqual([["a.ts", ["let b = 2;"]]]);
-    expect(addedTexts(proposedChanges("edit", { filePath: "a.ts", oldString: "f();\nconsole.log(a);", newString: "f();" }))).toEqual([["a.ts", []]]);
+    expect(
+      addedTexts(proposedChanges("edit", { filePath: "a.ts", oldString: "f();\nconsole.log(a);", newString: "f();" })),
+    ).toEqual([["a.ts", []]]);
   });
 
   test("edit with an empty oldString creates or overwrites the file with newString (1.x): a write, compared with the file on disk", () => {
@@ -63,7 +94,13 @@ describe("what a call of OpenCode's tools proposes", () => {
     // Without a top-level file, each entry's own, grouped by file in the order they come.
     expect(
       addedTexts(
-        proposedChanges("multiedit", { edits: [...edits, { path: "/p/b.ts", oldString: "x", newString: "y" }, { filePath: "/p/other.ts", oldString: "d", newString: "e" }] }),
+        proposedChanges("multiedit", {
+          edits: [
+            ...edits,
+            { path: "/p/b.ts", oldString: "x", newString: "y" },
+            { filePath: "/p/other.ts", oldString: "d", newString: "e" },
+          ],
+        }),
       ),
     ).toEqual([
       ["/p/other.ts", ["console.log(a)", "e"]],
@@ -96,7 +133,13 @@ describe("what a call of OpenCode's tools proposes", () => {
       {
         kind: "edit",
         path: "src/old.ts",
-        replacements: [{ oldText: "console.log(kept);\nconsole.log(removed);\n", newText: "console.log(kept);\nreturn 1;\n", hunk: true }],
+        replacements: [
+          {
+            oldText: "console.log(kept);\nconsole.log(removed);\n",
+            newText: "console.log(kept);\nreturn 1;\n",
+            hunk: true,
+          },
+        ],
         added: [{ text: "return 1;" }],
       },
       // Deleted: left with no text, adding nothing.
@@ -121,12 +164,22 @@ describe("what a call of OpenCode's tools proposes", () => {
   });
 
   test("a unified diff gives its + lines with their line numbers", () => {
-    const patchText = ["--- a/src/a.ts", "+++ b/src/a.ts", "@@ -10,2 +10,3 @@", " const a = 1;", "-f(a);", "+g(a);", "+console.log(a);"].join("\n");
+    const patchText = [
+      "--- a/src/a.ts",
+      "+++ b/src/a.ts",
+      "@@ -10,2 +10,3 @@",
+      " const a = 1;",
+      "-f(a);",
+      "+g(a);",
+      "+console.log(a);",
+    ].join("\n");
     expect(proposedChanges("apply_patch", { patchText })).toEqual([
       {
         kind: "edit",
         path: "src/a.ts",
-        replacements: [{ oldText: "const a = 1;\nf(a);\n", newText: "const a = 1;\ng(a);\nconsole.log(a);\n", hunk: true }],
+        replacements: [
+          { oldText: "const a = 1;\nf(a);\n", newText: "const a = 1;\ng(a);\nconsole.log(a);\n", hunk: true },
+        ],
         added: [
           { text: "g(a);", line: 11 },
           { text: "console.log(a);", line: 12 },
@@ -136,8 +189,12 @@ describe("what a call of OpenCode's tools proposes", () => {
   });
 
   test("bash (1.x, earlier 2.x) and shell (later 2.x): the command", () => {
-    expect(proposedChanges("bash", { command: "rm -rf dist", timeout: 1000, workdir: "/p" })).toEqual([{ kind: "command", command: "rm -rf dist" }]);
-    expect(proposedChanges("shell", { command: "npm publish", background: true })).toEqual([{ kind: "command", command: "npm publish" }]);
+    expect(proposedChanges("bash", { command: "rm -rf dist", timeout: 1000, workdir: "/p" })).toEqual([
+      { kind: "command", command: "rm -rf dist" },
+    ]);
+    expect(proposedChanges("shell", { command: "npm publish", background: true })).toEqual([
+      { kind: "command", command: "npm publish" },
+    ]);
   });
 
   test("a tool the plugin does not know proposes nothing, whatever its arguments look like", () => {
@@ -152,14 +209,18 @@ describe("what a call of OpenCode's tools proposes", () => {
     expect(proposedChanges("edit", { filePath: "a.ts", newString: 3 })).toEqual([]);
     expect(proposedChanges("multiedit", { filePath: "a.ts", edits: "x" })).toEqual([]);
     expect(proposedChanges("apply_patch", { patchText: "just some text\n+console.log(1)" })).toEqual([]);
-    expect(proposedChanges("apply_patch", { patchText: "*** Begin Patch\n*** Add File: a.ts\n+console.log(1)" })).toEqual([]); // no End Patch: OpenCode rejects it
+    expect(
+      proposedChanges("apply_patch", { patchText: "*** Begin Patch\n*** Add File: a.ts\n+console.log(1)" }),
+    ).toEqual([]); // no End Patch: OpenCode rejects it
     expect(proposedChanges("bash", { command: ["ls"] })).toEqual([]);
     expect(proposedChanges("bash", null)).toEqual([]);
   });
 
   test("the work is bounded: a few thousand edits or files per call at most", () => {
     const edits = Array.from({ length: MAX_PATHS_PER_CALL + 500 }, () => ({ oldString: "a", newString: "b" }));
-    expect(proposedChanges("multiedit", { filePath: "a.ts", edits })).toMatchObject([{ replacements: { length: MAX_PATHS_PER_CALL } }]);
+    expect(proposedChanges("multiedit", { filePath: "a.ts", edits })).toMatchObject([
+      { replacements: { length: MAX_PATHS_PER_CALL } },
+    ]);
     const own = edits.map((entry, index) => ({ ...entry, filePath: `f${index}.ts` }));
     expect(proposedChanges("multiedit", { edits: own })).toHaveLength(MAX_PATHS_PER_CALL);
     const files = Array.from({ length: MAX_FILES_PER_PATCH + 500 }, (_, index) => `*** Add File: f${index}.ts\n+x`);
@@ -190,7 +251,15 @@ describe("what a call of OpenCode's tools proposes", () => {
       fc.anything(),
       patchish.map((lines) => ({ patchText: lines.join("\n") })),
       fc.record(
-        { filePath: fc.anything(), path: fc.anything(), oldString: fc.anything(), newString: fc.anything(), content: fc.anything(), edits: fc.anything(), command: fc.anything() },
+        {
+          filePath: fc.anything(),
+          path: fc.anything(),
+          oldString: fc.anything(),
+          newString: fc.anything(),
+          content: fc.anything(),
+          edits: fc.anything(),
+          command: fc.anything(),
+        },
         { requiredKeys: [] },
       ),
     );
@@ -204,14 +273,23 @@ describe("what a call of OpenCode's tools proposes", () => {
   test("property: an edit judged alone adds no line its old text already had as often", () => {
     const line = fc.constantFrom("a", "b", "console.log(x)", "  console.log(x)");
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), fc.array(line, { maxLength: 12 }), (oldLines, newLines) => {
-        const [change] = proposedChanges("edit", { filePath: "a.ts", oldString: oldLines.join("\n"), newString: newLines.join("\n") });
-        const added = change?.kind === "edit" ? change.added.map((entry) => entry.text) : [];
-        for (const text of new Set(newLines)) {
-          const extra = newLines.filter((item) => item === text).length - oldLines.filter((item) => item === text).length;
-          expect(added.filter((item) => item === text)).toHaveLength(Math.max(0, extra));
-        }
-      }),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 12 }),
+        fc.array(line, { maxLength: 12 }),
+        (oldLines, newLines) => {
+          const [change] = proposedChanges("edit", {
+            filePath: "a.ts",
+            oldString: oldLines.join("\n"),
+            newString: newLines.join("\n"),
+          });
+          const added = change?.kind === "edit" ? change.added.map((entry) => entry.text) : [];
+          for (const text of new Set(newLines)) {
+            const extra =
+              newLines.filter((item) => item === text).length - oldLines.filter((item) => item === text).length;
+            expect(added.filter((item) => item === text)).toHaveLength(Math.max(0, extra));
+          }
+        },
+      ),
     );
   });
 });

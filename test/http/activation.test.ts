@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { parseRulesMessage } from "../support/rules-message.js";
-import { sessionCompacted, sessionCreated, startPlugin, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCompacted,
+  sessionCreated,
+  startPlugin,
+  startTestEngine,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -20,8 +28,16 @@ beforeEach(async () => {
   ({ server, project } = fake);
   await project.writeRule("project", "style.md", "Write small functions.\n");
   await project.writeRule("project", "typescript.md", '---\nglobs: "src/**/*.ts"\n---\nUse strict types.\n');
-  await project.writeRule("project", "migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
-  await project.writeRule("project", "security.md", "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n");
+  await project.writeRule(
+    "project",
+    "migrations.md",
+    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
+  );
+  await project.writeRule(
+    "project",
+    "security.md",
+    "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n",
+  );
   await project.writeRule("project", "release.md", "---\nalwaysApply: false\n---\nRelease steps.\n");
   await mkdir(join(project.projectDir, "src"), { recursive: true });
   await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
@@ -32,13 +48,31 @@ beforeEach(async () => {
 function userMessage(text: string, extraParts: unknown[] = []) {
   const messageID = `msg_${clock++}`;
   return {
-    message: { id: messageID, sessionID: "ses_1", role: "user" as const, time: { created: Date.now() }, agent: "build", model: { providerID: "p", modelID: "m" } },
-    parts: [{ id: `prt_0000000000${String(clock).padStart(2, "0")}ABCDEFGHIJKLMN`, sessionID: "ses_1", messageID, type: "text", text }, ...extraParts] as never[],
+    message: {
+      id: messageID,
+      sessionID: "ses_1",
+      role: "user" as const,
+      time: { created: Date.now() },
+      agent: "build",
+      model: { providerID: "p", modelID: "m" },
+    },
+    parts: [
+      {
+        id: `prt_0000000000${String(clock).padStart(2, "0")}ABCDEFGHIJKLMN`,
+        sessionID: "ses_1",
+        messageID,
+        type: "text",
+        text,
+      },
+      ...extraParts,
+    ] as never[],
   };
 }
 
 const rulesIn = (parts: Array<{ metadata?: Record<string, unknown>; text?: string }>) =>
-  parts.filter((part) => part.metadata?.[MARKER_KEY]).flatMap((part) => parseRulesMessage(part.text ?? "").map((rule) => rule.name));
+  parts
+    .filter((part) => part.metadata?.[MARKER_KEY])
+    .flatMap((part) => parseRulesMessage(part.text ?? "").map((rule) => rule.name));
 
 async function toolCall(tool: string, args: Record<string, unknown>, result = "done") {
   const output = { title: tool, output: result, metadata: {} };
@@ -65,7 +99,9 @@ describe("rules activated by the user's prompt go into that message as a synthet
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["migrations"]);
     expect(output.parts[0]).toMatchObject({ synthetic: true, sessionID: "ses_1", messageID: output.message.id });
-    expect((output.parts[0] as unknown as { id: string }).id < (output.parts[1] as unknown as { id: string }).id).toBe(true);
+    expect((output.parts[0] as unknown as { id: string }).id < (output.parts[1] as unknown as { id: string }).id).toBe(
+      true,
+    );
     // Once per context window.
     const again = userMessage("another migration");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, again);
@@ -89,7 +125,15 @@ describe("rules activated by the user's prompt go into that message as a synthet
 
   test("an attached file part", async () => {
     const output = userMessage("what does this do?", [
-      { id: "prt_z", sessionID: "ses_1", messageID: "m", type: "file", mime: "text/plain", url: `file://${project.projectDir}/src/app.ts`, filename: "app.ts" },
+      {
+        id: "prt_z",
+        sessionID: "ses_1",
+        messageID: "m",
+        type: "file",
+        mime: "text/plain",
+        url: `file://${project.projectDir}/src/app.ts`,
+        filename: "app.ts",
+      },
     ]);
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["typescript"]);
@@ -106,22 +150,35 @@ describe("rules activated by a tool call are appended to that tool's result", ()
   });
 
   test("write of a file that does not exist yet", async () => {
-    const result = await toolCall("write", { filePath: join(project.projectDir, "src", "new", "file.ts"), content: "x" });
+    const result = await toolCall("write", {
+      filePath: join(project.projectDir, "src", "new", "file.ts"),
+      content: "x",
+    });
     expect(parseRulesMessage(result).map((rule) => rule.name)).toEqual(["typescript"]);
   });
 
   test("apply_patch naming a matching file", async () => {
-    const result = await toolCall("apply_patch", { patchText: "*** Begin Patch\n*** Add File: src/x.ts\n+export {}\n*** End Patch" });
+    const result = await toolCall("apply_patch", {
+      patchText: "*** Begin Patch\n*** Add File: src/x.ts\n+export {}\n*** End Patch",
+    });
     expect(parseRulesMessage(result).map((rule) => rule.name)).toEqual(["typescript"]);
   });
 });
 
 test("the rule tool reads an on-request rule, and unknown names list the known ones", async () => {
-  const execute = hooks.tool?.rule?.execute as (args: { name: string }, context: { sessionID: string }) => Promise<string | { output: string; metadata?: Record<string, unknown> }>;
+  const execute = hooks.tool?.rule?.execute as (
+    args: { name: string },
+    context: { sessionID: string },
+  ) => Promise<string | { output: string; metadata?: Record<string, unknown> }>;
   const read = await execute({ name: "security" }, { sessionID: "ses_1" });
   // The answer is marked as the plugin's: the history (and the Rules panel) shows the rule is in the window.
-  expect(read).toMatchObject({ output: expect.stringContaining("Never log secrets."), metadata: { [MARKER_KEY]: { kind: "rules", rules: ["security"], trigger: "rule" } } });
-  expect(await execute({ name: "nope" }, { sessionID: "ses_1" })).toMatch(/There is no rule named "nope". Known rules: .*security/);
+  expect(read).toMatchObject({
+    output: expect.stringContaining("Never log secrets."),
+    metadata: { [MARKER_KEY]: { kind: "rules", rules: ["security"], trigger: "rule" } },
+  });
+  expect(await execute({ name: "nope" }, { sessionID: "ses_1" })).toMatch(
+    /There is no rule named "nope". Known rules: .*security/,
+  );
 });
 
 test("after compaction the re-delivery carries every rule active in the session, once", async () => {
@@ -143,7 +200,10 @@ test("the session's state is visible: working set, active rules with reasons, de
   const engine = await startTestEngine(project, []);
   await engine.onEvent(sessionCreated("ses_r").event as never);
   const args = { filePath: join(project.projectDir, "src", "app.ts") };
-  await engine.onToolAfter({ tool: "read", sessionID: "ses_r", callID: "c", args }, { title: "read", output: "done", metadata: {} });
+  await engine.onToolAfter(
+    { tool: "read", sessionID: "ses_r", callID: "c", args },
+    { title: "read", output: "done", metadata: {} },
+  );
   expect(engine.report("ses_r")).toEqual({
     sessionID: "ses_r",
     files: ["src/app.ts"],
@@ -157,7 +217,12 @@ test("debug log names each activation and its reason", async () => {
   const debugHooks = await startPlugin(project, { debug: true });
   await debugHooks.event?.(sessionCreated("ses_d") as never);
   const args = { filePath: join(project.projectDir, "src", "app.ts") };
-  await debugHooks["tool.execute.after"]?.({ tool: "read", sessionID: "ses_d", callID: "c", args }, { title: "", output: "x", metadata: {} });
+  await debugHooks["tool.execute.after"]?.(
+    { tool: "read", sessionID: "ses_d", callID: "c", args },
+    { title: "", output: "x", metadata: {} },
+  );
   await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(server.logs.map((log) => log.message)).toContain("Activated rule typescript for session ses_d: file src/app.ts matched src/**/*.ts");
+  expect(server.logs.map((log) => log.message)).toContain(
+    "Activated rule typescript for session ses_d: file src/app.ts matched src/**/*.ts",
+  );
 });

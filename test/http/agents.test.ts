@@ -8,7 +8,14 @@ import type { Hooks } from "@opencode-ai/plugin";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY, type RulesMarker } from "../../src/session/marker.js";
 import { parseRulesMessage } from "../support/rules-message.js";
-import { sessionCompacted, sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCompacted,
+  sessionCreated,
+  startPlugin,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -30,7 +37,11 @@ beforeEach(async () => {
   await project.writeRule("project", "style.md", "Write small functions.\n");
   await project.writeRule("project", "plan-notes.md", "---\nagents: plan\n---\nPlans list their risks.\n");
   await project.writeRule("project", "build-tests.md", "---\nagents: [build]\n---\nRun the tests after each edit.\n");
-  await project.writeRule("project", "general-checklist.md", "---\nagents:\n  - general\n---\nReport back in five lines.\n");
+  await project.writeRule(
+    "project",
+    "general-checklist.md",
+    "---\nagents:\n  - general\n---\nReport back in five lines.\n",
+  );
   await project.writeRule("project", "claude.md", "---\nmodels: anthropic/*\n---\nClaude: keep answers short.\n");
   hooks = await startPlugin(project);
 });
@@ -46,8 +57,20 @@ const modelOf = (name: string) => {
 /** A user's message as OpenCode runs `chat.message` for it, then stores it (with the parts the plugin added) in the history. */
 async function send(sessionID: string, agent: string, text: string, model = GPT5): Promise<Part[]> {
   const messageID = `msg_${String(++ids).padStart(4, "0")}`;
-  const message = { id: messageID, sessionID, role: "user" as const, time: { created: tick() }, agent, model: modelOf(model) };
-  const output = { message, parts: [{ id: `prt_${String(ids).padStart(12, "0")}ABCDEFGHIJKLMN`, sessionID, messageID, type: "text", text }] as never[] };
+  const message = {
+    id: messageID,
+    sessionID,
+    role: "user" as const,
+    time: { created: tick() },
+    agent,
+    model: modelOf(model),
+  };
+  const output = {
+    message,
+    parts: [
+      { id: `prt_${String(ids).padStart(12, "0")}ABCDEFGHIJKLMN`, sessionID, messageID, type: "text", text },
+    ] as never[],
+  };
   await hooks["chat.message"]?.({ sessionID }, output);
   store(sessionID, { info: { ...message }, parts: (output.parts as Part[]).map((part) => ({ ...part })) });
   return output.parts as Part[];
@@ -67,7 +90,13 @@ const count = (text: string, part: string) => text.split(part).length - 1;
 const silentPrompts = () => server.prompts.filter((prompt) => prompt.body.noReply === true);
 
 /** A new root session (no agent yet, as OpenCode creates one) whose first message follows at once. */
-async function newSession(sessionID: string, agent: string, text: string, model = GPT5, extra: Record<string, unknown> = {}): Promise<Part[]> {
+async function newSession(
+  sessionID: string,
+  agent: string,
+  text: string,
+  model = GPT5,
+  extra: Record<string, unknown> = {},
+): Promise<Part[]> {
   const created = hooks.event?.(sessionCreated(sessionID, extra) as never);
   const parts = await send(sessionID, agent, text, model);
   await created;
@@ -110,15 +139,24 @@ describe("switching agents within a session", () => {
     await send("ses_1", "build", "now implement it");
     const parts = await send("ses_1", "plan", "revise the plan");
     const text = rulesPart(parts)?.text ?? "";
-    expect(count(text, "In effect again now that you work as agent plan, as given to you earlier in this conversation: plan-notes (agent plan).")).toBe(1);
-    expect(text).toContain("Not in effect while you work as agent plan, though given to you earlier in this conversation: build-tests (agent build).");
+    expect(
+      count(
+        text,
+        "In effect again now that you work as agent plan, as given to you earlier in this conversation: plan-notes (agent plan).",
+      ),
+    ).toBe(1);
+    expect(text).toContain(
+      "Not in effect while you work as agent plan, though given to you earlier in this conversation: build-tests (agent build).",
+    );
     expect(blocksIn(parts)).toEqual([]);
     expect(text).not.toContain('<rule name="plan-notes"');
     expect(markerIn(parts)).toMatchObject({ rules: [], resumed: ["plan-notes"], paused: ["build-tests"] });
     const quiet = await send("ses_1", "plan", "go on");
     expect(rulesPart(quiet)).toBeUndefined();
     // Across the whole session each rule's block went once.
-    const all = [...(server.history.get("ses_1") ?? [])].flatMap((message) => message.parts.map((part) => String(part.text ?? ""))).join("\n");
+    const all = [...(server.history.get("ses_1") ?? [])]
+      .flatMap((message) => message.parts.map((part) => String(part.text ?? "")))
+      .join("\n");
     for (const name of ["style", "plan-notes", "build-tests"]) expect(count(all, `<rule name="${name}" `)).toBe(1);
     expect(server.prompts).toEqual([]);
   });
@@ -140,7 +178,10 @@ describe("switching agents within a session", () => {
 describe("subagent sessions", () => {
   test("a general subagent gets the general rule in its first message; the parent, working as build, never does", async () => {
     const parentFirst = await newSession("ses_parent", "build", "review the module with a subagent");
-    const childFirst = await newSession("ses_child", "general", "review src/app.ts", GPT5, { parentID: "ses_parent", agent: "general" });
+    const childFirst = await newSession("ses_child", "general", "review src/app.ts", GPT5, {
+      parentID: "ses_parent",
+      agent: "general",
+    });
     expect(blocksIn(childFirst)).toEqual(["general-checklist", "style"]);
     expect(rulesPart(childFirst)?.text).toContain("Report back in five lines.");
     const parentLater = await send("ses_parent", "build", "thanks, go on");
@@ -169,15 +210,33 @@ describe("compaction", () => {
     await send("ses_c", "build", "implement it");
     expect(server.prompts).toEqual([]);
     // As OpenCode 1.18: the compaction's message, the compacting hook, its summary, the autocontinue hook, then the event.
-    store("ses_c", { info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) }, parts: [{ type: "compaction" }] });
+    store("ses_c", {
+      info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) },
+      parts: [{ type: "compaction" }],
+    });
     await hooks["experimental.session.compacting"]?.({ sessionID: "ses_c" }, { context: [] });
     store("ses_c", {
-      info: { id: "msg_s", role: "assistant", time: { created: tick() }, summary: true, parentID: "msg_c", finish: "stop" },
+      info: {
+        id: "msg_s",
+        role: "assistant",
+        time: { created: tick() },
+        summary: true,
+        parentID: "msg_c",
+        finish: "stop",
+      },
       parts: [{ type: "text", text: "summary" }],
     });
-    await hooks["experimental.compaction.autocontinue"]?.({ sessionID: "ses_c", agent: "build", model: { id: "gpt-5", providerID: "openai" }, message: { id: "msg_c" } } as never, {
-      enabled: true,
-    });
+    await hooks["experimental.compaction.autocontinue"]?.(
+      {
+        sessionID: "ses_c",
+        agent: "build",
+        model: { id: "gpt-5", providerID: "openai" },
+        message: { id: "msg_c" },
+      } as never,
+      {
+        enabled: true,
+      },
+    );
     await hooks.event?.(sessionCompacted("ses_c") as never);
 
     expect(silentPrompts()).toHaveLength(1);
@@ -204,14 +263,29 @@ describe("compaction", () => {
       info: { id: "msg_o1", role: "user", time: { created: tick() }, agent: "plan", model: modelOf(GPT5) },
       parts: [{ type: "text", text: "plan it" }],
     });
-    store("ses_old", { info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) }, parts: [{ type: "compaction" }] });
+    store("ses_old", {
+      info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) },
+      parts: [{ type: "compaction" }],
+    });
     await hooks["experimental.session.compacting"]?.({ sessionID: "ses_old" }, { context: [] });
     store("ses_old", {
-      info: { id: "msg_s", role: "assistant", time: { created: tick() }, summary: true, parentID: "msg_c", finish: "stop" },
+      info: {
+        id: "msg_s",
+        role: "assistant",
+        time: { created: tick() },
+        summary: true,
+        parentID: "msg_c",
+        finish: "stop",
+      },
       parts: [{ type: "text", text: "summary" }],
     });
     await hooks["experimental.compaction.autocontinue"]?.(
-      { sessionID: "ses_old", agent: "build", model: { id: "gpt-5", providerID: "openai" }, message: { id: "msg_c" } } as never,
+      {
+        sessionID: "ses_old",
+        agent: "build",
+        model: { id: "gpt-5", providerID: "openai" },
+        message: { id: "msg_c" },
+      } as never,
       { enabled: true },
     );
     expect(silentPrompts()).toHaveLength(1);

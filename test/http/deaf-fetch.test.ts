@@ -9,7 +9,15 @@ import { createOpencodeClient } from "@opencode-ai/sdk";
 import { delay, http, HttpResponse } from "msw";
 import { beforeEach, expect, test } from "vitest";
 import { settled } from "../support/deaf-host.js";
-import { BASE_URL, fakeServer, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  BASE_URL,
+  fakeServer,
+  sessionCreated,
+  startTestEngine,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -44,7 +52,14 @@ const engine = () =>
 test("session.messages never answering: the first chat.message of a session the plugin never saw created settles, carrying the rules", async () => {
   fakeServer.use(http.get(`${BASE_URL}/session/:id/message`, () => delay("infinite")));
   const rulebook = await engine();
-  const message = { id: "msg_u", sessionID: "ses_new", role: "user" as const, time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } };
+  const message = {
+    id: "msg_u",
+    sessionID: "ses_new",
+    role: "user" as const,
+    time: { created: 1 },
+    agent: "build",
+    model: { providerID: "p", modelID: "m" },
+  };
   const parts: never[] = [];
   await settled("chat.message", rulebook.onChatMessage({ sessionID: "ses_new" }, { message, parts }));
   expect(JSON.stringify(parts)).toContain("Write small functions.");
@@ -59,7 +74,10 @@ test("session.prompt stored but never answered: session.created settles, and the
       const body = (await request.json()) as { parts: Array<Record<string, unknown>>; agent?: string };
       server.prompts.push({ sessionID: String(params.id), body: body as never });
       const messages = server.history.get(String(params.id)) ?? [];
-      messages.push({ info: { id: `msg_${server.prompts.length}`, role: "user", time: { created: 10 }, agent: "build" }, parts: body.parts });
+      messages.push({
+        info: { id: `msg_${server.prompts.length}`, role: "user", time: { created: 10 }, agent: "build" },
+        parts: body.parts,
+      });
       server.history.set(String(params.id), messages);
       await delay("infinite");
       return HttpResponse.json({});
@@ -70,6 +88,12 @@ test("session.prompt stored but never answered: session.created settles, and the
   expect(server.prompts).toHaveLength(1);
   expect(server.history.get("ses_a")).toHaveLength(1);
   expect(sent.some((request) => request.method === "POST" && request.signal.aborted)).toBe(true);
-  expect(logged.some((line) => line.startsWith("error: Rules delivery to session ses_a on session.created failed (try 1); retrying: no answer in 100 ms"))).toBe(true);
+  expect(
+    logged.some((line) =>
+      line.startsWith(
+        "error: Rules delivery to session ses_a on session.created failed (try 1); retrying: no answer in 100 ms",
+      ),
+    ),
+  ).toBe(true);
   rulebook.dispose();
 });

@@ -7,7 +7,14 @@ import * as entry from "../../src/index.js";
 import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { CREATION_GRACE_MS } from "../../src/engine/rulebook.js";
-import { sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCreated,
+  settle,
+  startPlugin,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -37,7 +44,11 @@ test("one prompt per delivery: noReply, one synthetic text part marked as the pl
   const part = body.parts[0]!;
   expect(part.type).toBe("text");
   expect(part.synthetic).toBe(true);
-  expect(part.metadata?.[MARKER_KEY]).toMatchObject({ kind: "rules", rules: ["style", "testing"], trigger: "new-session" });
+  expect(part.metadata?.[MARKER_KEY]).toMatchObject({
+    kind: "rules",
+    rules: ["style", "testing"],
+    trigger: "new-session",
+  });
   expect(part.text.indexOf("Global style rule.")).toBeLessThan(part.text.indexOf("Project testing rule."));
   expect(part.text).toMatch(/binding/);
   expect(part.text).toContain('file="~/.config/opencode/rules/style.md"');
@@ -108,13 +119,17 @@ test("OPENCODE_RULEBOOK_DEBUG=1 turns the discovery log on", async () => {
   process.env.OPENCODE_RULEBOOK_DEBUG = "1";
   await startPlugin(project);
   await settle();
-  expect(server.logs.map((log) => log.message)).toEqual(expect.arrayContaining(["Discovered global rule: style.md", "Discovered project rule: testing.md"]));
+  expect(server.logs.map((log) => log.message)).toEqual(
+    expect.arrayContaining(["Discovered global rule: style.md", "Discovered project rule: testing.md"]),
+  );
 });
 
 test("an invalid option is reported and the plugin still delivers", async () => {
   const hooks = await startPlugin(project, { debug: "yes" });
   await settle();
-  expect(server.logs.some((log) => log.level === "warn" && log.message.includes('option "debug" should be true or false'))).toBe(true);
+  expect(
+    server.logs.some((log) => log.level === "warn" && log.message.includes('option "debug" should be true or false')),
+  ).toBe(true);
   await hooks.event?.(sessionCreated("ses_o") as never);
   expect(server.prompts).toHaveLength(1);
 });
@@ -136,15 +151,34 @@ test("chat.message recognises the plugin's own rules prompt and does not wait on
   const delivery = hooks.event?.(sessionCreated("ses_1") as never);
   await hooks["chat.message"]?.(
     { sessionID: "ses_1" },
-    { message: { id: "msg_1", sessionID: "ses_1", role: "user", time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } }, parts: [ownPart as never] },
+    {
+      message: {
+        id: "msg_1",
+        sessionID: "ses_1",
+        role: "user",
+        time: { created: 1 },
+        agent: "build",
+        model: { providerID: "p", modelID: "m" },
+      },
+      parts: [ownPart as never],
+    },
   );
   expect(Date.now() - started).toBeLessThan(500);
   await delivery;
 });
 
 const firstMessage = (sessionID: string) => ({
-  message: { id: "msg_u", sessionID, role: "user" as const, time: { created: 5 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
-  parts: [{ id: "prt_000000000001AAAAAAAAAAAAAA", sessionID, messageID: "msg_u", type: "text", text: "hello" }] as never[],
+  message: {
+    id: "msg_u",
+    sessionID,
+    role: "user" as const,
+    time: { created: 5 },
+    agent: "plan",
+    model: { providerID: "p", modelID: "m" },
+  },
+  parts: [
+    { id: "prt_000000000001AAAAAAAAAAAAAA", sessionID, messageID: "msg_u", type: "text", text: "hello" },
+  ] as never[],
 });
 
 test("a first message sent right after the session is created carries the rules itself; no silent prompt races it", async () => {
@@ -156,7 +190,10 @@ test("a first message sent right after the session is created carries the rules 
   expect(server.prompts).toHaveLength(0);
   const parts = output.parts as Array<{ text: string; synthetic?: boolean; metadata?: Record<string, unknown> }>;
   expect(parts).toHaveLength(2);
-  expect(parts[0]).toMatchObject({ synthetic: true, metadata: { [MARKER_KEY]: { kind: "rules", rules: ["style", "testing"] } } });
+  expect(parts[0]).toMatchObject({
+    synthetic: true,
+    metadata: { [MARKER_KEY]: { kind: "rules", rules: ["style", "testing"] } },
+  });
   expect(parts[1]?.text).toBe("hello");
 });
 

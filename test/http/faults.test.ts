@@ -7,7 +7,14 @@
 import { beforeEach, expect, test } from "vitest";
 import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
-import { sessionCompacted, sessionCreated, startTestEngine, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCompacted,
+  sessionCreated,
+  startTestEngine,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -28,7 +35,11 @@ test("a rules prompt that times out but was stored is found in the history: no s
   const rulebook = await engine({ promptTimeoutMs: 100 });
   await rulebook.onEvent(sessionCreated("ses_slow").event as never);
   expect(server.prompts).toHaveLength(1);
-  expect(logged.some((line) => line.startsWith("error: Rules delivery to session ses_slow on session.created failed (try 1)"))).toBe(true);
+  expect(
+    logged.some((line) =>
+      line.startsWith("error: Rules delivery to session ses_slow on session.created failed (try 1)"),
+    ),
+  ).toBe(true);
   // Delivered: the next event does not send again.
   await rulebook.onEvent(sessionCreated("ses_slow").event as never);
   expect(server.prompts).toHaveLength(1);
@@ -48,7 +59,12 @@ test("a prompt that fails with 500 is retried with back-off, at most 3 tries per
 test("a hundred sessions created at once each get exactly one delivery", async () => {
   const rulebook = await engine();
   const ids = Array.from({ length: 100 }, (_, i) => `ses_${i}`);
-  await Promise.all(ids.flatMap((id) => [rulebook.onEvent(sessionCreated(id).event as never), rulebook.onEvent(sessionCreated(id).event as never)]));
+  await Promise.all(
+    ids.flatMap((id) => [
+      rulebook.onEvent(sessionCreated(id).event as never),
+      rulebook.onEvent(sessionCreated(id).event as never),
+    ]),
+  );
   expect(server.prompts).toHaveLength(100);
   expect(new Set(server.prompts.map((prompt) => prompt.sessionID)).size).toBe(100);
 });
@@ -57,7 +73,9 @@ test("events for unknown and deleted sessions: logged, never thrown", async () =
   server.answers.push({ status: 404 }, { status: 404 }, { status: 404 });
   const rulebook = await engine();
   await expect(rulebook.onEvent(sessionCompacted("ses_gone").event as never)).resolves.toBeUndefined();
-  await expect(rulebook.onEvent({ type: "session.deleted", properties: { info: { id: "ses_gone" } } } as never)).resolves.toBeUndefined();
+  await expect(
+    rulebook.onEvent({ type: "session.deleted", properties: { info: { id: "ses_gone" } } } as never),
+  ).resolves.toBeUndefined();
   await expect(rulebook.onEvent({ type: "file.edited", properties: { file: "/x" } } as never)).resolves.toBeUndefined();
   expect(logged.some((line) => line.includes("ses_gone") && line.includes("404"))).toBe(true);
 });
@@ -67,8 +85,23 @@ test("after a restart, an old session's compaction delivers once, and a prompt i
   await before.onEvent(sessionCreated("ses_old").event as never);
   const after = await engine(); // a new process: no memory of ses_old
   const output = {
-    message: { id: "msg_u", sessionID: "ses_old", role: "user" as const, time: { created: 1 }, agent: "plan", model: { providerID: "p", modelID: "m" } },
-    parts: [{ id: "prt_000000000001AAAAAAAAAAAAAA", sessionID: "ses_old", messageID: "msg_u", type: "text", text: "continue" }] as never[],
+    message: {
+      id: "msg_u",
+      sessionID: "ses_old",
+      role: "user" as const,
+      time: { created: 1 },
+      agent: "plan",
+      model: { providerID: "p", modelID: "m" },
+    },
+    parts: [
+      {
+        id: "prt_000000000001AAAAAAAAAAAAAA",
+        sessionID: "ses_old",
+        messageID: "msg_u",
+        type: "text",
+        text: "continue",
+      },
+    ] as never[],
   };
   await after.onChatMessage({ sessionID: "ses_old" }, output);
   expect(output.parts).toHaveLength(1);
@@ -106,13 +139,26 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
     },
   );
   const rulebook = await engine({ client: throwing });
-  const message = { id: "msg_u", sessionID: "ses_t", role: "user" as const, time: { created: 1 }, agent: "build", model: { providerID: "p", modelID: "m" } };
+  const message = {
+    id: "msg_u",
+    sessionID: "ses_t",
+    role: "user" as const,
+    time: { created: 1 },
+    agent: "build",
+    model: { providerID: "p", modelID: "m" },
+  };
   await expect(rulebook.onEvent(sessionCreated("ses_t").event as never)).resolves.toBeUndefined();
   await expect(rulebook.onChatMessage({ sessionID: "ses_t" }, { message, parts: [] })).resolves.toBeUndefined();
-  await expect(rulebook.onCompactionAutocontinue({ sessionID: "ses_t", agent: "build", model: { id: "m", providerID: "p" } })).resolves.toBeUndefined();
-  await expect(rulebook.onToolBefore({ tool: "read", sessionID: "ses_t", callID: "c" }, { args: { filePath: "/x" } })).resolves.toBeUndefined();
+  await expect(
+    rulebook.onCompactionAutocontinue({ sessionID: "ses_t", agent: "build", model: { id: "m", providerID: "p" } }),
+  ).resolves.toBeUndefined();
+  await expect(
+    rulebook.onToolBefore({ tool: "read", sessionID: "ses_t", callID: "c" }, { args: { filePath: "/x" } }),
+  ).resolves.toBeUndefined();
   const output = { title: "", output: "result", metadata: {} };
-  await expect(rulebook.onToolAfter({ tool: "read", sessionID: "ses_t", callID: "c", args: { filePath: "/x" } }, output)).resolves.toBeUndefined();
+  await expect(
+    rulebook.onToolAfter({ tool: "read", sessionID: "ses_t", callID: "c", args: { filePath: "/x" } }, output),
+  ).resolves.toBeUndefined();
   // The compaction's re-delivery could not be sent: the tool result, the next message the plugin reaches, carries the rules.
   expect(output.output).toMatch(/^result\n\n<rulebook>[\s\S]*Write small functions\./);
   // The user's first message still carries the rules, since the silent prompt could not be sent.
@@ -132,11 +178,33 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
 });
 
 /** A session's history after a compaction OpenCode finished: the compaction's message, its summary, then `after`. */
-function compactedHistory(sessionID: string, after: Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }> = []) {
+function compactedHistory(
+  sessionID: string,
+  after: Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }> = [],
+) {
   server.history.set(sessionID, [
-    { info: { id: "msg_1", role: "user", time: { created: 100 }, agent: "plan", model: { providerID: "p", modelID: "m" } }, parts: [{ type: "text", text: "hi" }] },
+    {
+      info: {
+        id: "msg_1",
+        role: "user",
+        time: { created: 100 },
+        agent: "plan",
+        model: { providerID: "p", modelID: "m" },
+      },
+      parts: [{ type: "text", text: "hi" }],
+    },
     { info: { id: "msg_2", role: "user", time: { created: 300 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-    { info: { id: "msg_3", role: "assistant", time: { created: 400 }, summary: true, parentID: "msg_2", finish: "stop" }, parts: [{ type: "text", text: "summary" }] },
+    {
+      info: {
+        id: "msg_3",
+        role: "assistant",
+        time: { created: 400 },
+        summary: true,
+        parentID: "msg_2",
+        finish: "stop",
+      },
+      parts: [{ type: "text", text: "summary" }],
+    },
     ...after,
   ]);
 }
@@ -148,7 +216,12 @@ const toolResult = async (rulebook: Rulebook, sessionID: string) => {
 };
 
 test("a compaction whose summary the model has already read past (a replayed prompt): no rules message goes before it; the next tool result carries them", async () => {
-  compactedHistory("ses_c", [{ info: { id: "msg_4", role: "user", time: { created: 500 }, agent: "plan" }, parts: [{ type: "text", text: "replayed prompt" }] }]);
+  compactedHistory("ses_c", [
+    {
+      info: { id: "msg_4", role: "user", time: { created: 500 }, agent: "plan" },
+      parts: [{ type: "text", text: "replayed prompt" }],
+    },
+  ]);
   const rulebook = await engine();
   await rulebook.onEvent(sessionCompacted("ses_c").event as never);
   expect(server.prompts).toHaveLength(0);
@@ -165,7 +238,14 @@ test("a compaction's event that comes after the user's next message went to the 
   await rulebook.onCompacting({ sessionID: "ses_late" });
   compactedHistory("ses_late");
   const parts: never[] = [];
-  const message = { id: "msg_5", sessionID: "ses_late", role: "user" as const, time: { created: 600 }, agent: "plan", model: { providerID: "p", modelID: "m" } };
+  const message = {
+    id: "msg_5",
+    sessionID: "ses_late",
+    role: "user" as const,
+    time: { created: 600 },
+    agent: "plan",
+    model: { providerID: "p", modelID: "m" },
+  };
   await rulebook.onChatMessage({ sessionID: "ses_late" }, { message, parts });
   expect(JSON.stringify(parts)).toContain("Write small functions.");
   await rulebook.onEvent(sessionCompacted("ses_late").event as never);
@@ -180,10 +260,27 @@ test("a compaction that failed: the user's next message is still in the window t
     .get("ses_fail")
     ?.push(
       { info: { id: "msg_c", role: "user", time: { created: 1 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-      { info: { id: "msg_s", role: "assistant", time: { created: 2 }, summary: true, parentID: "msg_c", error: { name: "ContextOverflowError" } }, parts: [] },
+      {
+        info: {
+          id: "msg_s",
+          role: "assistant",
+          time: { created: 2 },
+          summary: true,
+          parentID: "msg_c",
+          error: { name: "ContextOverflowError" },
+        },
+        parts: [],
+      },
     );
   const parts: never[] = [];
-  const message = { id: "msg_6", sessionID: "ses_fail", role: "user" as const, time: { created: 700 }, agent: "plan", model: { providerID: "p", modelID: "m" } };
+  const message = {
+    id: "msg_6",
+    sessionID: "ses_fail",
+    role: "user" as const,
+    time: { created: 700 },
+    agent: "plan",
+    model: { providerID: "p", modelID: "m" },
+  };
   await rulebook.onChatMessage({ sessionID: "ses_fail" }, { message, parts });
   expect(parts).toEqual([]);
 });

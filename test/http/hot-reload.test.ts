@@ -9,7 +9,13 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { parseRulesMessage } from "../support/rules-message.js";
-import { sessionCreated, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCreated,
+  startPlugin,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -32,11 +38,20 @@ let counter = 0;
 async function userTurn(sessionID: string, text = "next step") {
   const messageID = `msg_${++counter}`;
   const output = {
-    message: { id: messageID, sessionID, role: "user" as const, time: { created: Date.now() }, agent: "build", model: { providerID: "p", modelID: "m" } },
+    message: {
+      id: messageID,
+      sessionID,
+      role: "user" as const,
+      time: { created: Date.now() },
+      agent: "build",
+      model: { providerID: "p", modelID: "m" },
+    },
     parts: [{ id: `prt_00000000001${counter}ABCDEFGHIJKLMN`, sessionID, messageID, type: "text", text }] as never[],
   };
   await hooks["chat.message"]?.({ sessionID }, output);
-  return (output.parts as Array<{ metadata?: Record<string, unknown>; text?: string }>).filter((part) => part.metadata?.[MARKER_KEY]).map((part) => part.text ?? "");
+  return (output.parts as Array<{ metadata?: Record<string, unknown>; text?: string }>)
+    .filter((part) => part.metadata?.[MARKER_KEY])
+    .map((part) => part.text ?? "");
 }
 
 test("a changed rule file: new sessions get the new text, a session holding the old one gets it once with a note", async () => {
@@ -52,7 +67,9 @@ test("a changed rule file: new sessions get the new text, a session holding the 
 
   const [update] = await userTurn("ses_old");
   expect(parseRulesMessage(update!)).toEqual([expect.objectContaining({ name: "style", content: "Version two." })]);
-  expect(update).toContain("The rule file of style changed: the version below replaces the one you were given earlier.");
+  expect(update).toContain(
+    "The rule file of style changed: the version below replaces the one you were given earlier.",
+  );
   expect(await userTurn("ses_old")).toEqual([]);
 });
 
@@ -63,14 +80,20 @@ test("a new rule file reaches new sessions and the next turn of a running one", 
   const [update] = await userTurn("ses_a");
   expect(parseRulesMessage(update!).map((rule) => rule.name)).toEqual(["added"]);
   await hooks.event?.(sessionCreated("ses_b") as never);
-  expect(parseRulesMessage(server.prompts.at(-1)!.body.parts[0]!.text).map((rule) => rule.name)).toEqual(["added", "style"]);
+  expect(parseRulesMessage(server.prompts.at(-1)!.body.parts[0]!.text).map((rule) => rule.name)).toEqual([
+    "added",
+    "style",
+  ]);
 });
 
 test("a deleted rule file is withdrawn from sessions that had it", async () => {
   await project.writeRule("project", "temp.md", "Temporary rule.\n");
   await watcherLatency();
   await hooks.event?.(sessionCreated("ses_a") as never);
-  expect(parseRulesMessage(server.prompts.at(-1)!.body.parts[0]!.text).map((rule) => rule.name)).toEqual(["style", "temp"]);
+  expect(parseRulesMessage(server.prompts.at(-1)!.body.parts[0]!.text).map((rule) => rule.name)).toEqual([
+    "style",
+    "temp",
+  ]);
   await rm(join(project.projectRulesDir, "temp.md"));
   await watcherLatency();
   const [update] = await userTurn("ses_a");

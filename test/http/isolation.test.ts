@@ -36,12 +36,25 @@ beforeEach(async () => {
   ({ server, project } = fake);
   logged.length = 0;
   await project.writeRule("project", "style.md", "Write small functions.\n");
-  await project.writeRule("project", "migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
+  await project.writeRule(
+    "project",
+    "migrations.md",
+    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
+  );
 });
 
-const SHORT: HookLimits = { reloadWaitMs: 50, historyTimeoutMs: 50, compactionWaitMs: 150, pathCheckMs: 50, checkMs: 50 };
+const SHORT: HookLimits = {
+  reloadWaitMs: 50,
+  historyTimeoutMs: 50,
+  compactionWaitMs: 150,
+  pathCheckMs: 50,
+  checkMs: 50,
+};
 
-const engine = (rawOptions: Record<string, unknown> = {}, overrides: { creationGraceMs?: number; promptTimeoutMs?: number } = {}): Promise<Rulebook> =>
+const engine = (
+  rawOptions: Record<string, unknown> = {},
+  overrides: { creationGraceMs?: number; promptTimeoutMs?: number } = {},
+): Promise<Rulebook> =>
   startTestEngine(project, logged, {
     rawOptions,
     retry: { tries: 2, backoffMs: [10] },
@@ -61,12 +74,26 @@ let counter = 0;
 function userMessage(sessionID: string, parts: unknown[]) {
   const messageID = `msg_${++counter}`;
   return {
-    message: { id: messageID, sessionID, role: "user" as const, time: { created: Date.now() }, agent: "build", model: { providerID: "p", modelID: "m" } },
-    parts: parts.map((part, i) => ({ id: `prt_0000000000${counter}${i}ABCDEFGHIJKLMN`, sessionID, messageID, ...(part as object) })) as never[],
+    message: {
+      id: messageID,
+      sessionID,
+      role: "user" as const,
+      time: { created: Date.now() },
+      agent: "build",
+      model: { providerID: "p", modelID: "m" },
+    },
+    parts: parts.map((part, i) => ({
+      id: `prt_0000000000${counter}${i}ABCDEFGHIJKLMN`,
+      sessionID,
+      messageID,
+      ...(part as object),
+    })) as never[],
   };
 }
 const rulesIn = (parts: Array<{ metadata?: Record<string, unknown>; text?: string }>) =>
-  parts.filter((part) => part.metadata?.[MARKER_KEY]).flatMap((part) => parseRulesMessage(part.text ?? "").map((rule) => rule.name));
+  parts
+    .filter((part) => part.metadata?.[MARKER_KEY])
+    .flatMap((part) => parseRulesMessage(part.text ?? "").map((rule) => rule.name));
 
 describe("a client that never answers cannot hold an awaited hook", () => {
   test("chat.message returns, with the rules in the user's message: nothing is lost", async () => {
@@ -84,10 +111,16 @@ describe("a client that never answers cannot hold an awaited hook", () => {
     await rulebook.onEvent(sessionCreated("ses_c").event as never);
     expect(server.prompts).toHaveLength(1);
     neverAnswer();
-    await rulebook.onCompactionAutocontinue({ sessionID: "ses_c", agent: "build", model: { id: "m", providerID: "p" } });
+    await rulebook.onCompactionAutocontinue({
+      sessionID: "ses_c",
+      agent: "build",
+      model: { id: "m", providerID: "p" },
+    });
     // The event for the same compaction joins the delivery under way; it is not awaited by OpenCode.
     await rulebook.onEvent(sessionCompacted("ses_c").event as never);
-    expect(logged.some((line) => line.includes("Rules delivery to session ses_c on session.compacted failed"))).toBe(true);
+    expect(logged.some((line) => line.includes("Rules delivery to session ses_c on session.compacted failed"))).toBe(
+      true,
+    );
     const output = userMessage("ses_c", [{ type: "text", text: "go on" }]);
     await rulebook.onChatMessage({ sessionID: "ses_c" }, output);
     expect(rulesIn(output.parts)).toEqual(["style"]);
@@ -97,21 +130,30 @@ describe("a client that never answers cannot hold an awaited hook", () => {
     const rulebook = await engine({}, { promptTimeoutMs: 2_000 });
     await rulebook.onEvent(sessionCreated("ses_slow").event as never);
     server.answers.push({ status: 200, delayMs: 600 });
-    await rulebook.onCompactionAutocontinue({ sessionID: "ses_slow", agent: "build", model: { id: "m", providerID: "p" }, message: { id: "msg_c" } });
+    await rulebook.onCompactionAutocontinue({
+      sessionID: "ses_slow",
+      agent: "build",
+      model: { id: "m", providerID: "p" },
+      message: { id: "msg_c" },
+    });
     // OpenCode writes its continuation now; the rules prompt is stored after it, and runs the plugin's chat.message as it is.
     const late: Array<{ type: string; ignored?: boolean }> = server.prompts.at(-1)?.body.parts ?? [];
     await rulebook.onChatMessage({ sessionID: "ses_slow" }, { ...userMessage("ses_slow", []), parts: late as never[] });
     expect(late[0]?.ignored).toBe(true);
     const output = { title: "", output: "listing", metadata: {} };
     await rulebook.onToolAfter({ tool: "bash", sessionID: "ses_slow", callID: "c", args: { command: "ls" } }, output);
-    expect(rulesIn([{ metadata: { [MARKER_KEY]: {} }, text: output.output.slice(output.output.indexOf("<rulebook>")) }])).toEqual(["style"]);
+    expect(
+      rulesIn([{ metadata: { [MARKER_KEY]: {} }, text: output.output.slice(output.output.indexOf("<rulebook>")) }]),
+    ).toEqual(["style"]);
   });
 
   test("a rules prompt that never answers: the session.created delivery ends after its tries, and the first message carries the rules", async () => {
     neverAnswer();
     const rulebook = await engine();
     await rulebook.onEvent(sessionCreated("ses_p").event as never);
-    expect(logged.filter((line) => /Rules delivery to session ses_p on session.created failed \(try \d\)/.test(line))).toHaveLength(2);
+    expect(
+      logged.filter((line) => /Rules delivery to session ses_p on session.created failed \(try \d\)/.test(line)),
+    ).toHaveLength(2);
     const output = userMessage("ses_p", [{ type: "text", text: "hello" }]);
     await rulebook.onChatMessage({ sessionID: "ses_p" }, output);
     expect(rulesIn(output.parts)).toEqual(["style"]);
@@ -127,7 +169,10 @@ describe("sessions that end", () => {
     expect(server.prompts).toEqual([]);
     expect(rulebook.report("ses_gone")).toBeUndefined();
     // A late hook for it does not bring its state back.
-    await rulebook.onToolAfter({ tool: "read", sessionID: "ses_gone", callID: "c", args: { filePath: "x.ts" } }, { title: "", output: "ok", metadata: {} });
+    await rulebook.onToolAfter(
+      { tool: "read", sessionID: "ses_gone", callID: "c", args: { filePath: "x.ts" } },
+      { title: "", output: "ok", metadata: {} },
+    );
     expect(rulebook.report("ses_gone")).toBeUndefined();
   });
 
@@ -155,11 +200,21 @@ describe("sessions that end", () => {
       const cycled = await startPlugin(project);
       await cycled.dispose?.();
     }
-    const hooks = await entry.server({ client: createOpencodeClient({ baseUrl: BASE_URL }), directory: project.projectDir, worktree: project.projectDir } as never, {});
+    const hooks = await entry.server(
+      {
+        client: createOpencodeClient({ baseUrl: BASE_URL }),
+        directory: project.projectDir,
+        worktree: project.projectDir,
+      } as never,
+      {},
+    );
     await hooks.dispose?.();
     await hooks.event?.(sessionCreated("ses_r") as never);
     const output = { title: "read", output: "done", metadata: {} };
-    await hooks["tool.execute.after"]?.({ tool: "read", sessionID: "ses_r", callID: "c", args: { filePath: join(project.projectDir, "src", "app.ts") } }, output);
+    await hooks["tool.execute.after"]?.(
+      { tool: "read", sessionID: "ses_r", callID: "c", args: { filePath: join(project.projectDir, "src", "app.ts") } },
+      output,
+    );
     expect(server.prompts).toEqual([]);
     expect(output.output).toBe("done");
   });
@@ -183,7 +238,10 @@ describe("one odd item affects only itself", () => {
     const rulebook = await engine();
     await rulebook.onEvent(sessionCreated("ses_t").event as never);
     const output = { title: "", output: undefined as unknown as string, metadata: {} };
-    await rulebook.onToolAfter({ tool: "mcp_tool", sessionID: "ses_t", callID: "c1", args: { path: "src/a.ts" } }, output);
+    await rulebook.onToolAfter(
+      { tool: "mcp_tool", sessionID: "ses_t", callID: "c1", args: { path: "src/a.ts" } },
+      output,
+    );
     expect(output.output.startsWith("<rulebook>")).toBe(true);
     expect(output.output).not.toContain("undefined");
     expect(parseRulesMessage(output.output).map((rule) => rule.name)).toEqual(["ts"]);
@@ -194,25 +252,31 @@ describe("hot reload while a delivery is on its way", () => {
   test.each([
     ["the prompt is answered after the edit", 1000],
     ["the prompt times out, and the retry finds it stored", 300],
-  ])("a rule edited during the first delivery reaches the session afterwards, once, as a replacement: %s", async (_name, promptTimeoutMs) => {
-    server.answers.push({ status: 200, delayMs: 400 });
-    const rulebook = await engine({}, { promptTimeoutMs });
-    const created = rulebook.onEvent(sessionCreated("ses_h").event as never);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await writeFile(join(project.projectRulesDir, "style.md"), "Write tiny functions.\n");
-    await new Promise((resolve) => setTimeout(resolve, 150)); // fs.watch reports asynchronously
-    // A hook during the delivery picks up the change.
-    await rulebook.onToolBefore({ tool: "read", sessionID: "ses_h", callID: "c0" }, { args: {} });
-    await rulebook.onToolAfter({ tool: "read", sessionID: "ses_h", callID: "c0", args: {} }, { title: "", output: "x", metadata: {} });
-    await created;
-    expect(server.prompts[0]?.body.parts[0]?.text).toContain("Write small functions.");
-    const first = { title: "", output: "result", metadata: {} };
-    await rulebook.onToolAfter({ tool: "read", sessionID: "ses_h", callID: "c1", args: {} }, first);
-    expect(first.output).toContain("Write tiny functions.");
-    expect(first.output).toContain("The rule file of style changed");
-    const second = { title: "", output: "result", metadata: {} };
-    await rulebook.onToolAfter({ tool: "read", sessionID: "ses_h", callID: "c2", args: {} }, second);
-    expect(second.output).toBe("result");
-    rulebook.dispose();
-  });
+  ])(
+    "a rule edited during the first delivery reaches the session afterwards, once, as a replacement: %s",
+    async (_name, promptTimeoutMs) => {
+      server.answers.push({ status: 200, delayMs: 400 });
+      const rulebook = await engine({}, { promptTimeoutMs });
+      const created = rulebook.onEvent(sessionCreated("ses_h").event as never);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writeFile(join(project.projectRulesDir, "style.md"), "Write tiny functions.\n");
+      await new Promise((resolve) => setTimeout(resolve, 150)); // fs.watch reports asynchronously
+      // A hook during the delivery picks up the change.
+      await rulebook.onToolBefore({ tool: "read", sessionID: "ses_h", callID: "c0" }, { args: {} });
+      await rulebook.onToolAfter(
+        { tool: "read", sessionID: "ses_h", callID: "c0", args: {} },
+        { title: "", output: "x", metadata: {} },
+      );
+      await created;
+      expect(server.prompts[0]?.body.parts[0]?.text).toContain("Write small functions.");
+      const first = { title: "", output: "result", metadata: {} };
+      await rulebook.onToolAfter({ tool: "read", sessionID: "ses_h", callID: "c1", args: {} }, first);
+      expect(first.output).toContain("Write tiny functions.");
+      expect(first.output).toContain("The rule file of style changed");
+      const second = { title: "", output: "result", metadata: {} };
+      await rulebook.onToolAfter({ tool: "read", sessionID: "ses_h", callID: "c2", args: {} }, second);
+      expect(second.output).toBe("result");
+      rulebook.dispose();
+    },
+  );
 });

@@ -11,9 +11,22 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
-import { PANEL_ORDER, registerRulesPanel, type PanelApi, type PanelSlotPlugin } from "../../src/hosts/opencode-1/tui-panel.js";
+import {
+  PANEL_ORDER,
+  registerRulesPanel,
+  type PanelApi,
+  type PanelSlotPlugin,
+} from "../../src/hosts/opencode-1/tui-panel.js";
 import type { PanelUi } from "../../src/panel/panel-block.js";
-import { sessionCompacted, sessionCreated, startPlugin, tempProject, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCompacted,
+  sessionCreated,
+  startPlugin,
+  tempProject,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -31,8 +44,16 @@ beforeEach(async () => {
   ({ server, project } = fake);
   await project.writeRule("project", "style-guide.md", "Write small functions.\n");
   await project.writeRule("project", "typescript.md", '---\nglobs: "src/**/*.ts"\n---\nUse strict types.\n');
-  await project.writeRule("project", "database/migrations.md", "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n");
-  await project.writeRule("project", "security.md", "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n");
+  await project.writeRule(
+    "project",
+    "database/migrations.md",
+    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
+  );
+  await project.writeRule(
+    "project",
+    "security.md",
+    "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n",
+  );
   await project.writeRule("project", "plan-notes.md", "---\nagents: plan\n---\nPlans list their risks.\n");
   await mkdir(join(project.projectDir, "src"), { recursive: true });
   await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
@@ -47,7 +68,14 @@ const nextId = (prefix: string) => `${prefix}_${String(++ids).padStart(12, "0")}
 /** A user's message as OpenCode runs `chat.message` for it, then stores it with the parts the plugin added. */
 async function send(sessionID: string, text: string, agent = "build") {
   const id = nextId("msg");
-  const message = { id, sessionID, role: "user" as const, time: { created: tick() }, agent, model: { providerID: "p", modelID: "m" } };
+  const message = {
+    id,
+    sessionID,
+    role: "user" as const,
+    time: { created: tick() },
+    agent,
+    model: { providerID: "p", modelID: "m" },
+  };
   const output = { message, parts: [{ id: nextId("prt"), sessionID, messageID: id, type: "text", text }] as never[] };
   await hooks["chat.message"]?.({ sessionID }, output);
   store(sessionID, { info: message, parts: output.parts });
@@ -63,7 +91,16 @@ async function toolTurn(sessionID: string, tool: string, args: Record<string, un
   }
   await hooks["tool.execute.after"]?.({ tool, sessionID, callID: "c", args }, output);
   const info = { id: nextId("msg"), sessionID, role: "assistant", time: { created: tick() }, finish: "tool-calls" };
-  store(sessionID, { info, parts: [{ type: "tool", tool, state: { status: "completed", input: args, output: output.output, metadata: output.metadata } }] });
+  store(sessionID, {
+    info,
+    parts: [
+      {
+        type: "tool",
+        tool,
+        state: { status: "completed", input: args, output: output.output, metadata: output.metadata },
+      },
+    ],
+  });
   return output;
 }
 
@@ -86,7 +123,13 @@ const ui: PanelUi<FakeNode> = {
   createMemo: (fn) => fn,
 };
 const textOf = (value: unknown): string =>
-  typeof value === "function" ? textOf(value()) : Array.isArray(value) ? value.map(textOf).join("\n") : typeof value === "string" ? value : textOf((value as FakeNode).children);
+  typeof value === "function"
+    ? textOf(value())
+    : Array.isArray(value)
+      ? value.map(textOf).join("\n")
+      : typeof value === "string"
+        ? value
+        : textOf((value as FakeNode).children);
 
 /** The terminal UI's plugin API over the fake server's stored messages, as its sync store holds them. */
 function terminalUi() {
@@ -94,7 +137,8 @@ function terminalUi() {
   const api: PanelApi = {
     state: {
       session: { messages: (sessionID) => history(sessionID).map((message) => message.info as never) },
-      part: (messageID) => [...server.history.values()].flat().find((message) => message.info.id === messageID)?.parts ?? [],
+      part: (messageID) =>
+        [...server.history.values()].flat().find((message) => message.info.id === messageID)?.parts ?? [],
     },
     theme: { current: { text: "#fff", textMuted: "#888", warning: "#fa0" } },
     slots: {
@@ -122,19 +166,35 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     const created = hooks.event?.(sessionCreated("ses_1") as never);
     await send("ses_1", "What does this project do?");
     await created;
-    expect(tui.sidebar("ses_1").lines).toEqual(["Rules", "In context (1)", "• style-guide", "  always", "On request (1)", "  security"]);
+    expect(tui.sidebar("ses_1").lines).toEqual([
+      "Rules",
+      "In context (1)",
+      "• style-guide",
+      "  always",
+      "On request (1)",
+      "  security",
+    ]);
 
     const read = await toolTurn("ses_1", "read", { filePath: join(project.projectDir, "src", "app.ts") });
     // The result keeps OpenCode's own metadata beside the plugin's marker.
     expect(read.metadata).toMatchObject({ preview: "…", [MARKER_KEY]: { rules: ["typescript"] } });
-    expect(tui.sidebar("ses_1").lines.slice(2)).toEqual(["• style-guide", "  always", "• typescript", "  file src/app.ts matched src/**/*.ts", "On request (1)", "  security"]);
+    expect(tui.sidebar("ses_1").lines.slice(2)).toEqual([
+      "• style-guide",
+      "  always",
+      "• typescript",
+      "  file src/app.ts matched src/**/*.ts",
+      "On request (1)",
+      "  security",
+    ]);
 
     await send("ses_1", "Plan a migration for users");
     expect(tui.sidebar("ses_1").lines).toContain("• database/migrations");
     expect(tui.sidebar("ses_1").lines).toContain('  keyword "migration"');
 
     const tool = hooks.tool?.rule;
-    await toolTurn("ses_1", "rule", { name: "security" }, () => tool!.execute({ name: "security" } as never, { sessionID: "ses_1" } as never));
+    await toolTurn("ses_1", "rule", { name: "security" }, () =>
+      tool!.execute({ name: "security" } as never, { sessionID: "ses_1" } as never),
+    );
     const lines = tui.sidebar("ses_1").lines;
     expect(lines.slice(-2)).toEqual(["• security", "  read on request"]);
     expect(lines).not.toContain("On request (1)");
@@ -179,11 +239,28 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     // OpenCode's compaction: its message, then the summary answering it.
     const compaction = { id: nextId("msg"), sessionID: "ses_c", role: "user", time: { created: tick() } };
     store("ses_c", { info: compaction, parts: [{ type: "compaction" }] });
-    store("ses_c", { info: { id: nextId("msg"), role: "assistant", summary: true, parentID: compaction.id, finish: "stop", time: { created: tick() } }, parts: [] });
+    store("ses_c", {
+      info: {
+        id: nextId("msg"),
+        role: "assistant",
+        summary: true,
+        parentID: compaction.id,
+        finish: "stop",
+        time: { created: tick() },
+      },
+      parts: [],
+    });
     expect(tui.sidebar("ses_c")).toEqual({ visible: false, lines: [""] });
     await hooks.event?.(sessionCompacted("ses_c") as never);
     const lines = tui.sidebar("ses_c").lines;
-    expect(lines).toEqual(expect.arrayContaining(["• style-guide", "• database/migrations", "• typescript", "  file src/app.ts matched src/**/*.ts"]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "• style-guide",
+        "• database/migrations",
+        "• typescript",
+        "  file src/app.ts matched src/**/*.ts",
+      ]),
+    );
   });
 
   test("no rule in the project: the plugin writes nothing and the panel shows nothing", async () => {
@@ -213,7 +290,9 @@ test("a message of a shape the panel does not know: no block, one warning in the
     expect(tui.sidebar("ses_odd")).toEqual({ visible: false, lines: [""] });
     tui.sidebar("ses_odd");
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^opencode-rulebook: the Rules panel could not read session ses_odd; it shows nothing for it: /);
+    expect(warnings[0]).toMatch(
+      /^opencode-rulebook: the Rules panel could not read session ses_odd; it shows nothing for it: /,
+    );
   } finally {
     console.warn = warn;
   }

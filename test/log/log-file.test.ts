@@ -27,7 +27,9 @@ describe("where the log is", () => {
 
 describe("a line", () => {
   test("time, level, message and its extra as JSON; a newline or escape in a message cannot start another line or drive the terminal", () => {
-    expect(logLine(TIME, "warn", "rule x skipped", { path: "/p" })).toBe('2026-11-25T10:00:00.000Z WARN  rule x skipped {"path":"/p"}\n');
+    expect(logLine(TIME, "warn", "rule x skipped", { path: "/p" })).toBe(
+      '2026-11-25T10:00:00.000Z WARN  rule x skipped {"path":"/p"}\n',
+    );
     const forged = logLine(TIME, "info", "rule evil\n2026-11-25T10:00:00.000Z ERROR forged\u001b[31m");
     expect(forged.split("\n")).toHaveLength(2);
     expect(forged).toContain("rule evil\\u000a2026");
@@ -49,9 +51,18 @@ describe("the sink", () => {
     log.error("broken");
     await log.flush();
     const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
-    expect(lines.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => `2026-11-25T10:00:00.000Z DEBUG line ${i}`));
-    expect(lines.slice(50)).toEqual(["2026-11-25T10:00:00.000Z INFO  info", "2026-11-25T10:00:00.000Z WARN  careful", "2026-11-25T10:00:00.000Z ERROR broken"]);
-    expect(stderr).toEqual(["[opencode-rulebook] 2026-11-25T10:00:00.000Z WARN  careful\n", "[opencode-rulebook] 2026-11-25T10:00:00.000Z ERROR broken\n"]);
+    expect(lines.slice(0, 50)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `2026-11-25T10:00:00.000Z DEBUG line ${i}`),
+    );
+    expect(lines.slice(50)).toEqual([
+      "2026-11-25T10:00:00.000Z INFO  info",
+      "2026-11-25T10:00:00.000Z WARN  careful",
+      "2026-11-25T10:00:00.000Z ERROR broken",
+    ]);
+    expect(stderr).toEqual([
+      "[opencode-rulebook] 2026-11-25T10:00:00.000Z WARN  careful\n",
+      "[opencode-rulebook] 2026-11-25T10:00:00.000Z ERROR broken\n",
+    ]);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
   });
 
@@ -75,7 +86,10 @@ describe("the sink", () => {
     const blocker = join(folder, "not-a-folder");
     await writeFile(blocker, "");
     const stderr: string[] = [];
-    const log = createLogger(fileLogSink(join(blocker, "opencode-rulebook.log"), { stderr: (text) => stderr.push(text), now: () => TIME }), true);
+    const log = createLogger(
+      fileLogSink(join(blocker, "opencode-rulebook.log"), { stderr: (text) => stderr.push(text), now: () => TIME }),
+      true,
+    );
     log.debug("one");
     log.warn("two");
     log.debug("three");

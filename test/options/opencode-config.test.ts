@@ -3,7 +3,13 @@ import { execFileSync } from "node:child_process";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { configFiles, findPluginOptions, readPackageJson, tuiConfigFiles, userPluginOptions } from "../../src/opencode-config.js";
+import {
+  configFiles,
+  findPluginOptions,
+  readPackageJson,
+  tuiConfigFiles,
+  userPluginOptions,
+} from "../../src/opencode-config.js";
 import { warningText } from "../../src/rule/warnings.js";
 import { tempDirs, writeTree } from "../support/temp-folder.js";
 
@@ -34,7 +40,9 @@ describe("opencode.json(c)", () => {
   test("OpenCode 2's `plugins` key with `{ package, options }` entries gives the plugin's options too", async () => {
     const project = await makeRoot();
     await writeTree(project, {
-      "opencode.json": JSON.stringify({ plugins: ["other-plugin", { package: "opencode-rulebook", options: { extraDirs: ["shared-rules"] } }] }),
+      "opencode.json": JSON.stringify({
+        plugins: ["other-plugin", { package: "opencode-rulebook", options: { extraDirs: ["shared-rules"] } }],
+      }),
     });
     const found = findPluginOptions({}, join(project, "home"), project, project);
     expect(found.path).toBe(join(project, "opencode.json"));
@@ -43,11 +51,17 @@ describe("opencode.json(c)", () => {
 
   test("a file that cannot be parsed is a warning naming file and line; its options are not used", async () => {
     const project = await makeRoot();
-    await writeTree(project, { "opencode.json": '{\n  "plugin": [\n    ["opencode-rulebook", { "debug": }]\n  ]\n}\n' });
+    await writeTree(project, {
+      "opencode.json": '{\n  "plugin": [\n    ["opencode-rulebook", { "debug": }]\n  ]\n}\n',
+    });
     const found = findPluginOptions({}, join(project, "home"), project, project);
     expect(found.raw).toBeUndefined();
-    expect(found.warnings).toMatchObject([{ code: "config-invalid", severity: "warning", path: join(project, "opencode.json"), line: 3 }]);
-    expect(warningText(found.warnings[0]!)).toBe("cannot be read as JSON (value expected); its plugin options were not used");
+    expect(found.warnings).toMatchObject([
+      { code: "config-invalid", severity: "warning", path: join(project, "opencode.json"), line: 3 },
+    ]);
+    expect(warningText(found.warnings[0]!)).toBe(
+      "cannot be read as JSON (value expected); its plugin options were not used",
+    );
   });
 
   test.each([
@@ -57,16 +71,26 @@ describe("opencode.json(c)", () => {
   ])("%s: a warning", async (_what, text) => {
     const project = await makeRoot();
     await writeTree(project, { "opencode.json": text });
-    expect(findPluginOptions({}, join(project, "home"), project, project).warnings).toMatchObject([{ code: "config-invalid" }]);
+    expect(findPluginOptions({}, join(project, "home"), project, project).warnings).toMatchObject([
+      { code: "config-invalid" },
+    ]);
   });
 
   test("the last file that lists the plugin gives its options", async () => {
     const project = await makeRoot();
     const xdg = await makeRoot();
-    await writeTree(xdg, { "opencode/opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { debug: true }]] }) });
-    await writeTree(project, { ".opencode/opencode.json": JSON.stringify({ plugin: [["opencode-rulebook@1.0.0", { subagents: false }]] }) });
+    await writeTree(xdg, {
+      "opencode/opencode.json": JSON.stringify({ plugin: [["opencode-rulebook", { debug: true }]] }),
+    });
+    await writeTree(project, {
+      ".opencode/opencode.json": JSON.stringify({ plugin: [["opencode-rulebook@1.0.0", { subagents: false }]] }),
+    });
     const found = findPluginOptions({ XDG_CONFIG_HOME: xdg }, join(project, "home"), project, project);
-    expect(found).toEqual({ raw: { subagents: false }, path: join(project, ".opencode", "opencode.json"), warnings: [] });
+    expect(found).toEqual({
+      raw: { subagents: false },
+      path: join(project, ".opencode", "opencode.json"),
+      warnings: [],
+    });
     expect(userPluginOptions({ XDG_CONFIG_HOME: xdg }, join(project, "home")).raw).toEqual({ debug: true });
   });
 });
@@ -74,20 +98,37 @@ describe("opencode.json(c)", () => {
 describe("the user's config folder", () => {
   test("an empty OPENCODE_CONFIG_DIR counts as unset, as for the global rules folder", () => {
     const files = configFiles({ OPENCODE_CONFIG_DIR: "", XDG_CONFIG_HOME: "/xdg" }, "/home/ada", "/repo", "/repo");
-    expect(files.slice(0, 3)).toEqual([join("/xdg", "opencode", "opencode.jsonc"), join("/xdg", "opencode", "opencode.json"), join("/xdg", "opencode", "config.json")]);
-    expect(configFiles({ OPENCODE_CONFIG_DIR: "" }, "/home/ada", "/repo", "/repo")[0]).toBe(join("/home/ada", ".config", "opencode", "opencode.jsonc"));
-    expect(configFiles({ OPENCODE_CONFIG_DIR: "/cfg" }, "/home/ada", "/repo", "/repo")[0]).toBe(join("/cfg", "opencode.jsonc"));
+    expect(files.slice(0, 3)).toEqual([
+      join("/xdg", "opencode", "opencode.jsonc"),
+      join("/xdg", "opencode", "opencode.json"),
+      join("/xdg", "opencode", "config.json"),
+    ]);
+    expect(configFiles({ OPENCODE_CONFIG_DIR: "" }, "/home/ada", "/repo", "/repo")[0]).toBe(
+      join("/home/ada", ".config", "opencode", "opencode.jsonc"),
+    );
+    expect(configFiles({ OPENCODE_CONFIG_DIR: "/cfg" }, "/home/ada", "/repo", "/repo")[0]).toBe(
+      join("/cfg", "opencode.jsonc"),
+    );
   });
 
   test("OPENCODE_CONFIG is added after the global files, relative to the directory; empty, it is not", () => {
     expect(configFiles({ OPENCODE_CONFIG: "my.json" }, "/home/ada", "/repo/app", "/repo")[3]).toBe("/repo/app/my.json");
-    expect(configFiles({ OPENCODE_CONFIG: "" }, "/home/ada", "/repo", "/repo")[3]).toBe(join("/repo", "opencode.jsonc"));
+    expect(configFiles({ OPENCODE_CONFIG: "" }, "/home/ada", "/repo", "/repo")[3]).toBe(
+      join("/repo", "opencode.jsonc"),
+    );
   });
 });
 
 describe("tui.json", () => {
   test("the global files, $OPENCODE_TUI_CONFIG, then each folder's and its .opencode's, from the worktree down", () => {
-    expect(tuiConfigFiles({ XDG_CONFIG_HOME: "/xdg", OPENCODE_TUI_CONFIG: "my-tui.json" }, "/home/ada", "/repo/app", "/repo")).toEqual([
+    expect(
+      tuiConfigFiles(
+        { XDG_CONFIG_HOME: "/xdg", OPENCODE_TUI_CONFIG: "my-tui.json" },
+        "/home/ada",
+        "/repo/app",
+        "/repo",
+      ),
+    ).toEqual([
       "/xdg/opencode/tui.json",
       "/xdg/opencode/tui.jsonc",
       "/repo/app/my-tui.json",

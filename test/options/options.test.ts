@@ -1,5 +1,13 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_OPTIONS, MAX_LIST_ENTRIES, MAX_MESSAGE_BYTES_LIMIT, MAX_RULE_BYTES_LIMIT, MIN_MESSAGE_BYTES, MIN_RULE_BYTES, parseOptions } from "../../src/options.js";
+import {
+  DEFAULT_OPTIONS,
+  MAX_LIST_ENTRIES,
+  MAX_MESSAGE_BYTES_LIMIT,
+  MAX_RULE_BYTES_LIMIT,
+  MIN_MESSAGE_BYTES,
+  MIN_RULE_BYTES,
+  parseOptions,
+} from "../../src/options.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 
 describe("parseOptions", () => {
@@ -9,7 +17,12 @@ describe("parseOptions", () => {
       expect(errors).toEqual([]);
       expect(options).toEqual(DEFAULT_OPTIONS);
     }
-    expect(DEFAULT_OPTIONS).toMatchObject({ debug: false, subagents: true, maxRuleBytes: DEFAULT_MAX_RULE_BYTES, extraDirs: [] });
+    expect(DEFAULT_OPTIONS).toMatchObject({
+      debug: false,
+      subagents: true,
+      maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+      extraDirs: [],
+    });
     expect(DEFAULT_MAX_RULE_BYTES).toBe(64 * 1024);
   });
 
@@ -24,10 +37,26 @@ describe("parseOptions", () => {
     ["debug", 1, 'option "debug" should be true or false, found 1; default false used'],
     ["subagents", "false", 'option "subagents" should be true or false, found "false"; default true used'],
     ["subagents", null, 'option "subagents" should be true or false, found null; default true used'],
-    ["maxRuleBytes", 0, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 0; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", -5, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found -5; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", 1.5, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1.5; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", "64k", `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found "64k"; default ${DEFAULT_MAX_RULE_BYTES} used`],
+    [
+      "maxRuleBytes",
+      0,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 0; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      -5,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found -5; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      1.5,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1.5; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      "64k",
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found "64k"; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
   ])("%s: %j is refused with a clear error and the default is used", (key, value, error) => {
     const { options, errors } = parseOptions({ [key]: value }, {});
     expect(errors).toEqual([error]);
@@ -50,7 +79,9 @@ describe("parseOptions", () => {
     for (const raw of [true, "debug", [1], 3]) {
       const { options, errors } = parseOptions(raw, {});
       expect(options).toEqual(DEFAULT_OPTIONS);
-      expect(errors).toEqual([`options should be an object like { "debug": true }; found ${JSON.stringify(raw)}; defaults used`]);
+      expect(errors).toEqual([
+        `options should be an object like { "debug": true }; found ${JSON.stringify(raw)}; defaults used`,
+      ]);
     }
   });
 
@@ -90,19 +121,32 @@ describe("parseOptions", () => {
   test("sources: unknown names are reported and dropped", () => {
     const { options, errors } = parseOptions({ sources: ["native", "nope"] }, {}, ["native", "cursor"]);
     expect(options.sources).toEqual(["native"]);
-    expect(errors).toEqual(['option "sources" names unknown sources "nope" (known: native, cursor); they were ignored']);
+    expect(errors).toEqual([
+      'option "sources" names unknown sources "nope" (known: native, cursor); they were ignored',
+    ]);
   });
 });
 
 describe("parseOptions: sources, extraDirs, maxMessageBytes", () => {
   test("valid values are taken", () => {
-    const { options, errors } = parseOptions({ sources: ["native", "cursor"], extraDirs: [".agents/rules"], maxMessageBytes: 2048 }, {}, ["native", "cursor", "kiro"]);
+    const { options, errors } = parseOptions(
+      { sources: ["native", "cursor"], extraDirs: [".agents/rules"], maxMessageBytes: 2048 },
+      {},
+      ["native", "cursor", "kiro"],
+    );
     expect(errors).toEqual([]);
-    expect(options).toMatchObject({ sources: ["native", "cursor"], extraDirs: [".agents/rules"], maxMessageBytes: 2048 });
+    expect(options).toMatchObject({
+      sources: ["native", "cursor"],
+      extraDirs: [".agents/rules"],
+      maxMessageBytes: 2048,
+    });
   });
 
   test("invalid values are reported, naming the option and the default used", () => {
-    const { options, errors } = parseOptions({ sources: "native", extraDirs: [1], maxMessageBytes: -5 }, {}, ["native", "cursor"]);
+    const { options, errors } = parseOptions({ sources: "native", extraDirs: [1], maxMessageBytes: -5 }, {}, [
+      "native",
+      "cursor",
+    ]);
     expect(errors).toEqual([
       'option "sources" should be a list of at most 32 source names (native, cursor), found "native"; default (all) used',
       'option "extraDirs" should be a list of at most 32 folder paths, each 1 to 4096 characters, found [1]; default [] used',
@@ -120,18 +164,56 @@ describe("parseOptions: sources, extraDirs, maxMessageBytes", () => {
 
 describe("parseOptions: values that would break reading are refused", () => {
   test("the bounds are what the errors say", () => {
-    expect([MIN_RULE_BYTES, MAX_RULE_BYTES_LIMIT, MIN_MESSAGE_BYTES, MAX_MESSAGE_BYTES_LIMIT, MAX_LIST_ENTRIES]).toEqual([1024, 16 * 1024 * 1024, 512, 4 * 1024 * 1024, 32]);
+    expect([
+      MIN_RULE_BYTES,
+      MAX_RULE_BYTES_LIMIT,
+      MIN_MESSAGE_BYTES,
+      MAX_MESSAGE_BYTES_LIMIT,
+      MAX_LIST_ENTRIES,
+    ]).toEqual([1024, 16 * 1024 * 1024, 512, 4 * 1024 * 1024, 32]);
   });
 
   test.each([
-    ["maxRuleBytes", 2 ** 40, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1099511627776; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", 1e9, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1000000000; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", 1023, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1023; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxRuleBytes", 16 * 1024 * 1024 + 1, `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 16777217; default ${DEFAULT_MAX_RULE_BYTES} used`],
-    ["maxMessageBytes", 1e9, 'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 1000000000; default 49152 used'],
-    ["maxMessageBytes", 4 * 1024 * 1024 + 1, 'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 4194305; default 49152 used'],
-    ["maxMessageBytes", 100, 'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 100; default 49152 used'],
-    ["maxMessageBytes", 511, 'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 511; default 49152 used'],
+    [
+      "maxRuleBytes",
+      2 ** 40,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1099511627776; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      1e9,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1000000000; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      1023,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 1023; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxRuleBytes",
+      16 * 1024 * 1024 + 1,
+      `option "maxRuleBytes" should be a whole number of bytes from 1024 to 16777216, found 16777217; default ${DEFAULT_MAX_RULE_BYTES} used`,
+    ],
+    [
+      "maxMessageBytes",
+      1e9,
+      'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 1000000000; default 49152 used',
+    ],
+    [
+      "maxMessageBytes",
+      4 * 1024 * 1024 + 1,
+      'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 4194305; default 49152 used',
+    ],
+    [
+      "maxMessageBytes",
+      100,
+      'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 100; default 49152 used',
+    ],
+    [
+      "maxMessageBytes",
+      511,
+      'option "maxMessageBytes" should be a whole number of bytes from 512 to 4194304, found 511; default 49152 used',
+    ],
   ])("%s: %d is out of range; the default is used", (key, value, error) => {
     const { options, errors } = parseOptions({ [key]: value }, {});
     expect(errors).toEqual([error]);
@@ -149,11 +231,16 @@ describe("parseOptions: values that would break reading are refused", () => {
 
   test("extraDirs: 32 folders are taken, 33 are refused", () => {
     const dirs = Array.from({ length: 32 }, (_, i) => `rules/${i}`);
-    expect(parseOptions({ extraDirs: dirs }, {})).toEqual({ options: expect.objectContaining({ extraDirs: dirs }), errors: [] });
+    expect(parseOptions({ extraDirs: dirs }, {})).toEqual({
+      options: expect.objectContaining({ extraDirs: dirs }),
+      errors: [],
+    });
     const { options, errors } = parseOptions({ extraDirs: [...dirs, "one/more"] }, {});
     expect(options.extraDirs).toEqual([]);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^option "extraDirs" should be a list of at most 32 folder paths, each 1 to 4096 characters, found \["rules\/0",.*…; default \[\] used$/);
+    expect(errors[0]).toMatch(
+      /^option "extraDirs" should be a list of at most 32 folder paths, each 1 to 4096 characters, found \["rules\/0",.*…; default \[\] used$/,
+    );
   });
 
   test("extraDirs: an empty or over-long path refuses the list", () => {
@@ -173,7 +260,9 @@ describe("parseOptions: values that would break reading are refused", () => {
       const { options, errors } = parseOptions({ sources: bad }, {}, ["native", "cursor"]);
       expect(options.sources).toBeUndefined();
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^option "sources" should be a list of at most 32 source names \(native, cursor\), found .*; default \(all\) used$/);
+      expect(errors[0]).toMatch(
+        /^option "sources" should be a list of at most 32 source names \(native, cursor\), found .*; default \(all\) used$/,
+      );
     }
   });
 

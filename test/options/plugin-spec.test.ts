@@ -63,7 +63,11 @@ describe("an entry OpenCode hands to npm", () => {
   });
 
   test("a folder by npm's `~/` or `file:` is known by its package.json: `~` is the home folder, `file:` relative to OpenCode's working folder", () => {
-    const read = packages({ "/home/ada/src/rules": ours, "/work/clones/rb": ours, "/work/app/vendor/other": { name: "other" } });
+    const read = packages({
+      "/home/ada/src/rules": ours,
+      "/work/clones/rb": ours,
+      "/work/app/vendor/other": { name: "other" },
+    });
     expect(isRulebookSpec("~/src/rules", place, read)).toBe(true);
     expect(isRulebookSpec("file:../clones/rb", place, read)).toBe(true);
     expect(isRulebookSpec("file:~/src/rules", place, read)).toBe(true);
@@ -95,13 +99,21 @@ describe("a path (file:// URL, absolute, or starting with `.`)", () => {
 
   test("the package's entry files, and its dist folder (OpenCode opens a folder without package.json at its index)", () => {
     const read = packages({ "/home/ada/src/rules": ours });
-    for (const spec of ["/home/ada/src/rules/dist/index.js", "file:///home/ada/src/rules/dist/tui.js", "/home/ada/src/rules/dist"]) {
+    for (const spec of [
+      "/home/ada/src/rules/dist/index.js",
+      "file:///home/ada/src/rules/dist/tui.js",
+      "/home/ada/src/rules/dist",
+    ]) {
       expect(isRulebookSpec(spec, place, read), spec).toBe(true);
     }
   });
 
   test("another package's folder or entry file is not, even at dist/index.js; the nearest package.json decides", () => {
-    const read = packages({ "/home/ada/src/other": { name: "other-plugin" }, "/home/ada/src/rules": ours, "/home/ada/src/rules/node_modules/dep": { name: "dep" } });
+    const read = packages({
+      "/home/ada/src/other": { name: "other-plugin" },
+      "/home/ada/src/rules": ours,
+      "/home/ada/src/rules/node_modules/dep": { name: "dep" },
+    });
     expect(isRulebookSpec("/home/ada/src/other", place, read)).toBe(false);
     expect(isRulebookSpec("/home/ada/src/other/dist/index.js", place, read)).toBe(false);
     expect(isRulebookSpec("/home/ada/src/rules/node_modules/dep", place, read)).toBe(false);
@@ -117,7 +129,11 @@ describe("a path (file:// URL, absolute, or starting with `.`)", () => {
 
   test("a path named as the package is taken as it without a read (an install OpenCode has not fetched yet)", () => {
     const read = packages({});
-    for (const spec of ["/opt/opencode-rulebook", "./node_modules/opencode-rulebook/dist/index.js", "file:///opt/opencode-rulebook/dist/tui.js"]) {
+    for (const spec of [
+      "/opt/opencode-rulebook",
+      "./node_modules/opencode-rulebook/dist/index.js",
+      "file:///opt/opencode-rulebook/dist/tui.js",
+    ]) {
       expect(isRulebookSpec(spec, place, read), spec).toBe(true);
     }
     expect(read.asked).toEqual([]);

@@ -42,14 +42,26 @@ function sourceModules(dir = join(REPO, "src"), prefix = ""): string[] {
 }
 
 test("exactly package.json, README.md and each source's .js, .d.ts and .js.map under dist/", () => {
-  const built = sourceModules().flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`, `dist/${module}.js.map`]);
+  const built = sourceModules().flatMap((module) => [
+    `dist/${module}.js`,
+    `dist/${module}.d.ts`,
+    `dist/${module}.js.map`,
+  ]);
   expect(paths()).toEqual(["README.md", "package.json", ...built].sort());
 });
 
 test("the entries, their types and the command are in it; the command is executable", () => {
-  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { exports: Record<string, Record<string, string>>; bin: Record<string, string> };
-  const targets = [...Object.values(manifest.exports).flatMap((entry) => Object.values(entry)), ...Object.values(manifest.bin)].map((target) => target.replace(/^\.\//, ""));
-  expect(new Set(targets)).toEqual(new Set(["dist/index.js", "dist/index.d.ts", "dist/tui.js", "dist/tui.d.ts", "dist/cli/main.js"]));
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+    exports: Record<string, Record<string, string>>;
+    bin: Record<string, string>;
+  };
+  const targets = [
+    ...Object.values(manifest.exports).flatMap((entry) => Object.values(entry)),
+    ...Object.values(manifest.bin),
+  ].map((target) => target.replace(/^\.\//, ""));
+  expect(new Set(targets)).toEqual(
+    new Set(["dist/index.js", "dist/index.d.ts", "dist/tui.js", "dist/tui.d.ts", "dist/cli/main.js"]),
+  );
   for (const target of targets) expect(paths()).toContain(target);
   const command = files.find((file) => file.path === "dist/cli/main.js");
   expect((command?.mode ?? 0) & 0o111).toBe(0o111);
@@ -67,7 +79,10 @@ test("every source map carries the text of each source it names", () => {
   const maps = paths().filter((path) => path.endsWith(".js.map"));
   expect(maps.length).toBeGreaterThan(0);
   for (const path of maps) {
-    const map = JSON.parse(readFileSync(join(REPO, path), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
+    const map = JSON.parse(readFileSync(join(REPO, path), "utf8")) as {
+      sources: string[];
+      sourcesContent?: (string | null)[];
+    };
     expect(map.sources.length, path).toBeGreaterThan(0);
     expect(map.sourcesContent?.length, path).toBe(map.sources.length);
     for (const content of map.sourcesContent ?? []) expect(typeof content, path).toBe("string");

@@ -9,7 +9,14 @@ const hash = `sha256-${"ab".repeat(32)}`;
 const lock: PackLock = {
   lockfileVersion: 1,
   packs: {
-    "github:acme/rules#v2:frontend": { kind: "git", url: "https://github.com/acme/rules.git", ref: "v2", subdir: "frontend", commit, hash },
+    "github:acme/rules#v2:frontend": {
+      kind: "git",
+      url: "https://github.com/acme/rules.git",
+      ref: "v2",
+      subdir: "frontend",
+      commit,
+      hash,
+    },
     "@acme/opencode-rules": { kind: "npm", name: "@acme/opencode-rules", version: "2.1.0", hash },
     "git+file:///srv/rules": { kind: "git", url: "file:///srv/rules", commit, hash },
   },
@@ -30,7 +37,11 @@ describe("lockText and readLock", () => {
   test("packs sorted by spec, keys in a fixed order, 2-space JSON, a trailing newline", () => {
     const text = lockText(lock);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(Object.keys(JSON.parse(text).packs)).toEqual(["@acme/opencode-rules", "git+file:///srv/rules", "github:acme/rules#v2:frontend"]);
+    expect(Object.keys(JSON.parse(text).packs)).toEqual([
+      "@acme/opencode-rules",
+      "git+file:///srv/rules",
+      "github:acme/rules#v2:frontend",
+    ]);
     expect(text).toContain(
       [
         '    "github:acme/rules#v2:frontend": {',
@@ -108,7 +119,12 @@ describe("lockDifferences", () => {
   });
 
   test("a lock that describes every configured pack", () => {
-    expect(lockDifferences(packs("git+file:///srv/rules", "@acme/opencode-rules", "./rules", "github:acme/rules#v2:frontend"), lock)).toEqual([]);
+    expect(
+      lockDifferences(
+        packs("git+file:///srv/rules", "@acme/opencode-rules", "./rules", "github:acme/rules#v2:frontend"),
+        lock,
+      ),
+    ).toEqual([]);
   });
 
   test("unlocked, stale and changed entries: configured packs in order, then stale ones by spec", () => {
@@ -121,7 +137,14 @@ describe("lockDifferences", () => {
         "renamed-rules": { kind: "npm", name: "other-rules", version: "1.0.0", hash },
         "github:kind/rules": { kind: "npm", name: "kind-rules", version: "1.0.0", hash },
         "github:acme/rules#v3": { kind: "git", url: "https://github.com/acme/rules.git", ref: "v2", commit, hash },
-        "github:acme/rules#v2:backend": { kind: "git", url: "https://github.com/acme/rules.git", ref: "v2", subdir: "frontend", commit, hash },
+        "github:acme/rules#v2:backend": {
+          kind: "git",
+          url: "https://github.com/acme/rules.git",
+          ref: "v2",
+          subdir: "frontend",
+          commit,
+          hash,
+        },
         "github:moved/rules": { kind: "git", url: "https://github.com/acme/rules.git", commit, hash },
       },
     };
@@ -150,22 +173,33 @@ describe("lockDifferences", () => {
   });
 
   test("a lock entry for a spec that is now a folder is stale", () => {
-    expect(lockDifferences(packs("./rules"), { lockfileVersion: 1, packs: { "./rules": { kind: "npm", name: "x", version: "1.0.0", hash } } })).toEqual([
-      { kind: "stale", spec: "./rules" },
-    ]);
+    expect(
+      lockDifferences(packs("./rules"), {
+        lockfileVersion: 1,
+        packs: { "./rules": { kind: "npm", name: "x", version: "1.0.0", hash } },
+      }),
+    ).toEqual([{ kind: "stale", spec: "./rules" }]);
   });
 
   test("a spec that is an Object property name is still looked up as a spec", () => {
-    expect(lockDifferences(packs("constructor"), { lockfileVersion: 1, packs: {} })).toEqual([{ kind: "unlocked", spec: "constructor" }]);
+    expect(lockDifferences(packs("constructor"), { lockfileVersion: 1, packs: {} })).toEqual([
+      { kind: "unlocked", spec: "constructor" },
+    ]);
   });
 });
 
 describe("differenceText", () => {
   test.each([
-    [{ kind: "no-lock" } as const, /^Packs are configured but there is no rulebook\.lock: run opencode-rulebook packs install/],
+    [
+      { kind: "no-lock" } as const,
+      /^Packs are configured but there is no rulebook\.lock: run opencode-rulebook packs install/,
+    ],
     [{ kind: "unlocked", spec: "x" } as const, /^The pack "x" is not in rulebook\.lock: run/],
     [{ kind: "stale", spec: "x" } as const, /^rulebook\.lock pins "x", which is no longer configured: run/],
-    [{ kind: "changed", spec: "x", what: "ref" } as const, /^rulebook\.lock's entry for "x" no longer matches it \(its ref differs\): run/],
+    [
+      { kind: "changed", spec: "x", what: "ref" } as const,
+      /^rulebook\.lock's entry for "x" no longer matches it \(its ref differs\): run/,
+    ],
   ])("%j", (difference, text) => {
     expect(differenceText(difference)).toMatch(text);
     expect(differenceText(difference)).toMatch(/\.$/);

@@ -32,7 +32,13 @@ const blocking = (name: string, over: Partial<Rule>, forbid: string): Rule =>
 
 const managedKeys = blocking(
   "secrets",
-  { trust: "managed", scope: "global", source: "managed", path: "/etc/opencode/rules/secrets.md", displayPath: "/etc/opencode/rules/secrets.md" },
+  {
+    trust: "managed",
+    scope: "global",
+    source: "managed",
+    path: "/etc/opencode/rules/secrets.md",
+    displayPath: "/etc/opencode/rules/secrets.md",
+  },
   "AKIA",
 );
 const repoConsole = blocking("no-console", { trust: "repository" }, "console.log(");
@@ -45,13 +51,22 @@ const change: CheckedChange = {
     { text: 'console.log("x");', line: 2 },
   ],
 };
-const modes = (violations: { rule: Rule; mode: string }[]) => violations.map(({ rule, mode }) => [rule.name, mode]).sort();
+const modes = (violations: { rule: Rule; mode: string }[]) =>
+  violations.map(({ rule, mode }) => [rule.name, mode]).sort();
 
-const budget = (): CheckBudget => ({ now: () => performance.now(), deadline: performance.now() + 5000, sliceMs: 1000, pause: async () => {} });
+const budget = (): CheckBudget => ({
+  now: () => performance.now(),
+  deadline: performance.now() + 5000,
+  sliceMs: 1000,
+  pause: async () => {},
+});
 
 describe('the user\'s enforce option "warn"', () => {
   test("a repository rule's block becomes a warning; a managed rule's stays a block (the engine's check)", async () => {
-    const check = await checkedViolations({ changes: [change], forbidding: { rules: [repoConsole, managedKeys] }, as: {}, option: "warn" }, budget());
+    const check = await checkedViolations(
+      { changes: [change], forbidding: { rules: [repoConsole, managedKeys] }, as: {}, option: "warn" },
+      budget(),
+    );
     expect(check.complete).toBe(true);
     expect(modes(check.violations)).toEqual([
       ["no-console", "warn"],
@@ -60,7 +75,10 @@ describe('the user\'s enforce option "warn"', () => {
   });
 
   test("the same for `verify`, which holds no session", () => {
-    const check = violationsIn([change], [repoConsole, managedKeys], {}, "warn", { now: () => performance.now(), deadline: Number.POSITIVE_INFINITY });
+    const check = violationsIn([change], [repoConsole, managedKeys], {}, "warn", {
+      now: () => performance.now(),
+      deadline: Number.POSITIVE_INFINITY,
+    });
     expect(modes(check.violations)).toEqual([
       ["no-console", "warn"],
       ["secrets", "block"],
@@ -68,12 +86,27 @@ describe('the user\'s enforce option "warn"', () => {
   });
 
   test('with "block", both block; a managed rule that says `enforce: warn` itself warns', () => {
-    const managedWarn = makeRule({ ...managedKeys, enforce: { ...(managedKeys.enforce as NonNullable<Rule["enforce"]>), mode: "warn" } });
-    expect(modes(violationsIn([change], [repoConsole, managedKeys], {}, "block", { now: () => 0, deadline: Number.POSITIVE_INFINITY }).violations)).toEqual([
+    const managedWarn = makeRule({
+      ...managedKeys,
+      enforce: { ...(managedKeys.enforce as NonNullable<Rule["enforce"]>), mode: "warn" },
+    });
+    expect(
+      modes(
+        violationsIn([change], [repoConsole, managedKeys], {}, "block", {
+          now: () => 0,
+          deadline: Number.POSITIVE_INFINITY,
+        }).violations,
+      ),
+    ).toEqual([
       ["no-console", "block"],
       ["secrets", "block"],
     ]);
-    expect(modes(violationsIn([change], [managedWarn], {}, "warn", { now: () => 0, deadline: Number.POSITIVE_INFINITY }).violations)).toEqual([["secrets", "warn"]]);
+    expect(
+      modes(
+        violationsIn([change], [managedWarn], {}, "warn", { now: () => 0, deadline: Number.POSITIVE_INFINITY })
+          .violations,
+      ),
+    ).toEqual([["secrets", "warn"]]);
   });
 });
 
@@ -90,7 +123,11 @@ describe('the engine with the user\'s enforce option "off"', () => {
     project = await tempProject();
     managedDir = join(project.root, "managed", "rules");
     await writeTree(managedDir, { "secrets.md": "---\nforbid: AKIA\n---\nNever commit cloud keys.\n" });
-    await project.writeRule("project", "no-console.md", '---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid: "console.log("\n---\nLog through src/log.ts.\n');
+    await project.writeRule(
+      "project",
+      "no-console.md",
+      '---\nalwaysApply: false\nglobs: src/**/*.ts\nforbid: "console.log("\n---\nLog through src/log.ts.\n',
+    );
     await mkdir(join(project.projectDir, "src"), { recursive: true });
   });
   afterEach(async () => {
@@ -114,12 +151,19 @@ describe('the engine with the user\'s enforce option "off"', () => {
     return rulebook;
   }
 
-  const write = (path: string, content: string): ProposedChange => ({ kind: "write", path: join(project.projectDir, path), content });
+  const write = (path: string, content: string): ProposedChange => ({
+    kind: "write",
+    path: join(project.projectDir, path),
+    content,
+  });
   const call = (changes: ProposedChange[]) => ({ tool: "write", callID: `c-${Math.random()}`, files: [], changes });
 
   test("a managed rule's forbid still refuses the call", async () => {
     const engine = await start({ enforce: "off" });
-    const verdict = await engine.toolAboutToRun("s1", call([write("src/config.ts", 'export const key = "AKIAIOSFODNN7EXAMPLE";\n')]));
+    const verdict = await engine.toolAboutToRun(
+      "s1",
+      call([write("src/config.ts", 'export const key = "AKIAIOSFODNN7EXAMPLE";\n')]),
+    );
     expect(verdict.refusal?.text).toContain('Rule "secrets" forbids `AKIA`');
   });
 
@@ -132,7 +176,10 @@ describe('the engine with the user\'s enforce option "off"', () => {
 
   test("a call breaking both is refused for the managed rule alone", async () => {
     const engine = await start({ enforce: "off" });
-    const verdict = await engine.toolAboutToRun("s1", call([write("src/both.ts", 'const key = "AKIAIOSFODNN7EXAMPLE";\nconsole.log(key);\n')]));
+    const verdict = await engine.toolAboutToRun(
+      "s1",
+      call([write("src/both.ts", 'const key = "AKIAIOSFODNN7EXAMPLE";\nconsole.log(key);\n')]),
+    );
     expect(verdict.refusal?.text).toContain('Rule "secrets" forbids `AKIA`');
     expect(verdict.refusal?.text).not.toContain("no-console");
   });

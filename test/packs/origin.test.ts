@@ -14,13 +14,31 @@ import { asMarker, type RulesMarker, type RuleWhy } from "../../src/session/mark
 import { makeRule } from "../support/rules.js";
 
 const managed = (name: string, over: Partial<Rule> = {}) =>
-  makeRule({ name, trust: "managed", scope: "global", source: "managed", path: `/etc/opencode/rules/${name}.md`, displayPath: `/etc/opencode/rules/${name}.md`, ...over });
+  makeRule({
+    name,
+    trust: "managed",
+    scope: "global",
+    source: "managed",
+    path: `/etc/opencode/rules/${name}.md`,
+    displayPath: `/etc/opencode/rules/${name}.md`,
+    ...over,
+  });
 const user = (name: string, over: Partial<Rule> = {}) =>
-  makeRule({ name, scope: "global", path: `/home/u/.config/opencode/rules/${name}.md`, displayPath: `~/.config/opencode/rules/${name}.md`, ...over });
+  makeRule({
+    name,
+    scope: "global",
+    path: `/home/u/.config/opencode/rules/${name}.md`,
+    displayPath: `~/.config/opencode/rules/${name}.md`,
+    ...over,
+  });
 const project = (name: string, over: Partial<Rule> = {}) => makeRule({ name, ...over });
 
 const NPM_PACK = { spec: "@acme/rules", label: "@acme/rules@2.1.0", version: "2.1.0" };
-const GIT_PACK = { spec: "github:acme/policy#v3", label: "github:acme/policy@3f2c1ab", commit: "3f2c1ab".padEnd(40, "0") };
+const GIT_PACK = {
+  spec: "github:acme/policy#v3",
+  label: "github:acme/policy@3f2c1ab",
+  commit: "3f2c1ab".padEnd(40, "0"),
+};
 
 describe("a rule's tier and origin", () => {
   test("a project rule is the project's, a global rule the user's, a managed rule the organisation's", () => {
@@ -46,12 +64,20 @@ describe("a rule's tier and origin", () => {
 });
 
 describe("the origin kept in a session's marker", () => {
-  const marker = (why: unknown[]): unknown => ({ kind: "rules", rules: why.map((_, at) => `r${at}`), trigger: "first-message", why });
+  const marker = (why: unknown[]): unknown => ({
+    kind: "rules",
+    rules: why.map((_, at) => `r${at}`),
+    trigger: "first-message",
+    why,
+  });
 
   test("a reason's `from` survives being read back", () => {
     const stored = marker([
       { reason: { kind: "always" }, from: "managed" },
-      { reason: { kind: "conditions", met: [{ kind: "file", file: "src/api/users.ts", glob: "src/api/**" }] }, from: "pack @acme/rules@2.1.0" },
+      {
+        reason: { kind: "conditions", met: [{ kind: "file", file: "src/api/users.ts", glob: "src/api/**" }] },
+        from: "pack @acme/rules@2.1.0",
+      },
       { reason: { kind: "always" } },
     ]);
     expect(asMarker(stored)?.why?.map((why) => why.from)).toEqual(["managed", "pack @acme/rules@2.1.0", undefined]);
@@ -59,7 +85,10 @@ describe("the origin kept in a session's marker", () => {
 
   test("a `from` that is not text is dropped like any bad field: the reasons go, the rest of the marker stays", () => {
     for (const from of [5, null, ["managed"], { label: "x" }]) {
-      const read = asMarker({ ...(marker([{ reason: { kind: "always" } }, { reason: { kind: "always" }, from }]) as object), offered: ["o"] });
+      const read = asMarker({
+        ...(marker([{ reason: { kind: "always" } }, { reason: { kind: "always" }, from }]) as object),
+        offered: ["o"],
+      });
       expect(read).toEqual({ kind: "rules", rules: ["r0", "r1"], trigger: "first-message", offered: ["o"] });
     }
   });
@@ -67,13 +96,24 @@ describe("the origin kept in a session's marker", () => {
 
 describe("the origin in the Rules panel", () => {
   const always: RuleWhy = { reason: { kind: "always" } };
-  const api: RuleWhy = { reason: { kind: "conditions", met: [{ kind: "file", file: "src/api/users.ts", glob: "src/api/**" }] } };
-  const message = (rules: Record<string, RuleWhy>): RulesMarker => ({ kind: "rules", rules: Object.keys(rules), why: Object.values(rules), trigger: "first-message" });
+  const api: RuleWhy = {
+    reason: { kind: "conditions", met: [{ kind: "file", file: "src/api/users.ts", glob: "src/api/**" }] },
+  };
+  const message = (rules: Record<string, RuleWhy>): RulesMarker => ({
+    kind: "rules",
+    rules: Object.keys(rules),
+    why: Object.values(rules),
+    trigger: "first-message",
+  });
 
   test("a reason names the managed tier or the pack after it; an ordinary rule's names nothing more", () => {
     expect(whyText({ ...always, from: "managed" })).toBe("always · managed");
-    expect(whyText({ ...api, from: "pack @acme/rules@2.1.0" })).toBe("file src/api/users.ts matched src/api/** · pack @acme/rules@2.1.0");
-    expect(whyText({ ...always, scope: { agent: "plan" }, from: "managed pack github:acme/policy@3f2c1ab" })).toBe("always · agent plan · managed pack github:acme/policy@3f2c1ab");
+    expect(whyText({ ...api, from: "pack @acme/rules@2.1.0" })).toBe(
+      "file src/api/users.ts matched src/api/** · pack @acme/rules@2.1.0",
+    );
+    expect(whyText({ ...always, scope: { agent: "plan" }, from: "managed pack github:acme/policy@3f2c1ab" })).toBe(
+      "always · agent plan · managed pack github:acme/policy@3f2c1ab",
+    );
     expect(whyText(always)).toBe("always");
   });
 
@@ -82,8 +122,20 @@ describe("the origin in the Rules panel", () => {
   });
 
   test("the full layout shows the pack's label under the rule", () => {
-    const lines = panelLines(rulesPanel([message({ secrets: { ...always, from: "managed" }, api: { ...api, from: "pack @acme/rules@2.1.0" } })]), 80).map((line) => line.text);
-    expect(lines).toEqual(["Rules", "In context (2)", "• secrets", "  always · managed", "• api", "  file src/api/users.ts matched src/api/** · pack @acme/rules@2.1.0"]);
+    const lines = panelLines(
+      rulesPanel([
+        message({ secrets: { ...always, from: "managed" }, api: { ...api, from: "pack @acme/rules@2.1.0" } }),
+      ]),
+      80,
+    ).map((line) => line.text);
+    expect(lines).toEqual([
+      "Rules",
+      "In context (2)",
+      "• secrets",
+      "  always · managed",
+      "• api",
+      "  file src/api/users.ts matched src/api/** · pack @acme/rules@2.1.0",
+    ]);
   });
 
   test("the compact layout names the managed tier, but no pack label: it would not fit", () => {
@@ -122,11 +174,17 @@ describe("a managed rule's name is its own", () => {
       ["secrets", above.content],
       ["secrets~project", "Local secrets."],
     ]);
-    expect(resolved.beside.map(({ rule, managed: by }) => [rule.name, by.path])).toEqual([["secrets~project", above.path]]);
+    expect(resolved.beside.map(({ rule, managed: by }) => [rule.name, by.path])).toEqual([
+      ["secrets~project", above.path],
+    ]);
   });
 
   test("a project rule already named x~project: the renamed one becomes x~project2, and neither is lost", () => {
-    const resolved = resolvePrecedence([managed("x"), project("x", { content: "renamed" }), project("x~project", { content: "own name" })]);
+    const resolved = resolvePrecedence([
+      managed("x"),
+      project("x", { content: "renamed" }),
+      project("x~project", { content: "own name" }),
+    ]);
     const byName = Object.fromEntries(resolved.rules.map((rule) => [rule.name, rule.content]));
     expect(byName).toEqual({ x: "Content of x.", "x~project2": "renamed", "x~project": "own name" });
     expect(resolved.shadowed).toEqual([]);
@@ -142,9 +200,17 @@ describe("a managed rule's name is its own", () => {
   });
 
   test("in a message, managed rules come first, whatever their priority; then the user's, then the project's", () => {
-    const ordered = inMessageOrder([project("p", { priority: 100 }), user("u", { priority: 90 }), managed("m", { priority: 1 })]);
+    const ordered = inMessageOrder([
+      project("p", { priority: 100 }),
+      user("u", { priority: 90 }),
+      managed("m", { priority: 1 }),
+    ]);
     expect(ordered.map((rule) => rule.name)).toEqual(["m", "u", "p"]);
-    const twoManaged = inMessageOrder([managed("b", { priority: 10 }), project("a", { priority: 100 }), managed("c", { priority: 90 })]);
+    const twoManaged = inMessageOrder([
+      managed("b", { priority: 10 }),
+      project("a", { priority: 100 }),
+      managed("c", { priority: 90 }),
+    ]);
     expect(twoManaged.map((rule) => rule.name)).toEqual(["c", "b", "a"]);
   });
 });

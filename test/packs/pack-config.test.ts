@@ -47,7 +47,11 @@ describe("the user's and the project's packs", () => {
     expect(config.packs).toEqual([
       {
         spec: "@acme/rules",
-        place: expect.objectContaining({ owner: "user", configFile: join(userConfigFolder(), "opencode.json"), lockFile: join(userConfigFolder(), "rulebook.lock") }),
+        place: expect.objectContaining({
+          owner: "user",
+          configFile: join(userConfigFolder(), "opencode.json"),
+          lockFile: join(userConfigFolder(), "rulebook.lock"),
+        }),
       },
     ]);
     expect(config.packs[0]?.place.npmFrom[0]).toBe(userConfigFolder());
@@ -61,18 +65,33 @@ describe("the user's and the project's packs", () => {
       ["github:acme/policy#v1", "repository"],
     ]);
     for (const { place } of config.packs) {
-      expect(place).toMatchObject({ configFile: join(tree.project, "opencode.json"), lockFile: join(tree.project, ".opencode", "rulebook.lock") });
+      expect(place).toMatchObject({
+        configFile: join(tree.project, "opencode.json"),
+        lockFile: join(tree.project, ".opencode", "rulebook.lock"),
+      });
       expect(place.npmFrom[0]).toBe(tree.project);
     }
   });
 
   test("a folder pack keeps the file that names it: its path is read from that file's folder", async () => {
     await writeProject(["./team"], ".opencode/opencode.json");
-    await tree.write(tree.project, { ".opencode/team/review.md": "Review every change.", "team/review.md": "The wrong folder." });
+    await tree.write(tree.project, {
+      ".opencode/team/review.md": "Review every change.",
+      "team/review.md": "The wrong folder.",
+    });
     const config = configuredPacks(io);
-    expect(config.packs.map(({ place }) => place.configFile)).toEqual([join(tree.project, ".opencode", "opencode.json")]);
+    expect(config.packs.map(({ place }) => place.configFile)).toEqual([
+      join(tree.project, ".opencode", "opencode.json"),
+    ]);
     const loaded = await loadRules(
-      { env: io.env, home: tree.home, directory: tree.project, worktree: tree.project, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES },
+      {
+        env: io.env,
+        home: tree.home,
+        directory: tree.project,
+        worktree: tree.project,
+        fs: nodeRuleFs,
+        maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+      },
       { packs: config.packs, sources: [] },
     );
     expect(loaded.warnings.map(warningText)).toEqual([]);
@@ -88,7 +107,10 @@ describe("the user's and the project's packs", () => {
       ["@acme/api-rules", "repository"],
     ]);
     const context = { ...io, fs: nodeRuleFs, maxRuleBytes: DEFAULT_MAX_RULE_BYTES };
-    const read = (await loadPacks(context, configuredPacks(io).packs)).packs.map(({ configured }) => [configured.spec, configured.place.owner]);
+    const read = (await loadPacks(context, configuredPacks(io).packs)).packs.map(({ configured }) => [
+      configured.spec,
+      configured.place.owner,
+    ]);
     expect(read).toEqual([
       ["@acme/rules", "user"],
       ["@acme/api-rules", "repository"],
@@ -97,7 +119,9 @@ describe("the user's and the project's packs", () => {
 
   test("OpenCode 2's `plugins` entry with { package, options } names packs too", async () => {
     await tree.write(tree.project, {
-      "opencode.json": JSON.stringify({ plugins: ["another-plugin", { package: "opencode-rulebook", options: { packs: ["@acme/rules"] } }] }),
+      "opencode.json": JSON.stringify({
+        plugins: ["another-plugin", { package: "opencode-rulebook", options: { packs: ["@acme/rules"] } }],
+      }),
     });
     expect(owners()).toEqual([["@acme/rules", "repository"]]);
   });
@@ -110,7 +134,10 @@ describe("the user's and the project's packs", () => {
       ["@acme/rules", "repository"],
       ["@acme/handed", "repository"],
     ]);
-    expect(config.packs[2]?.place).toMatchObject({ configFile: join(tree.project, "opencode.json"), lockFile: join(tree.project, ".opencode", "rulebook.lock") });
+    expect(config.packs[2]?.place).toMatchObject({
+      configFile: join(tree.project, "opencode.json"),
+      lockFile: join(tree.project, ".opencode", "rulebook.lock"),
+    });
   });
 
   test("no config names a pack: none, and no warning", () => {
@@ -120,7 +147,9 @@ describe("the user's and the project's packs", () => {
 
 describe("the administrator's rulebook.json", () => {
   test("beside the managed rules folder: its packs are managed, with the lock and the pack cache beside it too", async () => {
-    await tree.write(managedFolder, { "rulebook.json": JSON.stringify({ packs: ["github:acme/policy#v3", "@acme/rules"] }) });
+    await tree.write(managedFolder, {
+      "rulebook.json": JSON.stringify({ packs: ["github:acme/policy#v3", "@acme/rules"] }),
+    });
     await writeUser(["@acme/rules"]);
     const config = configuredPacks(io);
     expect(config.warnings).toEqual([]);
@@ -139,14 +168,17 @@ describe("the administrator's rulebook.json", () => {
     });
   });
 
-  test.skipIf(process.platform === "win32")("a rulebook.json every user may write to is not read, with a warning naming it", async () => {
-    const [file] = await tree.write(managedFolder, { "rulebook.json": JSON.stringify({ packs: ["@evil/rules"] }) });
-    await chmod(file as string, 0o666);
-    const config = configuredPacks(io);
-    expect(config.packs).toEqual([]);
-    expect(config.warnings.map((warning) => [warning.code, warning.path])).toEqual([["managed-not-trusted", file]]);
-    expect(warningText(config.warnings[0]!)).toContain("is writable by every user (mode 666)");
-  });
+  test.skipIf(process.platform === "win32")(
+    "a rulebook.json every user may write to is not read, with a warning naming it",
+    async () => {
+      const [file] = await tree.write(managedFolder, { "rulebook.json": JSON.stringify({ packs: ["@evil/rules"] }) });
+      await chmod(file as string, 0o666);
+      const config = configuredPacks(io);
+      expect(config.packs).toEqual([]);
+      expect(config.warnings.map((warning) => [warning.code, warning.path])).toEqual([["managed-not-trusted", file]]);
+      expect(warningText(config.warnings[0]!)).toContain("is writable by every user (mode 666)");
+    },
+  );
 
   test("a packs value that is not a list of specs is reported against the file, and nothing is read from it", async () => {
     const [file] = await tree.write(managedFolder, { "rulebook.json": JSON.stringify({ packs: "@acme/rules" }) });
@@ -165,7 +197,9 @@ describe("the packs option", () => {
   ])("%s is reported, and no pack is read", (_what, value) => {
     const { options, errors } = parseOptions({ packs: value }, {});
     expect(options.packs).toEqual([]);
-    expect(errors).toEqual([expect.stringMatching(/^option "packs" should be a list of at most \d+ pack specs .*; default \[\] used$/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/^option "packs" should be a list of at most \d+ pack specs .*; default \[\] used$/),
+    ]);
   });
 
   test("a list of specs is taken as written", () => {

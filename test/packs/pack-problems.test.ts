@@ -14,17 +14,25 @@ const SPEC = "@acme/rules";
 const HASH_A = `sha256-${"a".repeat(64)}`;
 const HASH_B = `sha256-${"b".repeat(64)}`;
 
-const textOf = (problem: PackProblem, owner: PackOwner) => warningText(ruleWarning(CONFIG, { code: "pack-not-delivered", pack: SPEC, problem, owner }));
+const textOf = (problem: PackProblem, owner: PackOwner) =>
+  warningText(ruleWarning(CONFIG, { code: "pack-not-delivered", pack: SPEC, problem, owner }));
 
 const FLAG: Record<PackOwner, string> = { repository: "", user: " --global", managed: " --managed" };
 const OWNERS: PackOwner[] = ["repository", "user", "managed"];
 
 /** Each kind: the problem, what its text must name, and the `packs` subcommand that fixes it (none when editing the pack or the config is the fix). */
-type Case<K extends PackProblem["kind"]> = { problem: Extract<PackProblem, { kind: K }>; names: string[]; fix?: "install" | "update" };
+type Case<K extends PackProblem["kind"]> = {
+  problem: Extract<PackProblem, { kind: K }>;
+  names: string[];
+  fix?: "install" | "update";
+};
 
 /** Keyed by kind: a kind added to PackProblem and not here fails to type-check. */
 const CASES: { [K in PackProblem["kind"]]: Case<K> } = {
-  "spec-invalid": { problem: { kind: "spec-invalid", reason: 'pack "ssh://host/repo" is not a pack spec' }, names: ['pack "ssh://host/repo" is not a pack spec'] },
+  "spec-invalid": {
+    problem: { kind: "spec-invalid", reason: 'pack "ssh://host/repo" is not a pack spec' },
+    names: ['pack "ssh://host/repo" is not a pack spec'],
+  },
   "not-installed": {
     problem: { kind: "not-installed", where: "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa" },
     names: ["is not installed", "/home/u/.cache/opencode/rulebook/packs/repo-aaaaaaa"],
@@ -36,15 +44,32 @@ const CASES: { [K in PackProblem["kind"]]: Case<K> } = {
     names: ["differs from what rulebook.lock pins", "its URL, ref or sub-folder changed"],
     fix: "update",
   },
-  "hash-differs": { problem: { kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "git" }, names: ["changed since it was installed", HASH_A, HASH_B], fix: "install" },
-  "version-differs": { problem: { kind: "version-differs", locked: "2.1.0", found: "2.2.0" }, names: ["is installed at 2.2.0, but rulebook.lock records 2.1.0"], fix: "update" },
-  "outside-repository": { problem: { kind: "outside-repository", realPath: "/home/u/secret" }, names: ["leads to /home/u/secret, outside the repository"] },
-  "rules-outside-pack": { problem: { kind: "rules-outside-pack", realPath: "/etc" }, names: ["names a rules folder outside the pack (/etc)"] },
+  "hash-differs": {
+    problem: { kind: "hash-differs", locked: HASH_A, found: HASH_B, from: "git" },
+    names: ["changed since it was installed", HASH_A, HASH_B],
+    fix: "install",
+  },
+  "version-differs": {
+    problem: { kind: "version-differs", locked: "2.1.0", found: "2.2.0" },
+    names: ["is installed at 2.2.0, but rulebook.lock records 2.1.0"],
+    fix: "update",
+  },
+  "outside-repository": {
+    problem: { kind: "outside-repository", realPath: "/home/u/secret" },
+    names: ["leads to /home/u/secret, outside the repository"],
+  },
+  "rules-outside-pack": {
+    problem: { kind: "rules-outside-pack", realPath: "/etc" },
+    names: ["names a rules folder outside the pack (/etc)"],
+  },
   "no-rules-folder": {
     problem: { kind: "no-rules-folder", folder: "/project/node_modules/@acme/rules/rules" },
     names: ["has no rules folder (/project/node_modules/@acme/rules/rules)"],
   },
-  unreadable: { problem: { kind: "unreadable", reason: "EACCES: permission denied" }, names: ["cannot be read (EACCES: permission denied)"] },
+  unreadable: {
+    problem: { kind: "unreadable", reason: "EACCES: permission denied" },
+    names: ["cannot be read (EACCES: permission denied)"],
+  },
 };
 const KINDS = Object.values(CASES);
 
@@ -74,7 +99,9 @@ describe("a warning a person acts on", () => {
   test("an npm pack not in node_modules: npm installs it, whoever names it", () => {
     for (const owner of OWNERS) {
       const text = textOf({ kind: "not-installed", where: "node_modules/@acme/rules from /project" }, owner);
-      expect(text).toBe("pack @acme/rules is not installed (looked in node_modules/@acme/rules from /project); not delivered: run `npm install`");
+      expect(text).toBe(
+        "pack @acme/rules is not installed (looked in node_modules/@acme/rules from /project); not delivered: run `npm install`",
+      );
     }
   });
 
@@ -97,6 +124,9 @@ describe("a warning a person acts on", () => {
   });
 
   test("every pack problem is an error: something was not loaded", () => {
-    for (const { problem } of KINDS) expect(ruleWarning(CONFIG, { code: "pack-not-delivered", pack: SPEC, problem, owner: "repository" }).severity).toBe("error");
+    for (const { problem } of KINDS)
+      expect(
+        ruleWarning(CONFIG, { code: "pack-not-delivered", pack: SPEC, problem, owner: "repository" }).severity,
+      ).toBe("error");
   });
 });

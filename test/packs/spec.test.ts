@@ -19,11 +19,41 @@ describe("accepted Git specs", () => {
     ["github:acme/rules", "https://github.com/acme/rules.git", undefined, undefined, "github:acme/rules"],
     ["github:acme/rules#v2", "https://github.com/acme/rules.git", "v2", undefined, "github:acme/rules"],
     ["github:acme/rules#v2:frontend", "https://github.com/acme/rules.git", "v2", "frontend", "github:acme/rules"],
-    ["github:acme/rules#:packages/rules", "https://github.com/acme/rules.git", undefined, "packages/rules", "github:acme/rules"],
-    ["github:Acme-Co/rules.git#release/2.x", "https://github.com/Acme-Co/rules.git", "release/2.x", undefined, "github:Acme-Co/rules.git"],
-    ["git+https://git.example.com/team/rules.git#main", "https://git.example.com/team/rules.git", "main", undefined, "git+https://git.example.com/team/rules.git"],
-    ["git+ssh://git@github.com/acme/rules.git#v1.2.3", "ssh://git@github.com/acme/rules.git", "v1.2.3", undefined, "git+ssh://git@github.com/acme/rules.git"],
-    ["git+ssh://git@host:2222/rules", "ssh://git@host:2222/rules", undefined, undefined, "git+ssh://git@host:2222/rules"],
+    [
+      "github:acme/rules#:packages/rules",
+      "https://github.com/acme/rules.git",
+      undefined,
+      "packages/rules",
+      "github:acme/rules",
+    ],
+    [
+      "github:Acme-Co/rules.git#release/2.x",
+      "https://github.com/Acme-Co/rules.git",
+      "release/2.x",
+      undefined,
+      "github:Acme-Co/rules.git",
+    ],
+    [
+      "git+https://git.example.com/team/rules.git#main",
+      "https://git.example.com/team/rules.git",
+      "main",
+      undefined,
+      "git+https://git.example.com/team/rules.git",
+    ],
+    [
+      "git+ssh://git@github.com/acme/rules.git#v1.2.3",
+      "ssh://git@github.com/acme/rules.git",
+      "v1.2.3",
+      undefined,
+      "git+ssh://git@github.com/acme/rules.git",
+    ],
+    [
+      "git+ssh://git@host:2222/rules",
+      "ssh://git@host:2222/rules",
+      undefined,
+      undefined,
+      "git+ssh://git@host:2222/rules",
+    ],
     ["git+file:///tmp/r", "file:///tmp/r", undefined, undefined, "git+file:///tmp/r"],
     [
       "git+file:///srv/rules.git#3f2c1ab0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6:a/b",
@@ -33,7 +63,14 @@ describe("accepted Git specs", () => {
       "git+file:///srv/rules.git",
     ],
   ])("%s → url %s, ref %s, subdir %s, repo %s", (spec, url, ref, subdir, repo) => {
-    expect(pack(spec)).toEqual({ kind: "git", spec, url, repo, ...(ref ? { ref } : {}), ...(subdir ? { subdir } : {}) });
+    expect(pack(spec)).toEqual({
+      kind: "git",
+      spec,
+      url,
+      repo,
+      ...(ref ? { ref } : {}),
+      ...(subdir ? { subdir } : {}),
+    });
   });
 });
 
@@ -42,12 +79,20 @@ describe("accepted npm names and folders", () => {
     expect(pack(spec)).toEqual({ kind: "npm", spec, name: spec });
   });
 
-  test.each([".", "..", "./rules", "../platform/rules", "/abs/rules", "~/team/rules", "C:\\rules", "d:/rules", ".\\rules", "~/Team Rules"])(
-    "%s is a folder, kept as written",
-    (spec) => {
-      expect(pack(spec)).toEqual({ kind: "folder", spec, path: spec });
-    },
-  );
+  test.each([
+    ".",
+    "..",
+    "./rules",
+    "../platform/rules",
+    "/abs/rules",
+    "~/team/rules",
+    "C:\\rules",
+    "d:/rules",
+    ".\\rules",
+    "~/Team Rules",
+  ])("%s is a folder, kept as written", (spec) => {
+    expect(pack(spec)).toEqual({ kind: "folder", spec, path: spec });
+  });
 });
 
 describe("refused specs, each with the spec and why", () => {
@@ -124,7 +169,8 @@ describe("refused specs, each with the spec and why", () => {
   ])("%j is refused", (spec, why) => {
     const error = refusal(spec);
     expect(error).toMatch(why);
-    if (spec !== "") expect(error).toContain(`pack ${JSON.stringify(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec)}`);
+    if (spec !== "")
+      expect(error).toContain(`pack ${JSON.stringify(spec.length > 80 ? `${spec.slice(0, 80)}…` : spec)}`);
   });
 
   test("a 40-hex commit is a fine ref, an option-looking one is not", () => {
@@ -134,8 +180,19 @@ describe("refused specs, each with the spec and why", () => {
 });
 
 describe("no accepted Git spec reaches git as an option or a shell word", () => {
-  const piece = fc.string({ unit: fc.constantFrom("-", "a", "/", ".", ":", "#", "@", " ", "\t", "\n", "\u0000", "~", "^", "=", "0", "\\"), maxLength: 12 });
-  const prefix = fc.constantFrom("github:", "git+https://", "git+ssh://", "git+file:///", "git+file://", "git+ext::", "");
+  const piece = fc.string({
+    unit: fc.constantFrom("-", "a", "/", ".", ":", "#", "@", " ", "\t", "\n", "\u0000", "~", "^", "=", "0", "\\"),
+    maxLength: 12,
+  });
+  const prefix = fc.constantFrom(
+    "github:",
+    "git+https://",
+    "git+ssh://",
+    "git+file:///",
+    "git+file://",
+    "git+ext::",
+    "",
+  );
 
   test("url, ref and subdir never start with - and hold no whitespace or control character", () => {
     fc.assert(

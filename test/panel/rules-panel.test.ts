@@ -10,8 +10,12 @@ import { COMPACT_BELOW, MAX_LISTED, panelLines, wrap } from "../../src/panel/pan
 import { rulesPanel } from "../../src/panel/rules-panel.js";
 
 const always: RuleWhy = { reason: { kind: "always" } };
-const file = (path: string, glob: string): RuleWhy => ({ reason: { kind: "conditions", met: [{ kind: "file", file: path, glob }] } });
-const keyword = (word: string): RuleWhy => ({ reason: { kind: "conditions", met: [{ kind: "keyword", keyword: word }] } });
+const file = (path: string, glob: string): RuleWhy => ({
+  reason: { kind: "conditions", met: [{ kind: "file", file: path, glob }] },
+});
+const keyword = (word: string): RuleWhy => ({
+  reason: { kind: "conditions", met: [{ kind: "keyword", keyword: word }] },
+});
 const message = (rules: Record<string, RuleWhy>, extra: Partial<RulesMarker> = {}): RulesMarker => ({
   kind: "rules",
   rules: Object.keys(rules),
@@ -34,7 +38,12 @@ describe("what the panel holds", () => {
       message({ "database/migrations": keyword("migration") }, { trigger: "prompt" }),
       ruleReadMarker("security"),
     ]);
-    expect(panel?.inContext.map((rule) => rule.name)).toEqual(["style-guide", "typescript", "database/migrations", "security"]);
+    expect(panel?.inContext.map((rule) => rule.name)).toEqual([
+      "style-guide",
+      "typescript",
+      "database/migrations",
+      "security",
+    ]);
     expect(panel?.inContext.at(-1)?.why).toEqual({ reason: { kind: "rule-tool" } });
     expect(panel?.onRequest).toEqual(["release"]);
   });
@@ -44,7 +53,11 @@ describe("what the panel holds", () => {
     const paused = rulesPanel([plan, message({}, { paused: ["plan-notes"] })]);
     expect(paused?.inContext).toEqual([]);
     expect(paused?.setAside.map((rule) => rule.name)).toEqual(["plan-notes"]);
-    const resumed = rulesPanel([plan, message({}, { paused: ["plan-notes"] }), message({}, { resumed: ["plan-notes"] })]);
+    const resumed = rulesPanel([
+      plan,
+      message({}, { paused: ["plan-notes"] }),
+      message({}, { resumed: ["plan-notes"] }),
+    ]);
     expect(resumed?.inContext.map((rule) => rule.name)).toEqual(["plan-notes"]);
     expect(resumed?.setAside).toEqual([]);
   });
@@ -52,14 +65,24 @@ describe("what the panel holds", () => {
   test("left out by the budget: the latest composed message's list holds; a rule given later leaves it; a rule read by name does not reset it", () => {
     const first = message({ a: always }, { leftOut: ["big", "huge"], warnings: 3 });
     expect(rulesPanel([first])).toMatchObject({ leftOut: ["big", "huge"], leftOutCount: 2, warnings: 3 });
-    expect(rulesPanel([first, ruleReadMarker("big")])).toMatchObject({ leftOut: ["huge"], leftOutCount: 1, warnings: 3 });
-    expect(rulesPanel([first, message({ big: always }, { leftOut: ["huge"] })])).toMatchObject({ leftOut: ["huge"], warnings: 0 });
+    expect(rulesPanel([first, ruleReadMarker("big")])).toMatchObject({
+      leftOut: ["huge"],
+      leftOutCount: 1,
+      warnings: 3,
+    });
+    expect(rulesPanel([first, message({ big: always }, { leftOut: ["huge"] })])).toMatchObject({
+      leftOut: ["huge"],
+      warnings: 0,
+    });
     expect(rulesPanel([first, message({ big: always, huge: always })])?.leftOut).toEqual([]);
     expect(rulesPanel([message({}, { leftOut: ["r1"], leftOutCount: 900 })])?.leftOutCount).toBe(900);
   });
 
   test("a deleted rule file's rule leaves the panel", () => {
-    const panel = rulesPanel([message({ a: always, b: always }, { offered: ["c"] }), message({}, { removed: ["b", "c"] })]);
+    const panel = rulesPanel([
+      message({ a: always, b: always }, { offered: ["c"] }),
+      message({}, { removed: ["b", "c"] }),
+    ]);
     expect(panel?.inContext.map((rule) => rule.name)).toEqual(["a"]);
     expect(panel?.onRequest).toEqual([]);
   });
@@ -72,9 +95,15 @@ describe("what the panel holds", () => {
 
 describe("the panel as lines", () => {
   const session = [
-    message({ "style-guide": always, "plan-notes": { ...always, scope: { agent: "plan" } } }, { offered: ["security"], warnings: 2 }),
+    message(
+      { "style-guide": always, "plan-notes": { ...always, scope: { agent: "plan" } } },
+      { offered: ["security"], warnings: 2 },
+    ),
     message({ typescript: file("src/app.ts", "src/**/*.ts") }, { trigger: "read", warnings: 2 }),
-    message({ "database/migrations": keyword("migration"), api: { reason: { kind: "mention", rule: "api" } } }, { leftOut: ["huge"], warnings: 2 }),
+    message(
+      { "database/migrations": keyword("migration"), api: { reason: { kind: "mention", rule: "api" } } },
+      { leftOut: ["huge"], warnings: 2 },
+    ),
   ];
 
   test("the sidebar's 37 columns: each rule with its reason below, then on request, left out, warnings and where to see them", () => {
@@ -102,7 +131,10 @@ describe("the panel as lines", () => {
   });
 
   test("set-aside rules say whom they were given for", () => {
-    const lines = texts([message({ "plan-notes": { ...always, scope: { agent: "plan" } } }), message({}, { paused: ["plan-notes"] })]);
+    const lines = texts([
+      message({ "plan-notes": { ...always, scope: { agent: "plan" } } }),
+      message({}, { paused: ["plan-notes"] }),
+    ]);
     expect(lines).toEqual(["Rules", "Set aside for now (1)", "• plan-notes", "  given for agent plan"]);
     expect(texts([message({}, { offered: ["security"] })]).slice(0, 2)).toEqual(["Rules", "No rule in context yet"]);
   });
@@ -124,8 +156,15 @@ describe("the panel as lines", () => {
   });
 
   test("a long path wraps at words and breaks only what cannot fit, continued under the reason", () => {
-    const lines = texts([message({ db: file("packages/server/src/database/models/user-account.ts", "packages/*/src/database/**") })]);
-    expect(lines.slice(2)).toEqual(["• db", "  file packages/server/src/database/m", "  odels/user-account.ts matched", "  packages/*/src/database/**"]);
+    const lines = texts([
+      message({ db: file("packages/server/src/database/models/user-account.ts", "packages/*/src/database/**") }),
+    ]);
+    expect(lines.slice(2)).toEqual([
+      "• db",
+      "  file packages/server/src/database/m",
+      "  odels/user-account.ts matched",
+      "  packages/*/src/database/**",
+    ]);
     expect(wrap("  a b c", 4, 2)).toEqual(["  a", "  b", "  c"]);
     // The indent takes at most half a line, so even a narrow column makes progress.
     expect(wrap("abcdef", 2, 5)).toEqual(["ab", " c", " d", " e", " f"]);
@@ -164,7 +203,10 @@ describe("rules that forbid, held and weakened", () => {
     const markers = [message({ style: always }), weakenedNote, message({ other: always }), weakenedNote];
     expect(rulesPanel(markers)?.weakened).toEqual(["no-force-push"]);
     const lines = panelLines(rulesPanel(markers), 37);
-    expect(lines.filter((line) => line.tone === "warning").map((line) => line.text)).toEqual(["⚠ weakened by the agent:", "  no-force-push"]);
+    expect(lines.filter((line) => line.tone === "warning").map((line) => line.text)).toEqual([
+      "⚠ weakened by the agent:",
+      "  no-force-push",
+    ]);
     expect(texts(markers, 22).at(-1)).toBe("⚠ weakened: no-force-…");
   });
 });

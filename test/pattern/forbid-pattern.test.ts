@@ -5,7 +5,12 @@
 import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, test } from "vitest";
-import { type ForbidPattern, MAX_PATTERN_LENGTH, MAX_PATTERN_SIZE, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
+import {
+  type ForbidPattern,
+  MAX_PATTERN_LENGTH,
+  MAX_PATTERN_SIZE,
+  readForbidPattern,
+} from "../../src/pattern/forbid-pattern.js";
 
 /** The pattern read, or the test fails with its problem. */
 function read(written: string): ForbidPattern {
@@ -42,11 +47,15 @@ describe("literals", () => {
   test("property: a literal matches exactly where String.prototype.includes finds it", () => {
     const char = fc.constantFrom("a", "b", ".", "*", "(", ")", "[", "\\", "/", "$", "^", "|", "é", "😀", " ");
     fc.assert(
-      fc.property(fc.string({ unit: char, minLength: 1, maxLength: 12 }), fc.string({ unit: char, maxLength: 60 }), (literal, text) => {
-        fc.pre(!/^\/.*\/[imsu]*$/s.test(literal));
-        expect(found(literal, text)).toBe(text.includes(literal));
-        expect(found(literal, `${text}${literal}${text}`)).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: char, minLength: 1, maxLength: 12 }),
+        fc.string({ unit: char, maxLength: 60 }),
+        (literal, text) => {
+          fc.pre(!/^\/.*\/[imsu]*$/s.test(literal));
+          expect(found(literal, text)).toBe(text.includes(literal));
+          expect(found(literal, `${text}${literal}${text}`)).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -94,12 +103,30 @@ describe("patterns that cannot be used, and why", () => {
     ["", "is empty"],
     ["//", "is an empty regular expression, which matches everywhere"],
     ["//i", "is an empty regular expression, which matches everywhere"],
-    ["/(?=a)b/", 'uses a lookahead "(?=…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds'],
-    ["/a(?!b)/", 'uses a lookahead "(?!…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds'],
-    ["/(?<=a)b/", 'uses a lookbehind "(?<=…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds'],
-    ["/(?<!a)b/", 'uses a lookbehind "(?<!…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds'],
-    ["/(a)\\1/", 'uses a backreference "\\1": patterns are matched by a linear-time engine (RE2), which has no backreferences'],
-    ["/(?<q>['\"]).*\\k<q>/", 'uses a backreference "\\k<…>": patterns are matched by a linear-time engine (RE2), which has no backreferences'],
+    [
+      "/(?=a)b/",
+      'uses a lookahead "(?=…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds',
+    ],
+    [
+      "/a(?!b)/",
+      'uses a lookahead "(?!…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds',
+    ],
+    [
+      "/(?<=a)b/",
+      'uses a lookbehind "(?<=…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds',
+    ],
+    [
+      "/(?<!a)b/",
+      'uses a lookbehind "(?<!…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds',
+    ],
+    [
+      "/(a)\\1/",
+      'uses a backreference "\\1": patterns are matched by a linear-time engine (RE2), which has no backreferences',
+    ],
+    [
+      "/(?<q>['\"]).*\\k<q>/",
+      'uses a backreference "\\k<…>": patterns are matched by a linear-time engine (RE2), which has no backreferences',
+    ],
     ["/a)(b/", 'has a ")" that closes no group'],
     ["/[/", "is not a valid regular expression (missing closing ]: `[`)"],
     ["/(a/", "is not a valid regular expression (missing closing ))"],

@@ -6,7 +6,16 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { type ForbidPattern, MAX_PATTERN_LENGTH, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
-import { lineOfUnit, MAX_GROUP_SIZE, patternScanner, type ScanBudget, scanCore, WINDOW, WINDOW_OVERLAP, windowsOf } from "../../src/pattern/pattern-scan.js";
+import {
+  lineOfUnit,
+  MAX_GROUP_SIZE,
+  patternScanner,
+  type ScanBudget,
+  scanCore,
+  WINDOW,
+  WINDOW_OVERLAP,
+  windowsOf,
+} from "../../src/pattern/pattern-scan.js";
 import { HEAVY_GROUP_SIZE, isHeavy } from "../../src/pattern/scan-groups.js";
 import { prepareSets, scanInSlices } from "../../src/pattern/scan-slices.js";
 
@@ -19,7 +28,8 @@ function read(written: string): ForbidPattern {
 const NO_DEADLINE: ScanBudget = { now: () => 0, deadline: Infinity };
 
 /** The hits of `written` patterns in `units`, as [pattern, unit] pairs. */
-const hits = (written: readonly string[], units: readonly string[]) => patternScanner(written.map(read))(units, NO_DEADLINE).hits.map((hit) => [hit.pattern, hit.unit]);
+const hits = (written: readonly string[], units: readonly string[]) =>
+  patternScanner(written.map(read))(units, NO_DEADLINE).hits.map((hit) => [hit.pattern, hit.unit]);
 
 /** A clock that moves one tick each time it is read. */
 function tickingClock(deadline: number) {
@@ -132,7 +142,11 @@ describe("long lines, in windows", () => {
         back: fc.nat({ max: MAX_PATTERN_LENGTH }),
         after: fc.nat({ max: 2000 }),
       })
-      .map(({ text, window, back, after }) => ({ text, before: Math.max(0, window * step + WINDOW - Math.min(back, text.length)), after }));
+      .map(({ text, window, back, after }) => ({
+        text,
+        before: Math.max(0, window * step + WINDOW - Math.min(back, text.length)),
+        after,
+      }));
     fc.assert(
       fc.property(placed, ({ text, before, after }) => {
         const line = `${"c".repeat(before)}${text}${"d".repeat(after)}`;
@@ -208,7 +222,11 @@ describe("scanning in slices", () => {
     const patterns = [read("console.log("), read("/\\bany\\b/")];
     const lines = ["let x: any = 1", "console.log(x)", "ok"];
     let pauses = 0;
-    const sliced = await scanInSlices(scanCore(patterns), lines, { ...NO_DEADLINE, sliceMs: -1, pause: async () => void pauses++ });
+    const sliced = await scanInSlices(scanCore(patterns), lines, {
+      ...NO_DEADLINE,
+      sliceMs: -1,
+      pause: async () => void pauses++,
+    });
     expect(sliced).toEqual(patternScanner(patterns)(lines, NO_DEADLINE));
     expect(pauses).toBeGreaterThan(0);
   });
@@ -238,9 +256,20 @@ describe("scanning in slices", () => {
 
 describe("patterns the DFA may give up on are matched in smaller sets", () => {
   test("a counted repeat of 8 or more, or more than 48 instructions, is heavy; literals and ordinary expressions are not", () => {
-    expect(["/[ab]*a[ab]{40}c/", "/(a|b|c|d)*a(a|b|c|d){150}x/", "/x{2,9}/", `/${"[ab]".repeat(60)}/`].map((written) => isHeavy(read(written)))).toEqual([true, true, true, true]);
     expect(
-      ["console.log(", `${"x".repeat(400)}{40}`, "/\\bgit\\s+push\\b.*\\s(-f|--force)(\\s|$)/", "/:\\s*any\\b/", "/x{3,}/", "/(a+)+$/"].map((written) => isHeavy(read(written))),
+      ["/[ab]*a[ab]{40}c/", "/(a|b|c|d)*a(a|b|c|d){150}x/", "/x{2,9}/", `/${"[ab]".repeat(60)}/`].map((written) =>
+        isHeavy(read(written)),
+      ),
+    ).toEqual([true, true, true, true]);
+    expect(
+      [
+        "console.log(",
+        `${"x".repeat(400)}{40}`,
+        "/\\bgit\\s+push\\b.*\\s(-f|--force)(\\s|$)/",
+        "/:\\s*any\\b/",
+        "/x{3,}/",
+        "/(a+)+$/",
+      ].map((written) => isHeavy(read(written))),
     ).toEqual([false, false, false, false, false, false]);
   });
 
@@ -250,8 +279,14 @@ describe("patterns the DFA may give up on are matched in smaller sets", () => {
     const core = scanCore([...heavy, ...ordinary]);
     const sizes = core.groups.map((group) => group.members.every((index) => index >= heavy.length));
     expect(sizes[0]).toBe(true);
-    expect(core.groups.filter((group) => group.members.some((index) => index < heavy.length)).every((group) => group.size <= HEAVY_GROUP_SIZE)).toBe(true);
-    expect(core.groups.filter((group) => group.members.some((index) => index < heavy.length)).length).toBeGreaterThan(1);
+    expect(
+      core.groups
+        .filter((group) => group.members.some((index) => index < heavy.length))
+        .every((group) => group.size <= HEAVY_GROUP_SIZE),
+    ).toBe(true);
+    expect(core.groups.filter((group) => group.members.some((index) => index < heavy.length)).length).toBeGreaterThan(
+      1,
+    );
     const text = ["forbidden_7(x)", `${"abcd".repeat(100)}a${"b".repeat(150)}x3`];
     expect(patternScanner([...heavy, ...ordinary])(text, NO_DEADLINE).hits).toEqual([
       { pattern: heavy.length + 7, unit: 0 },

@@ -20,8 +20,10 @@ const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 const names = (rules: ReadonlyArray<{ name: string }>) => rules.map((rule) => rule.name);
 const includedNames = (composed: ComposedMessage) => composed.included.map(({ rule }) => rule.name);
 /** A rule whose whole block is about `size` bytes. */
-const sized = (name: string, size: number, priority = 50) => makeRule({ name, priority, content: "x".repeat(Math.max(0, size - 80)) });
-const onRequest = (name: string, description = `When working on ${name}`) => makeRule({ name, alwaysApply: false, description });
+const sized = (name: string, size: number, priority = 50) =>
+  makeRule({ name, priority, content: "x".repeat(Math.max(0, size - 80)) });
+const onRequest = (name: string, description = `When working on ${name}`) =>
+  makeRule({ name, alwaysApply: false, description });
 const none = { files: [] };
 
 describe("the normal case is the message as rendered before budgets existed", () => {
@@ -37,16 +39,22 @@ describe("the normal case is the message as rendered before budgets existed", ()
     const rules = [sized("big", 3000, 10), makeRule({ name: "important", priority: 90 }), makeRule({ name: "style" })];
     const composed = composeRulesMessage(rules, none, { maxBytes: 1500 })!;
     expect(includedNames(composed)).toEqual(["important", "style"]);
-    expect(composed.text).toBe(renderRulesMessage([rules[1] as Rule, rules[2] as Rule], { leftOut: [{ name: "big" }] }));
+    expect(composed.text).toBe(
+      renderRulesMessage([rules[1] as Rule, rules[2] as Rule], { leftOut: [{ name: "big" }] }),
+    );
   });
 });
 
 describe("the budget is worked out in one pass", () => {
   test("10,000 always-on rules: only the blocks kept are rendered, each once; the message within budget, every rule included or left out", () => {
-    const rules = Array.from({ length: 10_000 }, (_, i) => makeRule({ name: `rule-${i}`, priority: 1 + (i % 100), content: `Rule number ${i}. ${"y".repeat(i % 300)}` }));
+    const rules = Array.from({ length: 10_000 }, (_, i) =>
+      makeRule({ name: `rule-${i}`, priority: 1 + (i % 100), content: `Rule number ${i}. ${"y".repeat(i % 300)}` }),
+    );
     const composed = composeRulesMessage(rules, none, { listOnRequest: true })!;
     expect(vi.mocked(renderRuleSection)).toHaveBeenCalledTimes(composed.included.length);
-    expect(new Set(vi.mocked(renderRuleSection).mock.calls.map(([rule]) => rule))).toEqual(new Set(composed.included.map(({ rule }) => rule)));
+    expect(new Set(vi.mocked(renderRuleSection).mock.calls.map(([rule]) => rule))).toEqual(
+      new Set(composed.included.map(({ rule }) => rule)),
+    );
     expect(bytes(composed.text)).toBeLessThanOrEqual(DEFAULT_MAX_MESSAGE_BYTES);
     expect(composed.included.length + composed.leftOut.length).toBe(10_000);
     expect(composed.included.length).toBeGreaterThan(0);
@@ -59,30 +67,47 @@ describe("the budget is worked out in one pass", () => {
 
 describe("backfill", () => {
   test("a large rule that does not fit is left out; smaller, lower-priority rules after it still go in", () => {
-    const rules = [sized("high", 2000, 90), sized("large", 4200, 60), sized("small-1", 1000, 20), sized("small-2", 1000, 10)];
+    const rules = [
+      sized("high", 2000, 90),
+      sized("large", 4200, 60),
+      sized("small-1", 1000, 20),
+      sized("small-2", 1000, 10),
+    ];
     const composed = composeRulesMessage(rules, none, { maxBytes: 6000 })!;
     expect(includedNames(composed)).toEqual(["high", "small-1", "small-2"]);
     expect(names(composed.leftOut)).toEqual(["large"]);
-    expect(composed.text).toContain("Also in force, left out of this message to keep it short: large. Read each with the `rule` tool");
+    expect(composed.text).toContain(
+      "Also in force, left out of this message to keep it short: large. Read each with the `rule` tool",
+    );
     expect(bytes(composed.text)).toBeLessThanOrEqual(6000);
   });
 
   test("no rule is left out while the message leaves room for it: the space kept for the left-out notice and not used goes to rules", () => {
     const sizes = [49, 49, 49, 49, 49, 790, 49];
-    const found = sizes.map((size, i) => makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${"x".repeat(size)}.` }));
+    const found = sizes.map((size, i) =>
+      makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${"x".repeat(size)}.` }),
+    );
     const composed = composeRulesMessage(found, none, { maxBytes: 1500 })!;
     // Before, r0 was left out too, with 141 bytes free and its block 138.
     expect(includedNames(composed)).toEqual(["r0", "r5"]);
     expect(names(composed.leftOut)).toEqual(["r1", "r2", "r3", "r4", "r6"]);
     fc.assert(
       fc.property(
-        fc.array(fc.record({ size: fc.integer({ min: 0, max: 5000 }), priority: fc.integer({ min: 1, max: 100 }) }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ size: fc.integer({ min: 0, max: 5000 }), priority: fc.integer({ min: 1, max: 100 }) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         fc.integer({ min: 1500, max: 20_000 }),
         (specs, maxBytes) => {
-          const rules = specs.map(({ size, priority }, i) => makeRule({ name: `r${i}`, priority, content: `${"x".repeat(size)}.` }));
+          const rules = specs.map(({ size, priority }, i) =>
+            makeRule({ name: `r${i}`, priority, content: `${"x".repeat(size)}.` }),
+          );
           const composed = composeRulesMessage(rules, none, { maxBytes })!;
           const free = maxBytes - bytes(composed.text);
-          for (const rule of composed.leftOut) expect(bytes(renderRuleSection(rule)) + 2, `${rule.name} left out with ${free} bytes free`).toBeGreaterThan(free);
+          for (const rule of composed.leftOut)
+            expect(bytes(renderRuleSection(rule)) + 2, `${rule.name} left out with ${free} bytes free`).toBeGreaterThan(
+              free,
+            );
         },
       ),
       { numRuns: 500 },
@@ -98,7 +123,9 @@ describe("backfill", () => {
 });
 
 describe("the on-request list counts against the budget", () => {
-  const many = Array.from({ length: 3000 }, (_, i) => onRequest(`topic-${i}`, `Conventions for topic number ${i} of the project`));
+  const many = Array.from({ length: 3000 }, (_, i) =>
+    onRequest(`topic-${i}`, `Conventions for topic number ${i} of the project`),
+  );
 
   test("3,000 on-request rules: the list is cut at whole entries and says how many more there are", () => {
     const composed = composeRulesMessage([makeRule({ name: "style" }), ...many], none, { listOnRequest: true })!;
@@ -126,7 +153,10 @@ describe("the on-request list counts against the budget", () => {
   });
 
   test("a short list takes only its own size; space the rules leave goes to the list", () => {
-    const composed = composeRulesMessage([sized("a", 1000), ...many.slice(0, 3)], none, { listOnRequest: true, maxBytes: 2000 })!;
+    const composed = composeRulesMessage([sized("a", 1000), ...many.slice(0, 3)], none, {
+      listOnRequest: true,
+      maxBytes: 2000,
+    })!;
     expect(names(composed.onRequest)).toEqual(["topic-0", "topic-1", "topic-2"]);
     expect(composed.text).not.toContain("more rules to read on request");
   });
@@ -134,7 +164,10 @@ describe("the on-request list counts against the budget", () => {
   test("an entry too long for the list's share waits: the rules fill the message, the list is not sent (the caller lists it later)", () => {
     const a = sized("a", 900);
     const maxBytes = bytes(renderRulesMessage([a])) + 450;
-    const composed = composeRulesMessage([a, onRequest("x", "d".repeat(600))], none, { listOnRequest: true, maxBytes })!;
+    const composed = composeRulesMessage([a, onRequest("x", "d".repeat(600))], none, {
+      listOnRequest: true,
+      maxBytes,
+    })!;
     expect(includedNames(composed)).toEqual(["a"]);
     expect(composed.onRequest).toEqual([]);
     expect(composed.text).not.toContain("Rules to read on request");
@@ -153,18 +186,25 @@ describe("the on-request list counts against the budget", () => {
 
 describe("the left-out notice is bounded", () => {
   test("it names rules up to a bounded size, then counts the rest; every left-out rule is still reported", () => {
-    const rules = Array.from({ length: 2000 }, (_, i) => makeRule({ name: `a-rather-long-rule-name-number-${i}`, content: "z".repeat(400) }));
+    const rules = Array.from({ length: 2000 }, (_, i) =>
+      makeRule({ name: `a-rather-long-rule-name-number-${i}`, content: "z".repeat(400) }),
+    );
     const maxBytes = 20_000;
     const composed = composeRulesMessage(rules, none, { maxBytes })!;
     expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
     expect(composed.included.length + composed.leftOut.length).toBe(2000);
-    const notice = /Also in force, left out of this message to keep it short: (.*) and ([\d,]+) more not named here\./.exec(composed.text);
+    const notice =
+      /Also in force, left out of this message to keep it short: (.*) and ([\d,]+) more not named here\./.exec(
+        composed.text,
+      );
     expect(notice).not.toBeNull();
     const named = (notice?.[1] ?? "").split(", ");
     expect(named[0]).toBe(composed.leftOut[0]?.name);
     expect(named.length + Number((notice?.[2] ?? "").replace(/,/g, ""))).toBe(composed.leftOut.length);
     expect(bytes(notice?.[0] ?? "")).toBeLessThanOrEqual(2048 + 200);
-    expect(composed.text).toContain("the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).");
+    expect(composed.text).toContain(
+      "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).",
+    );
   });
 });
 
@@ -180,7 +220,10 @@ describe("delivered rules are known by identity", () => {
       ["security", sec],
     ]);
     expect(composeRulesMessage([style, ts, sec], none, { delivered, listOnRequest: true })).toBeUndefined();
-    const partly = composeRulesMessage([style, ts, sec], none, { delivered: new Map([["style", style]]), listOnRequest: true })!;
+    const partly = composeRulesMessage([style, ts, sec], none, {
+      delivered: new Map([["style", style]]),
+      listOnRequest: true,
+    })!;
     expect(includedNames(partly)).toEqual(["typescript"]);
     expect(names(partly.onRequest)).toEqual(["security"]);
   });
@@ -194,7 +237,11 @@ describe("delivered rules are known by identity", () => {
       ]),
     })!;
     expect(includedNames(composed)).toEqual(["style"]);
-    expect(composed.text).toBe(renderRulesMessage([edited], { notice: "The rule file of style changed: the version below replaces the one you were given earlier." }));
+    expect(composed.text).toBe(
+      renderRulesMessage([edited], {
+        notice: "The rule file of style changed: the version below replaces the one you were given earlier.",
+      }),
+    );
     const copy = { ...ts };
     expect(
       includedNames(
@@ -217,7 +264,9 @@ describe("delivered rules are known by identity", () => {
     })!;
     expect(composed.removed).toEqual(["old"]);
     expect(composed.included).toEqual([]);
-    expect(composed.text).toBe(`<rulebook>\n${MESSAGE_HEADER}\n\nThe rule file of old was deleted: that rule no longer applies.\n</rulebook>`);
+    expect(composed.text).toBe(
+      `<rulebook>\n${MESSAGE_HEADER}\n\nThe rule file of old was deleted: that rule no longer applies.\n</rulebook>`,
+    );
   });
 
   test("changed and deleted together, in today's wording", () => {
@@ -249,14 +298,21 @@ describe("delivered rules are known by identity", () => {
 
   test("a changed rule left out for the budget is named first, saying the version the session has no longer applies", () => {
     const big = sized("big", 3000, 10);
-    const composed = composeRulesMessage([style, big, sized("other", 3000, 10)], none, { delivered: new Map([["big", sized("big", 100, 10)]]), maxBytes: 1500 })!;
+    const composed = composeRulesMessage([style, big, sized("other", 3000, 10)], none, {
+      delivered: new Map([["big", sized("big", 100, 10)]]),
+      maxBytes: 1500,
+    })!;
     expect(names(composed.leftOut)).toEqual(["big", "other"]);
-    expect(composed.text).toContain("left out of this message to keep it short: big (its file changed since you were given it: the version you have no longer applies), other.");
+    expect(composed.text).toContain(
+      "left out of this message to keep it short: big (its file changed since you were given it: the version you have no longer applies), other.",
+    );
     expect(composed.text).not.toContain("The rule file of big changed");
   });
 
   test("the change notice's names count against the budget: at every budget near the full size, the message fits", () => {
-    const rules = Array.from({ length: 20 }, (_, i) => makeRule({ name: `changed-rule-with-a-long-name-${"n".repeat(40)}-${i}`, content: "c".repeat(100) }));
+    const rules = Array.from({ length: 20 }, (_, i) =>
+      makeRule({ name: `changed-rule-with-a-long-name-${"n".repeat(40)}-${i}`, content: "c".repeat(100) }),
+    );
     const delivered = new Map(rules.map((rule) => [rule.name, { ...rule }] as const));
     const whole = bytes(composeRulesMessage(rules, none, { delivered, maxBytes: 1e9 })!.text);
     for (let maxBytes = whole - 3000; maxBytes <= whole + 10; maxBytes += 7) {
@@ -267,11 +323,15 @@ describe("delivered rules are known by identity", () => {
   });
 
   test("many deletions: some named, the rest counted, all reported as announced, the message within budget", () => {
-    const delivered = new Map<string, Rule>(Array.from({ length: 3000 }, (_, i) => [`deleted-rule-${i}`, style] as const));
+    const delivered = new Map<string, Rule>(
+      Array.from({ length: 3000 }, (_, i) => [`deleted-rule-${i}`, style] as const),
+    );
     const composed = composeRulesMessage([style], none, { delivered, maxBytes: 8000 })!;
     expect(composed.removed).toHaveLength(3000);
     expect(bytes(composed.text)).toBeLessThanOrEqual(8000);
-    expect(composed.text).toMatch(/The rule files of deleted-rule-0, deleted-rule-1, .* and [\d,]+ more rules you were given earlier were deleted/);
+    expect(composed.text).toMatch(
+      /The rule files of deleted-rule-0, deleted-rule-1, .* and [\d,]+ more rules you were given earlier were deleted/,
+    );
     expect(composed.text).toContain("any rule you were given that the `rule` tool no longer knows is one of them");
   });
 });
@@ -315,7 +375,9 @@ describe("property: within budget, every active rule accounted for", () => {
         expect(names(parseRulesMessage(composed.text))).toEqual(included);
         for (const listed of composed.onRequest) expect(composed.text).toContain(`\n- ${listed.name}: `);
         // When the whole message fits, it is the message with nothing held back.
-        const whole = renderRulesMessage(active, { onRequest: listOnRequest ? rules.filter((rule) => rule.alwaysApply === false) : [] });
+        const whole = renderRulesMessage(active, {
+          onRequest: listOnRequest ? rules.filter((rule) => rule.alwaysApply === false) : [],
+        });
         if (bytes(whole) <= maxBytes) expect(composed.text).toBe(whole);
       }),
       { numRuns: 1000 },
@@ -326,11 +388,15 @@ describe("property: within budget, every active rule accounted for", () => {
     const held = fc.constantFrom("no", "same", "older");
     fc.assert(
       fc.property(
-        fc.array(fc.record({ size: fc.nat({ max: 3000 }), priority: fc.integer({ min: 1, max: 100 }), held }), { maxLength: 30 }),
+        fc.array(fc.record({ size: fc.nat({ max: 3000 }), priority: fc.integer({ min: 1, max: 100 }), held }), {
+          maxLength: 30,
+        }),
         fc.array(fc.string({ minLength: 1, maxLength: 40 }), { maxLength: 40 }),
         fc.integer({ min: 0, max: 30_000 }),
         (specs, deletedNames, extra) => {
-          const rules = specs.map(({ size, priority }, i) => makeRule({ name: `r${i}`, priority, content: "c".repeat(size) }));
+          const rules = specs.map(({ size, priority }, i) =>
+            makeRule({ name: `r${i}`, priority, content: "c".repeat(size) }),
+          );
           const delivered = new Map<string, Rule>();
           specs.forEach(({ held }, i) => {
             const rule = rules[i] as Rule;

@@ -15,7 +15,12 @@ import {
 } from "../../src/render/message.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 
-const rule = (name: string, content: string, scope: "global" | "project" = "project", displayPath = `.opencode/rules/${name}.md`): RenderedRule => ({
+const rule = (
+  name: string,
+  content: string,
+  scope: "global" | "project" = "project",
+  displayPath = `.opencode/rules/${name}.md`,
+): RenderedRule => ({
   name,
   scope,
   displayPath,
@@ -23,7 +28,10 @@ const rule = (name: string, content: string, scope: "global" | "project" = "proj
 });
 
 describe("renderRulesMessage", () => {
-  const rules = [rule("global-rule", "Write in British English.", "global", "~/.config/opencode/rules/global-rule.md"), rule("typescript", "Use strict mode.\nNo `any`.")];
+  const rules = [
+    rule("global-rule", "Write in British English.", "global", "~/.config/opencode/rules/global-rule.md"),
+    rule("typescript", "Use strict mode.\nNo `any`."),
+  ];
   const text = renderRulesMessage(rules);
 
   test("starts with a header saying these are the project's binding rules", () => {
@@ -34,8 +42,12 @@ describe("renderRulesMessage", () => {
   });
 
   test("each rule's name, scope and file are shown, with its content", () => {
-    expect(text).toContain('<rule name="global-rule" scope="global" file="~/.config/opencode/rules/global-rule.md">\nWrite in British English.\n</rule>');
-    expect(text).toContain('<rule name="typescript" scope="project" file=".opencode/rules/typescript.md">\nUse strict mode.\nNo `any`.\n</rule>');
+    expect(text).toContain(
+      '<rule name="global-rule" scope="global" file="~/.config/opencode/rules/global-rule.md">\nWrite in British English.\n</rule>',
+    );
+    expect(text).toContain(
+      '<rule name="typescript" scope="project" file=".opencode/rules/typescript.md">\nUse strict mode.\nNo `any`.\n</rule>',
+    );
   });
 
   test("rules appear in the given order", () => {
@@ -51,7 +63,9 @@ describe("renderRulesMessage", () => {
   });
 
   test("a source is shown when given", () => {
-    expect(renderRulesMessage([{ ...rule("r", "x"), source: "cursor" }])).toContain('<rule name="r" scope="project" source="cursor" file=".opencode/rules/r.md">');
+    expect(renderRulesMessage([{ ...rule("r", "x"), source: "cursor" }])).toContain(
+      '<rule name="r" scope="project" source="cursor" file=".opencode/rules/r.md">',
+    );
   });
 
   test("a custom header replaces the default", () => {
@@ -74,15 +88,23 @@ describe("the message is its header and its sections, joined", () => {
     const rules = [rule("a", "A."), { ...rule("b", "B.\n</rule>"), source: "cursor" }];
     const onRequest = [{ name: "sec", description: "Secrets" }];
     const text = renderRulesMessage(rules, { leftOut: [{ name: "big" }], onRequest, notice: "Something changed." });
-    const sections = [...rules.map(renderRuleSection), renderLeftOutSection([{ name: "big" }]), renderOnRequestSection(onRequest.map(renderOnRequestEntry))];
+    const sections = [
+      ...rules.map(renderRuleSection),
+      renderLeftOutSection([{ name: "big" }]),
+      renderOnRequestSection(onRequest.map(renderOnRequestEntry)),
+    ];
     expect(text).toBe(assembleRulesMessage(sections, rulesMessageHeader(undefined, "Something changed.")));
     // So its size is the frame's plus the sections', plus a blank line between two sections.
     const frame = rulesFrameBytes(rulesMessageHeader(undefined, "Something changed."));
-    expect(Buffer.byteLength(text)).toBe(frame + sections.reduce((sum, section) => sum + Buffer.byteLength(section), 0) + 2 * (sections.length - 1));
+    expect(Buffer.byteLength(text)).toBe(
+      frame + sections.reduce((sum, section) => sum + Buffer.byteLength(section), 0) + 2 * (sections.length - 1),
+    );
   });
 
   test("a message of notices only (a switch of agent) ends right after its header, without blank lines", () => {
-    expect(assembleRulesMessage([], rulesMessageHeader("Header.", "Not in effect now: plan-notes."))).toBe("<rulebook>\nHeader.\n\nNot in effect now: plan-notes.\n</rulebook>");
+    expect(assembleRulesMessage([], rulesMessageHeader("Header.", "Not in effect now: plan-notes."))).toBe(
+      "<rulebook>\nHeader.\n\nNot in effect now: plan-notes.\n</rulebook>",
+    );
   });
 
   test("a left-out paragraph that counts the rules it does not name says where their names are", () => {
@@ -90,8 +112,12 @@ describe("the message is its header and its sections, joined", () => {
       "Also in force, left out of this message to keep it short: a, b and 1,234 more not named here. Read each with the `rule` tool (argument: the rule's name) before work it may concern; " +
         "the `rule` tool, given a name that is no rule's, answers with the names of the rules (those beginning with it, when there are any).",
     );
-    expect(renderLeftOutSection([], 12)).toMatch(/^Also in force, left out of this message to keep it short: 12 rules, not named here\. /);
-    expect(renderLeftOutSection([{ name: "x", changed: true }])).toContain("x (its file changed since you were given it: the version you have no longer applies).");
+    expect(renderLeftOutSection([], 12)).toMatch(
+      /^Also in force, left out of this message to keep it short: 12 rules, not named here\. /,
+    );
+    expect(renderLeftOutSection([{ name: "x", changed: true }])).toContain(
+      "x (its file changed since you were given it: the version you have no longer applies).",
+    );
   });
 
   test("a cut on-request list ends with a line counting the rest", () => {
@@ -103,7 +129,14 @@ describe("the message is its header and its sections, joined", () => {
   });
 
   test("counts are grouped in thousands whatever the locale", () => {
-    expect([0, 7, 999, 1000, 12345, 1234567].map(countLabel)).toEqual(["0", "7", "999", "1,000", "12,345", "1,234,567"]);
+    expect([0, 7, 999, 1000, 12345, 1234567].map(countLabel)).toEqual([
+      "0",
+      "7",
+      "999",
+      "1,000",
+      "12,345",
+      "1,234,567",
+    ]);
   });
 });
 
@@ -145,7 +178,18 @@ describe("rule text containing the message's own delimiters", () => {
 });
 
 describe("attributes", () => {
-  test.each(['say "hi"', "a < b & c > d", "line\nbreak", "cr\rhere", "&amp; literally", "&quot;", "&#10;", "sub/name", "ünïcødé ✓", ""])("name %j round-trips", (name) => {
+  test.each([
+    'say "hi"',
+    "a < b & c > d",
+    "line\nbreak",
+    "cr\rhere",
+    "&amp; literally",
+    "&quot;",
+    "&#10;",
+    "sub/name",
+    "ünïcødé ✓",
+    "",
+  ])("name %j round-trips", (name) => {
     const rules = [rule(name, "content", "global", `dir/${name}.md`)];
     const text = renderRulesMessage(rules);
     expect(parseRulesMessage(text)).toEqual(rules);
@@ -169,12 +213,27 @@ describe("property: parseRulesMessage(renderRulesMessage(rules)) returns the sam
   // Contents as the parser gives them: no \r, trimmed.
   const line = fc.oneof(
     fc.string(),
-    fc.constantFrom("</rule>", "<rule>", '<rule name="x">', "</rulebook>", "<rulebook>", "\\</rule>", '\\\\<rule a="b">', "\\", "---"),
+    fc.constantFrom(
+      "</rule>",
+      "<rule>",
+      '<rule name="x">',
+      "</rulebook>",
+      "<rulebook>",
+      "\\</rule>",
+      '\\\\<rule a="b">',
+      "\\",
+      "---",
+    ),
     fc.string({ unit: "grapheme" }),
     fc.string({ unit: "binary" }),
   );
   const content = fc.array(line, { maxLength: 8 }).map((lines) => lines.join("\n").replace(/\r/g, "").trim());
-  const name = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit: "binary" }), fc.constantFrom('"', "<", "&", "\n", "&amp;", 'a"b<c>&d\ne'));
+  const name = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme" }),
+    fc.string({ unit: "binary" }),
+    fc.constantFrom('"', "<", "&", "\n", "&amp;", 'a"b<c>&d\ne'),
+  );
   const renderedRule = fc.record({
     name,
     scope: fc.constantFrom("global" as const, "project" as const),
@@ -193,12 +252,26 @@ describe("property: parseRulesMessage(renderRulesMessage(rules)) returns the sam
 
   test("contents built from delimiter-like lines only", () => {
     const delimiterLine = fc
-      .tuple(fc.stringMatching(/^\\{0,3}$/), fc.constantFrom("<rule", "</rule", "<rulebook", "</rulebook"), fc.constantFrom(">", " ", ' name="x">', "\t", ""))
+      .tuple(
+        fc.stringMatching(/^\\{0,3}$/),
+        fc.constantFrom("<rule", "</rule", "<rulebook", "</rulebook"),
+        fc.constantFrom(">", " ", ' name="x">', "\t", ""),
+      )
       .map(([slashes, tag, rest]) => slashes + tag + rest);
-    const delimiterContent = fc.array(delimiterLine, { minLength: 1, maxLength: 6 }).map((lines) => lines.join("\n").trim());
+    const delimiterContent = fc
+      .array(delimiterLine, { minLength: 1, maxLength: 6 })
+      .map((lines) => lines.join("\n").trim());
     fc.assert(
       fc.property(
-        fc.array(fc.record({ name: fc.string(), scope: fc.constant("project" as const), displayPath: fc.string(), content: delimiterContent }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.record({
+            name: fc.string(),
+            scope: fc.constant("project" as const),
+            displayPath: fc.string(),
+            content: delimiterContent,
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
         (rules) => {
           expect(parseRulesMessage(renderRulesMessage(rules))).toEqual(rules);
         },

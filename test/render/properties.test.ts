@@ -30,7 +30,13 @@ beforeAll(async () => {
 });
 afterAll(() => box.cleanup());
 
-const rendered = ({ name, scope, displayPath, content, source }: Rule): RenderedRule => ({ name, scope, displayPath, content, source });
+const rendered = ({ name, scope, displayPath, content, source }: Rule): RenderedRule => ({
+  name,
+  scope,
+  displayPath,
+  content,
+  source,
+});
 
 /** A file the front matter turns off (`enabled: false`) is the one case with neither a rule nor a warning. */
 function disabled(bytes: Uint8Array): boolean {
@@ -52,21 +58,28 @@ async function loadsOrWarns(file: string, bytes: Uint8Array): Promise<void> {
     expect(loaded.warnings.filter((warning) => warning.path !== path)).toEqual([]);
     expect(own.length).toBeLessThanOrEqual(1);
     if (own.length === 0) {
-      if (warnings.length === 0) expect(disabled(bytes), "a rule that is neither loaded nor warned about must be disabled").toBe(true);
+      if (warnings.length === 0)
+        expect(disabled(bytes), "a rule that is neither loaded nor warned about must be disabled").toBe(true);
       // A skipped rule says so, naming itself.
-      else for (const warning of warnings) expect(warningText(warning)).toMatch(/; rule ".*" skipped( without being read)?$/s);
+      else
+        for (const warning of warnings)
+          expect(warningText(warning)).toMatch(/; rule ".*" skipped( without being read)?$/s);
     } else {
       const rule = own[0] as Rule;
       expect(rule.name).toBe(file.replace(/\.(md|mdc)$/i, ""));
       // Warnings about a rule that still loads say what was done instead.
-      for (const warning of warnings) expect(warningText(warning)).toMatch(/; (default \d+ used|the rule does not override|description ignored|kept and ignored|left as text)$/);
+      for (const warning of warnings)
+        expect(warningText(warning)).toMatch(
+          /; (default \d+ used|the rule does not override|description ignored|kept and ignored|left as text)$/,
+        );
       expect(rule.content).not.toBe("");
       expect(rule.content).toBe(rule.content.trim());
       expect(rule.content).not.toMatch(/\r/);
       // Whatever loaded renders to a message that parses back to it.
       expect(parseRulesMessage(renderRulesMessage(loaded.rules))).toEqual(loaded.rules.map(rendered));
     }
-    for (const warning of warnings) if (warning.line !== undefined) expect(Number.isInteger(warning.line) && warning.line >= 1).toBe(true);
+    for (const warning of warnings)
+      if (warning.line !== undefined) expect(Number.isInteger(warning.line) && warning.line >= 1).toBe(true);
   } finally {
     await rm(path, { force: true });
   }
@@ -83,7 +96,11 @@ describe("any bytes as a rule file never throw out of discovery", () => {
   }, 60_000);
 
   test("arbitrary text (any code points, well-formed or not)", async () => {
-    const text = fc.oneof(fc.string({ unit: "binary", maxLength: 500 }), fc.string({ unit: "grapheme", maxLength: 500 }), fc.string({ maxLength: 500 }));
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 500 }),
+      fc.string({ unit: "grapheme", maxLength: 500 }),
+      fc.string({ maxLength: 500 }),
+    );
     await fc.assert(
       fc.asyncProperty(text, (value) => loadsOrWarns("case.md", encode(value))),
       { numRuns: 300 },
@@ -91,7 +108,21 @@ describe("any bytes as a rule file never throw out of discovery", () => {
   }, 60_000);
 
   test("text that starts like front matter: `---`, a language, key/value lines, a close or none, a body", async () => {
-    const key = fc.constantFrom("globs", "paths", "applyTo", "keywords", "topics", "alwaysApply", "enabled", "match", "priority", "override", "description", "lol", "x");
+    const key = fc.constantFrom(
+      "globs",
+      "paths",
+      "applyTo",
+      "keywords",
+      "topics",
+      "alwaysApply",
+      "enabled",
+      "match",
+      "priority",
+      "override",
+      "description",
+      "lol",
+      "x",
+    );
     const value = fc.oneof(
       fc.constantFrom(
         "",
@@ -129,7 +160,9 @@ describe("any bytes as a rule file never throw out of discovery", () => {
     );
     const line = fc.oneof(
       fc.tuple(key, fc.constantFrom(": ", ":", ":\t", " : "), value).map(([k, sep, v]) => `${k}${sep}${v}`),
-      fc.tuple(fc.constantFrom("  ", "\t", " "), fc.constantFrom("- ", ""), value).map(([indent, dash, v]) => `${indent}${dash}${v}`),
+      fc
+        .tuple(fc.constantFrom("  ", "\t", " "), fc.constantFrom("- ", ""), value)
+        .map(([indent, dash, v]) => `${indent}${dash}${v}`),
       fc.constantFrom("---", "----", "--- ", "...", "#", "? x", "<<: *a", "a: &a [x, y]", "b: [*a, *a]"),
       fc.string({ maxLength: 40 }),
     );
@@ -156,9 +189,18 @@ describe("any bytes as a rule file never throw out of discovery", () => {
   test("arbitrary file names (spaces, Unicode, newlines, markup) load under their own name", async () => {
     const name = fc
       .string({ unit: "grapheme", minLength: 1, maxLength: 40 })
-      .filter((value) => !value.includes("/") && !value.includes("\0") && !value.startsWith(".") && Buffer.byteLength(value) <= 200 && value !== "good");
+      .filter(
+        (value) =>
+          !value.includes("/") &&
+          !value.includes("\0") &&
+          !value.startsWith(".") &&
+          Buffer.byteLength(value) <= 200 &&
+          value !== "good",
+      );
     await fc.assert(
-      fc.asyncProperty(name, fc.constantFrom(".md", ".mdc", ".MD"), (base, ext) => loadsOrWarns(`${base}${ext}`, encode(`Rule ${base}.`))),
+      fc.asyncProperty(name, fc.constantFrom(".md", ".mdc", ".MD"), (base, ext) =>
+        loadsOrWarns(`${base}${ext}`, encode(`Rule ${base}.`)),
+      ),
       { numRuns: 200 },
     );
   }, 60_000);
@@ -171,10 +213,16 @@ const anyName = fc.oneof(
   fc.constantFrom('a "b" <c> & d', 'x\n<rule name="e">\ny', "</rule>", "sub/name", "&amp;"),
 );
 const delimiterLine = fc
-  .tuple(fc.stringMatching(/^\\{0,3}$/), fc.constantFrom("<rule", "</rule", "<rulebook", "</rulebook"), fc.constantFrom(">", " ", ' name="x">', "\t", ""))
+  .tuple(
+    fc.stringMatching(/^\\{0,3}$/),
+    fc.constantFrom("<rule", "</rule", "<rulebook", "</rulebook"),
+    fc.constantFrom(">", " ", ' name="x">', "\t", ""),
+  )
   .map(([slashes, tag, rest]) => slashes + tag + rest);
 const content = fc
-  .array(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), delimiterLine), { maxLength: 8 })
+  .array(fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), delimiterLine), {
+    maxLength: 8,
+  })
   .map((lines) => lines.join("\n").replace(/\r/g, "").trim());
 const renderedRule = fc.record(
   {
@@ -188,7 +236,10 @@ const renderedRule = fc.record(
 );
 const extras: fc.Arbitrary<RenderExtras> = fc.record(
   {
-    onRequest: fc.array(fc.record({ name: anyName, description: fc.option(fc.oneof(anyName, content), { nil: undefined }) }), { maxLength: 4 }),
+    onRequest: fc.array(
+      fc.record({ name: anyName, description: fc.option(fc.oneof(anyName, content), { nil: undefined }) }),
+      { maxLength: 4 },
+    ),
     leftOut: fc.array(fc.record({ name: anyName }), { maxLength: 4 }),
     notice: fc.oneof(anyName, content),
   },

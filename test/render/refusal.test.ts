@@ -4,7 +4,12 @@ import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import { MAX_SHOWN_LINE, refusalText, refusedRulesIn, shownLine, warningText } from "../../src/render/refusal.js";
 import { makeRule } from "../support/rules.js";
 
-const pattern = (written: string): ForbidPattern => ({ written, kind: written.startsWith("/") ? "regex" : "literal", re2: written, size: 10 });
+const pattern = (written: string): ForbidPattern => ({
+  written,
+  kind: written.startsWith("/") ? "regex" : "literal",
+  re2: written,
+  size: 10,
+});
 const rule = makeRule({ name: "no-console", content: "Log through src/log.ts." });
 
 describe("the offending line as shown", () => {
@@ -45,8 +50,13 @@ describe("reading the rules back", () => {
       ],
       new Set(),
     );
-    expect(refusedRulesIn(`Error: ${text}`)).toEqual([{ name: "no-console", file: 'src/we"ird.ts' }, { name: "no-push" }]);
-    expect(refusedRulesIn(warningText([{ rule, pattern: pattern("TODO"), file: "a.ts", line: "TODO" }], new Set()))).toEqual([{ name: "no-console", file: "a.ts" }]);
+    expect(refusedRulesIn(`Error: ${text}`)).toEqual([
+      { name: "no-console", file: 'src/we"ird.ts' },
+      { name: "no-push" },
+    ]);
+    expect(
+      refusedRulesIn(warningText([{ rule, pattern: pattern("TODO"), file: "a.ts", line: "TODO" }], new Set())),
+    ).toEqual([{ name: "no-console", file: "a.ts" }]);
   });
 
   test("any other error names no rule", () => {

@@ -11,9 +11,26 @@ import { parseRulesMessage } from "../support/rules-message.js";
 import { makeRule } from "../support/rules.js";
 
 const always = makeRule({ name: "house", content: "Be brief." });
-const secrets = makeRule({ name: "secrets", alwaysApply: false, description: "Handling secrets and credentials", content: "Never print a token." });
-const planOnly = makeRule({ name: "plan-notes", alwaysApply: false, description: "Planning", agents: ["plan"], content: "List the steps." });
-const requestable = makeRule({ name: "sql", globs: ["**/*.sql"], requestable: true, description: "SQL files", content: "Use bind parameters." });
+const secrets = makeRule({
+  name: "secrets",
+  alwaysApply: false,
+  description: "Handling secrets and credentials",
+  content: "Never print a token.",
+});
+const planOnly = makeRule({
+  name: "plan-notes",
+  alwaysApply: false,
+  description: "Planning",
+  agents: ["plan"],
+  content: "List the steps.",
+});
+const requestable = makeRule({
+  name: "sql",
+  globs: ["**/*.sql"],
+  requestable: true,
+  description: "SQL files",
+  content: "Use bind parameters.",
+});
 const manual = makeRule({ name: "release", alwaysApply: false, content: "Bump the version." });
 const rules = [always, secrets, planOnly, requestable, manual];
 const context = { files: [], workingAs: { agent: "build" } };
@@ -53,15 +70,27 @@ describe("without the rule tool", () => {
       ["secrets", secrets],
     ]);
     expect(composeRulesMessage(rules, context, { delivered: held, ruleTool: false })).toBeUndefined();
-    const planning = composeRulesMessage(rules, { files: [], workingAs: { agent: "plan" } }, { delivered: held, ruleTool: false });
+    const planning = composeRulesMessage(
+      rules,
+      { files: [], workingAs: { agent: "plan" } },
+      { delivered: held, ruleTool: false },
+    );
     expect(planning?.included.map(({ rule, scope }) => [rule.name, scope?.agent])).toEqual([["plan-notes", "plan"]]);
   });
 
   test("a message over its budget names the rules it leaves out and says they cannot be read here", () => {
-    const big = makeRule({ name: "big", alwaysApply: false, description: "Big", content: "x".repeat(4000), priority: 10 });
+    const big = makeRule({
+      name: "big",
+      alwaysApply: false,
+      description: "Big",
+      content: "x".repeat(4000),
+      priority: 10,
+    });
     const composed = composeRulesMessage([always, big], context, { ruleTool: false, maxBytes: 1500 });
     expect(composed?.leftOut.map((rule) => rule.name)).toEqual(["big"]);
-    expect(composed?.text).toContain("left out of this message to keep it short: big. This OpenCode gives you no tool to read them");
+    expect(composed?.text).toContain(
+      "left out of this message to keep it short: big. This OpenCode gives you no tool to read them",
+    );
     expect(composed?.text).not.toContain("`rule` tool");
     expect(Buffer.byteLength(composed?.text ?? "")).toBeLessThanOrEqual(1500);
   });

@@ -4,7 +4,10 @@ import { utf8 } from "../support/rules.js";
 
 describe("decodeRuleText", () => {
   test("plain UTF-8 text is returned as is", () => {
-    expect(decodeRuleText(utf8("Use tabs.\nNever spaces. é ✓"))).toEqual({ ok: true, text: "Use tabs.\nNever spaces. é ✓" });
+    expect(decodeRuleText(utf8("Use tabs.\nNever spaces. é ✓"))).toEqual({
+      ok: true,
+      text: "Use tabs.\nNever spaces. é ✓",
+    });
   });
 
   test("a leading UTF-8 BOM is dropped", () => {
@@ -17,13 +20,22 @@ describe("decodeRuleText", () => {
   });
 
   test("NUL bytes mark a binary file", () => {
-    expect(decodeRuleText(new Uint8Array([0x68, 0x00, 0x69]))).toEqual({ ok: false, reason: "it is a binary file (contains NUL bytes)" });
+    expect(decodeRuleText(new Uint8Array([0x68, 0x00, 0x69]))).toEqual({
+      ok: false,
+      reason: "it is a binary file (contains NUL bytes)",
+    });
   });
 
   test("invalid UTF-8 is refused rather than decoded to mojibake", () => {
-    expect(decodeRuleText(new Uint8Array([0x61, 0xff, 0xfe, 0x62]))).toEqual({ ok: false, reason: "it is not valid UTF-8 text" });
+    expect(decodeRuleText(new Uint8Array([0x61, 0xff, 0xfe, 0x62]))).toEqual({
+      ok: false,
+      reason: "it is not valid UTF-8 text",
+    });
     // A truncated multi-byte sequence.
-    expect(decodeRuleText(new Uint8Array([0x61, 0xe2, 0x82]))).toEqual({ ok: false, reason: "it is not valid UTF-8 text" });
+    expect(decodeRuleText(new Uint8Array([0x61, 0xe2, 0x82]))).toEqual({
+      ok: false,
+      reason: "it is not valid UTF-8 text",
+    });
   });
 
   test("empty input decodes to empty text", () => {

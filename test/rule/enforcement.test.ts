@@ -11,7 +11,11 @@ import { parse, parsed, PATH } from "../support/parse.js";
 
 /** The enforcement as written: mode and the patterns of each key. */
 const written = (enforce: RuleEnforcement | undefined) =>
-  enforce && { mode: enforce.mode, forbid: enforce.forbid.map((p) => p.written), forbidCommands: enforce.forbidCommands.map((p) => p.written) };
+  enforce && {
+    mode: enforce.mode,
+    forbid: enforce.forbid.map((p) => p.written),
+    forbidCommands: enforce.forbidCommands.map((p) => p.written),
+  };
 
 const LINEAR_LOOKAROUND = "patterns are matched by a linear-time engine (RE2), which has no lookarounds";
 
@@ -31,7 +35,11 @@ describe("forbid, forbidCommands, enforce", () => {
     ].join("\n");
     const { rule, warnings } = parsed(text);
     expect(warnings).toEqual([]);
-    expect(written(rule?.enforce)).toEqual({ mode: "warn", forbid: ["console.log(", "/:\\s*any\\b/"], forbidCommands: ["/git\\s+push\\s+(-f|--force)\\b/"] });
+    expect(written(rule?.enforce)).toEqual({
+      mode: "warn",
+      forbid: ["console.log(", "/:\\s*any\\b/"],
+      forbidCommands: ["/git\\s+push\\s+(-f|--force)\\b/"],
+    });
     expect(rule?.enforce?.forbid.map((p) => p.kind)).toEqual(["literal", "regex"]);
     expect(rule?.unknownKeys).toEqual([]);
     expect(rule?.content).toBe("No logging, no any, no force push.");
@@ -58,15 +66,29 @@ describe("forbid, forbidCommands, enforce", () => {
 
 describe("what cannot be used is left out, with a warning on its own line; the rule still loads", () => {
   test("an unusable pattern, among usable ones: the warning names it, says why, on its line", () => {
-    const text = ["---", "forbid:", "  - console.log(", "  - /(?=a)b/", '  - "debugger"', "  - /x{2,1001}/", "---", "Body"].join("\n");
+    const text = [
+      "---",
+      "forbid:",
+      "  - console.log(",
+      "  - /(?=a)b/",
+      '  - "debugger"',
+      "  - /x{2,1001}/",
+      "---",
+      "Body",
+    ].join("\n");
     const { rule, warnings } = parse(text);
     expect(written(rule?.enforce)?.forbid).toEqual(["console.log(", "debugger"]);
     expect(warnings).toEqual([
-      { path: PATH, line: 4, message: `forbidden pattern "/(?=a)b/" in "forbid" uses a lookahead "(?=…)": ${LINEAR_LOOKAROUND}; this pattern was ignored` },
+      {
+        path: PATH,
+        line: 4,
+        message: `forbidden pattern "/(?=a)b/" in "forbid" uses a lookahead "(?=…)": ${LINEAR_LOOKAROUND}; this pattern was ignored`,
+      },
       {
         path: PATH,
         line: 6,
-        message: 'forbidden pattern "/x{2,1001}/" in "forbid" is not a valid regular expression (invalid repeat count: `{2,1001}`); this pattern was ignored',
+        message:
+          'forbidden pattern "/x{2,1001}/" in "forbid" is not a valid regular expression (invalid repeat count: `{2,1001}`); this pattern was ignored',
       },
     ]);
     expect(rule?.content).toBe("Body");
@@ -77,7 +99,10 @@ describe("what cannot be used is left out, with a warning on its own line; the r
     expect(twice.warnings.map((w) => w.line)).toEqual([3, 4]);
     const flow = parse("---\ndescription: d\nforbidCommands: [ok, //]\n---\nBody");
     expect(flow.warnings.map((w) => [w.line, w.message])).toEqual([
-      [3, 'forbidden pattern "//" in "forbidCommands" is an empty regular expression, which matches everywhere; this pattern was ignored'],
+      [
+        3,
+        'forbidden pattern "//" in "forbidCommands" is an empty regular expression, which matches everywhere; this pattern was ignored',
+      ],
     ]);
     expect(written(flow.rule?.enforce)?.forbidCommands).toEqual(["ok"]);
   });
@@ -86,10 +111,21 @@ describe("what cannot be used is left out, with a warning on its own line; the r
     const mapping = parse("---\nforbid:\n  a: 1\n---\nBody");
     expect(mapping.rule?.enforce).toBeUndefined();
     expect(mapping.warnings).toEqual([
-      { path: PATH, line: 2, message: 'front matter key "forbid" should be a pattern or a YAML list of patterns, found a mapping; it was ignored, so it forbids nothing' },
+      {
+        path: PATH,
+        line: 2,
+        message:
+          'front matter key "forbid" should be a pattern or a YAML list of patterns, found a mapping; it was ignored, so it forbids nothing',
+      },
     ]);
     const item = parse("---\nforbid:\n  - eval(\n  - 42\n---\nBody");
-    expect(item.warnings).toEqual([{ path: PATH, line: 4, message: 'item 2 of front matter key "forbid" should be a pattern, found number 42; this item was ignored' }]);
+    expect(item.warnings).toEqual([
+      {
+        path: PATH,
+        line: 4,
+        message: 'item 2 of front matter key "forbid" should be a pattern, found number 42; this item was ignored',
+      },
+    ]);
     expect(written(item.rule?.enforce)?.forbid).toEqual(["eval("]);
   });
 
@@ -98,14 +134,25 @@ describe("what cannot be used is left out, with a warning on its own line; the r
     const { rule, warnings } = parse(`---\nforbid:\n${items}\n---\nBody`);
     expect(rule?.enforce?.forbid).toHaveLength(MAX_PATTERNS_PER_RULE);
     expect(rule?.enforce?.forbid.at(-1)?.written).toBe("word49");
-    expect(warnings).toEqual([{ path: PATH, line: 2, message: 'front matter key "forbid" lists 55 patterns, more than 50; the first 50 are used, the other 5 were not loaded' }]);
+    expect(warnings).toEqual([
+      {
+        path: PATH,
+        line: 2,
+        message:
+          'front matter key "forbid" lists 55 patterns, more than 50; the first 50 are used, the other 5 were not loaded',
+      },
+    ]);
   });
 
   test("a very long pattern is quoted short", () => {
     const long = "x".repeat(600);
     const { warnings } = parse(`---\nforbid: ${long}\n---\nBody`);
     expect(warnings).toEqual([
-      { path: PATH, line: 2, message: `forbidden pattern "${"x".repeat(79)}…" in "forbid" is 600 characters long, more than 500; this pattern was ignored` },
+      {
+        path: PATH,
+        line: 2,
+        message: `forbidden pattern "${"x".repeat(79)}…" in "forbid" is 600 characters long, more than 500; this pattern was ignored`,
+      },
     ]);
   });
 
@@ -119,13 +166,20 @@ describe("enforce", () => {
   test("a value other than block or warn blocks, with a warning", () => {
     const { rule, warnings } = parse("---\nforbid: x\nenforce: stop\n---\nBody");
     expect(rule?.enforce?.mode).toBe("block");
-    expect(warnings).toEqual([{ path: PATH, line: 3, message: 'front matter key "enforce" should be "block" or "warn", found string "stop"; "block" used' }]);
+    expect(warnings).toEqual([
+      {
+        path: PATH,
+        line: 3,
+        message: 'front matter key "enforce" should be "block" or "warn", found string "stop"; "block" used',
+      },
+    ]);
   });
 
   test("enforce without a usable pattern enforces nothing, and says so", () => {
     const alone = parse("---\nenforce: warn\n---\nBody");
     expect(alone.rule?.enforce).toBeUndefined();
-    const WITHOUT = 'front matter key "enforce" is set but the rule has no usable "forbid" or "forbidCommands" pattern; nothing is enforced';
+    const WITHOUT =
+      'front matter key "enforce" is set but the rule has no usable "forbid" or "forbidCommands" pattern; nothing is enforced';
     expect(alone.warnings).toEqual([{ path: PATH, line: 2, message: WITHOUT }]);
     const unusable = parse("---\nforbid: //\nenforce: block\n---\nBody");
     expect(unusable.rule?.enforce).toBeUndefined();
@@ -141,7 +195,11 @@ describe("only this plugin's own folders may forbid", () => {
   const text = "---\nforbid:\n  - x\nforbidCommands: rm -rf\nenforce: warn\n---\nBody";
 
   test.each(["native", "extra"])("%s: read", (source) => {
-    expect(written(readEnforcement(data, { path: PATH, source, text }).enforce)).toEqual({ mode: "warn", forbid: ["x"], forbidCommands: ["rm -rf"] });
+    expect(written(readEnforcement(data, { path: PATH, source, text }).enforce)).toEqual({
+      mode: "warn",
+      forbid: ["x"],
+      forbidCommands: ["rm -rf"],
+    });
   });
 
   test("another tool's file: each key ignored, with a warning on its line naming the tool", () => {

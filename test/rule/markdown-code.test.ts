@@ -48,7 +48,17 @@ describe("codeSpans", () => {
 
 describe("codeMask: fences", () => {
   test("backtick and tilde fences, the info string, indentation", () => {
-    expect(fenced("a\n```python\n@x\n```\nb\n  ~~~\n  y\n  ~~~\nc")).toEqual([false, true, true, true, false, true, true, true, false]);
+    expect(fenced("a\n```python\n@x\n```\nb\n  ~~~\n  y\n  ~~~\nc")).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   test("a fence closes only with the same character, at least as long, alone on its line", () => {

@@ -31,14 +31,18 @@ describe("parseRule: good rule files", () => {
   });
 
   test("the spec's metadata rule: globs as a YAML list", () => {
-    const { rule, warnings } = parse('---\nglobs:\n  - "src/components/**/*.ts"\n---\n\nThis is a rule for TypeScript components.\n');
+    const { rule, warnings } = parse(
+      '---\nglobs:\n  - "src/components/**/*.ts"\n---\n\nThis is a rule for TypeScript components.\n',
+    );
     expect(warnings).toEqual([]);
     expect(rule?.globs).toEqual(["src/components/**/*.ts"]);
     expect(rule?.content).toBe("This is a rule for TypeScript components.");
   });
 
   test("description, alwaysApply and enabled: true are read", () => {
-    const { rule, warnings } = parse("---\ndescription: '  Style guide  '\nalwaysApply: true\nenabled: true\n---\nBody");
+    const { rule, warnings } = parse(
+      "---\ndescription: '  Style guide  '\nalwaysApply: true\nenabled: true\n---\nBody",
+    );
     expect(warnings).toEqual([]);
     expect(rule).toMatchObject({ description: "Style guide", alwaysApply: true, content: "Body" });
   });
@@ -48,7 +52,9 @@ describe("parseRule: good rule files", () => {
   });
 
   test("CRLF line endings are parsed like LF", () => {
-    const { rule, warnings } = parse("---\r\nglobs: src/**/*.ts\r\ndescription: d\r\n---\r\nLine one.\r\nLine two.\r\n");
+    const { rule, warnings } = parse(
+      "---\r\nglobs: src/**/*.ts\r\ndescription: d\r\n---\r\nLine one.\r\nLine two.\r\n",
+    );
     expect(warnings).toEqual([]);
     expect(rule).toMatchObject({ globs: ["src/**/*.ts"], description: "d", content: "Line one.\nLine two." });
     expect(rule?.content).not.toContain("\r");
@@ -127,7 +133,9 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   });
 
   test("binary file (NUL bytes)", () => {
-    expect(parse(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0a]))).toEqual(skipped("it is a binary file (contains NUL bytes)"));
+    expect(parse(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x0a]))).toEqual(
+      skipped("it is a binary file (contains NUL bytes)"),
+    );
   });
 
   test("invalid UTF-8", () => {
@@ -144,19 +152,30 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
 
   test("front matter only, naming the line where the text should start", () => {
     expect(parse("---\nglobs: src/**\n---\n")).toEqual(skipped("the file has front matter but no rule text", 4));
-    expect(parse("---\nalwaysApply: true\n---\n\n   \n")).toEqual(skipped("the file has front matter but no rule text", 4));
+    expect(parse("---\nalwaysApply: true\n---\n\n   \n")).toEqual(
+      skipped("the file has front matter but no rule text", 4),
+    );
   });
 
   test("front matter only, with CRLF, still names the right line", () => {
-    expect(parse("---\r\ndescription: d\r\nglobs: a\r\n---\r\n")).toEqual(skipped("the file has front matter but no rule text", 5));
+    expect(parse("---\r\ndescription: d\r\nglobs: a\r\n---\r\n")).toEqual(
+      skipped("the file has front matter but no rule text", 5),
+    );
   });
 
   test("broken YAML names the YAML error's line in the file", () => {
-    expect(parse("---\ndescription: ok\nglobs: a\n  bad: x\n---\nBody")).toEqual(skipped("front matter is not valid YAML (bad indentation of a mapping entry)", 4));
+    expect(parse("---\ndescription: ok\nglobs: a\n  bad: x\n---\nBody")).toEqual(
+      skipped("front matter is not valid YAML (bad indentation of a mapping entry)", 4),
+    );
   });
 
   test("broken YAML after a BOM and CRLF still names the right line", () => {
-    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8("---\r\ndescription: ok\r\nglobs: a\r\n  bad: x\r\n---\r\nBody")]);
+    const bytes = new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...utf8("---\r\ndescription: ok\r\nglobs: a\r\n  bad: x\r\n---\r\nBody"),
+    ]);
     expect(parse(bytes)).toEqual(skipped("front matter is not valid YAML (bad indentation of a mapping entry)", 4));
   });
 
@@ -169,12 +188,16 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   });
 
   test("unterminated front matter", () => {
-    expect(parse("---\nglobs: src/**\nThe rule text, but the block never closes.")).toEqual(skipped("front matter opened with --- on line 1 is never closed by a --- line", 1));
+    expect(parse("---\nglobs: src/**\nThe rule text, but the block never closes.")).toEqual(
+      skipped("front matter opened with --- on line 1 is never closed by a --- line", 1),
+    );
   });
 
   test.each(["js", "javascript", "coffee"])("`---%s` front matter is skipped and never executed", (language) => {
     const result = parse(`---${language}\nglobalThis.pwned = true; throw new Error("executed")\n---\nBody`);
-    expect(result).toEqual(skipped(`front matter is marked "${language}"; only YAML front matter is read, and nothing in it was run`, 1));
+    expect(result).toEqual(
+      skipped(`front matter is marked "${language}"; only YAML front matter is read, and nothing in it was run`, 1),
+    );
     expect(g.pwned).toBeUndefined();
   });
 
@@ -185,14 +208,32 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   });
 
   test("duplicate keys", () => {
-    expect(parse("---\nglobs: a/**\nglobs: b/**\n---\nBody")).toEqual(skipped("front matter is not valid YAML (duplicated mapping key)", 3));
+    expect(parse("---\nglobs: a/**\nglobs: b/**\n---\nBody")).toEqual(
+      skipped("front matter is not valid YAML (duplicated mapping key)", 3),
+    );
   });
 
   test.each([
-    ["globs", "globs: 5", 'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found number 5'],
-    ["globs", "globs: true", 'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found boolean true'],
-    ["globs", "globs: [1, 2]", 'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found a list'],
-    ["globs", "globs:\n  a: b", 'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found a mapping'],
+    [
+      "globs",
+      "globs: 5",
+      'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found number 5',
+    ],
+    [
+      "globs",
+      "globs: true",
+      'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found boolean true',
+    ],
+    [
+      "globs",
+      "globs: [1, 2]",
+      'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found a list',
+    ],
+    [
+      "globs",
+      "globs:\n  a: b",
+      'front matter key "globs" should be a glob, a comma-separated list of globs, or a YAML list of globs, found a mapping',
+    ],
     ["alwaysApply", 'alwaysApply: "yes"', 'front matter key "alwaysApply" should be true or false, found string "yes"'],
     ["alwaysApply", "alwaysApply: 1", 'front matter key "alwaysApply" should be true or false, found number 1'],
     ["enabled", "enabled: no", 'front matter key "enabled" should be true or false, found string "no"'],
@@ -211,13 +252,21 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
     const { rule, warnings } = parse("---\ndescription: 42\nglobs: src/**\n---\nBody");
     expect(rule).toMatchObject({ content: "Body", globs: ["src/**"] });
     expect(rule?.description).toBeUndefined();
-    expect(warnings).toEqual([{ path: PATH, line: 2, message: 'front matter key "description" should be text, found number 42; description ignored' }]);
+    expect(warnings).toEqual([
+      {
+        path: PATH,
+        line: 2,
+        message: 'front matter key "description" should be text, found number 42; description ignored',
+      },
+    ]);
   });
 
   test("a description that is a list is ignored with a warning", () => {
     const { rule, warnings } = parse("---\ndescription:\n  - a\n---\nBody");
     expect(rule).toBeDefined();
-    expect(warnings[0]?.message).toBe('front matter key "description" should be text, found a list; description ignored');
+    expect(warnings[0]?.message).toBe(
+      'front matter key "description" should be text, found a list; description ignored',
+    );
   });
 
   test("an empty description is simply absent, without a warning", () => {
@@ -229,6 +278,13 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
   test("an out-of-range priority falls back to the default with a warning", () => {
     const { rule, warnings } = parse("---\npriority: 500\n---\nBody");
     expect(rule?.priority).toBe(50);
-    expect(warnings).toEqual([{ path: PATH, line: 2, message: 'front matter key "priority" should be a whole number from 1 to 100, found number 500; default 50 used' }]);
+    expect(warnings).toEqual([
+      {
+        path: PATH,
+        line: 2,
+        message:
+          'front matter key "priority" should be a whole number from 1 to 100, found number 500; default 50 used',
+      },
+    ]);
   });
 });

@@ -13,7 +13,10 @@ import { type Box, makeBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
 
 /** An in-memory tree: path → text; `links` maps a path to its real path. */
-function memory(files: Record<string, string>, links: Record<string, string> = {}): Pick<ReferenceOptions, "realpath" | "read"> & { reads: string[] } {
+function memory(
+  files: Record<string, string>,
+  links: Record<string, string> = {},
+): Pick<ReferenceOptions, "realpath" | "read"> & { reads: string[] } {
   const reads: string[] = [];
   return {
     reads,
@@ -29,22 +32,39 @@ function memory(files: Record<string, string>, links: Record<string, string> = {
 }
 
 const expand = (text: string, files: Record<string, string>, extra: Partial<ReferenceOptions> = {}) =>
-  expandReferences(text, { file: "/p/rules/main.md", realFile: "/p/rules/main.md", allowed: ["/p"], allowedReal: ["/p"], trust: "repository", ...memory(files), ...extra });
+  expandReferences(text, {
+    file: "/p/rules/main.md",
+    realFile: "/p/rules/main.md",
+    allowed: ["/p"],
+    allowedReal: ["/p"],
+    trust: "repository",
+    ...memory(files),
+    ...extra,
+  });
 
 describe("expandReferences (pure)", () => {
   test("an @path line is replaced by the file's text, relative to the rule file; front matter of a Markdown file is dropped", async () => {
-    const out = await expand("Before.\n@parts/a.md\nAfter.", { "/p/rules/parts/a.md": "---\ntitle: A\n---\n\nPart A.\n" });
+    const out = await expand("Before.\n@parts/a.md\nAfter.", {
+      "/p/rules/parts/a.md": "---\ntitle: A\n---\n\nPart A.\n",
+    });
     expect(out).toEqual({ text: "Before.\nPart A.\nAfter.", warnings: [], included: ["/p/rules/parts/a.md"] });
   });
 
   test("Kiro's #[[file:…]] anywhere in a line, several on one line", async () => {
-    const out = await expand("Spec: #[[file:../api.yaml]] and #[[file: ../b.txt ]].", { "/p/api.yaml": "---\nopenapi: 3.1.0\n", "/p/b.txt": "B" });
+    const out = await expand("Spec: #[[file:../api.yaml]] and #[[file: ../b.txt ]].", {
+      "/p/api.yaml": "---\nopenapi: 3.1.0\n",
+      "/p/b.txt": "B",
+    });
     expect(out.text).toBe("Spec: ---\nopenapi: 3.1.0 and B.");
     expect(out.warnings).toEqual([]);
   });
 
   test("nested references, each relative to the file that holds it", async () => {
-    const out = await expand("@one/a.md", { "/p/rules/one/a.md": "A\n@../two/b.md", "/p/rules/two/b.md": "B\n#[[file:c.md]]", "/p/rules/two/c.md": "C" });
+    const out = await expand("@one/a.md", {
+      "/p/rules/one/a.md": "A\n@../two/b.md",
+      "/p/rules/two/b.md": "B\n#[[file:c.md]]",
+      "/p/rules/two/c.md": "C",
+    });
     expect(out.text).toBe("A\nB\nC");
     expect(out.included).toEqual(["/p/rules/one/a.md", "/p/rules/two/b.md", "/p/rules/two/c.md"]);
   });
@@ -54,14 +74,24 @@ describe("expandReferences (pure)", () => {
     for (let i = 1; i <= 7; i++) files[`/p/rules/${i}.md`] = i < 7 ? `L${i}\n@${i + 1}.md` : "L7";
     const out = await expand("@1.md", files);
     expect(out.text).toBe("L1\nL2\nL3\nL4\nL5\n@6.md");
-    expect(shown(out.warnings)).toEqual([{ path: "/p/rules/5.md", message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
+    expect(shown(out.warnings)).toEqual([
+      { path: "/p/rules/5.md", message: "reference @6.md is nested more than 5 levels deep; left as text" },
+    ]);
   });
 
   test("a cycle is reported and left as text", async () => {
-    const out = await expand("Main\n@a.md", { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B\n@main.md", "/p/rules/main.md": "Main\n@a.md" });
+    const out = await expand("Main\n@a.md", {
+      "/p/rules/a.md": "A\n@b.md",
+      "/p/rules/b.md": "B\n@main.md",
+      "/p/rules/main.md": "Main\n@a.md",
+    });
     expect(out.text).toBe("Main\nA\nB\n@main.md");
     expect(shown(out.warnings)).toEqual([
-      { path: "/p/rules/b.md", message: "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text" },
+      {
+        path: "/p/rules/b.md",
+        message:
+          "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text",
+      },
     ]);
   });
 
@@ -86,7 +116,9 @@ describe("expandReferences (pure)", () => {
     const mem = memory({ "/secret/key.md": "SECRET" }, { "/p/rules/link.md": "/secret/key.md" });
     const out = await expand("@link.md", {}, mem);
     expect(out.text).toBe("@link.md");
-    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @link.md leads outside the repository (to /secret/key.md); refused; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
+      "reference @link.md leads outside the repository (to /secret/key.md); refused; left as text",
+    ]);
     expect(mem.reads).toEqual([]);
   });
 
@@ -94,20 +126,30 @@ describe("expandReferences (pure)", () => {
     const out = await expand("@docs/missing.md", {});
     expect(out.text).toBe("@docs/missing.md");
     expect(shown(out.warnings)).toEqual([
-      { path: "/p/rules/main.md", message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text" },
+      {
+        path: "/p/rules/main.md",
+        message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text",
+      },
     ]);
   });
 
   test("not references: @mentions of rules, @ inside a sentence, e-mail addresses, code fences", async () => {
-    const text = "@security\nAsk @team/lead.md about it.\nmail me@example.com\n```\n@a.md\n#[[file:a.md]]\n```\n~~~md\n@a.md\n~~~";
+    const text =
+      "@security\nAsk @team/lead.md about it.\nmail me@example.com\n```\n@a.md\n#[[file:a.md]]\n```\n~~~md\n@a.md\n~~~";
     const out = await expand(text, { "/p/rules/a.md": "A" });
     expect(out).toEqual({ text, warnings: [], included: [] });
   });
 
   test("a size limit: past it, references stay as text", async () => {
-    const out = await expand("@a.md\n@b.md", { "/p/rules/a.md": "x".repeat(50), "/p/rules/b.md": "y".repeat(50) }, { maxBytes: 80 });
+    const out = await expand(
+      "@a.md\n@b.md",
+      { "/p/rules/a.md": "x".repeat(50), "/p/rules/b.md": "y".repeat(50) },
+      { maxBytes: 80 },
+    );
     expect(out.text).toBe(`${"x".repeat(50)}\n@b.md`);
-    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @b.md would make the rule larger than 80 bytes; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
+      "reference @b.md would make the rule larger than 80 bytes; left as text",
+    ]);
   });
 
   test("mayHaveReferences and inside", () => {
@@ -143,7 +185,9 @@ describe("expandReferences: references in code are text", () => {
 
   test("a Python decorator alone on a line: a reference in prose, text in a ```python fence", async () => {
     const prose = await expand("@workflow.defn", {});
-    expect(shown(prose.warnings).map((w) => w.message)).toEqual(["reference @workflow.defn names a file that does not exist (/p/rules/workflow.defn); left as text"]);
+    expect(shown(prose.warnings).map((w) => w.message)).toEqual([
+      "reference @workflow.defn names a file that does not exist (/p/rules/workflow.defn); left as text",
+    ]);
     const text = "Example:\n```python\n@workflow.defn\nclass Flow:\n    pass\n```";
     expect(await expand(text, files)).toEqual({ text, warnings: [], included: [] });
   });
@@ -168,7 +212,10 @@ describe("expandReferences: references in code are text", () => {
   });
 
   test("code inside an included file is text too", async () => {
-    const out = await expand("@a.md", { "/p/rules/a.md": "A\n```\n@b.md\n```\n`#[[file:b.md]]`", "/p/rules/b.md": "B" });
+    const out = await expand("@a.md", {
+      "/p/rules/a.md": "A\n```\n@b.md\n```\n`#[[file:b.md]]`",
+      "/p/rules/b.md": "B",
+    });
     expect(out.text).toBe("A\n```\n@b.md\n```\n`#[[file:b.md]]`");
     expect(out.included).toEqual(["/p/rules/a.md"]);
   });
@@ -179,21 +226,37 @@ describe("expandReferences: only the syntaxes the format defines", () => {
   const text = "@docs/x.md\nSee #[[file:docs/x.md]].";
 
   test("without at-line, @docs/x.md is text with no warning", async () => {
-    expect(await expand(text, files, { syntaxes: ["kiro-file"] })).toEqual({ text: "@docs/x.md\nSee X.", warnings: [], included: ["/p/rules/docs/x.md"] });
+    expect(await expand(text, files, { syntaxes: ["kiro-file"] })).toEqual({
+      text: "@docs/x.md\nSee X.",
+      warnings: [],
+      included: ["/p/rules/docs/x.md"],
+    });
   });
 
   test("without kiro-file, #[[file:…]] is text with no warning", async () => {
-    expect(await expand(text, files, { syntaxes: ["at-line"] })).toEqual({ text: "X\nSee #[[file:docs/x.md]].", warnings: [], included: ["/p/rules/docs/x.md"] });
+    expect(await expand(text, files, { syntaxes: ["at-line"] })).toEqual({
+      text: "X\nSee #[[file:docs/x.md]].",
+      warnings: [],
+      included: ["/p/rules/docs/x.md"],
+    });
   });
 
   test("none: the text as it is, nothing read", async () => {
     const mem = memory(files);
-    expect(await expand(`${text}\n@missing.md`, {}, { ...mem, syntaxes: [] })).toEqual({ text: `${text}\n@missing.md`, warnings: [], included: [] });
+    expect(await expand(`${text}\n@missing.md`, {}, { ...mem, syntaxes: [] })).toEqual({
+      text: `${text}\n@missing.md`,
+      warnings: [],
+      included: [],
+    });
     expect(mem.reads).toEqual([]);
   });
 
   test("a syntax left out is not followed inside an included file either", async () => {
-    const out = await expand("#[[file:a.md]]", { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B" }, { syntaxes: ["kiro-file"] });
+    const out = await expand(
+      "#[[file:a.md]]",
+      { "/p/rules/a.md": "A\n@b.md", "/p/rules/b.md": "B" },
+      { syntaxes: ["kiro-file"] },
+    );
     expect(out.text).toBe("A\n@b.md");
   });
 
@@ -218,13 +281,20 @@ describe("expandReferences: Kiro's references relative to the workspace root", (
   });
 
   test("next to the steering file wins when both exist", async () => {
-    const out = await kiro("#[[file:src/app/page.tsx]]", { "/p/src/app/page.tsx": "ROOT", "/p/.kiro/steering/src/app/page.tsx": "NEXT" });
+    const out = await kiro("#[[file:src/app/page.tsx]]", {
+      "/p/src/app/page.tsx": "ROOT",
+      "/p/.kiro/steering/src/app/page.tsx": "NEXT",
+    });
     expect(out.text).toBe("NEXT");
     expect(out.included).toEqual(["/p/.kiro/steering/src/app/page.tsx"]);
   });
 
   test("the roots in order, the first that has the file", async () => {
-    const out = await kiro("#[[file:x.md]]", { "/p/b/x.md": "B", "/p/c/x.md": "C" }, { roots: ["/p/a", "/p/b", "/p/c"] });
+    const out = await kiro(
+      "#[[file:x.md]]",
+      { "/p/b/x.md": "B", "/p/c/x.md": "C" },
+      { roots: ["/p/a", "/p/b", "/p/c"] },
+    );
     expect(out.text).toBe("B");
   });
 
@@ -232,19 +302,31 @@ describe("expandReferences: Kiro's references relative to the workspace root", (
     const out = await kiro("#[[file:src/gone.ts]]", {});
     expect(out.text).toBe("#[[file:src/gone.ts]]");
     expect(shown(out.warnings)).toEqual([
-      { path: steering, message: "reference #[[file:src/gone.ts]] names a file that does not exist (/p/.kiro/steering/src/gone.ts or /p/src/gone.ts); left as text" },
+      {
+        path: steering,
+        message:
+          "reference #[[file:src/gone.ts]] names a file that does not exist (/p/.kiro/steering/src/gone.ts or /p/src/gone.ts); left as text",
+      },
     ]);
-    expect(out.warnings[0]).toMatchObject({ code: "reference-missing", target: "/p/.kiro/steering/src/gone.ts", alsoTried: ["/p/src/gone.ts"] });
+    expect(out.warnings[0]).toMatchObject({
+      code: "reference-missing",
+      target: "/p/.kiro/steering/src/gone.ts",
+      alsoTried: ["/p/src/gone.ts"],
+    });
   });
 
   test("a fallback outside the allowed folders is refused unread: a root outside them, or `..` past the root", async () => {
     const mem = memory({ "/q/x.md": "OUTSIDE", "/outside.md": "OUTSIDE" });
     const out = await kiro("#[[file:x.md]]", {}, { ...mem, roots: ["/q"] });
     expect(out.text).toBe("#[[file:x.md]]");
-    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference #[[file:x.md]] points outside the repository (/q/x.md); refused; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
+      "reference #[[file:x.md]] points outside the repository (/q/x.md); refused; left as text",
+    ]);
     const up = await kiro("#[[file:../../outside.md]]", {}, mem);
     expect(up.text).toBe("#[[file:../../outside.md]]");
-    expect(shown(up.warnings).map((w) => w.message)).toEqual(["reference #[[file:../../outside.md]] points outside the repository (/outside.md); refused; left as text"]);
+    expect(shown(up.warnings).map((w) => w.message)).toEqual([
+      "reference #[[file:../../outside.md]] points outside the repository (/outside.md); refused; left as text",
+    ]);
     expect(mem.reads).toEqual([]);
   });
 
@@ -252,20 +334,32 @@ describe("expandReferences: Kiro's references relative to the workspace root", (
     const mem = memory({ "/secret/key.md": "SECRET", "/p/b/key.md": "B" }, { "/p/a/key.md": "/secret/key.md" });
     const out = await kiro("#[[file:key.md]]", {}, { ...mem, roots: ["/p/a", "/p/b"] });
     expect(out.text).toBe("#[[file:key.md]]");
-    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference #[[file:key.md]] leads outside the repository (to /secret/key.md); refused; left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
+      "reference #[[file:key.md]] leads outside the repository (to /secret/key.md); refused; left as text",
+    ]);
     expect(mem.reads).toEqual([]);
   });
 
   test("nested references: next to the included file first, then the roots", async () => {
-    const out = await kiro("#[[file:src/a.md]]", { "/p/src/a.md": "A #[[file:b.md]] #[[file:lib/c.md]]", "/p/src/b.md": "B", "/p/lib/c.md": "C" });
+    const out = await kiro("#[[file:src/a.md]]", {
+      "/p/src/a.md": "A #[[file:b.md]] #[[file:lib/c.md]]",
+      "/p/src/b.md": "B",
+      "/p/lib/c.md": "C",
+    });
     expect(out.text).toBe("A B C");
     expect(out.included).toEqual(["/p/src/a.md", "/p/src/b.md", "/p/lib/c.md"]);
   });
 
   test("only #[[file:…]] gets the fallback: an @path line is relative to its file alone", async () => {
-    const out = await kiro("@src/app/page.tsx", { "/p/src/app/page.tsx": "PAGE" }, { syntaxes: ["at-line", "kiro-file"] });
+    const out = await kiro(
+      "@src/app/page.tsx",
+      { "/p/src/app/page.tsx": "PAGE" },
+      { syntaxes: ["at-line", "kiro-file"] },
+    );
     expect(out.text).toBe("@src/app/page.tsx");
-    expect(shown(out.warnings).map((w) => w.message)).toEqual(["reference @src/app/page.tsx names a file that does not exist (/p/.kiro/steering/src/app/page.tsx); left as text"]);
+    expect(shown(out.warnings).map((w) => w.message)).toEqual([
+      "reference @src/app/page.tsx names a file that does not exist (/p/.kiro/steering/src/app/page.tsx); left as text",
+    ]);
   });
 });
 
@@ -276,7 +370,9 @@ describe("expandReferences: linear on hostile text", () => {
     const out = await expand(opens, {});
     expect(out.text).toBe(opens);
     expect(mayHaveReferences("\n".repeat(2_000_000), ["at-line"])).toBe(false);
-    expect((await expand(`${"` ".repeat(200_000)}#[[file:x.md]]`, { "/p/rules/x.md": "X" })).text.endsWith("` X")).toBe(true);
+    expect((await expand(`${"` ".repeat(200_000)}#[[file:x.md]]`, { "/p/rules/x.md": "X" })).text.endsWith("` X")).toBe(
+      true,
+    );
   });
 });
 
@@ -316,7 +412,12 @@ describe("references through loadRules, on real folders", () => {
     await box.write(rulesDir(), { "deep.md": "@../../parts/1.md" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("P1\nP2\nP3\nP4\nP5\n@6.md");
-    expect(shown(loaded.warnings)).toEqual([{ path: join(box.project, "parts/5.md"), message: "reference @6.md is nested more than 5 levels deep; left as text" }]);
+    expect(shown(loaded.warnings)).toEqual([
+      {
+        path: join(box.project, "parts/5.md"),
+        message: "reference @6.md is nested more than 5 levels deep; left as text",
+      },
+    ]);
   });
 
   test("outside the project through `..`: refused and left as text", async () => {
@@ -357,12 +458,16 @@ describe("references through loadRules, on real folders", () => {
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Text\n@missing/part.md");
     expect(shown(loaded.warnings)).toEqual([
-      { path: join(rulesDir(), "gap.md"), message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text` },
+      {
+        path: join(rulesDir(), "gap.md"),
+        message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text`,
+      },
     ]);
   });
 
   test("decorators and references in code load as written, with no warning", async () => {
-    const text = "Use `#[[file:api.yaml]]` to include a spec.\n\n````md\n```python\n@workflow.defn\n```\n@activity.defn\n````";
+    const text =
+      "Use `#[[file:api.yaml]]` to include a spec.\n\n````md\n```python\n@workflow.defn\n```\n@activity.defn\n````";
     await box.write(rulesDir(), { "code.md": text });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe(text);
@@ -395,7 +500,11 @@ describe("references through loadRules, on real folders", () => {
   });
 
   test("an extraDirs folder outside the project that the user's config names is the user's: its rules may reference into it, a repository rule may not", async () => {
-    await box.write(box.root, { "team/rules/t.md": "@inc/part.md\n@../snippets/s.md", "team/snippets/s.md": "Not in a rules folder.", "team/rules/inc/part.md": "Part." });
+    await box.write(box.root, {
+      "team/rules/t.md": "@inc/part.md\n@../snippets/s.md",
+      "team/snippets/s.md": "Not in a rules folder.",
+      "team/rules/inc/part.md": "Part.",
+    });
     await box.write(rulesDir(), { "p.md": `@${join(box.root, "team/rules/inc/part.md")}` });
     const team = join(box.root, "team/rules");
     const loaded = await box.load({ extraDirs: [team] }, { userExtraDirs: [team] });

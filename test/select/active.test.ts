@@ -9,12 +9,20 @@ import { whyText } from "../support/activation.js";
 import { makeRule } from "../support/rules.js";
 
 const withFiles = (...files: string[]) => ({ files });
-const componentRule = makeRule({ name: "my-rule", globs: ["src/components/**/*.ts"], content: "This is a rule for TypeScript components." });
+const componentRule = makeRule({
+  name: "my-rule",
+  globs: ["src/components/**/*.ts"],
+  content: "This is a rule for TypeScript components.",
+});
 
 describe("the spec's selection scenarios", () => {
   test("Loading a markdown with metadata rule: applies when src/components/button.ts is in context", () => {
-    expect(whyText(componentRule, withFiles("src/components/button.ts"))).toBe("file src/components/button.ts matched src/components/**/*.ts");
-    expect(activeRulesFor([componentRule], withFiles("src/components/button.ts")).map((a) => a.rule.name)).toEqual(["my-rule"]);
+    expect(whyText(componentRule, withFiles("src/components/button.ts"))).toBe(
+      "file src/components/button.ts matched src/components/**/*.ts",
+    );
+    expect(activeRulesFor([componentRule], withFiles("src/components/button.ts")).map((a) => a.rule.name)).toEqual([
+      "my-rule",
+    ]);
   });
 
   test("Loading a markdown with metadata rule that does not apply: src/utils/helpers.js", () => {
@@ -89,7 +97,9 @@ describe("activation modes", () => {
     expect(whyText(any, { files: [], prompt: "migrations" })).toBeUndefined();
     const all = makeRule({ globs: ["*.sql"], keywords: ["migration"], match: "all" });
     expect(whyText(all, { files: [], prompt: "a migration" })).toBeUndefined();
-    expect(whyText(all, { files: ["db/1.sql"], prompt: "a migration" })).toBe('file db/1.sql matched *.sql and keyword "migration" in the prompt');
+    expect(whyText(all, { files: ["db/1.sql"], prompt: "a migration" })).toBe(
+      'file db/1.sql matched *.sql and keyword "migration" in the prompt',
+    );
     expect(whyRuleApplies(all, { files: ["db/1.sql"], prompt: "a migration" })).toEqual({
       kind: "conditions",
       met: [
@@ -119,7 +129,9 @@ describe("reasons", () => {
     const rule = makeRule({ name: "ts", globs: ["*.ts"] });
     const earlier: ActivationReason = { kind: "rule-tool" };
     expect(whyRuleApplies(rule, { files: ["a.ts"], activated: new Map([["ts", earlier]]) })).toBe(earlier);
-    expect(whyRuleApplies(rule, { files: [], fileMatches: new Map([["ts", { kind: "file", file: "b.ts", glob: "*.ts" }]]) })).toEqual({
+    expect(
+      whyRuleApplies(rule, { files: [], fileMatches: new Map([["ts", { kind: "file", file: "b.ts", glob: "*.ts" }]]) }),
+    ).toEqual({
       kind: "conditions",
       met: [{ kind: "file", file: "b.ts", glob: "*.ts" }],
     });
@@ -127,7 +139,8 @@ describe("reasons", () => {
 });
 
 describe("glob matching", () => {
-  const applies = (glob: string, file: string) => whyRuleApplies(makeRule({ globs: [glob] }), withFiles(file)) !== undefined;
+  const applies = (glob: string, file: string) =>
+    whyRuleApplies(makeRule({ globs: [glob] }), withFiles(file)) !== undefined;
 
   test("`*.ts` matches at any depth", () => {
     expect(applies("*.ts", "a.ts")).toBe(true);
@@ -187,7 +200,15 @@ describe("glob matching", () => {
     .map((tokens) => tokens.join(""))
     // Globs as rule authors write them: relative, no empty or trailing segment.
     // A leading `./` has its own test below.
-    .filter((g) => sane(g) && g.includes("/") && !g.startsWith("/") && !g.startsWith("./") && !g.endsWith("/") && !g.includes("//"));
+    .filter(
+      (g) =>
+        sane(g) &&
+        g.includes("/") &&
+        !g.startsWith("/") &&
+        !g.startsWith("./") &&
+        !g.endsWith("/") &&
+        !g.includes("//"),
+    );
 
   test("property: a glob without a slash agrees with micromatch.isMatch(file, glob, { dot: true, basename: true })", () => {
     fc.assert(
@@ -223,8 +244,14 @@ describe("globs from untrusted rule files", () => {
   test("an unusable glob never matches and never throws; the rule's other globs still match", () => {
     expect(applies(["./", "+(a|b)", "src/**/*.ts"], "a", "src/a.ts")).toBe("file src/a.ts matched src/**/*.ts");
     expect(applies(["./", "", "/", "[z-a]", "{1..100000}"], "a", "b/c", "/abs/d")).toBeUndefined();
-    expect(() => activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x"))).not.toThrow();
-    expect(activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x")).map((a) => a.rule.name)).toEqual(["other"]);
+    expect(() =>
+      activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x")),
+    ).not.toThrow();
+    expect(
+      activeRulesFor([makeRule({ globs: ["./"] }), makeRule({ name: "other" })], withFiles("x")).map(
+        (a) => a.rule.name,
+      ),
+    ).toEqual(["other"]);
   });
 
   test("a glob that makes regular expressions backtrack is answered in a bounded number of steps", () => {

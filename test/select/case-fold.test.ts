@@ -6,14 +6,20 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, "\\$
 /** Every code point but the surrogates, as one string each. */
 function everyCodePoint(): string[] {
   const chars: string[] = [];
-  for (let code = 0; code <= 0x10ffff; code++) if (code < 0xd800 || code > 0xdfff) chars.push(String.fromCodePoint(code));
+  for (let code = 0; code <= 0x10ffff; code++)
+    if (code < 0xd800 || code > 0xdfff) chars.push(String.fromCodePoint(code));
   return chars;
 }
 
 describe("case folding as the `iu` flags compare characters, checked over every code point", () => {
   const all = everyCodePoint();
   // Characters with a case, or that fold: the only ones a case-insensitive expression can equate with another.
-  const cased = all.filter((char) => char.toLowerCase() !== char || char.toUpperCase() !== char || foldCodePoint(char.codePointAt(0)!) !== char.codePointAt(0));
+  const cased = all.filter(
+    (char) =>
+      char.toLowerCase() !== char ||
+      char.toUpperCase() !== char ||
+      foldCodePoint(char.codePointAt(0)!) !== char.codePointAt(0),
+  );
   const fold = (char: string) => foldCodePoint(char.codePointAt(0)!);
 
   test("two cased characters fold alike exactly when a literal `iu` expression of one matches the other", () => {
@@ -42,8 +48,12 @@ describe("case folding as the `iu` flags compare characters, checked over every 
 
   test("letters, numbers, marks and `_` are the same set with and without `i`, and folding keeps a character in or out of it", () => {
     const text = all.join("");
-    expect(text.replace(new RegExp(WORD_CHAR.source, "gu"), "\u0000")).toBe(text.replace(new RegExp(WORD_CHAR.source, "giu"), "\u0000"));
-    expect(cased.filter((char) => WORD_CHAR.test(char) !== WORD_CHAR.test(String.fromCodePoint(fold(char))))).toEqual([]);
+    expect(text.replace(new RegExp(WORD_CHAR.source, "gu"), "\u0000")).toBe(
+      text.replace(new RegExp(WORD_CHAR.source, "giu"), "\u0000"),
+    );
+    expect(cased.filter((char) => WORD_CHAR.test(char) !== WORD_CHAR.test(String.fromCodePoint(fold(char))))).toEqual(
+      [],
+    );
   });
 
   test("foldText folds code point by code point, lone surrogates kept", () => {

@@ -73,7 +73,9 @@ describe("matching the text a tool brought in", () => {
     const reason = applies(rule, [{ file: "src/net.ts", text: "const a = legacyFetch(url);\n" }]);
     expect(reason && reasonText(reason)).toBe('file src/net.ts contains "legacyFetch("');
     expect(applies(rule, [{ file: "src/clean.ts", text: "const a = fetch(url);\n" }])).toBeUndefined();
-    expect(whyRuleDoesNotApply(rule, { files: ["src/clean.ts"] })).toBe('content: no file of the session seen containing "legacyFetch("');
+    expect(whyRuleDoesNotApply(rule, { files: ["src/clean.ts"] })).toBe(
+      'content: no file of the session seen containing "legacyFetch("',
+    );
   });
 
   test("flags: i ignores case; m lets ^ start any line", () => {
@@ -88,10 +90,14 @@ describe("matching the text a tool brought in", () => {
     expect(applies(any, [{ file: "notes.md", text: "DROP TABLE users;" }])).toBeDefined();
     expect(whyRuleApplies(any, { files: ["src/db/a.sql"] })).toBeDefined();
     const all = ruleOf("---\nglobs: src/**/*.sql\nmatch: all\nfileContains: DROP TABLE\n---\nBody.\n");
-    expect(applies(all, [{ file: "notes.md", text: "DROP TABLE users;" }], ["notes.md", "src/db/a.sql"])).toBeUndefined();
+    expect(
+      applies(all, [{ file: "notes.md", text: "DROP TABLE users;" }], ["notes.md", "src/db/a.sql"]),
+    ).toBeUndefined();
     expect(whyRuleApplies(all, { files: ["src/db/a.sql"] })).toBeUndefined();
     const reason = applies(all, [{ file: "src/db/a.sql", text: "DROP TABLE users;" }]);
-    expect(reason && reasonText(reason)).toBe('file src/db/a.sql matched src/**/*.sql and file src/db/a.sql contains "DROP TABLE"');
+    expect(reason && reasonText(reason)).toBe(
+      'file src/db/a.sql matched src/**/*.sql and file src/db/a.sql contains "DROP TABLE"',
+    );
   });
 
   test("only the first MiB of a text is looked at", () => {
@@ -111,7 +117,10 @@ describe("matching the text a tool brought in", () => {
       complete: true,
     });
     // A new version is not: past the deadline it is not looked at, and says so.
-    expect(contentHits(rules, [{ file: "src/net.ts", text: "legacyFetch(2)" }], new Set(), late)).toEqual({ hits: [], complete: false });
+    expect(contentHits(rules, [{ file: "src/net.ts", text: "legacyFetch(2)" }], new Set(), late)).toEqual({
+      hits: [],
+      complete: false,
+    });
   });
 
   test("rules already activated by content are not reported again; the first match of each is kept", () => {

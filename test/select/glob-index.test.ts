@@ -8,7 +8,11 @@ import type { FileMatch } from "../../src/select/reasons.js";
 import { makeRule } from "../support/rules.js";
 
 /** matchNewFiles without an index: every glob rule not matched yet, against every new file. */
-function plainMatchNewFiles(rules: readonly Rule[], newFiles: readonly string[], fileMatches: Map<string, FileMatch>): void {
+function plainMatchNewFiles(
+  rules: readonly Rule[],
+  newFiles: readonly string[],
+  fileMatches: Map<string, FileMatch>,
+): void {
   for (const rule of rules) {
     if (rule.globs.length === 0 || fileMatches.has(rule.name)) continue;
     for (const file of newFiles) {
@@ -23,28 +27,61 @@ function plainMatchNewFiles(rules: readonly Rule[], newFiles: readonly string[],
 
 // Few names, so that globs and files often meet.
 const near = fc.constantFrom("src", "a", "x.ts");
-const nearGlob = fc.array(fc.oneof(near, fc.constantFrom("*", "**", "*.ts", "{a,src}", "@(x.ts|b)")), { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join("/"));
+const nearGlob = fc
+  .array(fc.oneof(near, fc.constantFrom("*", "**", "*.ts", "{a,src}", "@(x.ts|b)")), { minLength: 1, maxLength: 3 })
+  .map((pieces) => pieces.join("/"));
 const nearFile = fc.array(near, { minLength: 1, maxLength: 3 }).map((segments) => segments.join("/"));
 const segment = fc.constantFrom("src", "lib", "a", "x.ts", "b.md", "Makefile", "", ".x", "ü.md");
 const globPiece = fc.oneof(
   segment,
-  fc.constantFrom("*", "**", "?", "*.ts", "*.md", "x.*", "*.*", "[ab]", "[!a]*", "{a,b.md}", "{src,lib}", "{a,*}", "@(a|x.ts)", "?(b)", "{1..3}", "a\\*", "*s", "**.ts", "*/"),
+  fc.constantFrom(
+    "*",
+    "**",
+    "?",
+    "*.ts",
+    "*.md",
+    "x.*",
+    "*.*",
+    "[ab]",
+    "[!a]*",
+    "{a,b.md}",
+    "{src,lib}",
+    "{a,*}",
+    "@(a|x.ts)",
+    "?(b)",
+    "{1..3}",
+    "a\\*",
+    "*s",
+    "**.ts",
+    "*/",
+  ),
 );
 const glob = fc.oneof(
   nearGlob,
-  fc.tuple(fc.constantFrom("", "", "./", "/", "!", "!!", "**/"), fc.array(globPiece, { minLength: 1, maxLength: 4 })).map(([lead, pieces]) => lead + pieces.join("/")),
+  fc
+    .tuple(fc.constantFrom("", "", "./", "/", "!", "!!", "**/"), fc.array(globPiece, { minLength: 1, maxLength: 4 }))
+    .map(([lead, pieces]) => lead + pieces.join("/")),
   fc.array(globPiece, { minLength: 1, maxLength: 2 }).map((pieces) => pieces.join("")),
   fc.string({ maxLength: 8 }),
 );
 const file = fc.oneof(
   nearFile,
-  fc.tuple(fc.constantFrom("", "", "/"), fc.array(segment, { minLength: 1, maxLength: 4 })).map(([lead, segments]) => lead + segments.join("/")),
+  fc
+    .tuple(fc.constantFrom("", "", "/"), fc.array(segment, { minLength: 1, maxLength: 4 }))
+    .map(([lead, segments]) => lead + segments.join("/")),
   fc.string({ maxLength: 8 }),
 );
 const rules = fc
-  .array(fc.record({ name: fc.constantFrom("r1", "r2", "r3", "r4", "r5", "r6"), globs: fc.array(glob, { maxLength: 3 }), alwaysApply: fc.constantFrom(undefined, true, false) }), {
-    maxLength: 10,
-  })
+  .array(
+    fc.record({
+      name: fc.constantFrom("r1", "r2", "r3", "r4", "r5", "r6"),
+      globs: fc.array(glob, { maxLength: 3 }),
+      alwaysApply: fc.constantFrom(undefined, true, false),
+    }),
+    {
+      maxLength: 10,
+    },
+  )
   .map((specs) => specs.map((spec) => makeRule(spec)));
 
 describe("new files against an index of the rules' globs", () => {
@@ -71,7 +108,8 @@ describe("new files against an index of the rules' globs", () => {
         for (const path of files) {
           const found = new Set<string>();
           index.collect(path, found);
-          if (ruleGlob(pattern).match(path)) expect(found.has("rule") || index.everywhere.includes("rule"), `${pattern} matches ${path}`).toBe(true);
+          if (ruleGlob(pattern).match(path))
+            expect(found.has("rule") || index.everywhere.includes("rule"), `${pattern} matches ${path}`).toBe(true);
         }
       }),
       { numRuns: 5000 },

@@ -4,7 +4,8 @@ import { keywordIndex, matchingKeyword } from "../../src/select/keywords.js";
 
 /** The matcher as it was, one regular expression per keyword: what the string search must agree with. */
 function regexMatchingKeyword(text: string, keywords: readonly string[]): string | undefined {
-  const noBoundaries = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+  const noBoundaries =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
   const words = new Set(text.toLowerCase().split(/[^\p{L}\p{N}\p{M}_]+/u));
   return keywords.find((keyword) => {
     const needle = keyword.trim().toLowerCase();
@@ -17,7 +18,34 @@ function regexMatchingKeyword(text: string, keywords: readonly string[]): string
 }
 
 /** Characters where lowercasing and case-insensitive matching part ways, and other edges. */
-const TRICKY = ["ſ", "S", "s", "K", "k", "\u212a", "ΐ", "\u1fd3", "ΰ", "\u1fe3", "ﬅ", "ﬆ", "İ", "i", "ı", "I", "ς", "σ", "Σ", "ß", "ẞ", "é", "É", "e\u0301", "\u0345", "ι"];
+const TRICKY = [
+  "ſ",
+  "S",
+  "s",
+  "K",
+  "k",
+  "\u212a",
+  "ΐ",
+  "\u1fd3",
+  "ΰ",
+  "\u1fe3",
+  "ﬅ",
+  "ﬆ",
+  "İ",
+  "i",
+  "ı",
+  "I",
+  "ς",
+  "σ",
+  "Σ",
+  "ß",
+  "ẞ",
+  "é",
+  "É",
+  "e\u0301",
+  "\u0345",
+  "ι",
+];
 const OTHERS = [
   "𐐀",
   "𐐨",
@@ -56,7 +84,8 @@ const piece = fc.oneof(
 );
 const phrase = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(""));
 /** `text` with the case of each character changed or not, as `mask` says. */
-const recased = (text: string, mask: number) => [...text].map((char, i) => ((mask >> (i % 31)) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
+const recased = (text: string, mask: number) =>
+  [...text].map((char, i) => ((mask >> (i % 31)) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
 
 describe("keywords in the user's prompt", () => {
   test("match whole words, case-insensitively", () => {
@@ -88,7 +117,9 @@ describe("keywords in the user's prompt", () => {
 
   test("property: a latin keyword matches iff it occurs surrounded by non-letters (reference matcher)", () => {
     const word = fc.stringMatching(/^[a-z]{1,6}$/);
-    const text = fc.array(fc.oneof(word, fc.constantFrom(" ", ".", ",", "-", "_", "1", "É", "é")), { maxLength: 12 }).map((pieces) => pieces.join(""));
+    const text = fc
+      .array(fc.oneof(word, fc.constantFrom(" ", ".", ",", "-", "_", "1", "É", "é")), { maxLength: 12 })
+      .map((pieces) => pieces.join(""));
     fc.assert(
       fc.property(word, text, (keyword, prompt) => {
         const lower = prompt.toLowerCase();
@@ -136,7 +167,10 @@ describe("keywords in the user's prompt", () => {
       [".net", "x.net"],
       ["é-x", "e\u0301-x"],
     ];
-    for (const [keyword, prompt] of cases) expect(matchingKeyword(prompt, [keyword]), `${keyword} in ${prompt}`).toBe(regexMatchingKeyword(prompt, [keyword]));
+    for (const [keyword, prompt] of cases)
+      expect(matchingKeyword(prompt, [keyword]), `${keyword} in ${prompt}`).toBe(
+        regexMatchingKeyword(prompt, [keyword]),
+      );
   });
 
   test("an index of many keywords finds, for one prompt, the values of those that match, each once", () => {
@@ -145,7 +179,9 @@ describe("keywords in the user's prompt", () => {
     for (const [i, keyword] of keywords.entries()) index.add(keyword, i);
     index.add("DEPLOY", 0);
     const prompt = "Deploy topic-5 with C++ and .NET, read-only; 请修改数据库 größe";
-    expect([...index.matching(prompt)].sort()).toEqual(keywords.flatMap((keyword, i) => (regexMatchingKeyword(prompt, [keyword]) ? [i] : [])).sort());
+    expect([...index.matching(prompt)].sort()).toEqual(
+      keywords.flatMap((keyword, i) => (regexMatchingKeyword(prompt, [keyword]) ? [i] : [])).sort(),
+    );
     expect(index.matching("nothing here").size).toBe(0);
   });
 });

@@ -13,7 +13,13 @@ import { parseRulesMessage } from "../support/rules-message.js";
 
 function rule(name: string, text: string): Rule {
   const parsed = parseRule(
-    { name, scope: "project", source: "native", path: `/p/.opencode/rules/${name}.md`, displayPath: `.opencode/rules/${name}.md` },
+    {
+      name,
+      scope: "project",
+      source: "native",
+      path: `/p/.opencode/rules/${name}.md`,
+      displayPath: `.opencode/rules/${name}.md`,
+    },
     new TextEncoder().encode(text),
   );
   if (!parsed.rule) throw new Error(JSON.stringify(parsed.warnings));
@@ -27,9 +33,15 @@ const copilot = rule("copilot", "---\napplyTo: '**/*.py'\n---\nPython style.");
 const kiro = rule("kiro", "---\nfileMatchPattern: 'docs/**'\n---\nDocs style.");
 const migrations = rule("migrations", "---\nkeywords: [migration, schema]\n---\nFollow the migration checklist.");
 const topics = rule("customer", "---\ntopics: customer, sql\n---\nUse customer_ro.");
-const onRequest = rule("security", "---\ndescription: How to handle secrets and credentials\nalwaysApply: false\n---\nNever log secrets.");
+const onRequest = rule(
+  "security",
+  "---\ndescription: How to handle secrets and credentials\nalwaysApply: false\n---\nNever log secrets.",
+);
 const manual = rule("release", "---\nalwaysApply: false\n---\nRelease steps.");
-const both = rule("db-migrations", "---\nglobs: src/db/**\nkeywords: migration\nmatch: all\n---\nMigrations in src/db need review.");
+const both = rule(
+  "db-migrations",
+  "---\nglobs: src/db/**\nkeywords: migration\nmatch: all\n---\nMigrations in src/db need review.",
+);
 const either = rule("db-or-migration", "---\nglobs: src/db/**\nkeywords: migration\n---\nEither.");
 
 describe("activation modes", () => {
@@ -55,7 +67,9 @@ describe("activation modes", () => {
 
   test("mention: @name activates any rule, whatever its conditions", () => {
     for (const target of [manual, onRequest, typescript, migrations]) {
-      expect(whyText(target, { files: [], mentioned: new Set([target.name]) })).toBe(`mention: @${target.name} in the prompt`);
+      expect(whyText(target, { files: [], mentioned: new Set([target.name]) })).toBe(
+        `mention: @${target.name} in the prompt`,
+      );
     }
   });
 
@@ -68,25 +82,45 @@ describe("activation modes", () => {
 
   test("match: all needs every condition, any needs one", () => {
     expect(whyRuleApplies(both, { files: ["src/db/a.ts"], prompt: "hello" })).toBeUndefined();
-    expect(whyText(both, { files: ["src/db/a.ts"], prompt: "a migration" })).toBe('file src/db/a.ts matched src/db/** and keyword "migration" in the prompt');
+    expect(whyText(both, { files: ["src/db/a.ts"], prompt: "a migration" })).toBe(
+      'file src/db/a.ts matched src/db/** and keyword "migration" in the prompt',
+    );
     expect(whyText(either, { files: [], prompt: "a migration" })).toBe('keyword "migration" in the prompt');
-    expect(whyRuleDoesNotApply(both, { files: [], prompt: "x" })).toBe("all conditions needed; files: no file matched src/db/**; keywords: none of migration in the prompt");
+    expect(whyRuleDoesNotApply(both, { files: [], prompt: "x" })).toBe(
+      "all conditions needed; files: no file matched src/db/**; keywords: none of migration in the prompt",
+    );
   });
 
   test("a rule activated earlier keeps its reason", () => {
-    const earlier: ActivationReason = { kind: "conditions", met: [{ kind: "file", file: "src/a.ts", glob: "src/**/*.ts" }] };
+    const earlier: ActivationReason = {
+      kind: "conditions",
+      met: [{ kind: "file", file: "src/a.ts", glob: "src/**/*.ts" }],
+    };
     expect(whyRuleApplies(typescript, { files: [], activated: new Map([["typescript", earlier]]) })).toBe(earlier);
-    expect(whyText(typescript, { files: [], activated: new Map([["typescript", earlier]]) })).toBe("file src/a.ts matched src/**/*.ts");
+    expect(whyText(typescript, { files: [], activated: new Map([["typescript", earlier]]) })).toBe(
+      "file src/a.ts matched src/**/*.ts",
+    );
   });
 
   test("property: a glob rule applies iff micromatch (reference) matches one of the files", () => {
     const segment = fc.constantFrom("src", "lib", "db", "a", "b.ts", "c.js", ".hidden", "x.test.ts");
     const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((parts) => parts.join("/"));
-    const glob = fc.constantFrom("src/**", "**/*.ts", "src/*.ts", "{src,lib}/**/*.js", "**/.hidden/**", "lib/**/b.ts", "*.test.ts", "db/**");
+    const glob = fc.constantFrom(
+      "src/**",
+      "**/*.ts",
+      "src/*.ts",
+      "{src,lib}/**/*.js",
+      "**/.hidden/**",
+      "lib/**/b.ts",
+      "*.test.ts",
+      "db/**",
+    );
     fc.assert(
       fc.property(fc.array(path, { maxLength: 4 }), glob, (files, pattern) => {
         const subject = rule("subject", `---\nglobs: "${pattern}"\n---\nX.`);
-        const reference = files.some((file) => micromatch.isMatch(file, pattern.includes("/") ? pattern : `**/${pattern}`, { dot: true }));
+        const reference = files.some((file) =>
+          micromatch.isMatch(file, pattern.includes("/") ? pattern : `**/${pattern}`, { dot: true }),
+        );
         expect(whyRuleApplies(subject, { files }) !== undefined).toBe(reference);
       }),
       { numRuns: 300 },
@@ -133,7 +167,9 @@ describe("the rule tool", () => {
   });
 
   test("an unknown name answers with the known names", () => {
-    expect(answerRuleRequest([always, onRequest], "nope").output).toBe('There is no rule named "nope". Known rules: style, security.');
+    expect(answerRuleRequest([always, onRequest], "nope").output).toBe(
+      'There is no rule named "nope". Known rules: style, security.',
+    );
   });
 });
 

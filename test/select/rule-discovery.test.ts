@@ -8,7 +8,15 @@ import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
 import { activeRulesFor } from "../../src/select/active.js";
 import { parseRulesMessage } from "../support/rules-message.js";
-import { sessionCompacted, sessionCreated, settle, startPlugin, type FakeOpencode, type TempProject, useFakeOpencode } from "../support/fake-opencode.js";
+import {
+  sessionCompacted,
+  sessionCreated,
+  settle,
+  startPlugin,
+  type FakeOpencode,
+  type TempProject,
+  useFakeOpencode,
+} from "../support/fake-opencode.js";
 
 const COMPONENT_RULE = `---
 globs:
@@ -26,8 +34,10 @@ beforeEach(() => {
   ({ server, project } = fake);
 });
 
-const deliveredRuleNames = (index = 0) => parseRulesMessage(server.prompts[index]?.body.parts[0]?.text ?? "").map((rule) => rule.name);
-const discoveryLines = () => server.logs.map((log) => log.message).filter((message) => message.startsWith("Discovered "));
+const deliveredRuleNames = (index = 0) =>
+  parseRulesMessage(server.prompts[index]?.body.parts[0]?.text ?? "").map((rule) => rule.name);
+const discoveryLines = () =>
+  server.logs.map((log) => log.message).filter((message) => message.startsWith("Discovered "));
 
 async function created(hooks: Hooks, id: string) {
   await hooks.event?.(sessionCreated(id) as never);
@@ -57,7 +67,10 @@ describe("Requirement: Rule File Formats", () => {
 
   test("Scenario: Loading a markdown with metadata rule that does not apply", async () => {
     const path = await project.writeRule("project", "my-rule.mdc", COMPONENT_RULE);
-    const { rule } = parseRule({ name: "my-rule", scope: "project", source: "native", path, displayPath: ".opencode/rules/my-rule.mdc" }, new TextEncoder().encode(COMPONENT_RULE));
+    const { rule } = parseRule(
+      { name: "my-rule", scope: "project", source: "native", path, displayPath: ".opencode/rules/my-rule.mdc" },
+      new TextEncoder().encode(COMPONENT_RULE),
+    );
     expect(activeRulesFor([rule!], { files: ["src/utils/helpers.js"] })).toEqual([]);
     // And a new session with no file in its context does not get it either.
     await project.writeRule("project", "another-rule.mdc", "This rule should always apply.\n");
@@ -162,7 +175,13 @@ describe("Requirement: Silent Message Rule Injection", () => {
     expect(body.parts).toHaveLength(1);
     expect(body.parts[0]).toMatchObject({ type: "text", synthetic: true });
     expect(parseRulesMessage(body.parts[0]!.text)).toEqual([
-      { name: "style", scope: "global", source: "native", displayPath: "~/.config/opencode/rules/style.md", content: "Write small functions." },
+      {
+        name: "style",
+        scope: "global",
+        source: "native",
+        displayPath: "~/.config/opencode/rules/style.md",
+        content: "Write small functions.",
+      },
     ]);
   });
 

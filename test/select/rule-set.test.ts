@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
-import { activeRulesAmong, activeRulesFor, matchNewFiles, whyRuleApplies, type ActiveRule, type SessionContext } from "../../src/select/active.js";
+import {
+  activeRulesAmong,
+  activeRulesFor,
+  matchNewFiles,
+  whyRuleApplies,
+  type ActiveRule,
+  type SessionContext,
+} from "../../src/select/active.js";
 import type { ActivationReason, FileMatch } from "../../src/select/reasons.js";
 import { mergePlaces, ruleSetIndex } from "../../src/select/rule-set.js";
 import { makeRule } from "../support/rules.js";
@@ -28,7 +35,10 @@ const rule = fc
   .map((spec) => makeRule(spec));
 const file = fc.constantFrom("src/x.ts", "README.md", "lib/y.js", "a/z", "docs/q.txt");
 const prompt = fc.constantFrom(undefined, "", "please DEPLOY topic-5", "c++ und größe", "请修改数据库", "nothing");
-const reason: fc.Arbitrary<ActivationReason> = fc.constantFrom({ kind: "rule-tool" as const }, { kind: "always" as const });
+const reason: fc.Arbitrary<ActivationReason> = fc.constantFrom(
+  { kind: "rule-tool" as const },
+  { kind: "always" as const },
+);
 
 describe("the rule set's index gives the same active rules as asking every rule", () => {
   test("property: activeRulesFor and activeRulesAmong, with files, earlier file matches, mentions, activations and a prompt", () => {
@@ -44,11 +54,21 @@ describe("the rule set's index gives the same active rules as asking every rule"
         (rules, files, seen, words, mentioned, activated, skip) => {
           const fileMatches = new Map<string, FileMatch>();
           matchNewFiles(rules, seen, fileMatches);
-          const context: SessionContext = { files, prompt: words, mentioned: new Set(mentioned), activated: new Map(activated), fileMatches };
+          const context: SessionContext = {
+            files,
+            prompt: words,
+            mentioned: new Set(mentioned),
+            activated: new Map(activated),
+            fileMatches,
+          };
           expect(activeRulesFor(rules, context)).toEqual(plainActiveRules(rules, context));
-          expect(activeRulesFor(rules, { ...context, files: [] })).toEqual(plainActiveRules(rules, { ...context, files: [] }));
+          expect(activeRulesFor(rules, { ...context, files: [] })).toEqual(
+            plainActiveRules(rules, { ...context, files: [] }),
+          );
           const kept = (candidate: Rule) => !skip(candidate.name);
-          expect(activeRulesAmong(rules, context, (candidate) => !kept(candidate))).toEqual(plainActiveRules(rules.filter(kept), context));
+          expect(activeRulesAmong(rules, context, (candidate) => !kept(candidate))).toEqual(
+            plainActiveRules(rules.filter(kept), context),
+          );
         },
       ),
       { numRuns: 2000 },

@@ -135,7 +135,9 @@ describe("scopeText", () => {
     expect(scopeText(planOnly)).toBe("agent plan");
     expect(scopeText(planOrBuild)).toBe("agents plan, build");
     expect(scopeText({ models: ["anthropic/*"] })).toBe("model anthropic/*");
-    expect(scopeText({ agents: ["plan", "build"], models: ["anthropic/*", "gpt-5*"] })).toBe("agents plan, build; models anthropic/*, gpt-5*");
+    expect(scopeText({ agents: ["plan", "build"], models: ["anthropic/*", "gpt-5*"] })).toBe(
+      "agents plan, build; models anthropic/*, gpt-5*",
+    );
     expect(scopeText({ agents: ["reviewer"], models: ["openai/gpt-5"] })).toBe("agent reviewer; model openai/gpt-5");
   });
 
@@ -161,15 +163,26 @@ describe("parseRule: agents and models in front matter", () => {
   });
 
   test("models as a string, a YAML list, and a quoted pattern that YAML would otherwise read as an alias", () => {
-    expect(parse("---\nmodels: anthropic/*, openai/gpt-5*\n---\nBody").rule?.models).toEqual(["anthropic/*", "openai/gpt-5*"]);
-    expect(parse('---\nmodels:\n  - "gpt-5*"\n  - openrouter/*\n---\nBody').rule?.models).toEqual(["gpt-5*", "openrouter/*"]);
+    expect(parse("---\nmodels: anthropic/*, openai/gpt-5*\n---\nBody").rule?.models).toEqual([
+      "anthropic/*",
+      "openai/gpt-5*",
+    ]);
+    expect(parse('---\nmodels:\n  - "gpt-5*"\n  - openrouter/*\n---\nBody').rule?.models).toEqual([
+      "gpt-5*",
+      "openrouter/*",
+    ]);
     expect(parse('---\nmodels: "*/claude-*"\n---\nBody').rule?.models).toEqual(["*/claude-*"]);
   });
 
   test("agents and models with other keys: the rule keeps its mode and gains the scope", () => {
     const { rule, warnings } = parse("---\nglobs: src/**/*.ts\nagents: [plan]\nmodels: anthropic/*\n---\nTyped plans.");
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ globs: ["src/**/*.ts"], agents: ["plan"], models: ["anthropic/*"], content: "Typed plans." });
+    expect(rule).toMatchObject({
+      globs: ["src/**/*.ts"],
+      agents: ["plan"],
+      models: ["anthropic/*"],
+      content: "Typed plans.",
+    });
   });
 
   test("no agents key: no restriction", () => {
@@ -181,36 +194,49 @@ describe("parseRule: agents and models in front matter", () => {
     expect(isScoped(rule as NonNullable<typeof rule>)).toBe(false);
   });
 
-  test.each([["agents:"], ['agents: ""'], ["agents: []"], ["models: []"]])("%s names none: the rule is not narrowed, and a warning says so with its line", (line) => {
-    const result = parsed(`---\ndescription: d\n${line}\n---\nFor whom?`);
-    const key = line.startsWith("agents") ? "agents" : "models";
-    expect(result.rule?.[key]).toBeUndefined();
-    expect(result.warnings).toEqual([{ code: "scope-empty", severity: "warning", path: PATH, key, line: 3 }]);
-    expect(warningText(result.warnings[0] as RuleWarning)).toBe(
-      `front matter key "${key}" names no ${key === "agents" ? "agent" : "model"}; the rule applies whatever the ${key === "agents" ? "agent" : "model"} (name some, or remove the key)`,
-    );
-  });
+  test.each([["agents:"], ['agents: ""'], ["agents: []"], ["models: []"]])(
+    "%s names none: the rule is not narrowed, and a warning says so with its line",
+    (line) => {
+      const result = parsed(`---\ndescription: d\n${line}\n---\nFor whom?`);
+      const key = line.startsWith("agents") ? "agents" : "models";
+      expect(result.rule?.[key]).toBeUndefined();
+      expect(result.warnings).toEqual([{ code: "scope-empty", severity: "warning", path: PATH, key, line: 3 }]);
+      expect(warningText(result.warnings[0] as RuleWarning)).toBe(
+        `front matter key "${key}" names no ${key === "agents" ? "agent" : "model"}; the rule applies whatever the ${key === "agents" ? "agent" : "model"} (name some, or remove the key)`,
+      );
+    },
+  );
 
   test.each([
     ["a number", "agents: 5", { type: "number", json: "5" }],
     ["a mapping", "agents:\n  plan: true", "mapping"],
     ["true", "agents: true", { type: "boolean", json: "true" }],
     ["a list holding a number", "agents: [plan, 3]", "list"],
-  ] as const)("agents as %s: the rule is skipped with key-invalid naming the key and its line", (_what, line, found) => {
-    const result = parsed(`---\ndescription: d\n${line}\n---\nPlan only.`);
-    expect(result.rule).toBeUndefined();
-    expect(result.warnings).toEqual([{ code: "key-invalid", severity: "error", path: PATH, rule: "my-rule", key: "agents", found, line: 3 }]);
-  });
+  ] as const)(
+    "agents as %s: the rule is skipped with key-invalid naming the key and its line",
+    (_what, line, found) => {
+      const result = parsed(`---\ndescription: d\n${line}\n---\nPlan only.`);
+      expect(result.rule).toBeUndefined();
+      expect(result.warnings).toEqual([
+        { code: "key-invalid", severity: "error", path: PATH, rule: "my-rule", key: "agents", found, line: 3 },
+      ]);
+    },
+  );
 
   test.each([
     ["a number", "models: 4", { type: "number", json: "4" }],
     ["a mapping", "models:\n  anthropic: '*'", "mapping"],
     ["a list of mappings", "models:\n  - provider: anthropic", "list"],
-  ] as const)("models as %s: the rule is skipped with key-invalid naming the key and its line", (_what, line, found) => {
-    const result = parsed(`---\n${line}\n---\nFor one model.`);
-    expect(result.rule).toBeUndefined();
-    expect(result.warnings).toEqual([{ code: "key-invalid", severity: "error", path: PATH, rule: "my-rule", key: "models", found, line: 2 }]);
-  });
+  ] as const)(
+    "models as %s: the rule is skipped with key-invalid naming the key and its line",
+    (_what, line, found) => {
+      const result = parsed(`---\n${line}\n---\nFor one model.`);
+      expect(result.rule).toBeUndefined();
+      expect(result.warnings).toEqual([
+        { code: "key-invalid", severity: "error", path: PATH, rule: "my-rule", key: "models", found, line: 2 },
+      ]);
+    },
+  );
 
   test("the skipped rule's warning, as a person reads it, names the key, what it should be, and the line", () => {
     const { rule, warnings } = parse("---\nalwaysApply: true\nagents: 12\n---\nBody");

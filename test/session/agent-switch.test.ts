@@ -14,7 +14,11 @@ import { activeRulesFor, whyRuleDoesNotApply, type SessionContext } from "../../
 import { inScope, type WorkingAs } from "../../src/select/scope.js";
 import { NEW_SESSION as NEW_SESSION_STATE } from "../../src/session/session.js";
 import { step as stepSession } from "../../src/session/step.js";
-import { NEW_WINDOW as NEW_SESSION, type WindowEvent as DeliveryEvent, type WindowState as SessionDelivery } from "../../src/session/window-state.js";
+import {
+  NEW_WINDOW as NEW_SESSION,
+  type WindowEvent as DeliveryEvent,
+  type WindowState as SessionDelivery,
+} from "../../src/session/window-state.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 import { makeRule } from "../support/rules.js";
 
@@ -28,9 +32,15 @@ const as = (agent?: string, model?: string): WorkingAs => {
   const [providerID = "", ...rest] = model.split("/");
   return { ...(agent === undefined ? {} : { agent }), model: { providerID, modelID: rest.join("/") } };
 };
-const context = (workingAs: WorkingAs, extra: Partial<SessionContext> = {}): SessionContext => ({ files: [], workingAs, ...extra });
-const activeNames = (rules: readonly Rule[], ctx: SessionContext) => activeRulesFor(rules, ctx).map(({ rule }) => rule.name);
-const blockNames = (composed: ComposedMessage | undefined) => parseRulesMessage(composed?.text ?? "").map((rule) => rule.name);
+const context = (workingAs: WorkingAs, extra: Partial<SessionContext> = {}): SessionContext => ({
+  files: [],
+  workingAs,
+  ...extra,
+});
+const activeNames = (rules: readonly Rule[], ctx: SessionContext) =>
+  activeRulesFor(rules, ctx).map(({ rule }) => rule.name);
+const blockNames = (composed: ComposedMessage | undefined) =>
+  parseRulesMessage(composed?.text ?? "").map((rule) => rule.name);
 const held = (...rules: Rule[]) => new Map(rules.map((rule) => [rule.name, rule]));
 const count = (text: string, part: string) => text.split(part).length - 1;
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
@@ -44,15 +54,19 @@ const noticeLine = (text: string) => {
 };
 
 /** The session model's step, as it moves the window. */
-const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery => stepSession({ ...NEW_SESSION_STATE, window }, event).state.window;
+const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery =>
+  stepSession({ ...NEW_SESSION_STATE, window }, event).state.window;
 
 const PAUSED_PLAN_IN_BUILD =
   "Not in effect while you work as agent build, though given to you earlier in this conversation: plan-notes (agent plan). Set them aside until a message says they apply again.";
-const RESUMED_PLAN = "In effect again now that you work as agent plan, as given to you earlier in this conversation: plan-notes (agent plan).";
+const RESUMED_PLAN =
+  "In effect again now that you work as agent plan, as given to you earlier in this conversation: plan-notes (agent plan).";
 
 describe("activeRulesFor: a scope narrows whatever the mode", () => {
   test("agents: [plan] alone is always-on for plan, and nothing for build or for an agent not known yet", () => {
-    expect(activeRulesFor([planNotes], context(as("plan")))).toEqual([{ rule: planNotes, reason: { kind: "always" }, scope: { agent: "plan" } }]);
+    expect(activeRulesFor([planNotes], context(as("plan")))).toEqual([
+      { rule: planNotes, reason: { kind: "always" }, scope: { agent: "plan" } },
+    ]);
     expect(activeRulesFor([planNotes], context(as("build")))).toEqual([]);
     expect(activeRulesFor([planNotes], context(as()))).toEqual([]);
     expect(activeRulesFor([planNotes], { files: [] })).toEqual([]);
@@ -63,19 +77,27 @@ describe("activeRulesFor: a scope narrows whatever the mode", () => {
   test("with globs: a file rule for plan only", () => {
     const rule = makeRule({ name: "plan-ts", agents: ["plan"], globs: ["src/**/*.ts"] });
     const file = { kind: "file", file: "src/app.ts", glob: "src/**/*.ts" };
-    expect(activeRulesFor([rule], context(as("plan"), { files: ["src/app.ts"] }))).toEqual([{ rule, reason: { kind: "conditions", met: [file] }, scope: { agent: "plan" } }]);
+    expect(activeRulesFor([rule], context(as("plan"), { files: ["src/app.ts"] }))).toEqual([
+      { rule, reason: { kind: "conditions", met: [file] }, scope: { agent: "plan" } },
+    ]);
     expect(activeRulesFor([rule], context(as("plan"), { files: ["README.md"] }))).toEqual([]);
     expect(activeRulesFor([rule], context(as("plan")))).toEqual([]);
     expect(activeRulesFor([rule], context(as("build"), { files: ["src/app.ts"] }))).toEqual([]);
     expect(activeRulesFor([rule], context(as(), { files: ["src/app.ts"] }))).toEqual([]);
     // A match recorded earlier (the working set) does not reach past the scope either.
-    expect(activeRulesFor([rule], context(as("build"), { fileMatches: new Map([["plan-ts", file as never]]) }))).toEqual([]);
+    expect(
+      activeRulesFor([rule], context(as("build"), { fileMatches: new Map([["plan-ts", file as never]]) })),
+    ).toEqual([]);
   });
 
   test("with keywords: a keyword rule for plan only", () => {
     const rule = makeRule({ name: "plan-db", agents: ["plan"], keywords: ["migration"] });
     expect(activeRulesFor([rule], context(as("plan"), { prompt: "plan the migration" }))).toEqual([
-      { rule, reason: { kind: "conditions", met: [{ kind: "keyword", keyword: "migration" }] }, scope: { agent: "plan" } },
+      {
+        rule,
+        reason: { kind: "conditions", met: [{ kind: "keyword", keyword: "migration" }] },
+        scope: { agent: "plan" },
+      },
     ]);
     expect(activeRulesFor([rule], context(as("plan"), { prompt: "plan the release" }))).toEqual([]);
     expect(activeRulesFor([rule], context(as("build"), { prompt: "write the migration" }))).toEqual([]);
@@ -83,14 +105,21 @@ describe("activeRulesFor: a scope narrows whatever the mode", () => {
 
   test("a rule activated earlier by a condition stays narrowed: after a switch to build it does not apply", () => {
     const rule = makeRule({ name: "plan-db", agents: ["plan"], keywords: ["migration"] });
-    const activated = new Map([["plan-db", { kind: "conditions", met: [{ kind: "keyword", keyword: "migration" }] } as const]]);
+    const activated = new Map([
+      ["plan-db", { kind: "conditions", met: [{ kind: "keyword", keyword: "migration" }] } as const],
+    ]);
     expect(activeNames([rule], context(as("plan"), { activated }))).toEqual(["plan-db"]);
     expect(activeNames([rule], context(as("build"), { activated }))).toEqual([]);
   });
 
   test("the user's @mention reaches past the scope, and the rule then carries no scope", () => {
     const manualPlan = makeRule({ name: "plan-manual", agents: ["plan"], alwaysApply: false });
-    expect(activeRulesFor([planNotes, manualPlan], context(as("build"), { mentioned: new Set(["plan-notes", "plan-manual"]) }))).toEqual([
+    expect(
+      activeRulesFor(
+        [planNotes, manualPlan],
+        context(as("build"), { mentioned: new Set(["plan-notes", "plan-manual"]) }),
+      ),
+    ).toEqual([
       { rule: planNotes, reason: { kind: "mention", rule: "plan-notes" } },
       { rule: manualPlan, reason: { kind: "mention", rule: "plan-manual" } },
     ]);
@@ -98,14 +127,27 @@ describe("activeRulesFor: a scope narrows whatever the mode", () => {
   });
 
   test("a read with the rule tool reaches past the scope, and stays past it", () => {
-    const onRequest = makeRule({ name: "plan-guide", agents: ["plan"], alwaysApply: false, description: "Planning guide" });
+    const onRequest = makeRule({
+      name: "plan-guide",
+      agents: ["plan"],
+      alwaysApply: false,
+      description: "Planning guide",
+    });
     const activated = new Map([["plan-guide", { kind: "rule-tool" } as const]]);
-    expect(activeRulesFor([onRequest], context(as("build"), { activated }))).toEqual([{ rule: onRequest, reason: { kind: "rule-tool" } }]);
-    expect(activeRulesFor([onRequest], context(as("general"), { activated }))).toEqual([{ rule: onRequest, reason: { kind: "rule-tool" } }]);
+    expect(activeRulesFor([onRequest], context(as("build"), { activated }))).toEqual([
+      { rule: onRequest, reason: { kind: "rule-tool" } },
+    ]);
+    expect(activeRulesFor([onRequest], context(as("general"), { activated }))).toEqual([
+      { rule: onRequest, reason: { kind: "rule-tool" } },
+    ]);
   });
 
   test("ActiveRule.scope names the agent and the model pattern matched", () => {
-    const claudeBuild = makeRule({ name: "claude-build", agents: ["plan", "build"], models: ["openai/*", "anthropic/*"] });
+    const claudeBuild = makeRule({
+      name: "claude-build",
+      agents: ["plan", "build"],
+      models: ["openai/*", "anthropic/*"],
+    });
     const claudeAny = makeRule({ name: "claude-any", models: ["anthropic/*"] });
     expect(activeRulesFor([claudeBuild, claudeAny], context(as("build", "anthropic/claude-sonnet-4")))).toEqual([
       { rule: claudeBuild, reason: { kind: "always" }, scope: { agent: "build", model: "anthropic/*" } },
@@ -116,11 +158,19 @@ describe("activeRulesFor: a scope narrows whatever the mode", () => {
   });
 
   test("whyRuleDoesNotApply says what the rule is for and what the session works as", () => {
-    expect(whyRuleDoesNotApply(planNotes, context(as("build", "x/y")))).toBe("for agent plan only; the session works as agent build");
-    expect(whyRuleDoesNotApply(planNotes, context(as("build")))).toBe("for agent plan only; the session works as agent build");
-    expect(whyRuleDoesNotApply(planNotes, context(as()))).toBe("for agent plan only; the session's agent is not known yet");
+    expect(whyRuleDoesNotApply(planNotes, context(as("build", "x/y")))).toBe(
+      "for agent plan only; the session works as agent build",
+    );
+    expect(whyRuleDoesNotApply(planNotes, context(as("build")))).toBe(
+      "for agent plan only; the session works as agent build",
+    );
+    expect(whyRuleDoesNotApply(planNotes, context(as()))).toBe(
+      "for agent plan only; the session's agent is not known yet",
+    );
     const models = makeRule({ name: "m", agents: ["plan", "build"], models: ["anthropic/*"] });
-    expect(whyRuleDoesNotApply(models, context(as("build", "openai/gpt-5")))).toBe("for model anthropic/* only; the session's model is openai/gpt-5");
+    expect(whyRuleDoesNotApply(models, context(as("build", "openai/gpt-5")))).toBe(
+      "for model anthropic/* only; the session's model is openai/gpt-5",
+    );
     expect(whyRuleDoesNotApply(models, context(as("general")))).toBe(
       "for agents plan, build only; the session works as agent general; for model anthropic/* only; the session's model is not known yet",
     );
@@ -132,13 +182,19 @@ describe("activeRulesFor: a scope narrows whatever the mode", () => {
 });
 
 describe("composeRulesMessage: switch notices", () => {
-  const compose = (workingAs: WorkingAs, options: ComposeOptions = {}, rules: readonly Rule[] = RULES, extra: Partial<SessionContext> = {}) =>
-    composeRulesMessage(rules, context(workingAs, extra), options);
+  const compose = (
+    workingAs: WorkingAs,
+    options: ComposeOptions = {},
+    rules: readonly Rule[] = RULES,
+    extra: Partial<SessionContext> = {},
+  ) => composeRulesMessage(rules, context(workingAs, extra), options);
 
   test("the first message for plan holds the plan rule and not the build rule, and its block says whom it is for", () => {
     const first = compose(as("plan"))!;
     expect(blockNames(first)).toEqual(["style", "plan-notes"]);
-    expect(first.text).toContain('<rule name="plan-notes" scope="project" source="native" file=".opencode/rules/plan-notes.md" for="agent plan">');
+    expect(first.text).toContain(
+      '<rule name="plan-notes" scope="project" source="native" file=".opencode/rules/plan-notes.md" for="agent plan">',
+    );
     expect(first.text).toContain('<rule name="style" scope="project" source="native" file=".opencode/rules/style.md">');
     expect(first.paused).toEqual([]);
     expect(first.resumed).toEqual([]);
@@ -166,19 +222,29 @@ describe("composeRulesMessage: switch notices", () => {
     expect(noticeLine(modelSwitch.text)).toBe(
       "Not in effect while you work as agent build on model openai/gpt-5, though given to you earlier in this conversation: claude (model anthropic/*). Set them aside until a message says they apply again.",
     );
-    const back = compose(as("build", "anthropic/claude-sonnet-4"), { delivered: held(style, claude), paused: new Set(["claude"]) }, [style, claude])!;
+    const back = compose(
+      as("build", "anthropic/claude-sonnet-4"),
+      { delivered: held(style, claude), paused: new Set(["claude"]) },
+      [style, claude],
+    )!;
     expect(noticeLine(back.text)).toBe(
       "In effect again now that you work as agent build on model anthropic/claude-sonnet-4, as given to you earlier in this conversation: claude (model anthropic/*).",
     );
   });
 
   test("a rule already said to be paused is not paused again", () => {
-    const composed = compose(as("build"), { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) });
+    const composed = compose(as("build"), {
+      delivered: held(style, planNotes, buildTests),
+      paused: new Set(["plan-notes"]),
+    });
     expect(composed).toBeUndefined();
   });
 
   test("switching back to plan: the plan rule is in effect again, its block not given a second time; the build rule is paused", () => {
-    const composed = compose(as("plan"), { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) })!;
+    const composed = compose(as("plan"), {
+      delivered: held(style, planNotes, buildTests),
+      paused: new Set(["plan-notes"]),
+    })!;
     expect(composed.resumed).toEqual(["plan-notes"]);
     expect(composed.paused).toEqual(["build-tests"]);
     expect(composed.included).toEqual([]);
@@ -187,7 +253,9 @@ describe("composeRulesMessage: switch notices", () => {
     expect(count(composed.text, RESUMED_PLAN)).toBe(1);
     const notice = noticeLine(composed.text);
     expect(notice).toContain(RESUMED_PLAN);
-    expect(notice).toContain("Not in effect while you work as agent plan, though given to you earlier in this conversation: build-tests (agent build).");
+    expect(notice).toContain(
+      "Not in effect while you work as agent plan, though given to you earlier in this conversation: build-tests (agent build).",
+    );
   });
 
   test("a message with only notices: no rule block, still a message", () => {
@@ -200,8 +268,16 @@ describe("composeRulesMessage: switch notices", () => {
   });
 
   test("a paused rule whose file changed is given again when back in scope, not resumed", () => {
-    const edited = makeRule({ name: "plan-notes", agents: ["plan"], content: "Plans list their risks and their tests." });
-    const composed = compose(as("plan"), { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) }, [style, edited, buildTests])!;
+    const edited = makeRule({
+      name: "plan-notes",
+      agents: ["plan"],
+      content: "Plans list their risks and their tests.",
+    });
+    const composed = compose(
+      as("plan"),
+      { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) },
+      [style, edited, buildTests],
+    )!;
     expect(composed.resumed).toEqual([]);
     expect(composed.included.map(({ rule }) => rule)).toEqual([edited]);
     expect(blockNames(composed)).toEqual(["plan-notes"]);
@@ -211,7 +287,11 @@ describe("composeRulesMessage: switch notices", () => {
   });
 
   test("a paused rule whose file was deleted is announced deleted, not resumed", () => {
-    const composed = compose(as("plan"), { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) }, [style, buildTests])!;
+    const composed = compose(
+      as("plan"),
+      { delivered: held(style, planNotes, buildTests), paused: new Set(["plan-notes"]) },
+      [style, buildTests],
+    )!;
     expect(composed.resumed).toEqual([]);
     expect(composed.removed).toEqual(["plan-notes"]);
     expect(composed.text).toContain("The rule file of plan-notes was deleted");
@@ -219,9 +299,13 @@ describe("composeRulesMessage: switch notices", () => {
   });
 
   test("a rule out of scope but asked for by name is never paused", () => {
-    const composed = compose(as("build"), { delivered: held(style, planNotes, buildTests) }, RULES, { activated: new Map([["plan-notes", { kind: "rule-tool" }]]) });
+    const composed = compose(as("build"), { delivered: held(style, planNotes, buildTests) }, RULES, {
+      activated: new Map([["plan-notes", { kind: "rule-tool" }]]),
+    });
     expect(composed).toBeUndefined();
-    const mentioned = compose(as("build"), { delivered: held(style, planNotes, buildTests) }, RULES, { mentioned: new Set(["plan-notes"]) });
+    const mentioned = compose(as("build"), { delivered: held(style, planNotes, buildTests) }, RULES, {
+      mentioned: new Set(["plan-notes"]),
+    });
     expect(mentioned?.paused ?? []).toEqual([]);
   });
 
@@ -254,7 +338,11 @@ describe("composeRulesMessage: switch notices", () => {
       const paused = compose(as("build"), { listOnRequest: false, listed: new Set(["plan-guide"]) }, rules)!;
       expect(paused.paused).toEqual(["plan-guide"]);
       expect(paused.onRequest).toEqual([]);
-      const back = compose(as("plan"), { listOnRequest: false, listed: new Set(["plan-guide"]), paused: new Set(["plan-guide"]) }, rules)!;
+      const back = compose(
+        as("plan"),
+        { listOnRequest: false, listed: new Set(["plan-guide"]), paused: new Set(["plan-guide"]) },
+        rules,
+      )!;
       expect(back.resumed).toEqual(["plan-guide"]);
       expect(back.onRequest).toEqual([]);
       expect(back.text).not.toContain("- plan-guide:");
@@ -262,17 +350,23 @@ describe("composeRulesMessage: switch notices", () => {
   });
 
   test("many paused rules on a small budget: the message stays within it, naming some and counting the rest", () => {
-    const many = Array.from({ length: 300 }, (_, i) => makeRule({ name: `plan-rule-with-a-long-name-${i}`, agents: ["plan"] }));
+    const many = Array.from({ length: 300 }, (_, i) =>
+      makeRule({ name: `plan-rule-with-a-long-name-${i}`, agents: ["plan"] }),
+    );
     const maxBytes = 2000;
     const composed = compose(as("build"), { delivered: held(...many), maxBytes }, [...many, buildTests])!;
     expect(composed.paused).toHaveLength(300);
     expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
     const notice = noticeLine(composed.text);
-    expect(notice).toMatch(/^Not in effect while you work as agent build, though given to you earlier in this conversation: plan-rule-with-a-long-name-0 \(agent plan\)/);
+    expect(notice).toMatch(
+      /^Not in effect while you work as agent build, though given to you earlier in this conversation: plan-rule-with-a-long-name-0 \(agent plan\)/,
+    );
     const named = count(notice, "(agent plan)");
     expect(named).toBeGreaterThan(0);
     expect(named).toBeLessThan(300);
-    expect(notice).toContain(` and ${300 - named} more rules for other agents or models. Set them aside until a message says they apply again.`);
+    expect(notice).toContain(
+      ` and ${300 - named} more rules for other agents or models. Set them aside until a message says they apply again.`,
+    );
     // The build rule still comes with it.
     expect(blockNames(composed)).toEqual(["build-tests"]);
   });
@@ -281,11 +375,18 @@ describe("composeRulesMessage: switch notices", () => {
     const many = Array.from({ length: 200 }, (_, i) => makeRule({ name: `plan-rule-${i}`, agents: ["plan"] }));
     const bigBuild = makeRule({ name: "big-build", agents: ["build"], content: "z".repeat(3000) });
     const maxBytes = 1500;
-    const composed = composeRulesMessage([...many, bigBuild], context(as("plan")), { delivered: held(...many), paused: new Set(many.map((rule) => rule.name)), maxBytes })!;
+    const composed = composeRulesMessage([...many, bigBuild], context(as("plan")), {
+      delivered: held(...many),
+      paused: new Set(many.map((rule) => rule.name)),
+      maxBytes,
+    })!;
     expect(composed.resumed).toHaveLength(200);
     expect(bytes(composed.text)).toBeLessThanOrEqual(maxBytes);
     expect(noticeLine(composed.text)).toMatch(/more rules\.$/);
-    const back = composeRulesMessage([...many, bigBuild], context(as("build")), { delivered: held(...many), maxBytes })!;
+    const back = composeRulesMessage([...many, bigBuild], context(as("build")), {
+      delivered: held(...many),
+      maxBytes,
+    })!;
     expect(bytes(back.text)).toBeLessThanOrEqual(maxBytes);
     expect(back.leftOut.map((rule) => rule.name)).toEqual(["big-build"]);
     expect(back.text).toContain("big-build");
@@ -294,7 +395,11 @@ describe("composeRulesMessage: switch notices", () => {
 
 describe("the delivery model follows the switches", () => {
   const current: ReadonlyMap<string, Rule> = held(...RULES);
-  const userMessage = (composed: ComposedMessage | undefined): DeliveryEvent => ({ type: "user-message", composed, current });
+  const userMessage = (composed: ComposedMessage | undefined): DeliveryEvent => ({
+    type: "user-message",
+    composed,
+    current,
+  });
   const start: SessionDelivery = { ...NEW_SESSION, stage: "empty" };
   const step = (state: SessionDelivery, workingAs: WorkingAs, rules: readonly Rule[] = RULES) => {
     const composed = composeRulesMessage(rules, context(workingAs), {
@@ -354,7 +459,12 @@ describe("the delivery model follows the switches", () => {
     expect(read.paused).toEqual(new Set(["plan-notes", "plan-guide"]));
     // Read back, the session says nothing new while it stays on build.
     expect(step(read, as("build")).composed).toBeUndefined();
-    const resumed = advance(read, { type: "window-read", found: [{ rules: [], resumed: ["plan-notes"] }], settles: true, current });
+    const resumed = advance(read, {
+      type: "window-read",
+      found: [{ rules: [], resumed: ["plan-notes"] }],
+      settles: true,
+      current,
+    });
     expect(resumed.paused).toEqual(new Set(["plan-guide"]));
   });
 
@@ -384,50 +494,59 @@ describe("property: switching among plan, build and general", () => {
 
   test("in-scope rules are held and not paused, out-of-scope ones paused, each block given once per window and only in scope", () => {
     fc.assert(
-      fc.property(fc.array(ruleSpec, { minLength: 1, maxLength: 7 }), fc.array(fc.constantFrom(...AGENTS), { minLength: 1, maxLength: 12 }), (specs, switches) => {
-        const rules = specs.map((spec, i) =>
-          makeRule({
-            name: `r${i}`,
-            content: `Rule ${i}.`,
-            ...(spec.agents.length > 0 ? { agents: spec.agents } : {}),
-            ...(spec.onRequest ? { alwaysApply: false, description: `About ${i}` } : {}),
-          }),
-        );
-        const current = held(...rules);
-        let state: SessionDelivery = { ...NEW_SESSION, stage: "empty" };
-        const texts: string[] = [];
-        for (const agent of switches) {
-          const workingAs = { agent };
-          const ctx = context(workingAs);
-          const composed = composeRulesMessage(rules, ctx, {
-            delivered: state.delivered,
-            paused: state.paused,
-            listed: state.listed,
-            listOnRequest: !state.listedOnRequest,
-          });
-          state = advance(state, { type: "user-message", composed, current });
-          const text = composed?.text ?? "";
-          texts.push(text);
-          const active = new Set(activeRulesFor(rules, ctx).map(({ rule }) => rule.name));
-          for (const rule of rules) {
-            const scoped = inScope(rule, workingAs);
-            const where = `rule ${rule.name} (${rule.agents?.join(",") ?? "all"}) as ${agent} after ${JSON.stringify(texts.length)} steps`;
-            if (scoped && active.has(rule.name)) {
-              expect(state.delivered.has(rule.name), `${where}: in scope, not held`).toBe(true);
-              expect(state.paused.has(rule.name), `${where}: in scope, still paused`).toBe(false);
+      fc.property(
+        fc.array(ruleSpec, { minLength: 1, maxLength: 7 }),
+        fc.array(fc.constantFrom(...AGENTS), { minLength: 1, maxLength: 12 }),
+        (specs, switches) => {
+          const rules = specs.map((spec, i) =>
+            makeRule({
+              name: `r${i}`,
+              content: `Rule ${i}.`,
+              ...(spec.agents.length > 0 ? { agents: spec.agents } : {}),
+              ...(spec.onRequest ? { alwaysApply: false, description: `About ${i}` } : {}),
+            }),
+          );
+          const current = held(...rules);
+          let state: SessionDelivery = { ...NEW_SESSION, stage: "empty" };
+          const texts: string[] = [];
+          for (const agent of switches) {
+            const workingAs = { agent };
+            const ctx = context(workingAs);
+            const composed = composeRulesMessage(rules, ctx, {
+              delivered: state.delivered,
+              paused: state.paused,
+              listed: state.listed,
+              listOnRequest: !state.listedOnRequest,
+            });
+            state = advance(state, { type: "user-message", composed, current });
+            const text = composed?.text ?? "";
+            texts.push(text);
+            const active = new Set(activeRulesFor(rules, ctx).map(({ rule }) => rule.name));
+            for (const rule of rules) {
+              const scoped = inScope(rule, workingAs);
+              const where = `rule ${rule.name} (${rule.agents?.join(",") ?? "all"}) as ${agent} after ${JSON.stringify(texts.length)} steps`;
+              if (scoped && active.has(rule.name)) {
+                expect(state.delivered.has(rule.name), `${where}: in scope, not held`).toBe(true);
+                expect(state.paused.has(rule.name), `${where}: in scope, still paused`).toBe(false);
+              }
+              if (state.delivered.has(rule.name) && !scoped)
+                expect(state.paused.has(rule.name), `${where}: held out of scope, not paused`).toBe(true);
+              if (text.includes(`<rule name="${rule.name}" `))
+                expect(scoped, `${where}: block given out of scope`).toBe(true);
+              // An on-request rule is listed only in scope, once in the window.
+              if (text.includes(`- ${rule.name}: `)) expect(scoped, `${where}: listed out of scope`).toBe(true);
             }
-            if (state.delivered.has(rule.name) && !scoped) expect(state.paused.has(rule.name), `${where}: held out of scope, not paused`).toBe(true);
-            if (text.includes(`<rule name="${rule.name}" `)) expect(scoped, `${where}: block given out of scope`).toBe(true);
-            // An on-request rule is listed only in scope, once in the window.
-            if (text.includes(`- ${rule.name}: `)) expect(scoped, `${where}: listed out of scope`).toBe(true);
           }
-        }
-        for (const rule of rules) {
-          const all = texts.join("\n");
-          expect(count(all, `<rule name="${rule.name}" `), `block of ${rule.name} twice in one window`).toBeLessThanOrEqual(1);
-          expect(count(all, `- ${rule.name}: `), `${rule.name} listed twice in one window`).toBeLessThanOrEqual(1);
-        }
-      }),
+          for (const rule of rules) {
+            const all = texts.join("\n");
+            expect(
+              count(all, `<rule name="${rule.name}" `),
+              `block of ${rule.name} twice in one window`,
+            ).toBeLessThanOrEqual(1);
+            expect(count(all, `- ${rule.name}: `), `${rule.name} listed twice in one window`).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -435,7 +554,9 @@ describe("property: switching among plan, build and general", () => {
 
 describe("markers read back from a history or storage", () => {
   test("lists of names of another shape are left out; the rest of the marker is kept", () => {
-    expect(asMarker({ kind: "rules", rules: ["a"], trigger: "first-message", paused: 5, resumed: ["b"], listed: ["c", 3] })).toEqual({
+    expect(
+      asMarker({ kind: "rules", rules: ["a"], trigger: "first-message", paused: 5, resumed: ["b"], listed: ["c", 3] }),
+    ).toEqual({
       kind: "rules",
       rules: ["a"],
       trigger: "first-message",

@@ -6,7 +6,15 @@
  */
 import { describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
-import { NEW_SESSION, type Effect, type RuleSet, type SessionEvent, type SessionState, type Turn, type WindowView } from "../../src/session/session.js";
+import {
+  NEW_SESSION,
+  type Effect,
+  type RuleSet,
+  type SessionEvent,
+  type SessionState,
+  type Turn,
+  type WindowView,
+} from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
 import type { Stage } from "../../src/session/window-state.js";
 import { makeRule } from "../support/rules.js";
@@ -14,14 +22,34 @@ import { makeRule } from "../support/rules.js";
 const style = makeRule({ name: "style", content: "Small functions." });
 const migrations = makeRule({ name: "migrations", keywords: ["migration"], content: "Follow the checklist." });
 const typescript = makeRule({ name: "typescript", globs: ["src/**/*.ts"], content: "Strict types." });
-const ruleSet = (...list: Rule[]): RuleSet => ({ list, byName: new Map(list.map((rule) => [rule.name, rule])), names: new Set(list.map((rule) => rule.name)), warnings: 0 });
+const ruleSet = (...list: Rule[]): RuleSet => ({
+  list,
+  byName: new Map(list.map((rule) => [rule.name, rule])),
+  names: new Set(list.map((rule) => rule.name)),
+  warnings: 0,
+});
 const rules = ruleSet(style, migrations, typescript);
-const at = (stage: Stage, extra: Partial<SessionState> = {}): SessionState => ({ ...NEW_SESSION, window: { ...NEW_SESSION.window, stage }, ...extra });
+const at = (stage: Stage, extra: Partial<SessionState> = {}): SessionState => ({
+  ...NEW_SESSION,
+  window: { ...NEW_SESSION.window, stage },
+  ...extra,
+});
 /** A window that holds the always-on rule already. */
-const holding = at("held", { window: { ...NEW_SESSION.window, stage: "held", delivered: new Map([["style", style]]) } });
-const turn = (prompt: string, extra: Partial<Turn> = {}): Turn => ({ prompt, files: [], named: [], created: 100, ...extra });
+const holding = at("held", {
+  window: { ...NEW_SESSION.window, stage: "held", delivered: new Map([["style", style]]) },
+});
+const turn = (prompt: string, extra: Partial<Turn> = {}): Turn => ({
+  prompt,
+  files: [],
+  named: [],
+  created: 100,
+  ...extra,
+});
 const view = (extra: Partial<WindowView> = {}): WindowView => ({ rules: [], choice: {}, movedOn: false, ...extra });
-const seen = (purpose: Extract<SessionEvent, { type: "window-seen" }>["purpose"], found?: WindowView): SessionEvent => ({
+const seen = (
+  purpose: Extract<SessionEvent, { type: "window-seen" }>["purpose"],
+  found?: WindowView,
+): SessionEvent => ({
   type: "window-seen",
   purpose,
   ...(found ? { view: found } : { error: "unreadable" }),
@@ -59,8 +87,20 @@ describe("each moment: stage after, and the effects asked for", () => {
       "empty",
       ["deliver-silently new-session after grace"],
     ],
-    ["a session with a history: nothing until its first message", at("unread"), { type: "seen", ignored: false, hasHistory: true }, "unread", []],
-    ["a subagent's session, subagents off: left alone", at("unread"), { type: "seen", ignored: true, hasHistory: false }, "ignored", []],
+    [
+      "a session with a history: nothing until its first message",
+      at("unread"),
+      { type: "seen", ignored: false, hasHistory: true },
+      "unread",
+      [],
+    ],
+    [
+      "a subagent's session, subagents off: left alone",
+      at("unread"),
+      { type: "seen", ignored: true, hasHistory: false },
+      "ignored",
+      [],
+    ],
     [
       "a silent delivery to an empty window sends its rules",
       at("empty"),
@@ -82,7 +122,13 @@ describe("each moment: stage after, and the effects asked for", () => {
       "empty",
       ["read-window since-compaction for silent"],
     ],
-    ["rules owed to the next message: no silent prompt", at("owed"), { type: "silent-due", trigger: "compaction", rules, freshId: "d1" }, "owed", []],
+    [
+      "rules owed to the next message: no silent prompt",
+      at("owed"),
+      { type: "silent-due", trigger: "compaction", rules, freshId: "d1" },
+      "owed",
+      [],
+    ],
     [
       "the window restarted: its rules go again, then the host goes on",
       at("held"),
@@ -91,8 +137,20 @@ describe("each moment: stage after, and the effects asked for", () => {
       ["deliver-silently compaction then went-on"],
     ],
     ["the host went on before the rules landed: owed", at("empty"), { type: "went-on" }, "owed", []],
-    ["the host's word of a compaction: read what its window holds", at("held"), { type: "compaction-ended" }, "held", ["read-window since-compaction for compaction-ended"]],
-    ["a user's turn waits for the delivery under way", at("empty"), { type: "user-turn", turn: turn("hi") }, "empty", ["await-delivery"]],
+    [
+      "the host's word of a compaction: read what its window holds",
+      at("held"),
+      { type: "compaction-ended" },
+      "held",
+      ["read-window since-compaction for compaction-ended"],
+    ],
+    [
+      "a user's turn waits for the delivery under way",
+      at("empty"),
+      { type: "user-turn", turn: turn("hi") },
+      "empty",
+      ["await-delivery"],
+    ],
     [
       "…then, with a compaction under way, reads whether this message opens its window",
       at("held", { window: { ...NEW_SESSION.window, stage: "held", compacting: true } }),
@@ -100,22 +158,80 @@ describe("each moment: stage after, and the effects asked for", () => {
       "held",
       ["read-window since-compaction for join-compaction"],
     ],
-    ["…a session not read yet reads its window", at("unread"), { type: "turn-may-go-on", turn: turn("hi"), rules }, "unread", ["read-window current for turn"]],
+    [
+      "…a session not read yet reads its window",
+      at("unread"),
+      { type: "turn-may-go-on", turn: turn("hi"), rules },
+      "unread",
+      ["read-window current for turn"],
+    ],
     [
       "…paths its words name are checked",
       at("held"),
-      { type: "turn-may-go-on", turn: turn("see src/a.ts", { named: [{ path: "src/a.ts", absolute: "/p/src/a.ts" }] }), rules },
+      {
+        type: "turn-may-go-on",
+        turn: turn("see src/a.ts", { named: [{ path: "src/a.ts", absolute: "/p/src/a.ts" }] }),
+        rules,
+      },
       "held",
       ["check-paths src/a.ts"],
     ],
-    ["…and the message carries the rules it activates", holding, { type: "turn-may-go-on", turn: turn("a migration"), rules }, "held", ["answer [migrations] message"]],
-    ["…a first message carries every rule the session needs", at("empty"), { type: "turn-may-go-on", turn: turn("hi"), rules }, "held", ["answer [style] first-message"]],
-    ["a checked path activates its glob rule", holding, { type: "paths-found", turn: turn("see it"), existing: ["src/a.ts"], rules }, "held", ["answer [typescript] message"]],
-    ["a tool result carries the rules its files activate", holding, { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }, "held", ["answer [typescript] read"]],
-    ["a tool result before the first delivery carries nothing", at("empty"), { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }, "empty", ["answer"]],
-    ["a tool result pays rules owed since a compaction", at("owed"), { type: "tool-finished", tool: "read", files: [], rules }, "held", ["answer [style] read"]],
-    ["the plugin's own prompt stored: counted at once", at("empty"), { type: "own-rules-stored", delivery: "d9", created: 7, rules }, "empty", ["answer hide=false"]],
-    ["files touched join the working set, nothing asked", at("held"), { type: "files-touched", files: ["src/a.ts"] }, "held", []],
+    [
+      "…and the message carries the rules it activates",
+      holding,
+      { type: "turn-may-go-on", turn: turn("a migration"), rules },
+      "held",
+      ["answer [migrations] message"],
+    ],
+    [
+      "…a first message carries every rule the session needs",
+      at("empty"),
+      { type: "turn-may-go-on", turn: turn("hi"), rules },
+      "held",
+      ["answer [style] first-message"],
+    ],
+    [
+      "a checked path activates its glob rule",
+      holding,
+      { type: "paths-found", turn: turn("see it"), existing: ["src/a.ts"], rules },
+      "held",
+      ["answer [typescript] message"],
+    ],
+    [
+      "a tool result carries the rules its files activate",
+      holding,
+      { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules },
+      "held",
+      ["answer [typescript] read"],
+    ],
+    [
+      "a tool result before the first delivery carries nothing",
+      at("empty"),
+      { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules },
+      "empty",
+      ["answer"],
+    ],
+    [
+      "a tool result pays rules owed since a compaction",
+      at("owed"),
+      { type: "tool-finished", tool: "read", files: [], rules },
+      "held",
+      ["answer [style] read"],
+    ],
+    [
+      "the plugin's own prompt stored: counted at once",
+      at("empty"),
+      { type: "own-rules-stored", delivery: "d9", created: 7, rules },
+      "empty",
+      ["answer hide=false"],
+    ],
+    [
+      "files touched join the working set, nothing asked",
+      at("held"),
+      { type: "files-touched", files: ["src/a.ts"] },
+      "held",
+      [],
+    ],
     ["the rule tool read a rule: held, active", at("held"), { type: "rule-requested", rule: migrations }, "held", []],
   ];
   test.each(table)("%s", (_name, state, event, after, effects) => {
@@ -127,11 +243,24 @@ describe("each moment: stage after, and the effects asked for", () => {
 
 describe("conversations", () => {
   test("a silent prompt: sent, then stored; the window holds it, and the log is told", () => {
-    const sending = step(at("empty", { agent: "build" }), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" });
+    const sending = step(at("empty", { agent: "build" }), {
+      type: "silent-due",
+      trigger: "new-session",
+      rules,
+      freshId: "d1",
+    });
     const send = sending.effects.find((effect) => effect.type === "send-rules");
     expect(send).toMatchObject({ agent: "build", marker: { delivery: "d1", trigger: "new-session" } });
     if (send?.type !== "send-rules") throw new Error("no send");
-    const stored = step(sending.state, { type: "rules-sent", delivery: "d1", created: 10, composed: send.composed, window: send.window, trigger: "new-session", rules });
+    const stored = step(sending.state, {
+      type: "rules-sent",
+      delivery: "d1",
+      created: 10,
+      composed: send.composed,
+      window: send.window,
+      trigger: "new-session",
+      rules,
+    });
     expect(stored.state.window).toMatchObject({ stage: "held", rulesCreated: 10 });
     expect(stored.effects.map(named)).toEqual(["note delivered"]);
   });
@@ -140,53 +269,82 @@ describe("conversations", () => {
     const sending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" });
     const refused = step(sending.state, { type: "rules-refused", delivery: "d1" });
     expect(refused.state.window.attempts.size).toBe(0);
-    expect(work(step(refused.state, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" }).effects)).toEqual(["send-rules new-session [style] as d2"]);
+    expect(
+      work(step(refused.state, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" }).effects),
+    ).toEqual(["send-rules new-session [style] as d2"]);
   });
 
   test("an earlier prompt whose fate is unknown, and a history that cannot be read: this try fails, nothing is sent blind", () => {
     const pending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
     const retry = step(pending, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" });
     expect(work(retry.effects)).toEqual(["read-window current for silent"]);
-    expect(work(step(retry.state, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] })).effects)).toEqual(["fail"]);
+    expect(work(step(retry.state, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] })).effects)).toEqual([
+      "fail",
+    ]);
   });
 
   test("the history shows the earlier prompt stored after all: it is the delivery, none is sent", () => {
     const pending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
     const marker = { kind: "rules" as const, rules: ["style"], trigger: "new-session", delivery: "d1" };
-    const found = step(pending, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] }, view({ rules: [{ marker, created: 30 }] })));
+    const found = step(
+      pending,
+      seen({ kind: "silent", trigger: "new-session", pending: ["d1"] }, view({ rules: [{ marker, created: 30 }] })),
+    );
     expect(work(found.effects)).toEqual([]);
     expect(found.state.window).toMatchObject({ stage: "held", rulesCreated: 30 });
   });
 
   test("a compaction's window the host already works in: the rules are owed to the next message, and the log says so", () => {
-    const after = step(at("empty", { agent: "build" }), seen({ kind: "silent", trigger: "compaction", pending: [] }, view({ movedOn: true })));
+    const after = step(
+      at("empty", { agent: "build" }),
+      seen({ kind: "silent", trigger: "compaction", pending: [] }, view({ movedOn: true })),
+    );
     expect(after.state.window.stage).toBe("owed");
     expect(after.effects.map(named)).toEqual(["note went-on-before-rules"]);
   });
 
   test("a compaction's late word whose history read comes back after the next compaction restarted the window: read again, nothing sent twice", () => {
     // Compaction 1 (msg_1) restarted the window on its hook; its word comes, and the history is read.
-    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1", now: 100 }).state, { type: "went-on" }).state;
+    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1", now: 100 }).state, {
+      type: "went-on",
+    }).state;
     const asking = step(first, { type: "compaction-ended" });
     const [read] = asking.effects;
     if (read?.type !== "read-window") throw new Error("no read");
     // Meanwhile compaction 2 (msg_4) restarts the window, and its delivery lands.
-    const second = step(step(asking.state, { type: "compaction-began" }).state, { type: "window-restarted", windowStart: "msg_4", now: 200 }).state;
-    const landed = { ...second, window: { ...second.window, stage: "held" as const, delivered: new Map([["style", style]]) } };
+    const second = step(step(asking.state, { type: "compaction-began" }).state, {
+      type: "window-restarted",
+      windowStart: "msg_4",
+      now: 200,
+    }).state;
+    const landed = {
+      ...second,
+      window: { ...second.window, stage: "held" as const, delivered: new Map([["style", style]]) },
+    };
     // The read, asked before, shows compaction 1's window: stale, so it is asked again rather than taken for a new compaction.
     const stale = step(landed, seen(read.purpose, view({ windowStart: "msg_1" })));
     expect(work(stale.effects)).toEqual(["read-window since-compaction for compaction-ended"]);
     expect(stale.state.window).toMatchObject({ stage: "held", windowStart: "msg_4" });
     const [again] = stale.effects;
     if (again?.type !== "read-window") throw new Error("no read");
-    const fresh = step(stale.state, seen(again.purpose, view({ windowStart: "msg_4", rules: [{ marker: { kind: "rules", rules: ["style"], trigger: "compaction" } }] })));
+    const fresh = step(
+      stale.state,
+      seen(
+        again.purpose,
+        view({ windowStart: "msg_4", rules: [{ marker: { kind: "rules", rules: ["style"], trigger: "compaction" } }] }),
+      ),
+    );
     expect(work(fresh.effects)).toEqual([]);
     expect(fresh.state.window.stage).toBe("held");
   });
 
   test("a user's turn whose history cannot be read delivers anyway, and says so", () => {
     const after = step(at("unread"), seen({ kind: "turn", turn: turn("hi") }));
-    expect(after.effects.map(named)).toEqual(["note history-unreadable", "note delivered", "answer [style] first-message"]);
+    expect(after.effects.map(named)).toEqual([
+      "note history-unreadable",
+      "note delivered",
+      "answer [style] first-message",
+    ]);
   });
 
   test("a compaction's silent delivery whose history cannot be read sends anyway, and says so", () => {
@@ -195,7 +353,12 @@ describe("conversations", () => {
   });
 
   test("a new session's prompt composed before a compaction and seen stored after it: the compaction's delivery, blind, sends nothing again", () => {
-    const sent = step(at("empty", { agent: "build" }), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
+    const sent = step(at("empty", { agent: "build" }), {
+      type: "silent-due",
+      trigger: "new-session",
+      rules,
+      freshId: "d1",
+    }).state;
     const compacted = step(sent, { type: "window-restarted", agent: "build", now: 100 }).state;
     const landed = step(compacted, { type: "own-rules-stored", delivery: "d1", created: 120, rules });
     expect(work(landed.effects)).toEqual(["answer hide=false"]);
@@ -208,8 +371,18 @@ describe("conversations", () => {
   });
 
   test("a user's message sorts after the window's rules message", () => {
-    const held = at("held", { window: { ...NEW_SESSION.window, stage: "held", rulesCreated: 100, listedOnRequest: true, delivered: new Map([["style", style]]) } });
-    expect(work(step(held, { type: "turn-may-go-on", turn: turn("hi", { created: 100 }), rules }).effects)).toEqual(["answer dated 101"]);
+    const held = at("held", {
+      window: {
+        ...NEW_SESSION.window,
+        stage: "held",
+        rulesCreated: 100,
+        listedOnRequest: true,
+        delivered: new Map([["style", style]]),
+      },
+    });
+    expect(work(step(held, { type: "turn-may-go-on", turn: turn("hi", { created: 100 }), rules }).effects)).toEqual([
+      "answer dated 101",
+    ]);
   });
 
   test("a late copy of rules that went another way is hidden", () => {
@@ -218,13 +391,19 @@ describe("conversations", () => {
     const reading = step(sent, { type: "turn-may-go-on", turn: turn("hi"), rules });
     expect(work(reading.effects)).toEqual(["read-window current for turn"]);
     const carried = step(reading.state, seen({ kind: "turn", turn: turn("hi") }, view())).state;
-    expect(work(step(carried, { type: "own-rules-stored", delivery: "d1", created: 9, rules }).effects)).toEqual(["answer hide=true"]);
+    expect(work(step(carried, { type: "own-rules-stored", delivery: "d1", created: 9, rules }).effects)).toEqual([
+      "answer hide=true",
+    ]);
   });
 
   test("a reload matches the whole working set again and forgets deleted rules' activations", () => {
     const active = step(at("held"), { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }).state;
     expect([...active.activation.activated.keys()]).toEqual(["typescript"]);
     const reloaded = step(active, { type: "rules-reloaded", rules: ruleSet(style), removed: ["typescript"] }).state;
-    expect(reloaded.activation).toMatchObject({ unmatched: ["src/a.ts"], fileMatches: new Map(), activated: new Map() });
+    expect(reloaded.activation).toMatchObject({
+      unmatched: ["src/a.ts"],
+      fileMatches: new Map(),
+      activated: new Map(),
+    });
   });
 });

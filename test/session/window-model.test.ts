@@ -9,8 +9,21 @@ import type { ComposedMessage } from "../../src/render/compose.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { NEW_SESSION as NEW_SESSION_STATE } from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
-import { compactionAlreadyApplied, holdsRules, isSuperseded, mustReadWindow, pendingDeliveries, rulesOwed, userMessageDate } from "../../src/session/window-queries.js";
-import { NEW_WINDOW as NEW_SESSION, type Stage, type WindowEvent as DeliveryEvent, type WindowState as SessionDelivery } from "../../src/session/window-state.js";
+import {
+  compactionAlreadyApplied,
+  holdsRules,
+  isSuperseded,
+  mustReadWindow,
+  pendingDeliveries,
+  rulesOwed,
+  userMessageDate,
+} from "../../src/session/window-queries.js";
+import {
+  NEW_WINDOW as NEW_SESSION,
+  type Stage,
+  type WindowEvent as DeliveryEvent,
+  type WindowState as SessionDelivery,
+} from "../../src/session/window-state.js";
 import { makeRule } from "../support/rules.js";
 
 const style = makeRule({ name: "style", content: "Small functions." });
@@ -26,27 +39,85 @@ const composed = (...rules: Rule[]): ComposedMessage => ({
   resumed: [],
 });
 /** The session model's step, as it moves the window (its effects are the next file's). */
-const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery => step({ ...NEW_SESSION_STATE, window }, event).state.window;
-const at = (stage: Stage, extra: Partial<SessionDelivery> = {}): SessionDelivery => ({ ...NEW_SESSION, stage, ...extra });
+const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery =>
+  step({ ...NEW_SESSION_STATE, window }, event).state.window;
+const at = (stage: Stage, extra: Partial<SessionDelivery> = {}): SessionDelivery => ({
+  ...NEW_SESSION,
+  stage,
+  ...extra,
+});
 const run = (state: SessionDelivery, ...events: DeliveryEvent[]) => events.reduce(advance, state);
-const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({ type: "prompt-sent", delivery, composed: composed(...rules) });
-const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({ type: "prompt-stored", delivery, created, composed: composed(style), window, current });
+const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({
+  type: "prompt-sent",
+  delivery,
+  composed: composed(...rules),
+});
+const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({
+  type: "prompt-stored",
+  delivery,
+  created,
+  composed: composed(style),
+  window,
+  current,
+});
 const held = (state: SessionDelivery) => [...state.delivered.keys()];
 const COMPACTED: DeliveryEvent = { type: "compacted", windowStart: "msg_c1", announced: true, at: 100 };
 
 describe("transitions", () => {
   const table: Array<[string, Stage, DeliveryEvent, Stage, string[]]> = [
     ["a new session is empty", "unread", { type: "created", ignored: false, hasHistory: false }, "empty", []],
-    ["a fork stays unread: its history is copied in later", "unread", { type: "created", ignored: false, hasHistory: true }, "unread", []],
-    ["a subagent session, subagents off, is ignored", "unread", { type: "created", ignored: true, hasHistory: false }, "ignored", []],
-    ["a late creation event does not empty a window that holds rules", "held", { type: "created", ignored: false, hasHistory: false }, "held", []],
+    [
+      "a fork stays unread: its history is copied in later",
+      "unread",
+      { type: "created", ignored: false, hasHistory: true },
+      "unread",
+      [],
+    ],
+    [
+      "a subagent session, subagents off, is ignored",
+      "unread",
+      { type: "created", ignored: true, hasHistory: false },
+      "ignored",
+      [],
+    ],
+    [
+      "a late creation event does not empty a window that holds rules",
+      "held",
+      { type: "created", ignored: false, hasHistory: false },
+      "held",
+      [],
+    ],
     ["nothing to send: the window holds what it needs", "empty", { type: "nothing-to-send" }, "held", []],
     ["an ignored session stays ignored", "ignored", { type: "nothing-to-send" }, "ignored", []],
     ["a stored prompt: the window holds its rules", "empty", stored("d1", 10), "held", ["style"]],
-    ["a user message carries the rules", "empty", { type: "user-message", composed: composed(style), current }, "held", ["style"]],
-    ["a user message with nothing to add still settles the window", "unread", { type: "user-message", composed: undefined, current }, "held", []],
-    ["the history shows rules: settled", "unread", { type: "window-read", found: [{ rules: ["style"] }], settles: true, current }, "held", ["style"]],
-    ["the history shows none: still to deliver", "unread", { type: "window-read", found: [], settles: true, current }, "unread", []],
+    [
+      "a user message carries the rules",
+      "empty",
+      { type: "user-message", composed: composed(style), current },
+      "held",
+      ["style"],
+    ],
+    [
+      "a user message with nothing to add still settles the window",
+      "unread",
+      { type: "user-message", composed: undefined, current },
+      "held",
+      [],
+    ],
+    [
+      "the history shows rules: settled",
+      "unread",
+      { type: "window-read", found: [{ rules: ["style"] }], settles: true, current },
+      "held",
+      ["style"],
+    ],
+    [
+      "the history shows none: still to deliver",
+      "unread",
+      { type: "window-read", found: [], settles: true, current },
+      "unread",
+      [],
+    ],
     [
       "rules found after a compaction are recorded, the delivery goes on",
       "empty",
@@ -56,11 +127,35 @@ describe("transitions", () => {
     ],
     ["a compaction empties the window", "held", COMPACTED, "empty", []],
     ["a compaction leaves an ignored session ignored", "ignored", COMPACTED, "ignored", []],
-    ["the model read past where a silent prompt would go: the rules are owed", "empty", { type: "overtaken" }, "owed", []],
+    [
+      "the model read past where a silent prompt would go: the rules are owed",
+      "empty",
+      { type: "overtaken" },
+      "owed",
+      [],
+    ],
     ["a window that holds its rules is never owed", "held", { type: "overtaken" }, "held", []],
-    ["a tool result pays what is owed", "owed", { type: "tool-result", composed: composed(style), current }, "held", ["style"]],
-    ["a user message pays what is owed", "owed", { type: "user-message", composed: composed(style), current }, "held", ["style"]],
-    ["a tool result adds its rules", "held", { type: "tool-result", composed: composed(security), current }, "held", ["security"]],
+    [
+      "a tool result pays what is owed",
+      "owed",
+      { type: "tool-result", composed: composed(style), current },
+      "held",
+      ["style"],
+    ],
+    [
+      "a user message pays what is owed",
+      "owed",
+      { type: "user-message", composed: composed(style), current },
+      "held",
+      ["style"],
+    ],
+    [
+      "a tool result adds its rules",
+      "held",
+      { type: "tool-result", composed: composed(security), current },
+      "held",
+      ["security"],
+    ],
     ["the rule tool adds the rule it read", "held", { type: "rule-read", rule: security }, "held", ["security"]],
   ];
   test.each(table)("%s", (_name, stage, event, after, holding) => {
@@ -122,7 +217,12 @@ describe("sequences", () => {
 
   test("a prompt composed before a compaction, seen stored and dated after the plugin knew of the new window: it holds the rules there", () => {
     // The window started at 100 (COMPACTED.at); the host dates the prompt 150: it sorts after the compaction's message.
-    const state = run(at("empty"), sent("d1", style), COMPACTED, { type: "prompt-seen", delivery: "d1", created: 150, current });
+    const state = run(at("empty"), sent("d1", style), COMPACTED, {
+      type: "prompt-seen",
+      delivery: "d1",
+      created: 150,
+      current,
+    });
     expect(state).toMatchObject({ stage: "held", rulesCreated: 150 });
     expect(held(state)).toEqual(["style"]);
     // Its answer comes after: the window holds the rules once, as the same message.
@@ -130,7 +230,12 @@ describe("sequences", () => {
   });
 
   test("a prompt composed before a compaction, dated before the plugin knew of it: it may be in either window, nothing counted", () => {
-    const state = run(at("empty"), sent("d1", style), COMPACTED, { type: "prompt-seen", delivery: "d1", created: 99, current });
+    const state = run(at("empty"), sent("d1", style), COMPACTED, {
+      type: "prompt-seen",
+      delivery: "d1",
+      created: 99,
+      current,
+    });
     expect(state.stage).toBe("empty");
     expect(held(state)).toEqual([]);
   });
@@ -163,13 +268,21 @@ describe("sequences", () => {
     // …and once it came, a further event is for a compaction of its own.
     expect(compactionAlreadyApplied(advance(joined, { type: "compaction-announced" }), undefined)).toBe(false);
     // Two windows started on hooks, their events both late: each event is one of them.
-    const twice = run(joined, { type: "compacted", windowStart: "msg_c2", announced: false, at: 200 }, { type: "compaction-announced" });
+    const twice = run(
+      joined,
+      { type: "compacted", windowStart: "msg_c2", announced: false, at: 200 },
+      { type: "compaction-announced" },
+    );
     expect(compactionAlreadyApplied(twice, undefined)).toBe(true);
     expect(compactionAlreadyApplied(advance(at("held"), COMPACTED), undefined)).toBe(false);
   });
 
   test("a compaction that failed moves no window", () => {
-    const state = run(at("held", { delivered: new Map([["style", style]]) }), { type: "compaction-started" }, { type: "compaction-abandoned" });
+    const state = run(
+      at("held", { delivered: new Map([["style", style]]) }),
+      { type: "compaction-started" },
+      { type: "compaction-abandoned" },
+    );
     expect(state).toMatchObject({ stage: "held", compacting: false, window: 0 });
     expect(held(state)).toEqual(["style"]);
   });
@@ -197,7 +310,12 @@ describe("sequences", () => {
   });
 
   test("a history entry of the plugin's own timed-out attempt records what that attempt carried", () => {
-    const state = run(at("unread"), sent("d1", security), { type: "window-read", found: [{ rules: ["style"], delivery: "d1" }], settles: true, current });
+    const state = run(at("unread"), sent("d1", security), {
+      type: "window-read",
+      found: [{ rules: ["style"], delivery: "d1" }],
+      settles: true,
+      current,
+    });
     expect(held(state)).toEqual(["security"]);
     expect(state.listedOnRequest).toBe(true);
     expect(holdsRules(state)).toBe(true);

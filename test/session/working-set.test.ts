@@ -12,8 +12,15 @@ describe("the working set of a session", () => {
     expect(pathsFromToolArgs({ filePath: "/p/src/a.ts" })).toEqual(["/p/src/a.ts"]);
     expect(pathsFromToolArgs({ path: "src", pattern: "**/*.ts" })).toEqual(["src"]);
     expect(pathsFromToolArgs({ paths: ["a.ts", "b.ts"] })).toEqual(["a.ts", "b.ts"]);
-    expect(pathsFromToolArgs({ filePath: "a.ts", edits: [{ filePath: "b.ts", oldString: "x" }] })).toEqual(["a.ts", "b.ts"]);
-    expect(pathsFromToolArgs({ patchText: "*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** Update File: src/old.ts\n*** End Patch" })).toEqual(["src/new.ts", "src/old.ts"]);
+    expect(pathsFromToolArgs({ filePath: "a.ts", edits: [{ filePath: "b.ts", oldString: "x" }] })).toEqual([
+      "a.ts",
+      "b.ts",
+    ]);
+    expect(
+      pathsFromToolArgs({
+        patchText: "*** Begin Patch\n*** Add File: src/new.ts\n+x\n*** Update File: src/old.ts\n*** End Patch",
+      }),
+    ).toEqual(["src/new.ts", "src/old.ts"]);
     expect(pathsFromToolArgs({ command: "ls" })).toEqual([]);
     expect(pathsFromToolArgs(undefined)).toEqual([]);
   });
@@ -38,7 +45,9 @@ describe("the working set of a session", () => {
   });
 
   test("the prompt names files with @, backticks and bare paths", () => {
-    const candidates = pathCandidatesInPrompt("Fix @src/app.ts and `lib/util.js`, then look at src/db/user.ts. See https://x.io/a.ts");
+    const candidates = pathCandidatesInPrompt(
+      "Fix @src/app.ts and `lib/util.js`, then look at src/db/user.ts. See https://x.io/a.ts",
+    );
     expect(candidates).toEqual(expect.arrayContaining(["src/app.ts", "lib/util.js", "src/db/user.ts"]));
     expect(candidates).not.toContain("https://x.io/a.ts");
   });

@@ -39,7 +39,8 @@ export function buildOnce(): void {
       mkdirSync(LOCK);
       break;
     } catch {
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 180_000) rmSync(LOCK, { recursive: true, force: true });
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 180_000)
+        rmSync(LOCK, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error("timed out waiting for another test file's build");
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
@@ -47,10 +48,15 @@ export function buildOnce(): void {
   try {
     if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestSource(join(REPO, "src"))) return;
     try {
-      execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: REPO, stdio: "pipe" });
+      execFileSync(process.execPath, [join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "."], {
+        cwd: REPO,
+        stdio: "pipe",
+      });
     } catch (error) {
       if (!existsSync(CLI)) throw error;
-      console.warn(`tsc reported errors (outside the command line?); testing the emitted build:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`);
+      console.warn(
+        `tsc reported errors (outside the command line?); testing the emitted build:\n${String((error as { stdout?: Buffer }).stdout ?? error)}`,
+      );
     }
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
@@ -83,7 +89,16 @@ export function cleanEnv(home: string, xdg: string, extra: Record<string, string
   // The pack cache and the managed rules folder of the machine running the tests stay out of it.
   const apart = { XDG_CACHE_HOME: join(home, ".cache"), OPENCODE_RULEBOOK_MANAGED_DIR: join(home, "managed", "rules") };
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: xdg, ...apart, ...extra };
-  for (const key of ["NO_COLOR", "FORCE_COLOR", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG", "OPENCODE_TUI_CONFIG", "OPENCODE_RULEBOOK_DEBUG", "NODE_OPTIONS", "XDG_DATA_HOME"]) {
+  for (const key of [
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "OPENCODE_CONFIG_DIR",
+    "OPENCODE_CONFIG",
+    "OPENCODE_TUI_CONFIG",
+    "OPENCODE_RULEBOOK_DEBUG",
+    "NODE_OPTIONS",
+    "XDG_DATA_HOME",
+  ]) {
     if (!(key in extra)) delete env[key];
   }
   for (const [key, value] of Object.entries(extra)) if (value === undefined) delete env[key];

@@ -36,14 +36,23 @@ export async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
 export function collectedLog() {
   const lines: string[] = [];
   const write = (level: string) => (message: string) => void lines.push(`${level}: ${message}`);
-  const log = { debugEnabled: true, debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error"), flush: async () => undefined };
+  const log = {
+    debugEnabled: true,
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
+    error: write("error"),
+    flush: async () => undefined,
+  };
   return { lines, log };
 }
 
 /** `promise`'s value, or a failure naming `what` once `capMs` of real time have passed: a cap far above the bound under test, so only a hang fails. */
 export async function settled<T>(what: string, promise: Promise<T>, capMs = 5_000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const cap = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${capMs} ms`)), capMs)));
+  const cap = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${capMs} ms`)), capMs)),
+  );
   try {
     return await Promise.race([promise, cap]);
   } finally {

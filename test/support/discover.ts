@@ -30,6 +30,7 @@ export function discoverSandbox() {
     maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
     ...overrides,
   });
-  const discover = (overrides: Partial<DiscoveryContext> = {}, sources: RuleSource[] = [nativeSource]) => discoverRules(context(overrides), sources);
+  const discover = (overrides: Partial<DiscoveryContext> = {}, sources: RuleSource[] = [nativeSource]) =>
+    discoverRules(context(overrides), sources);
   return { box, discover };
 }

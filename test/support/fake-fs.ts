@@ -23,5 +23,10 @@ export function spyFs(overrides: Partial<RuleFs> = {}, { forbidReading = false }
 
 /** The error Node gives for a permission denied, with its `code`. */
 export function eacces(syscall: string, path: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`EACCES: permission denied, ${syscall} '${path}'`), { code: "EACCES", errno: -13, syscall, path });
+  return Object.assign(new Error(`EACCES: permission denied, ${syscall} '${path}'`), {
+    code: "EACCES",
+    errno: -13,
+    syscall,
+    path,
+  });
 }

@@ -59,7 +59,11 @@ export function recordRequests(): FakeOpencode {
       state.prompts.push({ sessionID: String(params.id), body });
       const answer = state.answers.shift() ?? { status: 200 };
       if (answer === "network-error") return HttpResponse.error();
-      if (answer.status !== 200) return HttpResponse.json({ name: "UnknownError", data: { message: `status ${answer.status}` } }, { status: answer.status });
+      if (answer.status !== 200)
+        return HttpResponse.json(
+          { name: "UnknownError", data: { message: `status ${answer.status}` } },
+          { status: answer.status },
+        );
       clock += 10;
       const info = {
         id: `msg_${state.prompts.length}`,
@@ -76,7 +80,9 @@ export function recordRequests(): FakeOpencode {
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
       return HttpResponse.json({ info, parts: [] });
     }),
-    http.get(`${BASE_URL}/session/:id/message`, ({ params }) => HttpResponse.json(state.history.get(String(params.id)) ?? [])),
+    http.get(`${BASE_URL}/session/:id/message`, ({ params }) =>
+      HttpResponse.json(state.history.get(String(params.id)) ?? []),
+    ),
     http.post(`${BASE_URL}/log`, async ({ request }) => {
       state.logs.push((await request.json()) as LogRequest);
       return HttpResponse.json(true);
@@ -120,7 +126,9 @@ export async function tempProject(): Promise<TempProject> {
     globalRulesDir: tree.globalRules,
     projectRulesDir: tree.projectRules,
     async writeRule(scope, relPath, text) {
-      const [path] = await tree.write(scope === "global" ? project.globalRulesDir : project.projectRulesDir, { [relPath]: text });
+      const [path] = await tree.write(scope === "global" ? project.globalRulesDir : project.projectRulesDir, {
+        [relPath]: text,
+      });
       return path as string;
     },
     async cleanup() {
@@ -154,7 +162,17 @@ export function sessionCreated(id: string, extra: Record<string, unknown> = {}) 
   return {
     event: {
       type: "session.created" as const,
-      properties: { info: { id, projectID: "p", directory: "/p", title: "t", version: "1", time: { created: 0, updated: 0 }, ...extra } },
+      properties: {
+        info: {
+          id,
+          projectID: "p",
+          directory: "/p",
+          title: "t",
+          version: "1",
+          time: { created: 0, updated: 0 },
+          ...extra,
+        },
+      },
     },
   };
 }
@@ -193,7 +211,11 @@ export function useFakeOpencode(): { server: FakeOpencode; project: TempProject 
  * server, its log lines collected in `logged`: for tests that set the
  * engine's bounds and timings.
  */
-export function startTestEngine(project: TempProject, logged: string[], overrides: Partial<TestEngineDeps> & { rawOptions?: Record<string, unknown> } = {}): Promise<TestEngine> {
+export function startTestEngine(
+  project: TempProject,
+  logged: string[],
+  overrides: Partial<TestEngineDeps> & { rawOptions?: Record<string, unknown> } = {},
+): Promise<TestEngine> {
   const { rawOptions, ...deps } = overrides;
   return startEngineWithClient({
     client: createOpencodeClient({ baseUrl: BASE_URL }) as never,

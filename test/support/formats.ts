@@ -61,7 +61,12 @@ export async function makeBox(fixture = false): Promise<Box> {
 /** The rules one source loads from the box, with a summary of each: name, activation, globs, description. */
 export async function loadSource(box: Box, source: string, overrides: Partial<DiscoveryContext> = {}) {
   const loaded = await box.load({ sources: [source] }, overrides);
-  const summary = (rule: Rule) => ({ name: rule.name, mode: activationOf(rule), globs: rule.globs, description: rule.description });
+  const summary = (rule: Rule) => ({
+    name: rule.name,
+    mode: activationOf(rule),
+    globs: rule.globs,
+    description: rule.description,
+  });
   return { ...loaded, summaries: loaded.rules.map(summary) };
 }
 

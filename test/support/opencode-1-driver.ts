@@ -17,10 +17,26 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { contentText, isMainRequest, type ChatMessage, type RecordedRequest, type Reply } from "../e2e/harness/fake-model.js";
+import {
+  contentText,
+  isMainRequest,
+  type ChatMessage,
+  type RecordedRequest,
+  type Reply,
+} from "../e2e/harness/fake-model.js";
 import { hostEnvironment, startOpencode, type OpencodeInstance, type PreparedDirs } from "../e2e/harness/opencode.js";
 import { isRulesPart, PLUGIN_UNDER_TEST } from "../e2e/harness/rules.js";
-import { assistantMessages, createSession, getMessages, isIdle, prompt, sleep, unwrap, waitFor, type SessionMessage } from "../e2e/harness/wait.js";
+import {
+  assistantMessages,
+  createSession,
+  getMessages,
+  isIdle,
+  prompt,
+  sleep,
+  unwrap,
+  waitFor,
+  type SessionMessage,
+} from "../e2e/harness/wait.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest, TurnAs } from "./scenario-driver.js";
 import { currentWindow, type HistoryMessage, rulesIn } from "../../src/hosts/opencode-1/history.js";
 import { panelLines } from "../../src/panel/panel-lines.js";
@@ -59,20 +75,33 @@ export function realOpenCode1(): HostDriver {
 
   function replyFor(step: ModelStep): Reply {
     if ("read" in step) return { toolCalls: [{ name: "read", arguments: { filePath: absolute(step.read) } }] };
-    if ("write" in step) return { toolCalls: [{ name: "write", arguments: { filePath: absolute(step.write), content: step.content } }] };
+    if ("write" in step)
+      return { toolCalls: [{ name: "write", arguments: { filePath: absolute(step.write), content: step.content } }] };
     if ("rule" in step) return { toolCalls: [{ name: "rule", arguments: { name: step.rule } }] };
-    if ("edit" in step) return { toolCalls: [{ name: "edit", arguments: { filePath: absolute(step.edit), oldString: step.oldString, newString: step.newString } }] };
-    if ("bash" in step) return { toolCalls: [{ name: "bash", arguments: { command: step.bash, description: "Runs the command" } }] };
+    if ("edit" in step)
+      return {
+        toolCalls: [
+          {
+            name: "edit",
+            arguments: { filePath: absolute(step.edit), oldString: step.oldString, newString: step.newString },
+          },
+        ],
+      };
+    if ("bash" in step)
+      return { toolCalls: [{ name: "bash", arguments: { command: step.bash, description: "Runs the command" } }] };
     return step.answer;
   }
 
   /** Waits until `sessionID` holds a visible rules part after its last compaction (or anywhere, without one); false when none came in time. */
   async function waitForRulesPart(sessionID: string, afterCompaction: boolean, timeoutMs: number): Promise<boolean> {
     try {
-      await waitFor(async () => visibleRulesPartsSince(await getMessages(instance().client, sessionID), afterCompaction) > 0, {
-        message: `rules stored in ${sessionID}`,
-        timeoutMs,
-      });
+      await waitFor(
+        async () => visibleRulesPartsSince(await getMessages(instance().client, sessionID), afterCompaction) > 0,
+        {
+          message: `rules stored in ${sessionID}`,
+          timeoutMs,
+        },
+      );
       await sleep(AFTER_DELIVERY_MS);
       return true;
     } catch {
@@ -80,7 +109,12 @@ export function realOpenCode1(): HostDriver {
     }
   }
 
-  async function turn(sessionID: string, text: string, steps: ModelStep[] = [], as: TurnAs = {}): Promise<SeenRequest[]> {
+  async function turn(
+    sessionID: string,
+    text: string,
+    steps: ModelStep[] = [],
+    as: TurnAs = {},
+  ): Promise<SeenRequest[]> {
     const { client, fakeModel } = instance();
     // Replies left over from an earlier turn (one that ended early) must not answer this one.
     fakeModel.queue.length = 0;
@@ -113,9 +147,14 @@ export function realOpenCode1(): HostDriver {
       managedDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "rulebook-managed-")));
       const managedRules = path.join(managedDir, "rules");
       fs.mkdirSync(managedRules);
-      for (const [name, text] of Object.entries(setup.managedRules ?? {})) fs.writeFileSync(path.join(managedRules, name), text);
+      for (const [name, text] of Object.entries(setup.managedRules ?? {}))
+        fs.writeFileSync(path.join(managedRules, name), text);
       const env = { OPENCODE_RULEBOOK_MANAGED_DIR: managedRules };
-      const prepare = (dirs: PreparedDirs) => setup.prepare?.({ project: dirs.projectDir, env: { ...hostEnvironment(dirs.homeDir), ...env } as Record<string, string> });
+      const prepare = (dirs: PreparedDirs) =>
+        setup.prepare?.({
+          project: dirs.projectDir,
+          env: { ...hostEnvironment(dirs.homeDir), ...env } as Record<string, string>,
+        });
       if (!failingClient) {
         oc = await startOpencode({
           pluginPath: PLUGIN_UNDER_TEST,
@@ -163,7 +202,14 @@ export function realOpenCode1(): HostDriver {
           if (!(await isIdle(client, sessionID))) return false;
           const messages = await getMessages(client, sessionID);
           const at = lastCompactionIndex(messages);
-          return at >= 0 && messages.slice(at).some((m) => m.info.role === "assistant" && m.info.summary === true && m.info.time.completed !== undefined);
+          return (
+            at >= 0 &&
+            messages
+              .slice(at)
+              .some(
+                (m) => m.info.role === "assistant" && m.info.summary === true && m.info.time.completed !== undefined,
+              )
+          );
         },
         { message: `compaction of ${sessionID} over`, timeoutMs: TURN_TIMEOUT_MS },
       );
@@ -220,7 +266,9 @@ function seenMessage(message: ChatMessage): SeenMessage {
     case "developer":
       return { role: "system", text };
     case "assistant": {
-      const calls = (message.tool_calls ?? []).map((call) => `[tool-call ${call.function.name} ${canonicalJson(call.function.arguments)}]`);
+      const calls = (message.tool_calls ?? []).map(
+        (call) => `[tool-call ${call.function.name} ${canonicalJson(call.function.arguments)}]`,
+      );
       return { role: "assistant", text: [text, ...calls].filter((piece) => piece !== "").join("\n") };
     }
     case "tool":

@@ -26,9 +26,17 @@ interface ToolInput {
 export interface TestEngine {
   hooks: Hooks;
   onEvent(event: Event): Promise<void>;
-  onChatMessage(input: { sessionID: string; agent?: string; model?: { providerID: string; modelID: string } }, output: Output<"chat.message">): Promise<void>;
+  onChatMessage(
+    input: { sessionID: string; agent?: string; model?: { providerID: string; modelID: string } },
+    output: Output<"chat.message">,
+  ): Promise<void>;
   onCompacting(input: { sessionID: string }): Promise<void>;
-  onCompactionAutocontinue(input: { sessionID: string; agent: string; model: { id: string; providerID: string }; message?: { id: string } }): Promise<void>;
+  onCompactionAutocontinue(input: {
+    sessionID: string;
+    agent: string;
+    model: { id: string; providerID: string };
+    message?: { id: string };
+  }): Promise<void>;
   onToolBefore(input: ToolInput, output: { args: unknown }): Promise<void>;
   onToolAfter(input: ToolInput, output: Output<"tool.execute.after">): Promise<void>;
   readRule: RunningRulebook["ruleRequested"];
@@ -40,7 +48,11 @@ export interface TestEngine {
 export type TestEngineDeps = Omit<EngineDeps, "port"> & { client: OpencodeClient };
 
 /** What the engine needs besides its port, over a temporary project: default options, the real file system, its log lines into `logged`, quick retries, no grace period. */
-export function engineDepsOver(project: Pick<TempProject, "projectDir" | "home">, logged: string[], debug = true): Omit<EngineDeps, "port"> {
+export function engineDepsOver(
+  project: Pick<TempProject, "projectDir" | "home">,
+  logged: string[],
+  debug = true,
+): Omit<EngineDeps, "port"> {
   return {
     directory: project.projectDir,
     worktree: project.projectDir,
@@ -62,7 +74,8 @@ export async function startEngineWithClient({ client, ...deps }: TestEngineDeps)
     onEvent: async (event) => hooks.event?.({ event }),
     onChatMessage: async (input, output) => hooks["chat.message"]?.(input, output),
     onCompacting: async (input) => hooks["experimental.session.compacting"]?.(input, { context: [] }),
-    onCompactionAutocontinue: async (input) => hooks["experimental.compaction.autocontinue"]?.(input as never, { enabled: true }),
+    onCompactionAutocontinue: async (input) =>
+      hooks["experimental.compaction.autocontinue"]?.(input as never, { enabled: true }),
     onToolBefore: async (input, output) => hooks["tool.execute.before"]?.(input as never, output),
     onToolAfter: async (input, output) => hooks["tool.execute.after"]?.(input as never, output),
     readRule: (sessionID, name) => rulebook.ruleRequested(sessionID, name),

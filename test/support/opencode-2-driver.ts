@@ -8,7 +8,13 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api.js";
-import { type HostRevision, type ModelReply, type ModelRequest, type SimulatedHost, startSimulatedHost } from "./opencode-2-host.js";
+import {
+  type HostRevision,
+  type ModelReply,
+  type ModelRequest,
+  type SimulatedHost,
+  startSimulatedHost,
+} from "./opencode-2-host.js";
 import { type SimulatedTui, startSimulatedTui } from "./opencode-2-tui.js";
 import { writeTree } from "./temp-folder.js";
 import type { HostDriver, HostSetup, ModelStep, SeenMessage, SeenRequest } from "./scenario-driver.js";
@@ -18,7 +24,14 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** The plugin watches its rule folders; a rule written is seen within this. */
 const RULE_SETTLE_MS = 250;
 /** The environment the plugin reads user-global rules through and writes its log under, pointed at empty folders while a host runs. */
-const ISOLATED_ENV = ["HOME", "XDG_CONFIG_HOME", "OPENCODE_CONFIG_DIR", "XDG_DATA_HOME", "XDG_CACHE_HOME", "OPENCODE_RULEBOOK_MANAGED_DIR"] as const;
+const ISOLATED_ENV = [
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "OPENCODE_CONFIG_DIR",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "OPENCODE_RULEBOOK_MANAGED_DIR",
+] as const;
 
 /** The built plugin, as OpenCode 2 loads it (`npm test` builds first), on OpenCode 2.0.26 with its terminal UI. */
 export function simulatedOpenCode2(): HostDriver & PanelDriver {
@@ -30,7 +43,11 @@ export function simulatedOpenCode2(): HostDriver & PanelDriver {
 
 /** The built plugin on another OpenCode 2 revision (`opencode-2-revisions.ts`); none before 2.0 has plugin RPC, so no Rules panel is drawn. */
 export function simulatedOpenCode2At(revision: HostRevision): HostDriver & PanelDriver {
-  return driverOn(async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default, undefined, revision);
+  return driverOn(
+    async () => (await import(pathToFileURL(join(REPO, "dist/index.js")).href)).default,
+    undefined,
+    revision,
+  );
 }
 
 /** The Rules panel as OpenCode 2's terminal UI draws it: the plugin's terminal UI module loaded by the simulated terminal UI. */
@@ -52,7 +69,10 @@ function replyFor(step: ModelStep | undefined): ModelReply {
   if ("read" in step) return { toolCalls: [{ name: "read", input: { path: step.read } }] };
   if ("write" in step) return { toolCalls: [{ name: "write", input: { path: step.write, content: step.content } }] };
   if ("rule" in step) return { toolCalls: [{ name: "rule", input: { name: step.rule } }] };
-  if ("edit" in step) return { toolCalls: [{ name: "edit", input: { path: step.edit, oldString: step.oldString, newString: step.newString } }] };
+  if ("edit" in step)
+    return {
+      toolCalls: [{ name: "edit", input: { path: step.edit, oldString: step.oldString, newString: step.newString } }],
+    };
   if ("bash" in step) return { toolCalls: [{ name: "shell", input: { command: step.bash } }] };
   return { text: step.answer };
 }
@@ -63,7 +83,9 @@ function partText(part: LlmContentPart): string | undefined {
   if (part.type !== "tool-result") return undefined;
   const result = part.result as { type: string; value: unknown };
   if (result.type === "content" && Array.isArray(result.value))
-    return (result.value as Array<{ type: string; text?: string }>).flatMap((item) => (item.type === "text" ? [item.text ?? ""] : [])).join("\n");
+    return (result.value as Array<{ type: string; text?: string }>)
+      .flatMap((item) => (item.type === "text" ? [item.text ?? ""] : []))
+      .join("\n");
   return typeof result.value === "string" ? result.value : JSON.stringify(result.value);
 }
 
@@ -73,10 +95,19 @@ function seenMessage(message: LlmMessage): SeenMessage {
 
 /** A request in the host-neutral shape: the system parts as one system message, then the conversation. */
 export function seenRequest(request: ModelRequest): SeenRequest {
-  return { messages: [{ role: "system", text: request.system.map((part) => part.text).join("\n") }, ...request.messages.map(seenMessage)] };
+  return {
+    messages: [
+      { role: "system", text: request.system.map((part) => part.text).join("\n") },
+      ...request.messages.map(seenMessage),
+    ],
+  };
 }
 
-function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ default?: unknown }>, revision: HostRevision = "2.0.26"): HostDriver & PanelDriver {
+function driverOn(
+  loadPlugin: () => Promise<unknown>,
+  loadTui?: () => Promise<{ default?: unknown }>,
+  revision: HostRevision = "2.0.26",
+): HostDriver & PanelDriver {
   let host: SimulatedHost | undefined;
   let tui: SimulatedTui | undefined;
   let project = "";
@@ -184,7 +215,8 @@ function driverOn(loadPlugin: () => Promise<unknown>, loadTui?: () => Promise<{ 
     },
     panel(sessionID) {
       if (!tui) throw new Error("simulated OpenCode 2: this driver has no terminal UI");
-      if (tui.state.status !== "active") throw new Error(`simulated OpenCode 2: the terminal UI plugin failed: ${tui.state.error}`);
+      if (tui.state.status !== "active")
+        throw new Error(`simulated OpenCode 2: the terminal UI plugin failed: ${tui.state.error}`);
       return tui.sidebar(sessionID).flat();
     },
     logFile() {

@@ -66,7 +66,12 @@ export type Finished = { ok: true; value: unknown } | { ok: false; error: string
 /** A tool call in history: what the model reads of it. */
 export type ToolState =
   | { status: "running" }
-  | { status: "completed"; content: V2.ToolContent[]; metadata?: Record<string, unknown>; result?: { type: string; value: unknown } }
+  | {
+      status: "completed";
+      content: V2.ToolContent[];
+      metadata?: Record<string, unknown>;
+      result?: { type: string; value: unknown };
+    }
   | { status: "error"; error: string };
 
 export interface Revision {
@@ -91,7 +96,9 @@ export interface Revision {
 }
 
 const message = (error: unknown) =>
-  typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string" ? (error as { message: string }).message : String(error);
+  typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string"
+    ? (error as { message: string }).message
+    : String(error);
 
 /** `packages/core/src/tool/runtime.ts` `normalizeContent` (2.0.26): a string is one text item; empty content stands for the stringified output. */
 export function normalizeContent(content: unknown, output?: unknown): V2.ToolContent[] {
@@ -107,9 +114,13 @@ export function normalizeContent(content: unknown, output?: unknown): V2.ToolCon
 }
 
 type Standard = {
-  "~standard": { validate(value: unknown): { value?: unknown; issues?: Array<{ message: string }> }; jsonSchema: { input(o: object): object; output(o: object): object } };
+  "~standard": {
+    validate(value: unknown): { value?: unknown; issues?: Array<{ message: string }> };
+    jsonSchema: { input(o: object): object; output(o: object): object };
+  };
 };
-const isStandard = (value: unknown): value is Standard => typeof value === "object" && value !== null && "~standard" in value;
+const isStandard = (value: unknown): value is Standard =>
+  typeof value === "object" && value !== null && "~standard" in value;
 
 /** `runtime.ts` `validateInput` / `plugin/src/v2/effect/tool.ts` `validateStandard`: the schema's issues, or the value it gives. */
 function validated(schema: unknown, value: unknown): { value: unknown } | { issues: string } {
@@ -133,10 +144,13 @@ const V2_0_26: Revision = {
   },
   // `runtime.ts` `inputJsonSchema`: a Standard Schema's JSON Schema, else the value as a plain JSON Schema.
   schema: (tool) =>
-    isStandard(tool?.input) ? (tool.input["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as Record<string, unknown>) : ((tool?.input ?? {}) as Record<string, unknown>),
+    isStandard(tool?.input)
+      ? (tool.input["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as Record<string, unknown>)
+      : ((tool?.input ?? {}) as Record<string, unknown>),
   async run(tool, input, context) {
     const checked = validated(tool.input, input);
-    if ("issues" in checked) return { ok: false, error: `Invalid arguments for tool "${String(tool.name)}": ${checked.issues}` };
+    if ("issues" in checked)
+      return { ok: false, error: `Invalid arguments for tool "${String(tool.name)}": ${checked.issues}` };
     const raw = (await (tool.execute as V2.ToolInfo["execute"])(checked.value, context)) as V2.ToolResult;
     // `runtime.ts` `execute`: without an output schema, the answer's content (the hook sees it normalized to an array).
     return { ok: true, value: { ...raw, content: normalizeContent(raw.content, raw.output) } };
@@ -144,29 +158,38 @@ const V2_0_26: Revision = {
   builtin: (_name, text) => ({ ok: true, value: { content: [{ type: "text", text }] } }),
   before: ({ callID, ...call }) => ({ ...call, id: callID }),
   after: ({ callID, ...call }, finished) =>
-    finished.ok ? { ...call, id: callID, status: "completed", result: finished.value } : { ...call, id: callID, status: "error", error: { message: finished.error } },
+    finished.ok
+      ? { ...call, id: callID, status: "completed", result: finished.value }
+      : { ...call, id: callID, status: "error", error: { message: finished.error } },
   settled(after) {
     if (after.status !== "completed") return { status: "error", error: message(after.error) };
     const result = after.result as V2.ToolResult;
     const metadata = result.metadata as Record<string, unknown> | undefined;
-    return { status: "completed", content: normalizeContent(result.content, result.output), ...(metadata ? { metadata } : {}) };
+    return {
+      status: "completed",
+      content: normalizeContent(result.content, result.output),
+      ...(metadata ? { metadata } : {}),
+    };
   },
 };
 
 /** `packages/ai/src/schema/messages.ts` `ToolOutput.toResultValue` (@44b6938b2ad2). */
 function toResultValue(output: { structured: unknown; content: V2.ToolContent[] }): { type: string; value: unknown } {
   if (output.content.length === 0) return { type: "json", value: output.structured };
-  if (output.content.length === 1 && output.content[0]?.type === "text") return { type: "text", value: output.content[0].text };
+  if (output.content.length === 1 && output.content[0]?.type === "text")
+    return { type: "text", value: output.content[0].text };
   return { type: "content", value: output.content };
 }
 
 /** `plugin/src/v2/effect/tool.ts` `definition`: a dynamic tool's `jsonSchema`, else both Standard Schemas' JSON Schemas (a plain schema has no `~standard`: the TypeError every execution failed with). */
 function trunkSchema(tool: PluginTool | undefined): Record<string, unknown> {
-  if (tool === undefined || tool === null) throw new TypeError("undefined is not an object (evaluating '\"jsonSchema\" in tool')");
+  if (tool === undefined || tool === null)
+    throw new TypeError("undefined is not an object (evaluating '\"jsonSchema\" in tool')");
   if ("jsonSchema" in tool) return tool.jsonSchema as Record<string, unknown>;
   const standard = (schema: unknown, io: "input" | "output") => {
     const jsonSchema = (schema as Standard | undefined)?.["~standard"]?.jsonSchema;
-    if (jsonSchema === undefined) throw new TypeError(`undefined is not an object (evaluating 'schema["~standard"].jsonSchema')`);
+    if (jsonSchema === undefined)
+      throw new TypeError(`undefined is not an object (evaluating 'schema["~standard"].jsonSchema')`);
     return jsonSchema[io]({ target: "draft-2020-12" }) as Record<string, unknown>;
   };
   standard(tool.structured ?? tool.output, "output");
@@ -199,22 +222,34 @@ const TRUNK: Revision = {
     const execute = tool.execute as (input: unknown, context: unknown) => Promise<unknown>;
     if ("jsonSchema" in tool) {
       // `settle`: a dynamic tool's answer is `{ structured, content }`, taken as it is.
-      const answer = (await execute(input, { ...context, callID: "", messageID: "" })) as { structured: unknown; content: V2.ToolContent[] };
+      const answer = (await execute(input, { ...context, callID: "", messageID: "" })) as {
+        structured: unknown;
+        content: V2.ToolContent[];
+      };
       return { ok: true, value: { structured: answer.structured, content: [...answer.content] } };
     }
     const checked = validated(tool.input, input);
     if ("issues" in checked) return { ok: false, error: `Invalid tool input: ${checked.issues}` };
     const value = await execute(checked.value, context);
     const encoded = validated(tool.output, value);
-    if ("issues" in encoded) return { ok: false, error: `Tool returned an invalid value for its output schema: ${encoded.issues}` };
+    if ("issues" in encoded)
+      return { ok: false, error: `Tool returned an invalid value for its output schema: ${encoded.issues}` };
     const toModel = tool.toModelOutput as ((input: unknown) => V2.ToolContent[]) | undefined;
-    const content = toModel?.({ input: checked.value, output: encoded.value }) ?? (typeof encoded.value === "string" ? [{ type: "text" as const, text: encoded.value }] : []);
+    const content =
+      toModel?.({ input: checked.value, output: encoded.value }) ??
+      (typeof encoded.value === "string" ? [{ type: "text" as const, text: encoded.value }] : []);
     return { ok: true, value: { structured: encoded.value, content } };
   },
   // `tool/read.ts`: a text file's read is its structured text page, no content; the other tools answer in text.
   builtin: (name, text) =>
     name === "read"
-      ? { ok: true, value: { structured: { type: "text-page", content: text, mime: "text/plain", offset: 1, truncated: false }, content: [] } }
+      ? {
+          ok: true,
+          value: {
+            structured: { type: "text-page", content: text, mime: "text/plain", offset: 1, truncated: false },
+            content: [],
+          },
+        }
       : { ok: true, value: { structured: {}, content: [{ type: "text", text }] } },
   before: (call) => ({ ...call }),
   after(call, finished) {
@@ -243,7 +278,14 @@ const NO_SESSION_HOOKS: Revision = {
 const NAME_FIRST_TOOLS: Revision = {
   ...TRUNK,
   name: "name-first-tools",
-  editor: (add) => ({ add: (name: unknown, tool: PluginTool | undefined, _options?: unknown) => add(String(name), tool) }),
+  editor: (add) => ({
+    add: (name: unknown, tool: PluginTool | undefined, _options?: unknown) => add(String(name), tool),
+  }),
 };
 
-export const REVISIONS: Record<HostRevision, Revision> = { "2.0.26": V2_0_26, trunk: TRUNK, "no-session-hooks": NO_SESSION_HOOKS, "name-first-tools": NAME_FIRST_TOOLS };
+export const REVISIONS: Record<HostRevision, Revision> = {
+  "2.0.26": V2_0_26,
+  trunk: TRUNK,
+  "no-session-hooks": NO_SESSION_HOOKS,
+  "name-first-tools": NAME_FIRST_TOOLS,
+};

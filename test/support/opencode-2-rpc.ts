@@ -21,7 +21,11 @@ export function rpcRegistry(publish: (type: string, data: Record<string, unknown
   const registrations = new Map<string, Array<{ definition: RpcDefinition; handlers: Handlers }>>();
   const failure = (type: RpcFailure["type"], message: string): RpcFailure => ({ type, message });
   return {
-    register(definition: RpcDefinition, handlers: Handlers, track: (registration: RpcRegistration) => void): Promise<RpcRegistration> {
+    register(
+      definition: RpcDefinition,
+      handlers: Handlers,
+      track: (registration: RpcRegistration) => void,
+    ): Promise<RpcRegistration> {
       const entry = { definition, handlers };
       registrations.set(definition.id, [...(registrations.get(definition.id) ?? []), entry]);
       const registration: RpcRegistration = {
@@ -74,13 +78,18 @@ export function schemaProblem(schema: Record<string, unknown>, value: unknown, a
   const actual = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
   if (typeof type === "string" && type !== actual) return `${at} is ${actual}, not ${type}`;
   if (typeof value === "string") {
-    if (typeof schema.minLength === "number" && value.length < schema.minLength) return `${at} is shorter than ${schema.minLength}`;
-    if (typeof schema.maxLength === "number" && value.length > schema.maxLength) return `${at} is longer than ${schema.maxLength}`;
+    if (typeof schema.minLength === "number" && value.length < schema.minLength)
+      return `${at} is shorter than ${schema.minLength}`;
+    if (typeof schema.maxLength === "number" && value.length > schema.maxLength)
+      return `${at} is longer than ${schema.maxLength}`;
   }
   if (actual !== "object") return undefined;
   const record = value as Record<string, unknown>;
-  for (const key of (schema.required as string[] | undefined) ?? []) if (!(key in record)) return `${at}.${key} is missing`;
-  for (const [key, inner] of Object.entries((schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {})) {
+  for (const key of (schema.required as string[] | undefined) ?? [])
+    if (!(key in record)) return `${at}.${key} is missing`;
+  for (const [key, inner] of Object.entries(
+    (schema.properties as Record<string, Record<string, unknown>> | undefined) ?? {},
+  )) {
     if (key in record) {
       const problem = schemaProblem(inner, record[key], `${at}.${key}`);
       if (problem) return problem;

@@ -28,7 +28,10 @@ writeSync(1, `${READY_LINE}\n`);
 const errors: string[] = [];
 const session = host.createSession();
 for (const turn of script.turns) {
-  steps.set(session, turn.read ? [{ toolCalls: [{ name: "read", input: { path: turn.read } }] }, { text: "read" }] : []);
+  steps.set(
+    session,
+    turn.read ? [{ toolCalls: [{ name: "read", input: { path: turn.read } }] }, { text: "read" }] : [],
+  );
   await host.prompt(session, turn.text).catch((error: unknown) => errors.push(String(error)));
   if (turn.compactAfter) await host.compact(session);
 }
@@ -36,4 +39,11 @@ const requests = host.requests(session);
 host.deleteSession(session);
 await new Promise((resolve) => setTimeout(resolve, 50));
 await host.stop();
-writeFileSync(script.report, JSON.stringify({ requests: requests.map((request) => JSON.stringify(request.messages)), errors, crashed: host.crashedSteps() }));
+writeFileSync(
+  script.report,
+  JSON.stringify({
+    requests: requests.map((request) => JSON.stringify(request.messages)),
+    errors,
+    crashed: host.crashedSteps(),
+  }),
+);

@@ -41,24 +41,35 @@ const MAIN = fileURLToPath(new URL("./opencode-2-server-main.ts", import.meta.ur
 export function stdoutProblem(stdout: string): string | undefined {
   const newline = stdout.indexOf("\n");
   const first = newline < 0 ? stdout : stdout.slice(0, newline);
-  if (first !== READY_LINE) return `start failed: the server's first line on stdout is ${JSON.stringify(first.slice(0, 200))}, not its ready line`;
+  if (first !== READY_LINE)
+    return `start failed: the server's first line on stdout is ${JSON.stringify(first.slice(0, 200))}, not its ready line`;
   const rest = stdout.slice(newline + 1);
-  if (rest !== "") return `connection broken: stdout carries more than the ready line: ${JSON.stringify(rest.slice(0, 200))}`;
+  if (rest !== "")
+    return `connection broken: stdout carries more than the ready line: ${JSON.stringify(rest.slice(0, 200))}`;
   return undefined;
 }
 
 /** Runs the script in a server process with `env` (HOME and XDG folders: the caller's temporary ones). */
-export async function runSimulatedServer(script: Omit<ServerScript, "report">, env: Record<string, string>): Promise<ServerRun> {
+export async function runSimulatedServer(
+  script: Omit<ServerScript, "report">,
+  env: Record<string, string>,
+): Promise<ServerRun> {
   const scratch = await tempFolder("oc2-server-");
   try {
     const report = join(scratch, "report.json");
     const file = join(scratch, "script.json");
     await writeFile(file, JSON.stringify({ ...script, report }));
-    const { stdout, stderr, failed } = await new Promise<{ stdout: string; stderr: string; failed?: string }>((resolve) => {
-      execFile(process.execPath, ["--import", "tsx", MAIN, file], { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) =>
-        resolve({ stdout: String(out), stderr: String(err), ...(error ? { failed: error.message } : {}) }),
-      );
-    });
+    const { stdout, stderr, failed } = await new Promise<{ stdout: string; stderr: string; failed?: string }>(
+      (resolve) => {
+        execFile(
+          process.execPath,
+          ["--import", "tsx", MAIN, file],
+          { env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+          (error, out, err) =>
+            resolve({ stdout: String(out), stderr: String(err), ...(error ? { failed: error.message } : {}) }),
+        );
+      },
+    );
     const problem = stdoutProblem(stdout) ?? (failed ? `the server failed: ${failed}` : undefined);
     const written = await readFile(report, "utf8").catch(() => undefined);
     return { stdout, stderr, ...(problem ? { problem } : {}), ...(written ? { report: JSON.parse(written) } : {}) };

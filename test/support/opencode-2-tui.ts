@@ -29,12 +29,20 @@ const THEME = { text: { base: "text.base", muted: "text.muted", feedback: { warn
 /** `isPlugin`: a non-empty string `id` and a `setup` function; any other key is ignored. */
 function isPlugin(value: unknown): value is { id: string; setup: (context: TuiContext) => unknown } {
   const candidate = value as { id?: unknown; setup?: unknown } | null;
-  return typeof candidate === "object" && candidate !== null && typeof candidate.id === "string" && candidate.id.length > 0 && typeof candidate.setup === "function";
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.id === "string" &&
+    candidate.id.length > 0 &&
+    typeof candidate.setup === "function"
+  );
 }
 
 /** `makeRpc` (`packages/client/src/promise/rpc.ts`): the definition's methods call the server; its events come from the event stream. */
 function rpcClient(host: SimulatedHost, definition: RpcDefinition) {
-  const methods = Object.fromEntries(Object.keys(definition.methods).map((name) => [name, (input: unknown) => host.rpcCall(definition.id, name, input)]));
+  const methods = Object.fromEntries(
+    Object.keys(definition.methods).map((name) => [name, (input: unknown) => host.rpcCall(definition.id, name, input)]),
+  );
   return {
     ...methods,
     events: {
@@ -49,7 +57,11 @@ function rpcClient(host: SimulatedHost, definition: RpcDefinition) {
   };
 }
 
-export async function startSimulatedTui(host: SimulatedHost, module: { default?: unknown }, spec = "opencode-rulebook"): Promise<SimulatedTui> {
+export async function startSimulatedTui(
+  host: SimulatedHost,
+  module: { default?: unknown },
+  spec = "opencode-rulebook",
+): Promise<SimulatedTui> {
   const claims: SidebarClaim[] = [];
   const toasts: string[] = [];
   let cleanup: unknown;
@@ -59,7 +71,9 @@ export async function startSimulatedTui(host: SimulatedHost, module: { default?:
     theme: THEME,
     ui: {
       slot: (claim) => {
-        const kinds = ["prepend", "append", "before", "after", "replace"].filter((kind) => (claim as unknown as Record<string, unknown>)[kind] !== undefined);
+        const kinds = ["prepend", "append", "before", "after", "replace"].filter(
+          (kind) => (claim as unknown as Record<string, unknown>)[kind] !== undefined,
+        );
         if (kinds.length !== 1) throw new Error("Slot claim requires exactly one placement key");
         claims.push(claim);
         return () => void claims.splice(claims.indexOf(claim) >>> 0, 1);
@@ -87,7 +101,12 @@ export async function startSimulatedTui(host: SimulatedHost, module: { default?:
     sidebar(sessionID) {
       let view = mounted.get(sessionID);
       if (!view) {
-        view = createRoot((dispose) => ({ nodes: claims.filter((claim) => claim.append === "sidebar.content").map((claim) => claim.render({ sessionID })), dispose }));
+        view = createRoot((dispose) => ({
+          nodes: claims
+            .filter((claim) => claim.append === "sidebar.content")
+            .map((claim) => claim.render({ sessionID })),
+          dispose,
+        }));
         mounted.set(sessionID, view);
       }
       return view.nodes.map(draw);

@@ -65,7 +65,11 @@ export function effect(fn: () => void): void {
   compute(fn);
 }
 
-export function createMemo<T>(fn: () => T, initial: T | undefined, options: { equals: (a: T, b: T) => boolean }): () => T {
+export function createMemo<T>(
+  fn: () => T,
+  initial: T | undefined,
+  options: { equals: (a: T, b: T) => boolean },
+): () => T {
   const [read, write] = createSignal(initial as T);
   let last = initial as T;
   let first = true;

@@ -5,7 +5,8 @@ import { candidate, utf8 } from "./rules.js";
 
 export const PATH = "/project/.opencode/rules/my-rule.md";
 
-export const parsed = (text: string | Uint8Array, name = "my-rule") => parseRule(candidate(name, PATH), typeof text === "string" ? utf8(text) : text);
+export const parsed = (text: string | Uint8Array, name = "my-rule") =>
+  parseRule(candidate(name, PATH), typeof text === "string" ? utf8(text) : text);
 
 /** Parsed, with the warnings as a person reads them. */
 export const parse = (text: string | Uint8Array, name = "my-rule") => {

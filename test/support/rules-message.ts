@@ -17,7 +17,13 @@ export function parseRulesMessage(text: string): RenderedRule[] {
     }
     if (line === "</rule>") {
       const { name = "", scope = "project", file = "", source } = open.attributes;
-      rules.push({ name, scope: scope === "global" ? "global" : "project", displayPath: file, content: open.lines.join("\n"), ...(source ? { source } : {}) });
+      rules.push({
+        name,
+        scope: scope === "global" ? "global" : "project",
+        displayPath: file,
+        content: open.lines.join("\n"),
+        ...(source ? { source } : {}),
+      });
       open = undefined;
       continue;
     }

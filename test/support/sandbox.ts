@@ -15,5 +15,15 @@ export interface Sandbox extends TempTree {
 
 export async function sandbox(prefix = "rulebook-robust-"): Promise<Sandbox> {
   const tree = await tempTree(prefix);
-  return { ...tree, context: (fs = nodeRuleFs) => ({ env: {}, home: tree.home, directory: tree.project, worktree: tree.project, fs, maxRuleBytes: MAX_RULE_BYTES }) };
+  return {
+    ...tree,
+    context: (fs = nodeRuleFs) => ({
+      env: {},
+      home: tree.home,
+      directory: tree.project,
+      worktree: tree.project,
+      fs,
+      maxRuleBytes: MAX_RULE_BYTES,
+    }),
+  };
 }

@@ -32,7 +32,8 @@ export function expectEachExtendsTheLast(requests: readonly SeenRequest[]) {
 }
 
 /** Everything a request held, one message per line block: what a test searches for a rule's mark. */
-export const requestText = (request: SeenRequest | undefined): string => (request?.messages ?? []).map((message) => message.text).join("\n");
+export const requestText = (request: SeenRequest | undefined): string =>
+  (request?.messages ?? []).map((message) => message.text).join("\n");
 
 /** What the model read of the last call: its result, and what the host placed after it (OpenCode 2 puts the plugin's rules right after the step's results). */
 export function lastToolText(request: SeenRequest | undefined): string {

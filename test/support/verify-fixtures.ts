@@ -6,8 +6,10 @@ import { GIT_ENV } from "./git-env.js";
 
 /** Rules that forbid, for `verify`'s tests: a literal that blocks, a regular expression that warns, both for TypeScript under src/. */
 export const FORBIDDING_RULES: Record<string, string> = {
-  ".opencode/rules/no-console.md": '---\nglobs: src/**/*.ts\nforbid:\n  - "console.log("\n---\nLog through `src/log.ts`.\n',
-  ".opencode/rules/no-any.md": "---\nglobs: src/**/*.ts\nforbid:\n  - /:\\s*any\\b/\nenforce: warn\n---\nType it; `unknown` if you must.\n",
+  ".opencode/rules/no-console.md":
+    '---\nglobs: src/**/*.ts\nforbid:\n  - "console.log("\n---\nLog through `src/log.ts`.\n',
+  ".opencode/rules/no-any.md":
+    "---\nglobs: src/**/*.ts\nforbid:\n  - /:\\s*any\\b/\nenforce: warn\n---\nType it; `unknown` if you must.\n",
 };
 
 /** A sandbox per test whose project is a real git repository (the sandbox's `.git` is an empty folder: it is replaced), with git and `verify` run in it. */
@@ -16,7 +18,8 @@ export function useGitSandbox() {
     await rm(join(box.project, ".git"), { recursive: true });
     execFileSync("git", ["init", "-q", "-b", "main"], { cwd: box.project, env: { ...process.env, ...GIT_ENV } });
   });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: current().project, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: current().project, env: { ...process.env, ...GIT_ENV }, encoding: "utf8" });
   return {
     box: current,
     git,

@@ -26,17 +26,29 @@ export interface HistoryMessage {
     finish?: string;
     error?: unknown;
   };
-  parts: Array<{ type: string; tool?: string; ignored?: boolean; metadata?: Record<string, unknown>; tail_start_id?: string; state?: ToolPartState }>;
+  parts: Array<{
+    type: string;
+    tool?: string;
+    ignored?: boolean;
+    metadata?: Record<string, unknown>;
+    tail_start_id?: string;
+    state?: ToolPartState;
+  }>;
 }
 
-const isCompaction = (message: HistoryMessage | undefined) => message?.info.role === "user" && message.parts.some((part) => part.type === "compaction");
+const isCompaction = (message: HistoryMessage | undefined) =>
+  message?.info.role === "user" && message.parts.some((part) => part.type === "compaction");
 
 /** A compaction's summary, written without error. */
 const isFinishedSummary = (message: HistoryMessage) =>
-  message.info.role === "assistant" && message.info.summary === true && message.info.finish !== undefined && message.info.error === undefined;
+  message.info.role === "assistant" &&
+  message.info.summary === true &&
+  message.info.finish !== undefined &&
+  message.info.error === undefined;
 
 /** The plugin's own rules message (every visible part is the plugin's). */
-const isOwnRulesMessage = (message: HistoryMessage) => message.parts.some((part) => markerOf(part)) && message.parts.every((part) => part.ignored || markerOf(part));
+const isOwnRulesMessage = (message: HistoryMessage) =>
+  message.parts.some((part) => markerOf(part)) && message.parts.every((part) => part.ignored || markerOf(part));
 
 /** Where the current window begins: its compaction message and that compaction's summary (indexes), or none. */
 function windowStartIn(messages: readonly HistoryMessage[]): { compaction: number; summary: number } | undefined {
@@ -46,7 +58,8 @@ function windowStartIn(messages: readonly HistoryMessage[]): { compaction: numbe
     if (isCompaction(message) && message.info.id !== undefined && summarised.has(message.info.id)) {
       return { compaction: i, summary: summarised.get(message.info.id) as number };
     }
-    if (isFinishedSummary(message) && message.info.parentID !== undefined && !summarised.has(message.info.parentID)) summarised.set(message.info.parentID, i);
+    if (isFinishedSummary(message) && message.info.parentID !== undefined && !summarised.has(message.info.parentID))
+      summarised.set(message.info.parentID, i);
   }
   return undefined;
 }
@@ -100,7 +113,10 @@ export function compactionUnderway(messages: readonly HistoryMessage[]): string 
  * reads only the rules parts: a window holding only a tool result's rules
  * still lacks its rules message (the always-on rules, the on-request list).
  */
-export function rulesIn(window: readonly HistoryMessage[], { results = false } = {}): Array<{ marker: RulesMarker; created?: number }> {
+export function rulesIn(
+  window: readonly HistoryMessage[],
+  { results = false } = {},
+): Array<{ marker: RulesMarker; created?: number }> {
   const found: Array<{ marker: RulesMarker; created?: number }> = [];
   for (const message of window) {
     for (const part of message.parts) {
@@ -112,7 +128,10 @@ export function rulesIn(window: readonly HistoryMessage[], { results = false } =
 }
 
 /** The agent and model of the last user message that is not the plugin's. */
-export function lastUserChoice(messages: readonly HistoryMessage[]): { agent?: string; model?: { providerID: string; modelID: string } } {
+export function lastUserChoice(messages: readonly HistoryMessage[]): {
+  agent?: string;
+  model?: { providerID: string; modelID: string };
+} {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.info.role !== "user" || message.parts.some((part) => markerOf(part))) continue;

@@ -3,5 +3,6 @@ import { type LogSink, SERVICE } from "../../log.js";
 import type { OpencodeClient } from "./session-port.js";
 
 export function openCodeLogSink(client: OpencodeClient): LogSink {
-  return (level, message, extra) => client.app.log({ body: { service: SERVICE, level, message, ...(extra ? { extra } : {}) } });
+  return (level, message, extra) =>
+    client.app.log({ body: { service: SERVICE, level, message, ...(extra ? { extra } : {}) } });
 }

@@ -23,7 +23,8 @@ export interface ToolPartState {
 /** The plugin's marker on a tool result (rules given with it, the `rule` tool's answer, a refused call's error) while the model still reads that result. */
 export function resultMarkerOf(part: { type: string; tool?: string; state?: ToolPartState }): RulesMarker | undefined {
   const state = part.type === "tool" ? part.state : undefined;
-  if (state?.status === "error" && typeof state.error === "string") return refusalMarker(state.error, part.tool ?? "tool");
+  if (state?.status === "error" && typeof state.error === "string")
+    return refusalMarker(state.error, part.tool ?? "tool");
   // A pruned result (its output cleared) no longer holds the rules.
   if (state?.status !== "completed" || state.time?.compacted !== undefined) return undefined;
   return storedMarker(state.metadata?.[MARKER_KEY]);
@@ -40,7 +41,10 @@ const ID = /^prt_([0-9a-f]{12})/;
 export function partIdBefore(existingIds: readonly string[]): string {
   const stamps = existingIds.map((id) => ID.exec(id)?.[1]).filter((stamp): stamp is string => stamp !== undefined);
   // biome-ignore lint/complexity/useMathMinMax: the stamps are hex strings, compared as text; Math.min would read them as numbers
-  const earliest = stamps.length > 0 ? stamps.reduce((a, b) => (a < b ? a : b)) : (Date.now() * 0x1000).toString(16).padStart(12, "0").slice(-12);
+  const earliest =
+    stamps.length > 0
+      ? stamps.reduce((a, b) => (a < b ? a : b))
+      : (Date.now() * 0x1000).toString(16).padStart(12, "0").slice(-12);
   const stamp = BigInt(`0x${earliest}`);
   const before = (stamp > 0n ? stamp - 1n : 0n).toString(16).padStart(12, "0");
   return `prt_${before}${randomSuffix()}`;

@@ -13,7 +13,13 @@ import { MARKER_KEY } from "../../session/marker.js";
 import { attachedPath } from "../opencode/attachments.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { hookGuards, refusal, required } from "../opencode/guarded-hooks.js";
-import { RULE_NAME_DESCRIPTION, RULE_TOOL_DESCRIPTION, RULE_TOOL_FAILED, RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
+import {
+  RULE_NAME_DESCRIPTION,
+  RULE_TOOL_DESCRIPTION,
+  RULE_TOOL_FAILED,
+  RULE_TOOL_NAME,
+  requestedRuleName,
+} from "../opencode/rule-tool.js";
 import { proposedCall } from "../opencode/tool-call.js";
 import { touchedBy } from "../opencode/tool-touch.js";
 import { startForHost } from "../start.js";
@@ -64,12 +70,24 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
     dispose: guarded.async("dispose", undefined, async () => rulebook.dispose()),
     event: guarded.async("event", undefined, async ({ event }: Parameters<NonNullable<Hooks["event"]>>[0]) => {
       if (event.type === "session.created") {
-        const info = event.properties.info as typeof event.properties.info & { agent?: string; model?: { providerID: string; id?: string; modelID?: string } };
+        const info = event.properties.info as typeof event.properties.info & {
+          agent?: string;
+          model?: { providerID: string; id?: string; modelID?: string };
+        };
         const id = required(info.id, "session.created's info.id");
-        await rulebook.sessionSeen({ id, parentID: info.parentID, agent: info.agent, model: modelRef(info.model), hasHistory: FORK_TITLE.test(info.title ?? "") });
-      } else if (event.type === "session.compacted") await rulebook.compactionEnded(required(event.properties.sessionID, "session.compacted's sessionID"));
-      else if (event.type === "session.deleted") rulebook.sessionGone(required(event.properties.info.id, "session.deleted's info.id"));
-      else if (event.type === "file.edited") await rulebook.fileTouched(required(event.properties.file, "file.edited's file"));
+        await rulebook.sessionSeen({
+          id,
+          parentID: info.parentID,
+          agent: info.agent,
+          model: modelRef(info.model),
+          hasHistory: FORK_TITLE.test(info.title ?? ""),
+        });
+      } else if (event.type === "session.compacted")
+        await rulebook.compactionEnded(required(event.properties.sessionID, "session.compacted's sessionID"));
+      else if (event.type === "session.deleted")
+        rulebook.sessionGone(required(event.properties.info.id, "session.deleted's info.id"));
+      else if (event.type === "file.edited")
+        await rulebook.fileTouched(required(event.properties.file, "file.edited's file"));
     }),
     "chat.message": guarded.async("chat.message", undefined, async (input: ChatInput, output: ChatOutput) => {
       const sessionID = required(input.sessionID, "the sessionID");
@@ -83,7 +101,9 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       }
       const answer = await rulebook.userTurn({
         sessionID,
-        texts: output.parts.flatMap((part) => (part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [])),
+        texts: output.parts.flatMap((part) =>
+          part.type === "text" && !part.synthetic && typeof part.text === "string" ? [part.text] : [],
+        ),
         files: output.parts.flatMap(attachedFile),
         agent: output.message.agent ?? input.agent,
         model: modelRef(output.message.model ?? input.model),
@@ -103,8 +123,10 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       });
     }),
     // Awaited inside the compaction, before its summary is written: unlike its event, never late.
-    "experimental.session.compacting": guarded.async("experimental.session.compacting", undefined, async (input: { sessionID: string }) =>
-      rulebook.compactionBegan(required(input.sessionID, "the sessionID")),
+    "experimental.session.compacting": guarded.async(
+      "experimental.session.compacting",
+      undefined,
+      async (input: { sessionID: string }) => rulebook.compactionBegan(required(input.sessionID, "the sessionID")),
     ),
     // `message` is the compaction's own message: the id its window starts with in the history.
     "experimental.compaction.autocontinue": guarded.async(
@@ -117,22 +139,33 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
           (input.message as { id?: string } | undefined)?.id,
         ),
     ),
-    "tool.execute.before": guarded.async("tool.execute.before", undefined, async (input: ToolInput, output: { args: unknown }) => {
-      const call = proposedCall(required(input.tool, "the tool"), input.callID, output?.args);
-      const verdict = await rulebook.toolAboutToRun(required(input.sessionID, "the sessionID"), call);
-      // Passes the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
-      if (verdict?.refusal) throw refusal(verdict.refusal.text);
-    }),
-    "tool.execute.after": guarded.async("tool.execute.after", undefined, async (input: ToolInput, output: ToolOutput) => {
-      const sessionID = required(input.sessionID, "the sessionID");
-      // The rule tool's own answer carries its rule already.
-      if (required(input.tool, "the tool") === RULE_TOOL_NAME) return;
-      const result = typeof output.output === "string" ? output.output : "";
-      const rules = await rulebook.toolResult(sessionID, { ...touchedBy(input.tool, (input as { args?: unknown }).args, result), callID: input.callID });
-      if (rules === undefined) return;
-      output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
-      output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
-    }),
+    "tool.execute.before": guarded.async(
+      "tool.execute.before",
+      undefined,
+      async (input: ToolInput, output: { args: unknown }) => {
+        const call = proposedCall(required(input.tool, "the tool"), input.callID, output?.args);
+        const verdict = await rulebook.toolAboutToRun(required(input.sessionID, "the sessionID"), call);
+        // Passes the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
+        if (verdict?.refusal) throw refusal(verdict.refusal.text);
+      },
+    ),
+    "tool.execute.after": guarded.async(
+      "tool.execute.after",
+      undefined,
+      async (input: ToolInput, output: ToolOutput) => {
+        const sessionID = required(input.sessionID, "the sessionID");
+        // The rule tool's own answer carries its rule already.
+        if (required(input.tool, "the tool") === RULE_TOOL_NAME) return;
+        const result = typeof output.output === "string" ? output.output : "";
+        const rules = await rulebook.toolResult(sessionID, {
+          ...touchedBy(input.tool, (input as { args?: unknown }).args, result),
+          callID: input.callID,
+        });
+        if (rules === undefined) return;
+        output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
+        output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };
+      },
+    ),
     tool: {
       [RULE_TOOL_NAME]: {
         description: RULE_TOOL_DESCRIPTION,
@@ -153,7 +186,11 @@ type ChatOutput = Parameters<NonNullable<Hooks["chat.message"]>>[1];
 type ToolInput = Parameters<NonNullable<Hooks["tool.execute.before"]>>[0];
 type ToolOutput = Parameters<NonNullable<Hooks["tool.execute.after"]>>[1];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A file part's path (or its `file://` URL); parts of any other shape name none. */
-const attachedFile = (part: Part): string[] => (part.type === "file" ? attachedPath({ path: (part as { source?: { path?: unknown } }).source?.path, url: part.url }) : []);
+const attachedFile = (part: Part): string[] =>
+  part.type === "file"
+    ? attachedPath({ path: (part as { source?: { path?: unknown } }).source?.path, url: part.url })
+    : [];

@@ -26,19 +26,28 @@ export function sessionPort(client: OpencodeClient): SessionPort {
       });
       if (result.error !== undefined || !result.data) {
         const status = result.response?.status;
-        throw new Error(`OpenCode answered ${status ?? "with an error"} to the rules prompt: ${describeError(result.error)}`);
+        throw new Error(
+          `OpenCode answered ${status ?? "with an error"} to the rules prompt: ${describeError(result.error)}`,
+        );
       }
       const info = (result.data as { info?: { time?: { created?: number } } }).info;
       return { created: info?.time?.created ?? Date.now() };
     },
     async readWindow(sessionID, scope, signal) {
       const result = await client.session.messages({ path: { id: sessionID }, signal });
-      if (result.error !== undefined || !Array.isArray(result.data)) throw new Error(`reading the history of session ${sessionID} failed (${result.response?.status})`);
+      if (result.error !== undefined || !Array.isArray(result.data))
+        throw new Error(`reading the history of session ${sessionID} failed (${result.response?.status})`);
       const history = result.data as unknown as HistoryMessage[];
       const window = currentWindow(history);
       // Right after a compaction the history may not show it yet: then no window is known to hold rules.
       const rules = scope === "since-compaction" && window.start === undefined ? [] : rulesIn(window.messages);
-      return { rules, choice: lastUserChoice(history), windowStart: window.start, compactionUnderway: compactionUnderway(history), movedOn: window.movedOn };
+      return {
+        rules,
+        choice: lastUserChoice(history),
+        windowStart: window.start,
+        compactionUnderway: compactionUnderway(history),
+        movedOn: window.movedOn,
+      };
     },
   };
 }

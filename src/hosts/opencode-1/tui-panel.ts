@@ -44,13 +44,20 @@ const TONE_COLOURS: Record<LineTone, string> = {
 };
 
 /** Registers the panel; its render, called by the terminal UI, is guarded (a failure draws nothing, said once in `log`). */
-export function registerRulesPanel<Node>(api: PanelApi, ui: PanelUi<Node>, log: Pick<Logger, "error"> = consoleLog): void {
+export function registerRulesPanel<Node>(
+  api: PanelApi,
+  ui: PanelUi<Node>,
+  log: Pick<Logger, "error"> = consoleLog,
+): void {
   const guarded = hookGuards(log);
   api.slots.register({
     order: PANEL_ORDER,
     slots: {
-      sidebar_content: guarded.sync("Rules panel", undefined as unknown as Node, (_context: unknown, props: { session_id: string }) =>
-        rulesBlock(api, ui, required(props.session_id, "the session_id")),
+      sidebar_content: guarded.sync(
+        "Rules panel",
+        undefined as unknown as Node,
+        (_context: unknown, props: { session_id: string }) =>
+          rulesBlock(api, ui, required(props.session_id, "the session_id")),
       ),
     },
   });
@@ -65,14 +72,18 @@ const unreadable = new Set<string>();
 /** The panel's lines for a session, as the terminal UI holds its messages now; none when it cannot tell. */
 export function sessionPanelLines(api: PanelApi, sessionID: string, width: number): PanelLine[] {
   try {
-    const history = api.state.session.messages(sessionID).map((info) => ({ info, parts: api.state.part(info.id) as HistoryMessage["parts"] }));
+    const history = api.state.session
+      .messages(sessionID)
+      .map((info) => ({ info, parts: api.state.part(info.id) as HistoryMessage["parts"] }));
     const markers = rulesIn(currentWindow(history).messages, { results: true }).map(({ marker }) => marker);
     return panelLines(rulesPanel(markers), width);
   } catch (error) {
     // A message of a shape this version does not know: no panel rather than a broken sidebar, said once in the terminal UI's console.
     if (!unreadable.has(sessionID)) {
       unreadable.add(sessionID);
-      console.warn(`opencode-rulebook: the Rules panel could not read session ${sessionID}; it shows nothing for it: ${error instanceof Error ? error.message : String(error)}`);
+      console.warn(
+        `opencode-rulebook: the Rules panel could not read session ${sessionID}; it shows nothing for it: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return [];
   }

@@ -50,7 +50,10 @@ export interface PluginContext {
 
 /** `packages/plugin/src/promise/session.ts` (anomalyco @56a1c92): the hooks and operations used. */
 export interface SessionDomain {
-  hook<Name extends keyof SessionHooks>(name: Name, callback: (event: SessionHooks[Name]) => Promise<void> | void): Promise<Registration>;
+  hook<Name extends keyof SessionHooks>(
+    name: Name,
+    callback: (event: SessionHooks[Name]) => Promise<void> | void,
+  ): Promise<Registration>;
   /** `SessionApi.get` (`packages/client`, an HTTP endpoint adapter): the session's info. */
   get(input: { sessionID: string }): Promise<SessionInfo>;
 }
@@ -71,13 +74,18 @@ export interface SessionInfo {
  * plugin (`packages/core/src/plugin/host.ts`: `rpc: Object.assign(rpc.client, { register })`).
  */
 export interface RpcDomain {
-  register(definition: RpcDefinition, handlers: Record<string, (input: unknown) => Promise<unknown>>): Promise<RpcRegistration>;
+  register(
+    definition: RpcDefinition,
+    handlers: Record<string, (input: unknown) => Promise<unknown>>,
+  ): Promise<RpcRegistration>;
 }
 
 /** `packages/schema/src/rpc.ts` `PortableDefinition` (@1066927): JSON Schemas are portable; inputs and outputs are checked against them. */
 export interface RpcDefinition {
   readonly id: string;
-  readonly methods: Readonly<Record<string, { readonly input: Record<string, unknown>; readonly output: Record<string, unknown> }>>;
+  readonly methods: Readonly<
+    Record<string, { readonly input: Record<string, unknown>; readonly output: Record<string, unknown> }>
+  >;
   readonly events: Readonly<Record<string, { readonly schema: Record<string, unknown> & { readonly type: "object" } }>>;
 }
 
@@ -138,7 +146,10 @@ export type LlmContentPart =
 
 /** `packages/plugin/src/promise/tool.ts` (anomalyco @196e461). */
 export interface ToolDomain {
-  hook<Name extends keyof ToolHooks>(name: Name, callback: (event: ToolHooks[Name]) => Promise<void> | void): Promise<Registration>;
+  hook<Name extends keyof ToolHooks>(
+    name: Name,
+    callback: (event: ToolHooks[Name]) => Promise<void> | void,
+  ): Promise<Registration>;
   /** The callback must be synchronous, cheap and replayable. */
   transform(callback: (editor: ToolEditor) => void): Promise<Registration>;
 }
@@ -169,10 +180,12 @@ export interface ToolCalled {
 export type ToolFinished = ToolFinishedV2 | ToolFinishedTrunk;
 
 /** 2.0.26 stores and sends the mutated `result` (`packages/core/src/tool.ts` `executeTool` @1066927); `output` stands in for empty `content`. */
-type ToolFinishedV2 = { readonly tool: string; readonly sessionID: string; readonly id?: string; readonly input: unknown } & (
-  | { readonly status: "completed"; result: ToolResult }
-  | { readonly status: "error"; error: unknown }
-);
+type ToolFinishedV2 = {
+  readonly tool: string;
+  readonly sessionID: string;
+  readonly id?: string;
+  readonly input: unknown;
+} & ({ readonly status: "completed"; result: ToolResult } | { readonly status: "error"; error: unknown });
 
 /** The trunk's (`packages/core/src/tool/hooks.ts` `AfterEvent` @44b6938b2ad2): no `status`; the model reads `output` when present, else `result`. */
 interface ToolFinishedTrunk {
@@ -183,7 +196,10 @@ interface ToolFinishedTrunk {
   readonly callID: string;
   readonly input: unknown;
   result: { readonly type: "json" | "text" | "content" | "error"; readonly value: unknown };
-  output?: { readonly structured: unknown; readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }> };
+  output?: {
+    readonly structured: unknown;
+    readonly content: ReadonlyArray<{ readonly type: string; readonly text?: string }>;
+  };
   outputPaths?: readonly string[];
 }
 
@@ -194,7 +210,9 @@ export interface ToolResult {
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
-export type ToolContent = { readonly type: "text"; readonly text: string } | { readonly type: "file"; readonly uri: string; readonly mime: string; readonly name?: string };
+export type ToolContent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "file"; readonly uri: string; readonly mime: string; readonly name?: string };
 
 /**
  * What a transform's callback gets: 2.0.26's `ToolEditor` (`list`, `get`,
@@ -219,7 +237,10 @@ export interface ToolInfo {
   input: unknown;
   jsonSchema?: Record<string, unknown>;
   options?: { codemode: false };
-  execute(input: unknown, context: { readonly sessionID: string; readonly signal?: AbortSignal }): Promise<ToolResult | ToolAnswer>;
+  execute(
+    input: unknown,
+    context: { readonly sessionID: string; readonly signal?: AbortSignal },
+  ): Promise<ToolResult | ToolAnswer>;
 }
 
 /** A dynamic tool's answer on the trunk (`DynamicOutput`, `packages/plugin/src/v2/effect/tool.ts` @44b6938b2ad2); 2.0.26 reads its `content` the same way. */

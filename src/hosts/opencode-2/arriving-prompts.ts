@@ -54,7 +54,9 @@ export function promptsInArrival() {
     takeUnseen(sessionID: string, ending: readonly RequestPrompt[]): RequestPrompt[] {
       const last = newest.get(sessionID);
       const awaited = new Set((waiting.get(sessionID) ?? []).map((prompt) => prompt.messageID));
-      const unseen = ending.filter((prompt) => (last === undefined || prompt.messageID > last) && !awaited.has(prompt.messageID));
+      const unseen = ending.filter(
+        (prompt) => (last === undefined || prompt.messageID > last) && !awaited.has(prompt.messageID),
+      );
       for (const prompt of unseen) taken(sessionID, prompt.messageID);
       return unseen;
     },

@@ -19,13 +19,22 @@ export const REGISTER_MS = 5000;
  * is logged and left out, the others stand. One taken after it was given up
  * is undone at once: the plugin said it works without it.
  */
-export async function registerAll(log: Logger, steps: Array<[string, () => Promise<Registration>]>): Promise<Registration[]> {
+export async function registerAll(
+  log: Logger,
+  steps: Array<[string, () => Promise<Registration>]>,
+): Promise<Registration[]> {
   const settled = await Promise.allSettled(
-    steps.map(async ([what, register]) => byDeadline(register(), REGISTER_MS, { late: { log, what: `OpenCode's registration of the plugin's ${what}`, drop: undo } })),
+    steps.map(async ([what, register]) =>
+      byDeadline(register(), REGISTER_MS, {
+        late: { log, what: `OpenCode's registration of the plugin's ${what}`, drop: undo },
+      }),
+    ),
   );
   return settled.flatMap((result, i) => {
     if (result.status === "fulfilled") return [result.value];
-    log.error(`OpenCode refused the plugin's ${steps[i]?.[0]} (${errorText(result.reason)}); the plugin works without it`);
+    log.error(
+      `OpenCode refused the plugin's ${steps[i]?.[0]} (${errorText(result.reason)}); the plugin works without it`,
+    );
     return [];
   });
 }
@@ -43,7 +52,12 @@ export async function undo(registration: Registration | undefined): Promise<void
  * nothing here needs it to. Ends when `signal` aborts, whether or not the
  * host's stream does.
  */
-export async function followSessions(ctx: PluginContext, signal: AbortSignal, deleted: (sessionID: string) => Promise<void> | void, log: Logger): Promise<void> {
+export async function followSessions(
+  ctx: PluginContext,
+  signal: AbortSignal,
+  deleted: (sessionID: string) => Promise<void> | void,
+  log: Logger,
+): Promise<void> {
   let events: AsyncIterator<unknown> | undefined;
   try {
     events = ctx.event.subscribe({ signal })[Symbol.asyncIterator]();
@@ -61,7 +75,10 @@ export async function followSessions(ctx: PluginContext, signal: AbortSignal, de
       }
     }
   } catch (error) {
-    if (!signal.aborted) log.warn(`Stopped following OpenCode's events (${errorText(error)}); deleted sessions are freed when OpenCode stops`);
+    if (!signal.aborted)
+      log.warn(
+        `Stopped following OpenCode's events (${errorText(error)}); deleted sessions are freed when OpenCode stops`,
+      );
     // Told to end, not waited for: a stream that ignores its signal would hold this for ever.
     if (events)
       void Promise.resolve()
@@ -71,17 +88,28 @@ export async function followSessions(ctx: PluginContext, signal: AbortSignal, de
 }
 
 /** The session's parent (a subagent's session has one), agent and model; none when OpenCode does not answer in time. */
-export async function sessionInfo(ctx: PluginContext, sessionID: string, log: Logger): Promise<SessionInfo | undefined> {
+export async function sessionInfo(
+  ctx: PluginContext,
+  sessionID: string,
+  log: Logger,
+): Promise<SessionInfo | undefined> {
   try {
     const info = await withTimeout(
       Promise.resolve().then(() => ctx.session.get({ sessionID })),
       HOST_CALL_MS,
       { log, what: `OpenCode's info on session ${sessionID}` },
     );
-    if (info === undefined) log.warn(`OpenCode did not give session ${sessionID} within ${HOST_CALL_MS} ms; treating it as a top-level session`, { sessionID });
+    if (info === undefined)
+      log.warn(
+        `OpenCode did not give session ${sessionID} within ${HOST_CALL_MS} ms; treating it as a top-level session`,
+        { sessionID },
+      );
     return info;
   } catch (error) {
-    log.warn(`Could not read session ${sessionID} from OpenCode (${errorText(error)}); treating it as a top-level session`, { sessionID });
+    log.warn(
+      `Could not read session ${sessionID} from OpenCode (${errorText(error)}); treating it as a top-level session`,
+      { sessionID },
+    );
     return undefined;
   }
 }

@@ -56,12 +56,20 @@ function offerOf(ctx: unknown): HostOffer {
   const project = isRecord(location?.project) ? location.project : undefined;
   const app = domain("app");
   const name = typeof app?.name === "string" ? app.name : undefined;
-  const version = typeof app?.version === "string" ? [name, app.version].filter((part) => part !== undefined).join(" ") : undefined;
+  const version =
+    typeof app?.version === "string" ? [name, app.version].filter((part) => part !== undefined).join(" ") : undefined;
   return {
     keys: context ? Object.keys(context).sort() : [],
     ...(version ? { version } : {}),
     ...(typeof location?.directory === "string" && location.directory !== ""
-      ? { location: { directory: location.directory, ...(typeof project?.directory === "string" && project.directory !== "" ? { projectDirectory: project.directory } : {}) } }
+      ? {
+          location: {
+            directory: location.directory,
+            ...(typeof project?.directory === "string" && project.directory !== ""
+              ? { projectDirectory: project.directory }
+              : {}),
+          },
+        }
       : {}),
     sessionHooks: typeof domain("session")?.hook === "function",
     toolHooks: typeof domain("tool")?.hook === "function",
@@ -95,7 +103,10 @@ export function cannotWorkText(offer: HostOffer): string {
 }
 
 /** One line for each member the host lacks that the plugin works around: what it does instead. */
-export function offerNotes(offer: HostOffer, project: { directory: string; worktree: string }): Array<{ level: "warn" | "info"; text: string }> {
+export function offerNotes(
+  offer: HostOffer,
+  project: { directory: string; worktree: string },
+): Array<{ level: "warn" | "info"; text: string }> {
   const notes: Array<{ level: "warn" | "info"; text: string }> = [];
   const where = offer.version ? ` (${offer.version})` : "";
   if (!offer.location)
@@ -104,9 +115,20 @@ export function offerNotes(offer: HostOffer, project: { directory: string; workt
       text: `This OpenCode${where} does not tell plugins where they run (no ctx.location): reading the rules of ${project.directory}, the folder it runs in${project.worktree === project.directory ? "" : `, in the project at ${project.worktree}`}`,
     });
   if (!offer.storage)
-    notes.push({ level: "info", text: `This OpenCode${where} gives plugins no storage: the rules placed in each session are kept in memory, and placed again after a restart` });
-  if (!offer.toolHooks) notes.push({ level: "warn", text: `This OpenCode${where} gives plugins no tool hooks: no call is refused, and file rules do not come with tool results` });
-  if (!offer.toolTransform) notes.push({ level: "info", text: `This OpenCode${where} takes no plugin tools: on-request rules are given whole in the rules messages` });
+    notes.push({
+      level: "info",
+      text: `This OpenCode${where} gives plugins no storage: the rules placed in each session are kept in memory, and placed again after a restart`,
+    });
+  if (!offer.toolHooks)
+    notes.push({
+      level: "warn",
+      text: `This OpenCode${where} gives plugins no tool hooks: no call is refused, and file rules do not come with tool results`,
+    });
+  if (!offer.toolTransform)
+    notes.push({
+      level: "info",
+      text: `This OpenCode${where} takes no plugin tools: on-request rules are given whole in the rules messages`,
+    });
   return notes;
 }
 

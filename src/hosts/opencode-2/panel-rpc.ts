@@ -25,7 +25,11 @@ export const PANEL_RPC = {
   id: SERVICE,
   methods: {
     panel: {
-      input: { type: "object", properties: { sessionID: { type: "string", minLength: 1, maxLength: 256 } }, required: ["sessionID"] },
+      input: {
+        type: "object",
+        properties: { sessionID: { type: "string", minLength: 1, maxLength: 256 } },
+        required: ["sessionID"],
+      },
       output: { type: "object", properties: { markers: { type: "array" } }, required: ["markers"] },
     },
   },
@@ -61,7 +65,11 @@ export function panelService(log: Logger): PanelService {
     const sessions = [...pending];
     pending.clear();
     for (const sessionID of sessions)
-      void registration?.events.emit("changed", { sessionID }).catch((error) => log.debug(`Could not tell the terminal UI that session ${sessionID} changed: ${errorText(error)}`));
+      void registration?.events
+        .emit("changed", { sessionID })
+        .catch((error) =>
+          log.debug(`Could not tell the terminal UI that session ${sessionID} changed: ${errorText(error)}`),
+        );
   };
 
   return {
@@ -94,7 +102,9 @@ export function panelService(log: Logger): PanelService {
         if (disposed) void undo(made);
         else registration = made;
       } catch (error) {
-        log.warn(`Could not offer the Rules panel to OpenCode's terminal UI (${errorText(error)}); rules still reach the model`);
+        log.warn(
+          `Could not offer the Rules panel to OpenCode's terminal UI (${errorText(error)}); rules still reach the model`,
+        );
       }
     },
     async dispose() {

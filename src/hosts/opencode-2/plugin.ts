@@ -67,7 +67,9 @@ export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undef
   }
   // Without a location the host runs the project it was started in (the trunk's `Location` is the server's folder).
   const directory = offer.location?.directory ?? process.cwd();
-  const worktree = offer.location ? (offer.location.projectDirectory ?? directory) : ((await withTimeout(gitRootAbove(nodeRuleFs, directory), HOST_CALL_MS)) ?? directory);
+  const worktree = offer.location
+    ? (offer.location.projectDirectory ?? directory)
+    : ((await withTimeout(gitRootAbove(nodeRuleFs, directory), HOST_CALL_MS)) ?? directory);
   const tool = { offered: offer.toolTransform };
   let ledger: RulesLedger | undefined;
   let panel: PanelService | undefined;
@@ -112,7 +114,10 @@ export interface AdapterParts {
  * the model step. Each is guarded where it is registered (`guarded-hooks.ts`),
  * and every call to OpenCode here ends by its deadline (`host-calls.ts`).
  */
-export async function registerHooks(ctx: PluginContext, { rulebook, ledger, panel, log, offer = hostOffer(ctx), tool = { offered: true } }: AdapterParts): Promise<Cleanup> {
+export async function registerHooks(
+  ctx: PluginContext,
+  { rulebook, ledger, panel, log, offer = hostOffer(ctx), tool = { offered: true } }: AdapterParts,
+): Promise<Cleanup> {
   const guarded = hookGuards(log);
   const session = sessionHooks(ctx, { rulebook, ledger, log });
   const tools = toolHooks({ rulebook, ledger });
@@ -140,12 +145,20 @@ export async function registerHooks(ctx: PluginContext, { rulebook, ledger, pane
     ["context hook", () => ctx.session.hook("context", guarded.async("context", undefined, session.context))],
     ...(offer.toolHooks
       ? ([
-          ["execute.before hook", () => ctx.tool.hook("execute.before", guarded.async("execute.before", undefined, tools.before))],
-          ["execute.after hook", () => ctx.tool.hook("execute.after", guarded.async("execute.after", undefined, tools.after))],
+          [
+            "execute.before hook",
+            () => ctx.tool.hook("execute.before", guarded.async("execute.before", undefined, tools.before)),
+          ],
+          [
+            "execute.after hook",
+            () => ctx.tool.hook("execute.after", guarded.async("execute.after", undefined, tools.after)),
+          ],
         ] as Array<[string, () => Promise<Registration>]>)
       : []),
   ]);
-  const toolRegistration = offer.toolTransform ? await registerAll(log, [["rule tool", () => ctx.tool.transform(addRuleTool)]]) : [];
+  const toolRegistration = offer.toolTransform
+    ? await registerAll(log, [["rule tool", () => ctx.tool.transform(addRuleTool)]])
+    : [];
   if (toolRegistration.length === 0) tool.offered = false;
   registrations.push(...toolRegistration);
   await panel.serve(offer.rpc ? ctx.rpc : undefined, (sessionID) => ledger.panelMarkers(sessionID));

@@ -54,9 +54,18 @@ function promptOf(message: LlmMessage, messageID: string): RequestPrompt | undef
   const files: string[] = [];
   for (const part of parts) {
     if (part?.type !== "text" || typeof part.text !== "string") continue;
-    const source = ((part as { metadata?: unknown }).metadata as { attachment?: { source?: { type?: unknown; uri?: unknown; path?: unknown } } } | undefined)?.attachment?.source;
+    const source = (
+      (part as { metadata?: unknown }).metadata as
+        | { attachment?: { source?: { type?: unknown; uri?: unknown; path?: unknown } } }
+        | undefined
+    )?.attachment?.source;
     if (source !== undefined) {
-      files.push(...attachedFile({ uri: typeof source.uri === "string" ? source.uri : undefined, path: typeof source.path === "string" ? source.path : undefined }));
+      files.push(
+        ...attachedFile({
+          uri: typeof source.uri === "string" ? source.uri : undefined,
+          path: typeof source.path === "string" ? source.path : undefined,
+        }),
+      );
       continue;
     }
     if (part.text.trimStart().startsWith(CHECKPOINT)) return undefined;

@@ -28,7 +28,11 @@ export interface StandardJsonSchema {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
-    validate(value: unknown): { readonly value: unknown } | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey> }> };
+    validate(
+      value: unknown,
+    ):
+      | { readonly value: unknown }
+      | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey> }> };
     readonly jsonSchema: {
       input(options?: { readonly target?: string }): Record<string, unknown>;
       output(options?: { readonly target?: string }): Record<string, unknown>;
@@ -57,7 +61,9 @@ export function ruleToolAnswer(text: string): RuleToolAnswer {
 }
 
 /** The tool, answering with `read`'s text (a guarded call that never throws). */
-export function ruleToolInfo(read: (input: unknown, context: { readonly sessionID: string }) => Promise<string>): RuleToolInfo {
+export function ruleToolInfo(
+  read: (input: unknown, context: { readonly sessionID: string }) => Promise<string>,
+): RuleToolInfo {
   return {
     name: RULE_TOOL_NAME,
     description: RULE_TOOL_DESCRIPTION,
@@ -74,7 +80,10 @@ export function ruleToolInfo(read: (input: unknown, context: { readonly sessionI
  * (a one-string-property object reads the same in draft 2020-12, draft 07
  * and OpenAPI 3.0). Each call gets its own copy: a host may edit it.
  */
-export function standardJsonSchema(schema: Record<string, unknown>, validate: StandardJsonSchema["~standard"]["validate"]): StandardJsonSchema {
+export function standardJsonSchema(
+  schema: Record<string, unknown>,
+  validate: StandardJsonSchema["~standard"]["validate"],
+): StandardJsonSchema {
   return {
     "~standard": {
       version: 1,
@@ -88,8 +97,10 @@ export function standardJsonSchema(schema: Record<string, unknown>, validate: St
 /** The rule tool's call, checked: a name, a non-empty string. */
 export function ruleToolCall(value: unknown): ReturnType<StandardJsonSchema["~standard"]["validate"]> {
   const name = (value as { name?: unknown } | null | undefined)?.name;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { issues: [{ message: "Expected an object with the rule's name" }] };
-  if (typeof name !== "string" || name.trim() === "") return { issues: [{ message: "Expected the rule's name, a non-empty string", path: ["name"] }] };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { issues: [{ message: "Expected an object with the rule's name" }] };
+  if (typeof name !== "string" || name.trim() === "")
+    return { issues: [{ message: "Expected the rule's name, a non-empty string", path: ["name"] }] };
   return { value: { name } };
 }
 

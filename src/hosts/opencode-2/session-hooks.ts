@@ -16,7 +16,10 @@ import { placeRules } from "./request-rules.js";
 import { MAX_ENTRIES, type RulesLedger } from "./session-port.js";
 import { attachedFile } from "./shapes.js";
 
-export function sessionHooks(ctx: PluginContext, { rulebook, ledger, log }: { rulebook: Rulebook; ledger: RulesLedger; log: Logger }) {
+export function sessionHooks(
+  ctx: PluginContext,
+  { rulebook, ledger, log }: { rulebook: Rulebook; ledger: RulesLedger; log: Logger },
+) {
   const met = new Map<string, Promise<void>>();
   /**
    * A session's first request introduces it to the engine (a new session, or
@@ -73,9 +76,16 @@ export function sessionHooks(ctx: PluginContext, { rulebook, ledger, log }: { ru
     // one no `prompt` hook saw is read from this request (a host that never calls the hook, input that came another way).
     const arrived = arriving.takeArrived(sessionID, event.messages);
     for (const prompt of [...arrived, ...arriving.takeUnseen(sessionID, endingPrompts(event.messages))]) {
-      const answer = await rulebook.userTurn({ sessionID, texts: prompt.texts, files: prompt.files, ...seen, created: Date.now() });
+      const answer = await rulebook.userTurn({
+        sessionID,
+        texts: prompt.texts,
+        files: prompt.files,
+        ...seen,
+        created: Date.now(),
+      });
       // Before the user's words, in every request from this one on.
-      if (answer.rules) ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
+      if (answer.rules)
+        ledger.add(sessionID, { text: answer.rules.text, marker: answer.rules.marker, awaits: prompt.messageID });
     }
     const placement = placeRules(event.messages, ledger.entries(sessionID));
     if (placement.moved) return;

@@ -42,7 +42,11 @@ export type RulesLedger = ReturnType<typeof rulesLedger>;
  * The rules entries of each session's window, and the rules the model read
  * in it; `changed` hears of every change (the Rules panel follows it).
  */
-export function rulesLedger(storage: StorageDomain | undefined, log: Logger, changed: (sessionID: string) => void = () => undefined) {
+export function rulesLedger(
+  storage: StorageDomain | undefined,
+  log: Logger,
+  changed: (sessionID: string) => void = () => undefined,
+) {
   const windows = new Map<string, readonly RulesEntry[]>();
   const reads = new Map<string, readonly RuleRead[]>();
   /** One write at a time per session, in order: a later state never loses to an earlier one. */
@@ -68,19 +72,25 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
         const mine = (started.get(sessionID) ?? 0) + 1;
         started.set(sessionID, mine);
         const storing = Promise.resolve().then(() =>
-          state?.entries === undefined ? storage.remove(key(sessionID)) : storage.set(key(sessionID), { entries: state.entries.map(stored), reads: state.reads }),
+          state?.entries === undefined
+            ? storage.remove(key(sessionID))
+            : storage.set(key(sessionID), { entries: state.entries.map(stored), reads: state.reads }),
         );
         // Landing late, it may have overwritten a later state: that state is stored again.
         const drop = () => {
           if (!closed && started.get(sessionID) !== mine && !writes.has(sessionID)) save(sessionID);
         };
-        return byDeadline(storing, HOST_WRITE_MS, { late: { log, what: `The plugin's storage's answer to saving session ${sessionID}`, drop } });
+        return byDeadline(storing, HOST_WRITE_MS, {
+          late: { log, what: `The plugin's storage's answer to saving session ${sessionID}`, drop },
+        });
       })
       .catch((error) => {
         // Said once per session: storage that fails, fails at every change.
         if (unsaved.has(sessionID)) return;
         unsaved.add(sessionID);
-        log.warn(`Could not save the rules of session ${sessionID} in the plugin's storage (${errorText(error)}); they stay in effect until OpenCode restarts`);
+        log.warn(
+          `Could not save the rules of session ${sessionID} in the plugin's storage (${errorText(error)}); they stay in effect until OpenCode restarts`,
+        );
       })
       .finally(() => {
         if (writes.get(sessionID) === write) writes.delete(sessionID);
@@ -125,7 +135,8 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
       const markers: RulesMarker[] = [];
       let next = 0;
       entries.forEach((entry, i) => {
-        for (; next < read.length && (read[next] as RuleRead).at <= i; next++) markers.push((read[next] as RuleRead).marker);
+        for (; next < read.length && (read[next] as RuleRead).at <= i; next++)
+          markers.push((read[next] as RuleRead).marker);
         if (entry.anchor !== undefined || entry.awaits === undefined) markers.push(entry.marker);
       });
       for (; next < read.length; next++) markers.push((read[next] as RuleRead).marker);
@@ -152,12 +163,16 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
           { log, what },
         );
         if (!read) {
-          log.warn(`The plugin's storage did not give the rules of session ${sessionID} within ${HOST_CALL_MS} ms; the session gets its rules again`);
+          log.warn(
+            `The plugin's storage did not give the rules of session ${sessionID} within ${HOST_CALL_MS} ms; the session gets its rules again`,
+          );
           return false;
         }
         value = read.value;
       } catch (error) {
-        log.warn(`Could not read the rules of session ${sessionID} from the plugin's storage (${errorText(error)}); the session gets its rules again`);
+        log.warn(
+          `Could not read the rules of session ${sessionID} from the plugin's storage (${errorText(error)}); the session gets its rules again`,
+        );
         return false;
       }
       // Written by this plugin, but storage is outside it: anything malformed is left out.
@@ -166,7 +181,9 @@ export function rulesLedger(storage: StorageDomain | undefined, log: Logger, cha
       const foundReads = (value as { reads?: unknown } | undefined)?.reads;
       if (!windows.has(sessionID)) {
         windows.set(sessionID, entries);
-        const read = Array.isArray(foundReads) ? foundReads.slice(-MAX_READS).flatMap((item) => restoredRead(item) ?? []) : [];
+        const read = Array.isArray(foundReads)
+          ? foundReads.slice(-MAX_READS).flatMap((item) => restoredRead(item) ?? [])
+          : [];
         if (read.length > 0) reads.set(sessionID, read);
         changed(sessionID);
       }
@@ -206,7 +223,12 @@ export function ledgerPort(ledger: RulesLedger): SessionPort {
 }
 
 function stored(entry: RulesEntry): Record<string, unknown> {
-  return { text: entry.text, marker: entry.marker, ...(entry.anchor ? { anchor: entry.anchor } : {}), ...(entry.awaits ? { awaits: entry.awaits } : {}) };
+  return {
+    text: entry.text,
+    marker: entry.marker,
+    ...(entry.anchor ? { anchor: entry.anchor } : {}),
+    ...(entry.awaits ? { awaits: entry.awaits } : {}),
+  };
 }
 
 function restored(value: unknown): RulesEntry | undefined {
@@ -215,7 +237,12 @@ function restored(value: unknown): RulesEntry | undefined {
   const parsedMarker = storedMarker(marker);
   if (typeof text !== "string" || !parsedMarker) return undefined;
   const parsedAnchor = asAnchor(anchor);
-  return { text, marker: parsedMarker, ...(parsedAnchor ? { anchor: parsedAnchor } : {}), ...(typeof awaits === "string" ? { awaits } : {}) };
+  return {
+    text,
+    marker: parsedMarker,
+    ...(parsedAnchor ? { anchor: parsedAnchor } : {}),
+    ...(typeof awaits === "string" ? { awaits } : {}),
+  };
 }
 
 /** A stored read: `{ marker, at }`, or `{ name, at }` as versions before refusals stored a rule read by name. */

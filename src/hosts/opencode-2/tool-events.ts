@@ -32,8 +32,15 @@ type Event = Record<string, unknown> | null | undefined;
 /** The call an `execute.before` or `execute.after` event is about. */
 export function toolCallOf(event: unknown): ToolCallSeen {
   const record = event as Event;
-  const callID = [record?.id, record?.callID, record?.toolCallID].find((value): value is string => typeof value === "string" && value !== "");
-  return { tool: record?.tool, sessionID: record?.sessionID, input: record?.input, ...(callID === undefined ? {} : { callID }) };
+  const callID = [record?.id, record?.callID, record?.toolCallID].find(
+    (value): value is string => typeof value === "string" && value !== "",
+  );
+  return {
+    tool: record?.tool,
+    sessionID: record?.sessionID,
+    input: record?.input,
+    ...(callID === undefined ? {} : { callID }),
+  };
 }
 
 /**
@@ -57,8 +64,10 @@ export function toolOutcomeOf(event: unknown): ToolOutcome {
  * content is empty); else the trunk's `result` value.
  */
 function outcomeText(result: Event, output: Event): string {
-  if (isRecord(output) && ("content" in output || "structured" in output)) return contentText(output.content) ?? valueText(output.structured);
-  if (isRecord(result) && ("content" in result || "output" in result) && !("type" in result && "value" in result)) return contentText(result.content) ?? valueText(result.output);
+  if (isRecord(output) && ("content" in output || "structured" in output))
+    return contentText(output.content) ?? valueText(output.structured);
+  if (isRecord(result) && ("content" in result || "output" in result) && !("type" in result && "value" in result))
+    return contentText(result.content) ?? valueText(result.output);
   if (isRecord(result) && result.type === "content") return contentText(result.value) ?? "";
   return isRecord(result) ? valueText(result.value) : "";
 }
@@ -67,7 +76,9 @@ function outcomeText(result: Event, output: Event): string {
 function contentText(content: unknown): string | undefined {
   if (typeof content === "string") return content === "" ? undefined : content;
   if (!Array.isArray(content)) return undefined;
-  const texts = content.flatMap((item) => (isRecord(item) && item.type === "text" && typeof item.text === "string" ? [item.text] : []));
+  const texts = content.flatMap((item) =>
+    isRecord(item) && item.type === "text" && typeof item.text === "string" ? [item.text] : [],
+  );
   return texts.length === 0 ? undefined : texts.join("\n");
 }
 
@@ -80,7 +91,8 @@ function contentText(content: unknown): string | undefined {
 function valueText(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
-  if (isRecord(value) && typeof value.content === "string" && (value.type === "text-page" || value.type === undefined)) return value.content;
+  if (isRecord(value) && typeof value.content === "string" && (value.type === "text-page" || value.type === undefined))
+    return value.content;
   try {
     return JSON.stringify(value) ?? "";
   } catch {

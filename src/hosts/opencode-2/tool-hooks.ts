@@ -19,7 +19,10 @@ export function toolHooks({ rulebook, ledger }: { rulebook: Rulebook; ledger: Ru
   const before = async (event: ToolCalled) => {
     const call = toolCallOf(event);
     const sessionID = required(call.sessionID, "the sessionID");
-    const verdict = await rulebook.toolAboutToRun(sessionID, proposedCall(required(call.tool, "the tool"), call.callID, call.input));
+    const verdict = await rulebook.toolAboutToRun(
+      sessionID,
+      proposedCall(required(call.tool, "the tool"), call.callID, call.input),
+    );
     if (!verdict?.refusal) return;
     ledger.given(sessionID, verdict.refusal.marker);
     throw refusal(verdict.refusal.text);
@@ -32,7 +35,10 @@ export function toolHooks({ rulebook, ledger }: { rulebook: Rulebook; ledger: Ru
     const outcome = toolOutcomeOf(event);
     // The rule tool's own answer carries its rule already.
     if (outcome.status !== "completed" || tool === RULE_TOOL_NAME) return;
-    const rules = await rulebook.toolResult(sessionID, { ...touchedBy(tool, call.input, outcome.text), callID: call.callID });
+    const rules = await rulebook.toolResult(sessionID, {
+      ...touchedBy(tool, call.input, outcome.text),
+      callID: call.callID,
+    });
     // Placed after this step's tool results, in the request that reads them.
     if (rules !== undefined) ledger.add(sessionID, rules);
   };

@@ -25,7 +25,13 @@ export interface TuiContext {
   /** `OpenCodeClient`: `rpc(definition)` reaches the server plugin registered under the definition's id. */
   readonly client: { readonly rpc?: (definition: RpcDefinition) => unknown };
   /** `ResolvedTheme` (`packages/theme/src/tui/types.ts`): colours are `text.base`, `text.muted`, `text.feedback[kind].base`. */
-  readonly theme: { readonly text?: { readonly base?: unknown; readonly muted?: unknown; readonly feedback?: Readonly<Record<string, { readonly base?: unknown }>> } };
+  readonly theme: {
+    readonly text?: {
+      readonly base?: unknown;
+      readonly muted?: unknown;
+      readonly feedback?: Readonly<Record<string, { readonly base?: unknown }>>;
+    };
+  };
   readonly ui: { readonly slot: (claim: SidebarClaim) => () => void };
 }
 
@@ -46,7 +52,14 @@ export const PANEL_ANSWER_MS = 3000;
 /** Sessions whose failures were logged, remembered at most: one failing session is said once, a thousand are not a leak. */
 const MAX_SAID = 100;
 
-const TONE: Record<LineTone, "base" | "muted" | "warning"> = { title: "base", heading: "base", rule: "base", reason: "muted", muted: "muted", warning: "warning" };
+const TONE: Record<LineTone, "base" | "muted" | "warning"> = {
+  title: "base",
+  heading: "base",
+  rule: "base",
+  reason: "muted",
+  muted: "muted",
+  warning: "warning",
+};
 
 /** Registers the panel; the cleanup takes it down. Undefined when this OpenCode offers no way to reach the server plugin. */
 export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, log: Logger): (() => void) | undefined {
@@ -71,7 +84,9 @@ export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, lo
     const controller = new AbortController();
     try {
       // Raced, not only aborted: a client that ignores the abort does not hold the panel; its late answer is dropped, said once per session.
-      const late = said.has(sessionID) ? undefined : { log, what: `The server's Rules panel answer for session ${sessionID}` };
+      const late = said.has(sessionID)
+        ? undefined
+        : { log, what: `The server's Rules panel answer for session ${sessionID}` };
       const answer = await withTimeout(
         Promise.resolve().then(() => client.panel({ sessionID }, { signal: controller.signal })),
         PANEL_ANSWER_MS,
@@ -84,7 +99,9 @@ export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, lo
     } catch (error) {
       if (!said.has(sessionID) && said.size < MAX_SAID) {
         said.add(sessionID);
-        log.warn(`The Rules panel could not read session ${sessionID} from the server: ${errorText(error)}`, { sessionID });
+        log.warn(`The Rules panel could not read session ${sessionID} from the server: ${errorText(error)}`, {
+          sessionID,
+        });
       }
       return [];
     } finally {
@@ -136,7 +153,9 @@ export function setupRulesPanel<Node>(context: TuiContext, ui: PanelUi<Node>, lo
 function panelClient(context: TuiContext): PanelClient | undefined {
   if (typeof context?.client?.rpc !== "function") return undefined;
   const client = context.client.rpc(PANEL_RPC) as Partial<PanelClient> | undefined;
-  return typeof client?.panel === "function" && typeof client.events?.on === "function" ? (client as PanelClient) : undefined;
+  return typeof client?.panel === "function" && typeof client.events?.on === "function"
+    ? (client as PanelClient)
+    : undefined;
 }
 
 function colourOf(context: TuiContext, tone: LineTone): unknown {

@@ -19,14 +19,19 @@ export function refusal(text: string): Error {
   return Object.assign(new Error(text), { [REFUSAL]: true });
 }
 
-const isRefusal = (error: unknown): boolean => typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[REFUSAL] === true;
+const isRefusal = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[REFUSAL] === true;
 
 // biome-ignore lint/suspicious/noExplicitAny: a hook's parameters are whatever its host declares; the guard passes them on untouched
 type AnyFunction = (...args: any[]) => unknown;
 
 export interface HookGuards {
   /** A hook OpenCode awaits: always answers a promise, `neutral` when the hook fails. */
-  async<F extends AnyFunction>(name: string, neutral: Awaited<ReturnType<F>>, hook: F): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>>;
+  async<F extends AnyFunction>(
+    name: string,
+    neutral: Awaited<ReturnType<F>>,
+    hook: F,
+  ): (...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>>;
   /** A hook OpenCode wants synchronous (a transform, a render, a listener): answers `neutral` when the hook throws. */
   sync<F extends AnyFunction>(name: string, neutral: ReturnType<F>, hook: F): (...args: Parameters<F>) => ReturnType<F>;
 }
@@ -75,6 +80,9 @@ function sessionNamedBy(input: unknown): string | undefined {
 
 /** `value`, when it is a non-empty string; else the hook's input is not what OpenCode promises, and the hook fails before the engine hears of it. */
 export function required(value: unknown, what: string): string {
-  if (typeof value !== "string" || value === "") throw new TypeError(`${what} is ${value === "" ? "empty" : `not a string (${value === null ? "null" : typeof value})`}`);
+  if (typeof value !== "string" || value === "")
+    throw new TypeError(
+      `${what} is ${value === "" ? "empty" : `not a string (${value === null ? "null" : typeof value})`}`,
+    );
   return value;
 }

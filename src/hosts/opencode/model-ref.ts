@@ -5,7 +5,9 @@
  */
 import type { ModelRef } from "../../select/scope.js";
 
-export function modelRef(model: { providerID: string; id?: string; modelID?: string } | undefined): ModelRef | undefined {
+export function modelRef(
+  model: { providerID: string; id?: string; modelID?: string } | undefined,
+): ModelRef | undefined {
   const modelID = model?.modelID ?? model?.id;
   return model && modelID ? { providerID: model.providerID, modelID } : undefined;
 }

@@ -80,7 +80,13 @@ interface Section {
   readonly hunks: HunkLines[];
 }
 
-const sectionFor = (path: string, more: Pick<Section, "readFrom" | "created"> = {}): Section => ({ path, ...more, plus: [], minus: [], hunks: [] });
+const sectionFor = (path: string, more: Pick<Section, "readFrom" | "created"> = {}): Section => ({
+  path,
+  ...more,
+  plus: [],
+  minus: [],
+  hunks: [],
+});
 
 /** Lines as a replacement's text holds them: each ended by a line break. */
 const textOfLines = (lines: readonly string[]): string => lines.map((line) => `${line}\n`).join("");
@@ -93,7 +99,9 @@ function patchedFile(section: Section): PatchedFile {
   );
   const replacements: Replacement[] = section.created
     ? [{ oldText: "", newText: textOfLines(section.plus.map((entry) => entry.text)) }]
-    : section.hunks.filter((hunk) => hunk.old.length + hunk.new.length > 0).map((hunk) => ({ oldText: textOfLines(hunk.old), newText: textOfLines(hunk.new), hunk: true }));
+    : section.hunks
+        .filter((hunk) => hunk.old.length + hunk.new.length > 0)
+        .map((hunk) => ({ oldText: textOfLines(hunk.old), newText: textOfLines(hunk.new), hunk: true }));
   const readFrom = section.readFrom === undefined ? {} : { readFrom: section.readFrom };
   return { path: section.path, ...readFrom, replacements, added: added.map(({ index }) => section.plus[index]!) };
 }
@@ -104,7 +112,9 @@ function withoutHeredoc(text: string): string {
   const lastBreak = text.lastIndexOf("\n");
   if (firstBreak === -1 || lastBreak === firstBreak) return text;
   const tag = /^(?:cat\s+)?<<['"]?(\w+)['"]?\s*$/.exec(text.slice(0, firstBreak))?.[1];
-  return tag !== undefined && text.slice(lastBreak + 1).trimEnd() === tag ? text.slice(firstBreak + 1, lastBreak) : text;
+  return tag !== undefined && text.slice(lastBreak + 1).trimEnd() === tag
+    ? text.slice(firstBreak + 1, lastBreak)
+    : text;
 }
 
 /**
@@ -146,7 +156,8 @@ function envelopeSections(lines: readonly string[], begin: number): Section[] {
       const move = headerOf(lines[index + 1] ?? "");
       if (move?.kind === "move") index++;
       if (move?.kind === "move" && move.path) sections.push(sectionFor(header.path, { created: true }));
-      section = move?.kind === "move" && move.path ? sectionFor(move.path, { readFrom: header.path }) : sectionFor(header.path);
+      section =
+        move?.kind === "move" && move.path ? sectionFor(move.path, { readFrom: header.path }) : sectionFor(header.path);
     }
     if (section) sections.push(section);
   }

@@ -5,7 +5,8 @@
  */
 
 /** The `rule` tool's answer when the plugin fails to give one: the model goes on, and the log says why. */
-export const RULE_TOOL_FAILED = "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
+export const RULE_TOOL_FAILED =
+  "The rule could not be read (opencode-rulebook failed; its log says why). Go on without it.";
 
 /** The name the tool is registered under. */
 export const RULE_TOOL_NAME = "rule";
@@ -17,7 +18,12 @@ export const RULE_TOOL_DESCRIPTION =
 export const RULE_NAME_DESCRIPTION = "The rule's name, exactly as listed (for example `database` or `backend/api`).";
 
 /** OpenCode 2's `input`. */
-export const RULE_TOOL_INPUT = { type: "object", properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } }, required: ["name"] } as const;
+export const RULE_TOOL_INPUT = {
+  type: "object",
+  properties: { name: { type: "string", description: RULE_NAME_DESCRIPTION } },
+  required: ["name"],
+} as const;
 
 /** The name the tool's call gives, whatever the model sent. */
-export const requestedRuleName = (input: unknown): string => String((input as { name?: unknown } | null | undefined)?.name ?? "");
+export const requestedRuleName = (input: unknown): string =>
+  String((input as { name?: unknown } | null | undefined)?.name ?? "");

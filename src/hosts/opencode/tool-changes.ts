@@ -41,10 +41,12 @@ function recordOf(args: unknown): Args {
   return args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Args) : {};
 }
 
-const stringAt = (args: Args, key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+const stringAt = (args: Args, key: string): string | undefined =>
+  typeof args[key] === "string" ? (args[key] as string) : undefined;
 
 /** The file a call names: `filePath` (1.x), `path` (2.x). */
-const pathOf = (args: Args): string | undefined => [stringAt(args, "filePath"), stringAt(args, "path")].find((path) => path !== undefined && path.trim() !== "");
+const pathOf = (args: Args): string | undefined =>
+  [stringAt(args, "filePath"), stringAt(args, "path")].find((path) => path !== undefined && path.trim() !== "");
 
 /** A whole file: the engine compares it with the file on disk, so only the lines not there already count. */
 function writeChanges(args: Args): ProposedChange[] {
@@ -88,13 +90,21 @@ function multieditChanges(args: Args): ProposedChange[] {
     replacements.push(replacement);
     byPath.set(entryPath, replacements);
   }
-  return [...byPath].map(([file, replacements]) => ({ kind: "edit", path: file, replacements, added: replacements.flatMap(addedAlone) }));
+  return [...byPath].map(([file, replacements]) => ({
+    kind: "edit",
+    path: file,
+    replacements,
+    added: replacements.flatMap(addedAlone),
+  }));
 }
 
 /** One edit per file the patch writes. The text is `patchText` (or a plugin tool's `patch`/`input`), or the arguments themselves when the model sent the patch freeform. */
 function patchChanges(args: unknown): ProposedChange[] {
   const record = recordOf(args);
-  const text = typeof args === "string" ? args : PATCH_TEXT_KEYS.map((key) => stringAt(record, key)).find((value) => value !== undefined);
+  const text =
+    typeof args === "string"
+      ? args
+      : PATCH_TEXT_KEYS.map((key) => stringAt(record, key)).find((value) => value !== undefined);
   if (text === undefined) return [];
   return patchedFiles(text).map((file) => ({ kind: "edit", ...file }));
 }

@@ -21,7 +21,8 @@ export function pathsFromToolArgs(args: unknown): string[] {
   const paths = pathsUnderKeys(record);
   // multiedit: { filePath, edits: [{ filePath?, … }] }; one level only, whatever the model sends.
   if (Array.isArray(record.edits))
-    for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL)) if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
+    for (const edit of record.edits.slice(0, MAX_PATHS_PER_CALL))
+      if (edit && typeof edit === "object") paths.push(...pathsUnderKeys(edit as Record<string, unknown>));
   // patch / apply_patch: the files named in the patch text.
   for (const key of PATCH_TEXT_KEYS) {
     if (typeof record[key] === "string") paths.push(...pathsFromPatch(record[key] as string));
@@ -34,7 +35,8 @@ function pathsUnderKeys(record: Record<string, unknown>): string[] {
   for (const key of PATH_KEYS) {
     const value = record[key];
     if (typeof value === "string") paths.push(value);
-    else if (Array.isArray(value)) paths.push(...value.slice(0, MAX_PATHS_PER_CALL).filter((item): item is string => typeof item === "string"));
+    else if (Array.isArray(value))
+      paths.push(...value.slice(0, MAX_PATHS_PER_CALL).filter((item): item is string => typeof item === "string"));
   }
   return paths;
 }

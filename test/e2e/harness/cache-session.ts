@@ -58,11 +58,17 @@ export interface CacheSession {
  * the later fails to extend the earlier (undefined: it does). `as` reads each
  * request's body first (default: as sent).
  */
-export function pairsWithinWindows(session: CacheSession, as: (body: ChatRequestBody) => ChatRequestBody = (body) => body): Array<{ where: string; difference?: string }> {
+export function pairsWithinWindows(
+  session: CacheSession,
+  as: (body: ChatRequestBody) => ChatRequestBody = (body) => body,
+): Array<{ where: string; difference?: string }> {
   return session.windows.flatMap((window, w) =>
     window.slice(1).map((later, i) => {
       const earlier = window[i] as RecordedRequest;
-      return { where: `window ${w + 1}, request ${i + 1} → ${i + 2} ("${userWords(later).slice(0, 40)}")`, difference: firstDifference(as(earlier.body), as(later.body)) };
+      return {
+        where: `window ${w + 1}, request ${i + 1} → ${i + 2} ("${userWords(later).slice(0, 40)}")`,
+        difference: firstDifference(as(earlier.body), as(later.body)),
+      };
     }),
   );
 }
@@ -88,12 +94,21 @@ export async function runCacheSession(oc: OpencodeInstance): Promise<CacheSessio
     fakeModel.enqueue(...replies);
     await prompt(client, id, text);
     await waitForIdle(client, id);
-    if (fakeModel.queue.length > 0) throw new Error(`the turn "${text}" ended with ${fakeModel.queue.length} scripted replies unused`);
+    if (fakeModel.queue.length > 0)
+      throw new Error(`the turn "${text}" ended with ${fakeModel.queue.length} scripted replies unused`);
   };
 
   await turn("TURN-1: hello.", "hello");
   await turn("TURN-2: look at the app.", { toolCalls: [{ name: "read", arguments: { filePath: app } }] }, "read it");
-  await turn("TURN-3: write a note.", { toolCalls: [{ name: "write", arguments: { filePath: path.join(oc.projectDir, "notes", "a.txt"), content: "note\n" } }] }, "wrote it");
+  await turn(
+    "TURN-3: write a note.",
+    {
+      toolCalls: [
+        { name: "write", arguments: { filePath: path.join(oc.projectDir, "notes", "a.txt"), content: "note\n" } },
+      ],
+    },
+    "wrote it",
+  );
   await turn("TURN-4: plan the migration.", "planned");
   await turn("TURN-5: follow @release for this.", "followed");
   await turn("TURN-6: store the API key.", { toolCalls: [{ name: "rule", arguments: { name: "secrets" } }] }, "stored");
@@ -104,7 +119,11 @@ export async function runCacheSession(oc: OpencodeInstance): Promise<CacheSessio
   unwrap(await client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
   // The user types at once, as the compaction's event may still be on its way.
   await waitForIdle(client, id);
-  await turn("TURN-8: after the summary, read the app again.", { toolCalls: [{ name: "read", arguments: { filePath: app } }] }, "read again");
+  await turn(
+    "TURN-8: after the summary, read the app again.",
+    { toolCalls: [{ name: "read", arguments: { filePath: app } }] },
+    "read again",
+  );
   await turn("TURN-9: one more.", "one more");
   // Time for a late compaction event (0.5 s) to reach the plugin while this window goes on.
   await sleep(1_000);
@@ -125,7 +144,8 @@ function recordedSession({ fakeModel }: OpencodeInstance, id: string): CacheSess
   const requests = fakeModel.mainRequests(id);
   const summaries = fakeModel.summaryRequests().filter((request) => request.sessionID === id);
   const windows: RecordedRequest[][] = Array.from({ length: summaries.length + 1 }, () => []);
-  for (const request of requests) windows[summaries.filter((summary) => summary.seq < request.seq).length]?.push(request);
+  for (const request of requests)
+    windows[summaries.filter((summary) => summary.seq < request.seq).length]?.push(request);
   return { sessionID: id, requests, windows };
 }
 
@@ -147,7 +167,11 @@ export const SWITCH_PROJECT: Pick<StartOptions, "projectRules" | "projectFiles" 
     "plan-notes.md": scopedRule("agents: [plan]", "Planning", `${SWITCH_MARK.plan}: list the steps first.`),
     "build-notes.md": scopedRule("agents: [build]", "Building", `${SWITCH_MARK.build}: run the tests after each edit.`),
     "review-notes.md": scopedRule("agents: [review]", "Reviewing", `${SWITCH_MARK.review}: name the file and line.`),
-    "build-ts.md": scopedRule("agents: [build]\nglobs: src/**/*.ts", "TypeScript when building", `${SWITCH_MARK.buildTs}: no \`any\`.`),
+    "build-ts.md": scopedRule(
+      "agents: [build]\nglobs: src/**/*.ts",
+      "TypeScript when building",
+      `${SWITCH_MARK.buildTs}: no \`any\`.`,
+    ),
   },
   projectFiles: { "src/app.ts": "export const answer = 42;\n", "README.md": "# fixture\n" },
   config: { agent: { review: REVIEW_AGENT } },
@@ -178,7 +202,8 @@ export async function runSwitchSession(oc: OpencodeInstance): Promise<SwitchSess
     agentOfTurn.set(text, agent);
     await prompt(client, id, text, { agent });
     await waitForIdle(client, id);
-    if (fakeModel.queue.length > 0) throw new Error(`the turn "${text}" ended with ${fakeModel.queue.length} scripted replies unused`);
+    if (fakeModel.queue.length > 0)
+      throw new Error(`the turn "${text}" ended with ${fakeModel.queue.length} scripted replies unused`);
   };
   const read = { toolCalls: [{ name: "read", arguments: { filePath: app } }] };
 
@@ -195,7 +220,10 @@ export async function runSwitchSession(oc: OpencodeInstance): Promise<SwitchSess
   await waitForIdle(client, id);
   // The rules given again after the compaction, for the agent it was made as (build), before the user switches to plan:
   // typing at once instead is the cache session's case, and the plugin's answer then depends on when the compaction's event arrives.
-  await waitFor(async () => rulesAfterLastCompaction(await getMessages(client, id)) > 0, { message: "rules given again after the compaction", timeoutMs: 15_000 });
+  await waitFor(async () => rulesAfterLastCompaction(await getMessages(client, id)) > 0, {
+    message: "rules given again after the compaction",
+    timeoutMs: 15_000,
+  });
   await turn("plan", "SWITCH-10: after the summary, plan again.", read, "planned again");
   await turn("plan", "SWITCH-11: last one.", "last");
   await sleep(300);

@@ -95,7 +95,15 @@ export interface FakeModelOptions {
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content.map((p) => (typeof p === "string" ? p : p && typeof p === "object" && "text" in p ? String((p as { text: unknown }).text) : "")).join("\n");
+    return content
+      .map((p) =>
+        typeof p === "string"
+          ? p
+          : p && typeof p === "object" && "text" in p
+            ? String((p as { text: unknown }).text)
+            : "",
+      )
+      .join("\n");
   }
   return "";
 }
@@ -104,7 +112,13 @@ export function contentText(content: unknown): string {
 export function contentParts(content: unknown): string[] {
   if (typeof content === "string") return [content];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((p) => (typeof p === "string" ? [p] : p && typeof p === "object" && "text" in p ? [String((p as { text: unknown }).text)] : []));
+  return content.flatMap((p) =>
+    typeof p === "string"
+      ? [p]
+      : p && typeof p === "object" && "text" in p
+        ? [String((p as { text: unknown }).text)]
+        : [],
+  );
 }
 
 /**
@@ -113,7 +127,10 @@ export function contentParts(content: unknown): string[] {
  * plan mode's, on every plan request, and the one on every build request once
  * the session has worked as plan.
  */
-const OPENCODE_REMINDERS = ["<system-reminder>\n# Plan Mode - System Reminder", "<system-reminder>\nYour operational mode has changed from plan to build."];
+const OPENCODE_REMINDERS = [
+  "<system-reminder>\n# Plan Mode - System Reminder",
+  "<system-reminder>\nYour operational mode has changed from plan to build.",
+];
 
 /** Whether a text part is one of OpenCode's own plan or build-switch reminders. */
 export function isOpencodeReminder(text: string): boolean {
@@ -121,7 +138,9 @@ export function isOpencodeReminder(text: string): boolean {
 }
 
 function bodyOf(r: RecordedRequest | ChatRequestBody): ChatRequestBody {
-  return "body" in r && r.body && typeof r.body === "object" && "messages" in (r.body as object) ? (r as RecordedRequest).body : (r as ChatRequestBody);
+  return "body" in r && r.body && typeof r.body === "object" && "messages" in (r.body as object)
+    ? (r as RecordedRequest).body
+    : (r as ChatRequestBody);
 }
 
 /** All system-message text of a request. */
@@ -134,7 +153,13 @@ export function systemText(r: RecordedRequest | ChatRequestBody): string {
 
 /** All text of a request (every message, including tool results and tool-call arguments). */
 export function requestText(r: RecordedRequest | ChatRequestBody): string {
-  return (bodyOf(r).messages ?? []).map((m) => [contentText(m.content), ...(m.tool_calls ?? []).map((t) => `${t.function.name} ${t.function.arguments}`)].join("\n")).join("\n");
+  return (bodyOf(r).messages ?? [])
+    .map((m) =>
+      [contentText(m.content), ...(m.tool_calls ?? []).map((t) => `${t.function.name} ${t.function.arguments}`)].join(
+        "\n",
+      ),
+    )
+    .join("\n");
 }
 
 /** Text of the last user message of a request. */
@@ -145,14 +170,18 @@ export function lastUserText(r: RecordedRequest | ChatRequestBody): string {
 
 /** Tool messages (role "tool") of a request: results of earlier tool calls. */
 export function toolResults(r: RecordedRequest | ChatRequestBody): Array<{ tool_call_id?: string; text: string }> {
-  return (bodyOf(r).messages ?? []).filter((m) => m.role === "tool").map((m) => ({ tool_call_id: m.tool_call_id, text: contentText(m.content) }));
+  return (bodyOf(r).messages ?? [])
+    .filter((m) => m.role === "tool")
+    .map((m) => ({ tool_call_id: m.tool_call_id, text: contentText(m.content) }));
 }
 
 /** OpenCode's session-title request (small model, "You are a title generator"). */
 export function isTitleRequest(r: RecordedRequest | ChatRequestBody): boolean {
   const sys = systemText(r);
   if (/You are a title generator/i.test(sys)) return true;
-  return (bodyOf(r).messages ?? []).some((m) => m.role === "user" && /^Generate a title for this conversation/i.test(contentText(m.content).trim()));
+  return (bodyOf(r).messages ?? []).some(
+    (m) => m.role === "user" && /^Generate a title for this conversation/i.test(contentText(m.content).trim()),
+  );
 }
 
 /** OpenCode's compaction-summary request ("You are a context summarization agent"). */
@@ -257,7 +286,10 @@ export class FakeModel {
   }
 
   /** Resolve when `filter` matches at least `count` recorded requests; returns them. */
-  async waitForRequests(count: number, opts: { filter?: (r: RecordedRequest) => boolean; timeoutMs?: number } = {}): Promise<RecordedRequest[]> {
+  async waitForRequests(
+    count: number,
+    opts: { filter?: (r: RecordedRequest) => boolean; timeoutMs?: number } = {},
+  ): Promise<RecordedRequest[]> {
     const filter = opts.filter ?? isMainRequest;
     const timeoutMs = opts.timeoutMs ?? 20_000;
     const matched = () => this.requests.filter(filter);
@@ -272,7 +304,11 @@ export class FakeModel {
       };
       const timer = setTimeout(() => {
         this.listeners.delete(check);
-        reject(new Error(`FakeModel: timed out after ${timeoutMs}ms waiting for ${count} request(s); have ${matched().length} (${this.requests.length} total)`));
+        reject(
+          new Error(
+            `FakeModel: timed out after ${timeoutMs}ms waiting for ${count} request(s); have ${matched().length} (${this.requests.length} total)`,
+          ),
+        );
       }, timeoutMs);
       this.listeners.add(check);
     });
@@ -291,7 +327,12 @@ export class FakeModel {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     if (req.method === "GET" && (path === "/v1/models" || path === "/models")) {
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ object: "list", data: this.models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) }));
+      res.end(
+        JSON.stringify({
+          object: "list",
+          data: this.models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })),
+        }),
+      );
       return;
     }
     if (req.method !== "POST" || (path !== "/v1/chat/completions" && path !== "/chat/completions")) {
@@ -330,7 +371,10 @@ export class FakeModel {
     const toolCalls = (reply.toolCalls ?? []).map((t) => ({
       id: t.id ?? `call_fake_${++callCounter}`,
       type: "function" as const,
-      function: { name: t.name, arguments: typeof t.arguments === "string" ? t.arguments : JSON.stringify(t.arguments) },
+      function: {
+        name: t.name,
+        arguments: typeof t.arguments === "string" ? t.arguments : JSON.stringify(t.arguments),
+      },
     }));
     const finishReason = reply.finishReason ?? (toolCalls.length ? "tool_calls" : "stop");
     const text = reply.text ?? (toolCalls.length || reply.reasoning ? undefined : "");
@@ -341,17 +385,30 @@ export class FakeModel {
       completion_tokens: completion,
       total_tokens: reply.usage?.total_tokens ?? prompt + completion,
     };
-    if (reply.usage?.cached_tokens !== undefined) usage.prompt_tokens_details = { cached_tokens: reply.usage.cached_tokens };
+    if (reply.usage?.cached_tokens !== undefined)
+      usage.prompt_tokens_details = { cached_tokens: reply.usage.cached_tokens };
 
     if (body.stream) {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-      const send = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
-        res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
+      const send = (
+        delta: Record<string, unknown>,
+        finish: string | null = null,
+        extra: Record<string, unknown> = {},
+      ) =>
+        res.write(
+          `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+        );
       send({ role: "assistant", content: "" });
       if (reply.reasoning) send({ reasoning_content: reply.reasoning });
       if (text) send({ content: text });
       toolCalls.forEach((tc, index) => {
-        send({ tool_calls: [{ index, id: tc.id, type: "function", function: { name: tc.function.name, arguments: "" } }] });
+        send({
+          tool_calls: [{ index, id: tc.id, type: "function", function: { name: tc.function.name, arguments: "" } }],
+        });
         send({ tool_calls: [{ index, function: { arguments: tc.function.arguments } }] });
       });
       send({}, finishReason, { usage });

@@ -195,11 +195,15 @@ export function prepareConfigDir(dir: string): void {
 }
 
 function git(cwd: string, args: string[]): void {
-  const r = spawnSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "-c", "commit.gpgsign=false", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
-  });
+  const r = spawnSync(
+    "git",
+    ["-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "-c", "commit.gpgsign=false", ...args],
+    {
+      cwd,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
+    },
+  );
   if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
 }
 
@@ -262,15 +266,28 @@ export interface SpawnedServer {
 export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServer> {
   installExitHook();
   const name = opts.name ?? "opencode";
-  const args = ["serve", "--hostname", "127.0.0.1", "--port", "0", "--print-logs", "--log-level", opts.logLevel ?? "WARN"];
+  const args = [
+    "serve",
+    "--hostname",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--print-logs",
+    "--log-level",
+    opts.logLevel ?? "WARN",
+  ];
   // Spawned via a tiny sh watchdog that leads a new process group: it kills
   // opencode when the test process disappears, even on SIGKILL.
-  const child = spawn("/bin/sh", ["-c", WATCHDOG, "e2e-watchdog", String(process.pid), opts.watchdogRoot, OPENCODE_BIN, ...args], {
-    cwd: opts.cwd,
-    env: opts.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "/bin/sh",
+    ["-c", WATCHDOG, "e2e-watchdog", String(process.pid), opts.watchdogRoot, OPENCODE_BIN, ...args],
+    {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   live.add(child);
   let output = "";
   let stdout = "";
@@ -295,7 +312,10 @@ export async function spawnServer(opts: SpawnServerOptions): Promise<SpawnedServ
 
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} did not start within ${opts.timeoutMs}ms. Output:\n${output}`)), opts.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${name} did not start within ${opts.timeoutMs}ms. Output:\n${output}`)),
+        opts.timeoutMs,
+      );
       const onData = () => {
         const m = output.match(/opencode server listening on (https?:\/\/\S+)/);
         if (m) {
@@ -353,7 +373,10 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   prepareConfigDir(globalConfigDir);
   prepareConfigDir(projectConfigDir);
   // What OpenCode itself would write into a config dir (Config.ensureGitignore); keeps git status clean.
-  fs.writeFileSync(path.join(projectConfigDir, ".gitignore"), ["node_modules", "package.json", "package-lock.json", "bun.lock", ".gitignore"].join("\n"));
+  fs.writeFileSync(
+    path.join(projectConfigDir, ".gitignore"),
+    ["node_modules", "package.json", "package-lock.json", "bun.lock", ".gitignore"].join("\n"),
+  );
 
   const plugins: PluginSpec[] = [];
   if (opts.pluginPath) {
@@ -400,7 +423,8 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   writeFiles(projectRulesDir, opts.projectRules);
   writeFiles(globalRulesDir, opts.globalRules);
   fs.writeFileSync(path.join(projectDir, "opencode.json"), `${JSON.stringify(config, null, 2)}\n`);
-  if (opts.globalConfig) fs.writeFileSync(path.join(globalConfigDir, "opencode.json"), `${JSON.stringify(opts.globalConfig, null, 2)}\n`);
+  if (opts.globalConfig)
+    fs.writeFileSync(path.join(globalConfigDir, "opencode.json"), `${JSON.stringify(opts.globalConfig, null, 2)}\n`);
   if (opts.prepare) {
     fs.mkdirSync(projectRulesDir, { recursive: true });
     try {
@@ -451,7 +475,13 @@ export async function startOpencode(opts: StartOptions = {}): Promise<OpencodeIn
   };
   let server: SpawnedServer;
   try {
-    server = await spawnServer({ cwd: projectDir, env, watchdogRoot: keepTmp ? "" : rootDir, logLevel: opts.logLevel, timeoutMs: opts.startTimeoutMs ?? 30_000 });
+    server = await spawnServer({
+      cwd: projectDir,
+      env,
+      watchdogRoot: keepTmp ? "" : rootDir,
+      logLevel: opts.logLevel,
+      timeoutMs: opts.startTimeoutMs ?? 30_000,
+    });
   } catch (e) {
     await cleanUp();
     throw e;

@@ -42,14 +42,18 @@ export function firstDifference(earlier: ChatRequestBody, later: ChatRequestBody
   for (let i = 0; i < before.messages.length; i++) {
     const was = before.messages[i] as string;
     const now = after.messages[i];
-    if (now === undefined) return `message ${i + 1} of ${before.messages.length} is gone (${after.messages.length} messages now)`;
+    if (now === undefined)
+      return `message ${i + 1} of ${before.messages.length} is gone (${after.messages.length} messages now)`;
     if (was !== now) return `message ${i + 1} of ${before.messages.length} changed ${whereTheyPart(was, now)}`;
   }
   return undefined;
 }
 
 const isReminderPart = (part: unknown): boolean =>
-  typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text" && isOpencodeReminder(String((part as { text?: unknown }).text));
+  typeof part === "object" &&
+  part !== null &&
+  (part as { type?: unknown }).type === "text" &&
+  isOpencodeReminder(String((part as { text?: unknown }).text));
 
 /**
  * The request without what OpenCode 1.18 itself changes when a session
@@ -61,12 +65,15 @@ const isReminderPart = (part: unknown): boolean =>
  */
 export function withoutOpencodeSwitchChanges(body: ChatRequestBody): ChatRequestBody {
   const messages = (body.messages ?? []).map((message): ChatMessage => {
-    if (message.role !== "user" || !Array.isArray(message.content) || !message.content.some(isReminderPart)) return message;
+    if (message.role !== "user" || !Array.isArray(message.content) || !message.content.some(isReminderPart))
+      return message;
     const kept = (message.content as unknown[]).filter((part) => !isReminderPart(part));
     const [lone] = kept as Array<{ type?: unknown; text?: unknown }>;
     return { ...message, content: kept.length === 1 && lone?.type === "text" ? lone.text : kept };
   });
-  const tools = body.tools?.map((tool) => (tool.function.name === "task" ? { ...tool, function: { ...tool.function, description: undefined } } : tool));
+  const tools = body.tools?.map((tool) =>
+    tool.function.name === "task" ? { ...tool, function: { ...tool.function, description: undefined } } : tool,
+  );
   return { ...body, messages, ...(tools ? { tools } : {}) };
 }
 
@@ -88,7 +95,11 @@ function commonPrefixLength(a: string, b: string): number {
  * request, the part it shares from the start with the request before it (none
  * for the first), over all of them.
  */
-export function reusablePrefixShare(requests: readonly ChatRequestBody[]): { reusable: number; total: number; share: number } {
+export function reusablePrefixShare(requests: readonly ChatRequestBody[]): {
+  reusable: number;
+  total: number;
+  share: number;
+} {
   let reusable = 0;
   let total = 0;
   let previous: string | undefined;

@@ -11,7 +11,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createOpencodeClient, type OpencodeClient } from "@opencode-ai/sdk";
-import { contentParts, contentText, isMainRequest, isOpencodeReminder, lastUserText, requestText, toolResults, type RecordedRequest, type Reply } from "./fake-model.js";
+import {
+  contentParts,
+  contentText,
+  isMainRequest,
+  isOpencodeReminder,
+  lastUserText,
+  requestText,
+  toolResults,
+  type RecordedRequest,
+  type Reply,
+} from "./fake-model.js";
 import { DIST_PLUGIN, spawnServer, type OpencodeInstance } from "./opencode.js";
 import { getMessages, waitFor, type SessionMessage } from "./wait.js";
 
@@ -24,7 +34,8 @@ export const PROJECT_RULE = { name: "project-style", mark: "MARK-PROJECT-ALWAYS-
 export const ALWAYS_RULES = [GLOBAL_RULE, PROJECT_RULE] as const;
 
 /** A rule file with its own front matter (`agents: [plan]`, `models: ["fake/*"]`…): a heading and one bullet. */
-export const scopedRule = (frontMatter: string, title: string, line: string) => `---\n${frontMatter}\n---\n# ${title}\n- ${line}\n`;
+export const scopedRule = (frontMatter: string, title: string, line: string) =>
+  `---\n${frontMatter}\n---\n# ${title}\n- ${line}\n`;
 
 /** An always-on rule file: a heading and one bullet. */
 export const alwaysRule = (title: string, line: string) => scopedRule("alwaysApply: true", title, line);
@@ -58,7 +69,18 @@ export function delegatingResponder(r: RecordedRequest): Reply | undefined {
   if (child) return childAnswer(child[1]!);
   const delegate = /DELEGATE-(\d+)/.exec(last);
   if (delegate) {
-    return { toolCalls: [{ name: "task", arguments: { description: `sub job ${delegate[1]}`, prompt: childPrompt(delegate[1]!), subagent_type: "general" } }] };
+    return {
+      toolCalls: [
+        {
+          name: "task",
+          arguments: {
+            description: `sub job ${delegate[1]}`,
+            prompt: childPrompt(delegate[1]!),
+            subagent_type: "general",
+          },
+        },
+      ],
+    };
   }
   const user = /USER-FIRST-(\d+)/.exec(last);
   return user ? `ANSWER-${user[1]}` : "ANSWER-none";
@@ -74,13 +96,18 @@ export function countOf(text: string, needle: string): number {
 export function ruleCounts(request: RecordedRequest): Record<string, { blocks: number; texts: number }> {
   const text = requestText(request);
   const out: Record<string, { blocks: number; texts: number }> = {};
-  for (const rule of ALWAYS_RULES) out[rule.name] = { blocks: countOf(text, `<rule name="${rule.name}"`), texts: countOf(text, rule.mark) };
+  for (const rule of ALWAYS_RULES)
+    out[rule.name] = { blocks: countOf(text, `<rule name="${rule.name}"`), texts: countOf(text, rule.mark) };
   return out;
 }
 
 /** Expected value of ruleCounts when every always-on rule is there exactly once. */
-export const EACH_ONCE: Record<string, { blocks: number; texts: number }> = Object.fromEntries(ALWAYS_RULES.map((rule) => [rule.name, { blocks: 1, texts: 1 }]));
-export const NONE: Record<string, { blocks: number; texts: number }> = Object.fromEntries(ALWAYS_RULES.map((rule) => [rule.name, { blocks: 0, texts: 0 }]));
+export const EACH_ONCE: Record<string, { blocks: number; texts: number }> = Object.fromEntries(
+  ALWAYS_RULES.map((rule) => [rule.name, { blocks: 1, texts: 1 }]),
+);
+export const NONE: Record<string, { blocks: number; texts: number }> = Object.fromEntries(
+  ALWAYS_RULES.map((rule) => [rule.name, { blocks: 0, texts: 0 }]),
+);
 
 /** The last message of a request and its text. */
 export function lastMessage(request: RecordedRequest): { role: string; text: string } {
@@ -115,12 +142,19 @@ export function lastMessageParts(request: RecordedRequest): KindOfPart[] {
   return partsByKind(request.body.messages.at(-1)?.content);
 }
 
-type StoredPart = SessionMessage["parts"][number] & { synthetic?: boolean; ignored?: boolean; metadata?: Record<string, unknown>; text?: string };
+type StoredPart = SessionMessage["parts"][number] & {
+  synthetic?: boolean;
+  ignored?: boolean;
+  metadata?: Record<string, unknown>;
+  text?: string;
+};
 
 /** Whether a stored part is one of the plugin's rules parts. */
 export function isRulesPart(part: SessionMessage["parts"][number]): boolean {
   const p = part as StoredPart;
-  return p.type === "text" && (p.metadata?.[MARKER_KEY] !== undefined || (p.text ?? "").trimStart().startsWith("<rulebook>"));
+  return (
+    p.type === "text" && (p.metadata?.[MARKER_KEY] !== undefined || (p.text ?? "").trimStart().startsWith("<rulebook>"))
+  );
 }
 
 export interface FlatPart {
@@ -132,7 +166,14 @@ export interface FlatPart {
 
 /** Every stored part of a session in the order OpenCode gives them to the model (messages by time, parts by id). */
 export function flatParts(messages: SessionMessage[]): FlatPart[] {
-  return messages.flatMap((m, messageIndex) => m.parts.map((part) => ({ messageIndex, role: m.info.role, agent: (m.info as { agent?: string }).agent, part: part as StoredPart })));
+  return messages.flatMap((m, messageIndex) =>
+    m.parts.map((part) => ({
+      messageIndex,
+      role: m.info.role,
+      agent: (m.info as { agent?: string }).agent,
+      part: part as StoredPart,
+    })),
+  );
 }
 
 /** Rules parts the model can see (not `ignored`), in order. */
@@ -142,7 +183,9 @@ export function visibleRulesParts(messages: SessionMessage[]): FlatPart[] {
 
 /** Index (in flatParts order) of the first text part holding `text` that is not the plugin's. */
 export function indexOfUserText(messages: SessionMessage[], text: string): number {
-  return flatParts(messages).findIndex((p) => p.role === "user" && p.part.type === "text" && !isRulesPart(p.part) && (p.part.text ?? "").includes(text));
+  return flatParts(messages).findIndex(
+    (p) => p.role === "user" && p.part.type === "text" && !isRulesPart(p.part) && (p.part.text ?? "").includes(text),
+  );
 }
 
 /** The visible rules parts from the session's last compaction on (-1 when it had none). */
@@ -153,7 +196,11 @@ export function rulesAfterLastCompaction(messages: SessionMessage[]): number {
 }
 
 /** Waits until the session holds a rules part; returns its messages. */
-export async function waitForRulesStored(client: OpencodeClient, sessionID: string, timeoutMs = 10_000): Promise<SessionMessage[]> {
+export async function waitForRulesStored(
+  client: OpencodeClient,
+  sessionID: string,
+  timeoutMs = 10_000,
+): Promise<SessionMessage[]> {
   return waitFor(
     async () => {
       const messages = await getMessages(client, sessionID);
@@ -178,8 +225,19 @@ export interface RestartedOpencode {
  */
 export async function restartOpencode(previous: OpencodeInstance, timeoutMs = 30_000): Promise<RestartedOpencode> {
   // The watchdog deletes nothing: the caller owns (and removes) rootDir.
-  const server = await spawnServer({ cwd: previous.projectDir, env: previous.env, watchdogRoot: "", timeoutMs, name: "restarted opencode" });
-  return { url: server.url, client: createOpencodeClient({ baseUrl: server.url, directory: previous.projectDir }), logs: server.logs, stop: server.stop };
+  const server = await spawnServer({
+    cwd: previous.projectDir,
+    env: previous.env,
+    watchdogRoot: "",
+    timeoutMs,
+    name: "restarted opencode",
+  });
+  return {
+    url: server.url,
+    client: createOpencodeClient({ baseUrl: server.url, directory: previous.projectDir }),
+    logs: server.logs,
+    stop: server.stop,
+  };
 }
 
 /** The rule files (`.md`, `.mdc`) under a folder, by path relative to it: a folder such as rules-examples/ as a project's rules. */

@@ -17,7 +17,14 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RecordedRequest, Reply } from "./fake-model.js";
 import { isMainRequest } from "./fake-model.js";
-import { OPENCODE_BIN, REPO_ROOT, startOpencode, type OpencodeInstance, type PreparedDirs, type StartOptions } from "./opencode.js";
+import {
+  OPENCODE_BIN,
+  REPO_ROOT,
+  startOpencode,
+  type OpencodeInstance,
+  type PreparedDirs,
+  type StartOptions,
+} from "./opencode.js";
 import { partsByKind } from "./rules.js";
 import { sleep } from "./wait.js";
 
@@ -50,7 +57,8 @@ export interface InstalledPlugin {
  */
 export function preparedEnv(dirs: PreparedDirs): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR"]) if (process.env[key] !== undefined) env[key] = process.env[key]!;
+  for (const key of ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR"])
+    if (process.env[key] !== undefined) env[key] = process.env[key]!;
   return {
     ...env,
     HOME: dirs.homeDir,
@@ -79,11 +87,23 @@ function readJson(file: string, output: string): InstalledPlugin["tui"] {
  * file is missing.
  */
 export function installPlugin(projectDir: string, env: Record<string, string>): InstalledPlugin {
-  const run = spawnSync(OPENCODE_BIN, ["plugin", REPO_ROOT], { cwd: projectDir, env, encoding: "utf8", timeout: 60_000 });
+  const run = spawnSync(OPENCODE_BIN, ["plugin", REPO_ROOT], {
+    cwd: projectDir,
+    env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   const output = `${run.stdout ?? ""}${run.stderr ?? ""}`;
-  if (run.status !== 0) throw new Error(`opencode plugin ${REPO_ROOT} failed (exit ${run.status}${run.error ? `, ${run.error.message}` : ""}). Its output:\n${output}`);
+  if (run.status !== 0)
+    throw new Error(
+      `opencode plugin ${REPO_ROOT} failed (exit ${run.status}${run.error ? `, ${run.error.message}` : ""}). Its output:\n${output}`,
+    );
   const configDir = path.join(projectDir, ".opencode");
-  return { opencode: readJson(path.join(configDir, "opencode.json"), output), tui: readJson(path.join(configDir, "tui.json"), output), output };
+  return {
+    opencode: readJson(path.join(configDir, "opencode.json"), output),
+    tui: readJson(path.join(configDir, "tui.json"), output),
+    output,
+  };
 }
 
 /** The user's own words in the last user message of a request (the plugin's rules and OpenCode's reminders set aside). */
@@ -98,7 +118,9 @@ function userWords(request: RecordedRequest): string {
 
 /** The project's files named in some words ("Read src/app.ts." names src/app.ts), as paths relative to the project. */
 function filesNamed(words: string, projectDir: string): string[] {
-  const candidates = (words.match(/[\w@./-]+/g) ?? []).map((word) => word.replace(/[.]+$/, "")).filter((word) => /\.\w+$/.test(word));
+  const candidates = (words.match(/[\w@./-]+/g) ?? [])
+    .map((word) => word.replace(/[.]+$/, ""))
+    .filter((word) => /\.\w+$/.test(word));
   return candidates.filter((rel) => {
     const file = path.resolve(projectDir, rel);
     return file.startsWith(`${projectDir}${path.sep}`) && fs.existsSync(file) && fs.statSync(file).isFile();
@@ -106,7 +128,8 @@ function filesNamed(words: string, projectDir: string): string[] {
 }
 
 /** The fake model's answer to a prompt that names no file of the project. */
-export const plainAnswer = (words: string) => `Scripted answer to "${words.length > 50 ? `${words.slice(0, 49)}…` : words}". Name a file (src/app.ts) and I read it.`;
+export const plainAnswer = (words: string) =>
+  `Scripted answer to "${words.length > 50 ? `${words.slice(0, 49)}…` : words}". Name a file (src/app.ts) and I read it.`;
 /** The fake model's answer once the file it read is back. */
 export const readAnswer = (rel: string) => `I read ${rel}: it exports greet().`;
 
@@ -122,7 +145,8 @@ export function fileReadingResponder(projectDir: string): (request: RecordedRequ
     if (!isMainRequest(request)) return undefined;
     const messages = request.body.messages;
     if (messages.at(-1)?.role === "tool") {
-      const call = messages.findLast((message) => message.role === "assistant" && message.tool_calls?.length)?.tool_calls?.[0];
+      const call = messages.findLast((message) => message.role === "assistant" && message.tool_calls?.length)
+        ?.tool_calls?.[0];
       const filePath = call ? (JSON.parse(call.function.arguments) as { filePath?: string }).filePath : undefined;
       return readAnswer(filePath ? path.relative(projectDir, filePath) : "the file");
     }
@@ -147,7 +171,9 @@ export interface RulesProject {
  * answering with fileReadingResponder. Build first: the package's exports
  * point into dist/.
  */
-export async function startRulesProject(options: Omit<StartOptions, "pluginPath" | "pluginOptions"> = {}): Promise<RulesProject> {
+export async function startRulesProject(
+  options: Omit<StartOptions, "pluginPath" | "pluginOptions"> = {},
+): Promise<RulesProject> {
   let installed: InstalledPlugin | undefined;
   const oc = await startOpencode({
     ...options,
@@ -171,7 +197,12 @@ export function tuiEnv(oc: OpencodeInstance, term = "xterm-256color"): Record<st
 
 /** Columns a character takes in a terminal: 2 for East Asian wide and emoji, 0 for combining marks, else 1. */
 function columnsOf(codePoint: number): number {
-  if ((codePoint >= 0x300 && codePoint <= 0x36f) || (codePoint >= 0x200b && codePoint <= 0x200f) || (codePoint >= 0xfe00 && codePoint <= 0xfe0f)) return 0;
+  if (
+    (codePoint >= 0x300 && codePoint <= 0x36f) ||
+    (codePoint >= 0x200b && codePoint <= 0x200f) ||
+    (codePoint >= 0xfe00 && codePoint <= 0xfe0f)
+  )
+    return 0;
   const wide =
     (codePoint >= 0x1100 && codePoint <= 0x115f) ||
     (codePoint >= 0x2e80 && codePoint <= 0xa4cf) ||
@@ -256,7 +287,10 @@ let exitHookInstalled = false;
 let attachCount = 0;
 
 function tmux(socket: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
-  const run = spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  const run = spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  });
   return { ok: run.status === 0, stdout: run.stdout ?? "", stderr: run.stderr ?? `${run.error ?? ""}` };
 }
 
@@ -316,23 +350,38 @@ export async function attachTui(oc: OpencodeInstance, options: AttachOptions = {
     killTmux(socket);
     throw new Error(`tmux could not start the terminal UI: ${started.stderr}`);
   }
-  const paneAndSocket = tmux(socket, ["display-message", "-p", "-t", session, "#{pane_pid} #{socket_path}"]).stdout.trim();
+  const paneAndSocket = tmux(socket, [
+    "display-message",
+    "-p",
+    "-t",
+    session,
+    "#{pane_pid} #{socket_path}",
+  ]).stdout.trim();
   const pid = paneAndSocket.slice(0, paneAndSocket.indexOf(" "));
   const socketFile = paneAndSocket.slice(paneAndSocket.indexOf(" ") + 1);
   const panePid = Number(pid);
   liveSockets.set(socket, socketFile);
-  const sentinel = spawn("/bin/sh", ["-c", SENTINEL, "tui-sentinel", String(process.pid), socket, socketFile, pid], { detached: true, stdio: "ignore" });
+  const sentinel = spawn("/bin/sh", ["-c", SENTINEL, "tui-sentinel", String(process.pid), socket, socketFile, pid], {
+    detached: true,
+    stdio: "ignore",
+  });
   sentinel.unref();
 
   const screen = () => {
     const captured = tmux(socket, ["capture-pane", "-p", "-t", session]);
-    if (!captured.ok) throw new Error(`tmux capture-pane failed (is the terminal UI's tmux server gone?): ${captured.stderr}`);
+    if (!captured.ok)
+      throw new Error(`tmux capture-pane failed (is the terminal UI's tmux server gone?): ${captured.stderr}`);
     return captured.stdout.replace(/\n$/, "");
   };
   const exited = () => tmux(socket, ["display-message", "-p", "-t", session, "#{pane_dead}"]).stdout.trim() === "1";
 
   const waitForScreen: AttachedTui["waitForScreen"] = async (expected, { timeoutMs = 30_000, message } = {}) => {
-    const matches = typeof expected === "string" ? (s: string) => s.includes(expected) : expected instanceof RegExp ? (s: string) => expected.test(s) : expected;
+    const matches =
+      typeof expected === "string"
+        ? (s: string) => s.includes(expected)
+        : expected instanceof RegExp
+          ? (s: string) => expected.test(s)
+          : expected;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const now = screen();
@@ -371,7 +420,10 @@ export async function attachTui(oc: OpencodeInstance, options: AttachOptions = {
     stop,
   };
   try {
-    await waitForScreen("Ask anything", { timeoutMs: options.readyTimeoutMs ?? 30_000, message: "the terminal UI's home screen" });
+    await waitForScreen("Ask anything", {
+      timeoutMs: options.readyTimeoutMs ?? 30_000,
+      message: "the terminal UI's home screen",
+    });
   } catch (error) {
     await stop();
     throw error;

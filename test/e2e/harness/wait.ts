@@ -52,7 +52,10 @@ export function unwrap<T>(res: { data?: T; error?: unknown; response?: Response 
   return res.data;
 }
 
-export async function createSession(client: OpencodeClient, body: { title?: string; parentID?: string } = {}): Promise<{ id: string }> {
+export async function createSession(
+  client: OpencodeClient,
+  body: { title?: string; parentID?: string } = {},
+): Promise<{ id: string }> {
   return unwrap(await client.session.create({ body }), "session.create");
 }
 
@@ -66,12 +69,18 @@ export interface PromptOptions {
 
 /** Send a text prompt and wait for the turn to finish (POST /session/:id/message). */
 export async function prompt(client: OpencodeClient, sessionID: string, text: string, opts: PromptOptions = {}) {
-  return unwrap(await client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }], ...opts } }), "session.prompt");
+  return unwrap(
+    await client.session.prompt({ path: { id: sessionID }, body: { parts: [{ type: "text", text }], ...opts } }),
+    "session.prompt",
+  );
 }
 
 /** Send a text prompt without waiting for the turn (POST /session/:id/prompt_async). */
 export async function promptAsync(client: OpencodeClient, sessionID: string, text: string, opts: PromptOptions = {}) {
-  const res = await client.session.promptAsync({ path: { id: sessionID }, body: { parts: [{ type: "text", text }], ...opts } });
+  const res = await client.session.promptAsync({
+    path: { id: sessionID },
+    body: { parts: [{ type: "text", text }], ...opts },
+  });
   if (res.error !== undefined) throw new Error(`session.promptAsync failed: ${JSON.stringify(res.error)}`);
 }
 
@@ -99,7 +108,9 @@ export function userMessages(msgs: SessionMessage[]): SessionMessage[] {
 
 /** Tool parts of all messages (optionally only for one tool name). */
 export function toolParts(msgs: SessionMessage[], tool?: string): Array<Extract<Part, { type: "tool" }>> {
-  return msgs.flatMap((m) => m.parts).filter((p): p is Extract<Part, { type: "tool" }> => p.type === "tool" && (tool === undefined || p.tool === tool));
+  return msgs
+    .flatMap((m) => m.parts)
+    .filter((p): p is Extract<Part, { type: "tool" }> => p.type === "tool" && (tool === undefined || p.tool === tool));
 }
 
 /** True when the session has no running turn (GET /session/status has no busy entry for it). */
@@ -110,7 +121,11 @@ export async function isIdle(client: OpencodeClient, sessionID: string): Promise
 }
 
 /** Wait until the session is idle and its last assistant message is completed. */
-export async function waitForIdle(client: OpencodeClient, sessionID: string, opts: WaitOptions = {}): Promise<SessionMessage[]> {
+export async function waitForIdle(
+  client: OpencodeClient,
+  sessionID: string,
+  opts: WaitOptions = {},
+): Promise<SessionMessage[]> {
   return waitFor(
     async () => {
       if (!(await isIdle(client, sessionID))) return undefined;
@@ -127,7 +142,10 @@ export interface EventRecorder {
   /** Events received so far ({ type, properties }). */
   events: Array<{ type: string; properties: Record<string, unknown> }>;
   /** Wait for an event matching `pred`, returns it. */
-  waitFor(pred: (e: { type: string; properties: Record<string, unknown> }) => boolean, opts?: WaitOptions): Promise<{ type: string; properties: Record<string, unknown> }>;
+  waitFor(
+    pred: (e: { type: string; properties: Record<string, unknown> }) => boolean,
+    opts?: WaitOptions,
+  ): Promise<{ type: string; properties: Record<string, unknown> }>;
   stop(): void;
 }
 
