@@ -106,8 +106,8 @@ function safely(write: () => void): void {
 
 /** Control characters (newlines included) as `\u00XX`, so a message stays on its line. */
 function escapeControls(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
   return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

@@ -256,22 +256,20 @@ test("a compaction that failed: the user's next message is still in the window t
   const rulebook = await engine();
   await rulebook.onEvent(sessionCreated("ses_fail").event as never);
   await rulebook.onCompacting({ sessionID: "ses_fail" });
-  server.history
-    .get("ses_fail")
-    ?.push(
-      { info: { id: "msg_c", role: "user", time: { created: 1 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-      {
-        info: {
-          id: "msg_s",
-          role: "assistant",
-          time: { created: 2 },
-          summary: true,
-          parentID: "msg_c",
-          error: { name: "ContextOverflowError" },
-        },
-        parts: [],
+  server.history.get("ses_fail")?.push(
+    { info: { id: "msg_c", role: "user", time: { created: 1 }, agent: "plan" }, parts: [{ type: "compaction" }] },
+    {
+      info: {
+        id: "msg_s",
+        role: "assistant",
+        time: { created: 2 },
+        summary: true,
+        parentID: "msg_c",
+        error: { name: "ContextOverflowError" },
       },
-    );
+      parts: [],
+    },
+  );
   const parts: never[] = [];
   const message = {
     id: "msg_6",

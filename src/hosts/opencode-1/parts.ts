@@ -40,10 +40,10 @@ const ID = /^prt_([0-9a-f]{12})/;
 
 export function partIdBefore(existingIds: readonly string[]): string {
   const stamps = existingIds.map((id) => ID.exec(id)?.[1]).filter((stamp): stamp is string => stamp !== undefined);
-  // biome-ignore lint/complexity/useMathMinMax: the stamps are hex strings, compared as text; Math.min would read them as numbers
   const earliest =
     stamps.length > 0
-      ? stamps.reduce((a, b) => (a < b ? a : b))
+      ? // biome-ignore lint/complexity/useMathMinMax: the stamps are hex strings, compared as text; Math.min would read them as numbers
+        stamps.reduce((a, b) => (a < b ? a : b))
       : (Date.now() * 0x1000).toString(16).padStart(12, "0").slice(-12);
   const stamp = BigInt(`0x${earliest}`);
   const before = (stamp > 0n ? stamp - 1n : 0n).toString(16).padStart(12, "0");
