@@ -4,7 +4,10 @@
  * - no import that reaches up a floor of the layer table in scripts/layers.ts
  *   (dependency-cruiser `forbidden` rules made from the table);
  * - every file in a place the table names;
- * - no file over MAX_LINES lines.
+ * - no file of src/ over MAX_LINES lines, none of test/ over MAX_TEST_LINES
+ *   (test/fixtures holds users' rule files, not code);
+ * - no dead export: a name a module of src/ exports that no other file of
+ *   src/, test/, bench/ or scripts/ imports (scripts/dead-exports.ts).
  * Prints one line per problem and exits 1 if there is any.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -12,7 +15,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from "dependency-cruiser";
 import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
-import { APART, LAYERS, MAX_LINES } from "./layers.js";
+import { deadExports } from "./dead-exports.js";
+import { APART, LAYERS, MAX_LINES, MAX_TEST_LINES } from "./layers.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TABLE = "scripts/layers.ts";
@@ -142,21 +146,30 @@ async function importProblems(): Promise<string[]> {
   return [...[...cycles].sort(), ...problems.sort()];
 }
 
-function fileProblems(): string[] {
-  const files = readdirSync("src", { recursive: true, withFileTypes: true })
+/** The files under `dir`, relative to it, with `/` between folders, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((dirent) => dirent.isFile())
-    .map((dirent) => path.relative("src", path.join(dirent.parentPath, dirent.name)).split(path.sep).join("/"))
+    .map((dirent) => path.relative(dir, path.join(dirent.parentPath, dirent.name)).split(path.sep).join("/"))
     .sort();
+}
+
+function lineCount(file: string): number {
+  const text = readFileSync(file, "utf8");
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+function fileProblems(): string[] {
   const unplaced = new Map<string, number>();
   const problems: string[] = [];
-  for (const file of files) {
+  for (const file of filesUnder("src")) {
     if (!ownerOf(file)) {
       const folder = file.includes("/") ? `${file.slice(0, file.lastIndexOf("/"))}/` : file;
       unplaced.set(folder, (unplaced.get(folder) ?? 0) + 1);
     }
-    const text = readFileSync(path.join("src", file), "utf8");
-    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    if (lines > MAX_LINES) problems.push(`src/${file}: ${lines} lines, over ${MAX_LINES}`);
+    const lines = lineCount(path.join("src", file));
+    if (lines > MAX_LINES)
+      problems.push(`src/${file}: ${lines} lines, over ${MAX_LINES}: split it, one concern a file`);
   }
   const notInTable = [...unplaced].map(([place, count]) =>
     place.endsWith("/")
@@ -166,12 +179,32 @@ function fileProblems(): string[] {
   return [...notInTable, ...problems];
 }
 
-const problems = [...fileProblems(), ...(await importProblems())];
+function testProblems(): string[] {
+  const problems: string[] = [];
+  for (const file of filesUnder("test")) {
+    if (!file.endsWith(".ts") || file.startsWith("fixtures/")) continue;
+    const lines = lineCount(path.join("test", file));
+    if (lines > MAX_TEST_LINES)
+      problems.push(`test/${file}: ${lines} lines, over ${MAX_TEST_LINES}: split it by topic`);
+  }
+  return problems;
+}
+
+function exportProblems(): string[] {
+  return deadExports(ROOT).map(
+    ({ file, name, line }) =>
+      `${file}:${line}: export ${name} is imported by no other file of src/, test/, bench/ or scripts/: ` +
+      "drop the `export` (or the code, if nothing uses it)",
+  );
+}
+
+const problems = [...fileProblems(), ...testProblems(), ...exportProblems(), ...(await importProblems())];
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);
-  console.error(`structure: ${problems.length} problem${problems.length === 1 ? "" : "s"} in src/`);
+  console.error(`structure: ${problems.length} problem${problems.length === 1 ? "" : "s"} in src/ and test/`);
   process.exit(1);
 }
 console.log(
-  "structure: src/ has no import cycle, no upward import, no file outside the layer table or over the line limit",
+  "structure: src/ has no import cycle, no upward import, no file outside the layer table or over the line limit, " +
+    "no dead export; no file of test/ is over the line limit",
 );

@@ -4,7 +4,8 @@
  *
  * Each row is a floor. A module may import from its own floor or any floor
  * below it, never from a floor above. The order follows the pipeline a rule
- * goes through: the log first (everything may log); glob matching; what a
+ * goes through: the log first (everything may log); glob matching; the
+ * kinds of condition a rule applies by (conditions/list.ts); what a
  * rule is; where rule files come from (formats/ and discover/ share a floor:
  * they may import each other, the cycle check keeps that one-way); which
  * rules apply; how they are rendered; the options and OpenCode's config
@@ -23,6 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["log.ts"], // imports nothing of the project
   ["log-file.ts"], // the log only
   ["glob/", "pattern/"], // matchers: file globs, forbidden text
+  ["conditions/"], // when a rule applies, one kind a file: its front matter keys, when it holds, its words
   ["rule/"],
   ["formats/", "discover/", "packs/"], // packs/: rules shared by a team (npm, Git, a folder), read like a rules folder
   ["select/"],
@@ -43,3 +45,6 @@ export const APART: readonly (readonly [string, string])[] = [["hosts/opencode-1
 
 /** The longest line count a file in `src/` may have. */
 export const MAX_LINES = 250;
+
+/** The longest line count a file in `test/` may have (test/fixtures holds users' rule files, not code). */
+export const MAX_TEST_LINES = 400;

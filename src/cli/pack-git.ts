@@ -3,80 +3,35 @@
  * plugin never touches the network): a bare repository per URL that fetches
  * go into, and a checkout per commit made from it (src/packs/git-cache.ts).
  *
- * Git runs without a shell, every argument an array element; what comes from
- * a spec was checked by parsePackSpec, and still goes after `--` (a URL) or
- * `--end-of-options` (a ref). Hooks and the `ext::` transport are off, and
- * git never asks for a password on the terminal.
+ * Git runs without a shell, every argument an array element, hooks and the
+ * `ext::` transport off (src/cli/pack-git-run.ts); what comes from a spec was
+ * checked by parsePackSpec, and still goes after `--` (a URL) or
+ * `--end-of-options` (a ref).
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { gitCheckoutFolder, gitMirrorFolder } from "../packs/git-cache.js";
 import type { GitPackSpec } from "../packs/spec.js";
-import { UsageError } from "./context.js";
 import { gitMessage, type GitResult } from "./git.js";
-
-/** A fetch may bring a whole repository over a slow network. */
-export const PACK_GIT_TIMEOUT_MS = 10 * 60_000;
-/** Fetches are quiet and rev-parse prints one line: more than this is not git answering. */
-const PACK_GIT_MAX_BYTES = 16 * 1024 * 1024;
+import { packGitEnv, runPackGit } from "./pack-git-run.js";
 
 export type GitRun = (args: readonly string[], cwd?: string) => Promise<GitResult>;
 
-/** Variables that point git at another repository or index: in a hook, `GIT_INDEX_FILE` is the project's, not the checkout's. */
-const REPO_VARIABLES =
-  "GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_NAMESPACE".split(
-    " ",
-  );
-const NO_HOOKS = process.platform === "win32" ? "NUL" : "/dev/null";
-/** Before every command: no transport that runs a command, no hooks (the cache's repositories are ours, but a template may bring some). */
-const SAFE_CONFIG = ["-c", "protocol.ext.allow=never", "-c", `core.hooksPath=${NO_HOOKS}`];
 /** Where the remote's default branch is fetched to. */
 const DEFAULT_HEAD = "refs/rulebook/head";
 const COMMIT = /^[0-9a-f]{40}$/;
 
+/** Git for the packs, in the user's environment (src/cli/pack-git-run.ts). */
 export function packGit(env: Record<string, string | undefined>): GitRun {
-  const gitEnv: Record<string, string | undefined> = { ...env, GIT_TERMINAL_PROMPT: "0" };
-  for (const name of REPO_VARIABLES) delete gitEnv[name];
-  return (args, cwd) =>
-    new Promise((done, reject) => {
-      const options = {
-        cwd,
-        env: gitEnv,
-        encoding: "utf8" as const,
-        maxBuffer: PACK_GIT_MAX_BYTES,
-        timeout: PACK_GIT_TIMEOUT_MS,
-        windowsHide: true,
-      };
-      const child = execFile("git", [...SAFE_CONFIG, ...args], options, (error, stdout, stderr) => {
-        if (!error) return done({ code: 0, stdout, stderr });
-        const failure = error as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
-        const command = subcommand(args);
-        if (failure.code === "ENOENT")
-          return reject(new UsageError("git was not found: install it, or put it on the PATH, to fetch Git packs"));
-        if (failure.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
-          return reject(new UsageError(`git ${command} printed more than ${PACK_GIT_MAX_BYTES >> 20} MiB`));
-        }
-        if (failure.killed)
-          return reject(new UsageError(`git ${command} did not finish within ${PACK_GIT_TIMEOUT_MS / 1000} s`));
-        if (typeof failure.code === "number") return done({ code: failure.code, stdout, stderr });
-        reject(new UsageError(`git ${command} could not run: ${failure.message}`));
-      });
-      child.stdin?.end();
-    });
+  const gitEnv = packGitEnv(env);
+  return (args, cwd) => runPackGit(gitEnv, args, cwd);
 }
 
-/** The git command in `args`, for a message: the first word that is neither an option nor the value of `-c`. */
-function subcommand(args: readonly string[]): string {
-  for (let index = 0; index < args.length; index++) {
-    if (args[index] === "-c") index++;
-    else if (!args[index]!.startsWith("-")) return args[index]!;
-  }
-  return "";
-}
-
-/** The commit `ref` (a branch, tag or commit; absent: the remote's default branch) names now, fetched into the URL's mirror. */
+/**
+ * The commit `ref` (a branch, tag or commit; absent: the remote's default
+ * branch) names now, fetched into the URL's mirror.
+ */
 export async function resolveGitRef(
   pack: GitPackSpec,
   cache: string,
@@ -98,7 +53,10 @@ export async function resolveGitRef(
   return { error: `${pack.repo} has no branch, tag or commit ${JSON.stringify(pack.ref)}` };
 }
 
-/** Where `ref` may be in the mirror, first found wins: a branch, a tag, then a commit (only hex is looked up as one). */
+/**
+ * Where `ref` may be in the mirror, first found wins: a branch, a tag, then a commit
+ * (only hex is looked up as one).
+ */
 function refNames(ref: string | undefined): string[] {
   if (ref === undefined) return [DEFAULT_HEAD];
   if (ref.startsWith("refs/heads/")) return [`refs/remotes/p/${ref.slice("refs/heads/".length)}`];
@@ -211,7 +169,8 @@ async function makeCheckout(
     await writeFile(join(gitDir, "objects", "info", "alternates"), `${join(mirror.folder, "objects")}\n`);
     await mkdir(work);
     // `commit` is 40 hex (checked above; git 2.39's checkout takes no --end-of-options).
-    // Links are written as plain files (no link leads a rule read outside the pack), line ends as committed (the same hash on every machine).
+    // Links are written as plain files (no link leads a rule read outside the pack),
+    // line ends as committed (the same hash on every machine).
     const config = ["-c", "core.symlinks=false", "-c", "core.autocrlf=false"];
     const checkout = await git([
       `--git-dir=${gitDir}`,

@@ -27,7 +27,7 @@ export type Visit = Required<
   };
 
 /** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it and the ignore files in force. */
-export type Step =
+export type WalkStep =
   | { folder: true; path: string; relPath: string; real: string; chain: string[]; ignores?: IgnoreChain }
   | {
       folder: false;
@@ -41,11 +41,11 @@ export type Step =
     };
 
 export async function readFolder(
-  { path: dir, relPath: rel, real, chain, ignores: above }: Extract<Step, { folder: true }>,
+  { path: dir, relPath: rel, real, chain, ignores: above }: Extract<WalkStep, { folder: true }>,
   state: Visit,
-): Promise<Step[]> {
+): Promise<WalkStep[]> {
   const { walk, budget } = state;
-  const warn = (facts: WarningFacts): Step[] => {
+  const warn = (facts: WarningFacts): WalkStep[] => {
     report(state, ruleWarning(dir, facts));
     return [];
   };
@@ -95,7 +95,7 @@ export async function readFolder(
       ? []
       : await Promise.all(others.map((entry) => lookAt(inDir(entry.name), entry, inReal(entry.name), state)));
   let next = 0;
-  return visible.map((entry): Step => {
+  return visible.map((entry): WalkStep => {
     const { name } = entry;
     if (entry.isDirectory())
       return {
@@ -121,9 +121,9 @@ export async function readFolder(
 
 /** What an entry of a folder read becomes: a folder to read, a file of the walk, a warning, or nothing. */
 export function takeEntry(
-  { path, dir, relPath, name, looked: found, chain, ignores }: Extract<Step, { folder: false }>,
+  { path, dir, relPath, name, looked: found, chain, ignores }: Extract<WalkStep, { folder: false }>,
   state: Visit,
-): Step[] {
+): WalkStep[] {
   const isFolder = found.kind === "folder" || ((found.kind === "error" || found.kind === "outside") && found.folder);
   if (!(isFolder ? state.enter(name) : state.accept(name))) return [];
   if (found.kind === "folder") return [{ folder: true, path, relPath, real: found.realPath, chain, ignores }];

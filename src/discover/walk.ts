@@ -18,7 +18,7 @@ import { errorCode, errorReason, type RuleFs } from "./fs.js";
 import { allowsRealPath } from "../rule/trust.js";
 import { MAX_DEPTH, walkBudget } from "./walk-limits.js";
 import type { Walk, WalkOptions } from "./walk-options.js";
-import { readFolder, type Step, takeEntry, type Visit } from "./walk-steps.js";
+import { readFolder, type WalkStep, takeEntry, type Visit } from "./walk-steps.js";
 
 /**
  * Folders a walk of the project's own tree does not enter: dependencies and
@@ -112,7 +112,7 @@ export async function walkFolder(root: string, fs: RuleFs, options: WalkOptions 
     walk,
   };
   // Depth first: a stack, each folder's steps pushed in reverse so they come off in name order. Breadth first: a queue.
-  const pending: Step[] = [{ folder: true, path: root, relPath: "", real, chain: [], ignores: options.gitignore }];
+  const pending: WalkStep[] = [{ folder: true, path: root, relPath: "", real, chain: [], ignores: options.gitignore }];
   let head = 0;
   while (!state.budget.exhausted) {
     const step = options.order === "breadth" ? pending[head++] : pending.pop();
@@ -132,10 +132,10 @@ const LIST_AHEAD = { folders: 32, steps: 128 };
  * system works on several at once (a large project's tree); they are still
  * read one by one, in order, within the budget, as without it.
  */
-function listAhead(pending: readonly Step[], from: number, state: Visit): void {
+function listAhead(pending: readonly WalkStep[], from: number, state: Visit): void {
   let folders = 0;
   for (let i = from; i < pending.length && i < from + LIST_AHEAD.steps && folders < LIST_AHEAD.folders; i++) {
-    const step = pending[i] as Step;
+    const step = pending[i] as WalkStep;
     if (!step.folder) continue;
     folders++;
     if (state.listings.has(step.path) || step.chain.length >= state.maxDepth) continue;

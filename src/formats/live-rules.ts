@@ -11,7 +11,8 @@ import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.
 import type { Logger } from "../log.js";
 import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
-import { ALL_SOURCES, heldText, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { heldText, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { ALL_SOURCES } from "./sources.js";
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {

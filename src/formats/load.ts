@@ -6,39 +6,24 @@
 import { type Discovery, discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { foldersFromRoot } from "../discover/locations.js";
 import type { ParseCacheEntries } from "../discover/parse-cache.js";
-import type { FoundRuleFile, RuleSource } from "../discover/source.js";
+import type { FoundRuleFile } from "../discover/source.js";
 import { inside, moreTrusted, trustOf } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
-import { antigravitySource } from "./antigravity.js";
-import { claudeSource } from "./claude.js";
-import { clineSource } from "./cline.js";
-import { copilotSource } from "./copilot.js";
-import { cursorSource } from "./cursor.js";
-import { extraSource } from "./extra.js";
-import { geminiSource } from "./gemini.js";
-import { kiloSource } from "./kilo.js";
-import { kiroSource } from "./kiro.js";
-import { nativeSource } from "./native.js";
-import { rooSource } from "./roo.js";
-import { windsurfSource } from "./windsurf.js";
-import { continueSource } from "./continue.js";
-import { augmentSource } from "./augment.js";
-import { amazonqSource } from "./amazonq.js";
-import { zedSource } from "./zed.js";
-import { junieSource } from "./junie.js";
-import { aiassistantSource } from "./aiassistant.js";
-import { openhandsSource } from "./openhands.js";
 import type { ConfiguredPack } from "../packs/configured.js";
 import { type PackLoad, loadPacks, type PackReport } from "../packs/load-packs.js";
-import { managedSource } from "../packs/managed.js";
 import { ruleWarning } from "../rule/warnings.js";
+import { managedSource } from "../packs/managed.js";
+import { ALL_SOURCES } from "./sources.js";
 
 export interface ShadowedRule {
   rule: Rule;
   /** The rule of the same name that wins. */
   by: Rule;
-  /** The shadowed rule forbids and is more trusted than the winner: its text is not delivered, its forbids still hold. */
+  /**
+   * The shadowed rule forbids and is more trusted than the winner: its text is not delivered, its
+   * forbids still hold.
+   */
   forbidHolds?: true;
 }
 
@@ -60,37 +45,6 @@ export interface LoadedRules {
   /** Each configured pack: where it is, what it holds, why it is not delivered. */
   packs?: PackReport[];
 }
-
-/**
- * Every source, in precedence order within a scope: the managed folder (its
- * rules are a tier of their own, above every other), native (with `extra`,
- * the `extraDirs` folders, right after it), Cursor, Claude Code, Windsurf,
- * Cline, GitHub Copilot, Kiro; then, after them, Antigravity, Continue,
- * Augment, Amazon Q Developer, Kilo Code, Roo Code, Zed, Junie, JetBrains AI
- * Assistant, Gemini CLI, OpenHands (the order of issue 29's list).
- */
-export const ALL_SOURCES: RuleSource[] = [
-  managedSource,
-  nativeSource,
-  extraSource,
-  cursorSource,
-  claudeSource,
-  windsurfSource,
-  clineSource,
-  copilotSource,
-  kiroSource,
-  antigravitySource,
-  continueSource,
-  augmentSource,
-  amazonqSource,
-  kiloSource,
-  rooSource,
-  zedSource,
-  junieSource,
-  aiassistantSource,
-  geminiSource,
-  openhandsSource,
-];
 
 export interface LoadOptions {
   /** Ids of the sources to read; all when undefined. */

@@ -200,10 +200,3 @@ function hitsOf(found: ReadonlySet<number>, unitCount: number): ScanHit[] {
     .sort((a, b) => (a % unitCount) - (b % unitCount) || a - b)
     .map((key) => ({ pattern: Math.floor(key / unitCount), unit: key % unitCount }));
 }
-
-/** The 1-based line unit `unit` starts on in the units joined with newlines (a unit may hold newlines itself: a command's heredoc). */
-export function lineOfUnit(units: readonly string[], unit: number): number {
-  let line = 1;
-  for (let i = 0; i < unit && i < units.length; i++) line += (units[i]!.match(/\n/g)?.length ?? 0) + 1;
-  return line;
-}

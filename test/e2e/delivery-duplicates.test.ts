@@ -11,7 +11,8 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { isSummaryRequest, startFakeModel, type FakeModel, type RecordedRequest } from "./harness/fake-model.js";
+import { isSummaryRequest, type RecordedRequest } from "./harness/fake-model.js";
+import { startFakeModel, type FakeModel } from "./harness/fake-model-server.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import {
   EACH_ONCE,

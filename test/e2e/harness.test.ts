@@ -9,14 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import {
-  isMainRequest,
-  isSummaryRequest,
-  isTitleRequest,
-  lastUserText,
-  startFakeModel,
-  toolResults,
-} from "./harness/fake-model.js";
+import { isMainRequest, isSummaryRequest, isTitleRequest, lastUserText, toolResults } from "./harness/fake-model.js";
+import { startFakeModel } from "./harness/fake-model-server.js";
 import { startOpencode, type OpencodeInstance } from "./harness/opencode.js";
 import { probePluginSource, readProbe } from "./harness/probe.js";
 import {

@@ -12,15 +12,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { REPO_ROOT, type OpencodeInstance } from "./harness/opencode.js";
-import {
-  attachTui,
-  panelText,
-  plainAnswer,
-  readAnswer,
-  sidebarOf,
-  startRulesProject,
-  type AttachedTui,
-} from "./harness/tui.js";
+import { attachTui, panelText, sidebarOf, type AttachedTui } from "./harness/tui.js";
+import { plainAnswer, readAnswer, startRulesProject } from "./harness/tui-project.js";
 
 const RULES = {
   "style-guide.md": "# Style guide\n\n- Prefer small, pure functions.\n",

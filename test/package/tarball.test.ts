@@ -1,13 +1,14 @@
 /**
  * The package as npm would publish it (`npm pack --dry-run`, offline, of the
  * built dist/): the three entries with their types, the command (executable),
- * README and package.json, each source file's build once, and nothing else of
- * the repository (sources, tests, tools, examples); source maps carry the
- * sources they point to, which the package does not ship.
+ * README, LICENSE, the docs the README links to and package.json, each
+ * source file's build once, and nothing else of the repository (sources,
+ * tests, tools, examples); source maps carry the sources they point to, which
+ * the package does not ship.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { beforeAll, expect, test } from "vitest";
 import { buildOnce, REPO } from "../support/cli.js";
 
@@ -41,13 +42,38 @@ function sourceModules(dir = join(REPO, "src"), prefix = ""): string[] {
   );
 }
 
-test("exactly package.json, README.md and each source's .js, .d.ts and .js.map under dist/", () => {
+/** The files of docs/, relative to the repository. */
+const docs = () =>
+  readdirSync(join(REPO, "docs"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(REPO, join(entry.parentPath, entry.name)).split(sep).join("/"));
+
+test("exactly package.json, README.md, LICENSE, docs/ and each source's .js, .d.ts and .js.map under dist/", () => {
   const built = sourceModules().flatMap((module) => [
     `dist/${module}.js`,
     `dist/${module}.d.ts`,
     `dist/${module}.js.map`,
   ]);
-  expect(paths()).toEqual(["README.md", "package.json", ...built].sort());
+  expect(paths()).toEqual(["LICENSE", "README.md", "package.json", ...docs(), ...built].sort());
+});
+
+test("LICENSE is the MIT license package.json names", () => {
+  const manifest = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { license: string };
+  expect(manifest.license).toBe("MIT");
+  expect(paths()).toContain("LICENSE");
+  const license = readFileSync(join(REPO, "LICENSE"), "utf8");
+  expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 opencode-rulebook contributors\n/);
+  expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
+});
+
+test("the docs the README links to are in it: the Rules panel's screen and every page of docs/", () => {
+  expect(paths()).toContain("docs/rules-panel.txt");
+  const pages = docs().filter((path) => path.endsWith(".md"));
+  for (const page of pages) expect(paths()).toContain(page);
+  const readme = readFileSync(join(REPO, "README.md"), "utf8");
+  const linked = [...readme.matchAll(/\]\((docs\/[^)#\s]+)(?:#[^)\s]*)?\)/g)].map((link) => link[1]!);
+  expect(linked).toContain("docs/rules-panel.txt");
+  for (const path of new Set(linked)) expect(paths(), `README links ${path}`).toContain(path);
 });
 
 test("the entries, their types and the command are in it; the command is executable", () => {
@@ -70,7 +96,7 @@ test("the entries, their types and the command are in it; the command is executa
 
 test("nothing of the repository's sources, tests or tools", () => {
   for (const path of paths()) {
-    expect(path).not.toMatch(/^(src|test|bench|scripts|docs|rules-examples|node_modules|\.ci)\//);
+    expect(path).not.toMatch(/^(src|test|bench|scripts|rules-examples|node_modules|\.ci)\//);
     expect(path).not.toMatch(/\.test\.|\.ts$(?<!\.d\.ts)/);
   }
 });

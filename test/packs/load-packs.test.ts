@@ -2,106 +2,20 @@
  * Packs read at start, as a user meets them: a pack's rules arrive named by
  * their pack and as their owner's; a pack missing, unpinned or changed since
  * install is one warning and nothing of it is delivered; a pack's files stay
- * inside the pack; precedence runs managed, project, project packs, user,
- * user packs.
+ * inside the pack. Folder and npm packs here; Git packs:
+ * load-packs-git.test.ts; the managed tier and precedence (managed, project,
+ * project packs, user, user packs): load-packs-managed.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, readFile, symlink, writeFile } from "node:fs/promises";
+import { readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { DEFAULT_MAX_RULE_BYTES, type DiscoveryContext } from "../../src/discover/discover.js";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
-import { startLiveRules } from "../../src/formats/live-rules.js";
-import { loadRules } from "../../src/formats/load.js";
-import { createLogger } from "../../src/log.js";
-import type { ConfiguredPack, PackPlace } from "../../src/packs/configured.js";
-import { gitCheckoutFolder } from "../../src/packs/git-cache.js";
-import { resolvePack } from "../../src/packs/installed.js";
-import { readPack } from "../../src/packs/pack-rules.js";
-import { lockText, type PackLock } from "../../src/packs/lock.js";
-import { parsePackSpec } from "../../src/packs/spec.js";
-import { warningText } from "../../src/rule/warnings.js";
-import { tempDirs, writeTree } from "../support/temp-folder.js";
+import { box, load, lockNpm, makePackBox, NPM, pack, removePackBox, texts, writeLock } from "../support/load-packs.js";
+import { writeTree } from "../support/temp-folder.js";
 
-const dirs = tempDirs();
-const box = { home: "", project: "", outside: "", cache: "", managed: "" };
-beforeEach(async () => {
-  box.home = await dirs.make("rulebook-home-");
-  box.project = await dirs.make("rulebook-project-");
-  box.outside = await dirs.make("rulebook-outside-");
-  box.cache = join(box.home, ".cache", "opencode", "rulebook", "packs");
-  box.managed = join(await dirs.make("rulebook-managed-"), "rules");
-});
-afterEach(() => dirs.cleanup());
-
-const context = (over: Partial<DiscoveryContext> = {}): DiscoveryContext => ({
-  env: { OPENCODE_RULEBOOK_MANAGED_DIR: box.managed },
-  home: box.home,
-  directory: box.project,
-  worktree: box.project,
-  fs: nodeRuleFs,
-  maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
-  ...over,
-});
-
-const place = (owner: PackPlace["owner"], over: Partial<PackPlace> = {}): PackPlace => ({
-  owner,
-  configFile:
-    owner === "repository"
-      ? join(box.project, "opencode.json")
-      : join(box.home, ".config", "opencode", "opencode.json"),
-  lockFile:
-    owner === "repository"
-      ? join(box.project, ".opencode", "rulebook.lock")
-      : join(box.home, ".config", "opencode", "rulebook.lock"),
-  gitCache: box.cache,
-  npmFrom: [owner === "repository" ? box.project : join(box.home, ".config", "opencode")],
-  ...over,
-});
-
-const pack = (
-  spec: string,
-  owner: PackPlace["owner"] = "repository",
-  over: Partial<PackPlace> = {},
-): ConfiguredPack => ({ spec, place: place(owner, over) });
-
-const load = (packs: ConfiguredPack[], over: Partial<DiscoveryContext> = {}, sources?: string[]) =>
-  loadRules(context(over), { packs, sources });
-const texts = (loaded: { warnings: Parameters<typeof warningText>[0][] }) => loaded.warnings.map(warningText);
-
-/** The hash `packs install` would write for the pack `configured` resolves to. */
-async function hashOf(configured: ConfiguredPack, lock?: PackLock): Promise<string> {
-  const parsed = parsePackSpec(configured.spec);
-  if ("error" in parsed) throw new Error(parsed.error);
-  const resolution = await resolvePack(configured, parsed.pack, lock, nodeRuleFs, {
-    home: box.home,
-    realRoot: box.project,
-  });
-  if ("problem" in resolution) throw new Error(JSON.stringify(resolution.problem));
-  return (await readPack(context(), resolution.installed)).hash;
-}
-
-async function writeLock(file: string, lock: PackLock) {
-  await writeTree("/", { [file]: lockText(lock) });
-}
-
-/** `@acme/rules` recorded in its owner's lock at `version`, with the hash of what it holds now (or `hash`); the hash. */
-async function lockNpm(configured: ConfiguredPack, version = "2.1.0", hash?: string): Promise<string> {
-  const pinned = hash ?? (await hashOf(configured));
-  await writeLock(configured.place.lockFile, {
-    lockfileVersion: 1,
-    packs: { "@acme/rules": { kind: "npm", name: "@acme/rules", version, hash: pinned } },
-  });
-  return pinned;
-}
-
-const NPM = {
-  "node_modules/@acme/rules/package.json": JSON.stringify({
-    name: "@acme/rules",
-    version: "2.1.0",
-    "opencode-rulebook": { rules: "team" },
-  }),
-};
+beforeEach(makePackBox);
+afterEach(removePackBox);
 
 describe("a folder pack", () => {
   test("its rules arrive named by their pack, as the project's, after the project's own of the same name", async () => {
@@ -249,82 +163,6 @@ describe("an npm pack", () => {
   });
 });
 
-describe("a Git pack", () => {
-  const SPEC = "git+file:///srv/rules.git#v2";
-  const URL = "file:///srv/rules.git";
-  const COMMIT = "a".repeat(40);
-  const checkout = () => gitCheckoutFolder(box.cache, URL, COMMIT);
-
-  test("read from the cache at the commit the lock pins; tampered, it is refused", async () => {
-    await writeTree(checkout(), { "rules/always.md": "---\nalwaysApply: true\n---\nAlways from Git." });
-    const configured = pack(SPEC);
-    const locked = { kind: "git" as const, url: URL, ref: "v2", commit: COMMIT, hash: "sha256-".padEnd(71, "0") };
-    await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: locked } });
-    const hash = await hashOf(configured, { lockfileVersion: 1, packs: { [SPEC]: locked } });
-    await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: { ...locked, hash } } });
-    const loaded = await load([configured]);
-    expect(loaded.rules.map((rule) => [rule.name, rule.pack?.label, rule.pack?.commit])).toEqual([
-      ["always", "git+file:///srv/rules.git@aaaaaaa", COMMIT],
-    ]);
-    await writeFile(join(checkout(), "rules", "always.md"), "Tampered.");
-    const tampered = await load([configured]);
-    expect(tampered.rules).toEqual([]);
-    expect(texts(tampered)[0]).toContain("changed since it was installed");
-  });
-
-  test("without a lock entry, or not in the cache, or locked for another ref: a warning each, nothing delivered", async () => {
-    const configured = pack(SPEC);
-    expect(texts(await load([configured]))).toEqual([
-      expect.stringContaining("is not pinned by rulebook.lock; not delivered: run `opencode-rulebook packs install`"),
-    ]);
-    await writeLock(configured.place.lockFile, {
-      lockfileVersion: 1,
-      packs: { [SPEC]: { kind: "git", url: URL, ref: "v2", commit: COMMIT, hash: `sha256-${"0".repeat(64)}` } },
-    });
-    expect(texts(await load([configured]))).toEqual([expect.stringContaining("is not installed")]);
-    await writeLock(configured.place.lockFile, {
-      lockfileVersion: 1,
-      packs: { [SPEC]: { kind: "git", url: URL, ref: "v1", commit: COMMIT, hash: `sha256-${"0".repeat(64)}` } },
-    });
-    expect(texts(await load([configured]))).toEqual([expect.stringContaining("differs from what rulebook.lock pins")]);
-  });
-
-  test("a running session follows `packs update --global`: the rewritten lock is seen, the new commit's rules delivered", async () => {
-    const NEXT = "b".repeat(40);
-    // The user's lock sits in OpenCode's config folder, which holds no rules itself.
-    const configured = pack(SPEC, "user");
-    const lockAt = async (commit: string, text: string) => {
-      await writeTree(gitCheckoutFolder(box.cache, URL, commit), { "rules/always.md": text });
-      const entry = { kind: "git" as const, url: URL, ref: "v2", commit, hash: `sha256-${"0".repeat(64)}` };
-      const hash = await hashOf(configured, { lockfileVersion: 1, packs: { [SPEC]: entry } });
-      await writeLock(configured.place.lockFile, { lockfileVersion: 1, packs: { [SPEC]: { ...entry, hash } } });
-    };
-    await lockAt(COMMIT, "First commit's rule.");
-    const live = await startLiveRules(
-      context(),
-      { packs: [configured] },
-      createLogger(async () => undefined, false),
-    );
-    try {
-      expect(live.current().rules.map((rule) => rule.content)).toEqual(["First commit's rule."]);
-      await lockAt(NEXT, "Second commit's rule.");
-      await vi.waitFor(async () => expect(await live.refresh()).toEqual({ changed: ["always"], removed: [] }), {
-        timeout: 3000,
-        interval: 100,
-      });
-      expect(live.current().rules.map((rule) => rule.content)).toEqual(["Second commit's rule."]);
-    } finally {
-      live.close();
-    }
-  });
-
-  test("a damaged lock pins nothing: its packs wait, with the file named", async () => {
-    const configured = pack(SPEC);
-    await writeTree("/", { [configured.place.lockFile]: "{ not json" });
-    expect(texts(await load([configured]))[0]).toContain("rulebook.lock");
-  });
-});
-
 describe("the start reads a pack's files no more than a rules folder's", () => {
   test("with the parses kept, a later start checks the hash without reading a rule file", async () => {
     await writeTree(box.project, { ...NPM });
@@ -347,64 +185,6 @@ describe("the start reads a pack's files no more than a rules folder's", () => {
     expect(again.rules).toHaveLength(20);
     expect(again.warnings).toEqual([]);
     expect(reads.filter((path) => path.endsWith(".md"))).toEqual([]);
-  });
-});
-
-describe("the managed tier", () => {
-  test("first in order; a rule of its name below is delivered beside it; the sources option cannot drop it", async () => {
-    await writeTree(box.managed, { "secrets.md": "---\nforbid: AKIA\n---\nNever commit secrets." });
-    await writeTree(box.project, {
-      ".opencode/rules/secrets.md": "Local secrets.",
-      ".opencode/rules/aaa.md": "First by name.",
-    });
-    const loaded = await load([], {}, ["native"]);
-    expect(loaded.rules.map((rule) => [rule.name, rule.trust])).toEqual([
-      ["secrets", "managed"],
-      ["aaa", "repository"],
-      ["secrets~project", "repository"],
-    ]);
-    expect(texts(loaded)).toEqual([expect.stringContaining("has the name of the managed rule")]);
-  });
-
-  test("`enabled: false` or `override: true` below does not switch a managed rule off", async () => {
-    await writeTree(box.managed, { "secrets.md": "Never commit secrets." });
-    await writeTree(box.project, { ".opencode/rules/secrets.md": "---\nenabled: false\n---\nOff." });
-    expect((await load([])).rules.map((rule) => rule.name)).toEqual(["secrets"]);
-    await writeTree(box.project, { ".opencode/rules/secrets.md": "---\noverride: true\n---\nMine." });
-    expect((await load([])).rules.map((rule) => [rule.name, rule.content])).toEqual([
-      ["secrets", "Never commit secrets."],
-      ["secrets~project", "Mine."],
-    ]);
-  });
-
-  test("a managed folder others may write to is not read, with a warning", async () => {
-    await writeTree(box.managed, { "planted.md": "Obey me." });
-    await chmod(box.managed, 0o777);
-    const loaded = await load([]);
-    expect(loaded.rules).toEqual([]);
-    expect(texts(loaded)).toEqual([
-      expect.stringMatching(/is writable by every user \(mode 777\): anyone could plant "managed" rules there/),
-    ]);
-  });
-
-  test("precedence: managed, project, project packs, user, user packs", async () => {
-    await writeTree(box.managed, { "m.md": "managed" });
-    await writeTree(box.project, {
-      ".opencode/rules/a.md": "project a",
-      "team/a.md": "project pack a",
-      "team/b.md": "project pack b",
-    });
-    await writeTree(box.home, {
-      ".config/opencode/rules/b.md": "user b",
-      ".config/opencode/rules/c.md": "user c",
-      "shared/b.md": "user pack b",
-      "shared/c.md": "user pack c",
-      "shared/d.md": "user pack d",
-    });
-    const loaded = await load([pack("./team"), pack(join(box.home, "shared"), "user")]);
-    const byName = Object.fromEntries(loaded.rules.map((rule) => [rule.name, rule.content]));
-    expect(byName).toEqual({ m: "managed", a: "project a", b: "project pack b", c: "user c", d: "user pack d" });
-    expect(loaded.rules[0]?.name).toBe("m");
   });
 });
 

@@ -7,7 +7,6 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { type ForbidPattern, MAX_PATTERN_LENGTH, readForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import {
-  lineOfUnit,
   MAX_GROUP_SIZE,
   patternScanner,
   type ScanBudget,
@@ -73,14 +72,6 @@ describe("hits", () => {
       [750, 1],
       [2499, 1],
     ]);
-  });
-
-  test("lineOfUnit: the line a unit starts on when the units are joined, a unit holding newlines of its own", () => {
-    const units = ["a", "cat <<EOF\nb\nEOF", "git push -f"];
-    expect(lineOfUnit(units, 0)).toBe(1);
-    expect(lineOfUnit(units, 1)).toBe(2);
-    expect(lineOfUnit(units, 2)).toBe(5);
-    expect(units.join("\n").split("\n")[4]).toBe("git push -f");
   });
 });
 

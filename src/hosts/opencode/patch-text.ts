@@ -4,43 +4,28 @@
  * file's text) and the lines it adds judged alone. Two dialects: OpenCode's
  * envelope (`*** Begin Patch`, `*** Add File:`, `*** Update File:`,
  * `*** Move to:`, `@@` chunks, `*** End Patch`), parsed the way OpenCode
- * 1.18 and 2.x parse it; and unified diffs (`--- a/x`, `+++ b/x`,
- * `@@ -a,b +c,d @@`), which plugin tools and models send too.
+ * 1.18 and 2.x parse it (here); and unified diffs (`--- a/x`, `+++ b/x`,
+ * `@@ -a,b +c,d @@`), which plugin tools and models send too
+ * (patch-unified.ts). Both read into the sections of patch-section.ts.
  */
 import { addedAgainst } from "../../enforce/added-lines.js";
 import type { AddedLine, Replacement } from "../../enforce/proposed.js";
+import { headerOf, type HunkLines, MAX_FILES_PER_PATCH, type Section, sectionFor } from "./patch-section.js";
+import { unifiedSections } from "./patch-unified.js";
 
 /** Argument keys that hold patch text, across OpenCode's patch tools and plugin tools. */
 export const PATCH_TEXT_KEYS = ["patchText", "patch", "input"] as const;
-
-/** Files read from one patch: more is not a patch a model wrote, and would only cost time. */
-export const MAX_FILES_PER_PATCH = 2_000;
 
 /**
  * A file a patch writes: the replacements that make its new text (a new
  * file's whole text, or an update's hunks; read from `readFrom` when the
  * patch moves it to `path`), and the lines it adds judged alone.
  */
-export interface PatchedFile {
+interface PatchedFile {
   readonly path: string;
   readonly readFrom?: string;
   readonly replacements: readonly Replacement[];
   readonly added: readonly AddedLine[];
-}
-
-type Header = { readonly kind: "add" | "update" | "delete" | "move" | "from" | "to"; readonly path: string };
-
-const ENVELOPE_KINDS = { Add: "add", Update: "update", Delete: "delete" } as const;
-
-/** The file one header line names: `*** Add|Update|Delete File: x`, `*** Move to: x`, `--- a/x`, `+++ b/x`. */
-function headerOf(line: string): Header | undefined {
-  const envelope = /^\*\*\* (Add|Update|Delete) File: (.+)$/.exec(line);
-  if (envelope) return { kind: ENVELOPE_KINDS[envelope[1] as keyof typeof ENVELOPE_KINDS], path: envelope[2]!.trim() };
-  const move = /^\*\*\* Move to: (.+)$/.exec(line);
-  if (move) return { kind: "move", path: move[1]!.trim() };
-  const unified = /^(\+\+\+|---) (?:[ab]\/)?(.+)$/.exec(line);
-  if (unified) return { kind: unified[1] === "+++" ? "to" : "from", path: unified[2]!.trim() };
-  return undefined;
 }
 
 /** Files a patch touches: `*** Update File: x`, `*** Add File: x`, `--- a/x`, `+++ b/x`. */
@@ -64,34 +49,13 @@ export function patchedFiles(patch: string): PatchedFile[] {
   return sections.slice(0, MAX_FILES_PER_PATCH).map(patchedFile);
 }
 
-/** A hunk's lines: the old side (context and `-`), the new side (context and `+`). */
-interface HunkLines {
-  readonly old: string[];
-  readonly new: string[];
-}
-
-/** One file's part of a patch: its `+` lines (numbered when the patch says where), its `-` lines, and its hunks; `created` for a file whose `+` lines are its whole text (a new file; none for one deleted). */
-interface Section {
-  readonly path: string;
-  readonly readFrom?: string;
-  readonly created?: boolean;
-  readonly plus: { text: string; line?: number }[];
-  readonly minus: string[];
-  readonly hunks: HunkLines[];
-}
-
-const sectionFor = (path: string, more: Pick<Section, "readFrom" | "created"> = {}): Section => ({
-  path,
-  ...more,
-  plus: [],
-  minus: [],
-  hunks: [],
-});
-
 /** Lines as a replacement's text holds them: each ended by a line break. */
 const textOfLines = (lines: readonly string[]): string => lines.map((line) => `${line}\n`).join("");
 
-/** A `+` line that only puts back a `-` line of the same file adds nothing: the section's `+` lines minus its `-` lines, as a multiset. */
+/**
+ * A `+` line that only puts back a `-` line of the same file adds nothing: the section's `+` lines
+ * minus its `-` lines, as a multiset.
+ */
 function patchedFile(section: Section): PatchedFile {
   const added = addedAgainst(
     section.minus,
@@ -150,7 +114,8 @@ function envelopeSections(lines: readonly string[], begin: number): Section[] {
     section = undefined;
     chunk = undefined;
     const header = headerOf(line.trim());
-    // A file deleted, or moved away, is left with no text: a rule file so is a rule switched off (engine/rule-writes.ts).
+    // A file deleted, or moved away, is left with no text: a rule file so is a rule switched off
+    // (engine/rule-writes.ts).
     if (header?.kind === "add" || header?.kind === "delete") section = sectionFor(header.path, { created: true });
     else if (header?.kind === "update") {
       const move = headerOf(lines[index + 1] ?? "");
@@ -176,82 +141,5 @@ function chunkLine(section: Section, chunk: HunkLines, line: string): void {
   } else if (line.startsWith("+")) {
     chunk.new.push(text);
     section.plus.push({ text });
-  }
-}
-
-/** Where a unified hunk stands: the old and new lines its header announced and not yet seen, the new side's next line number, and its lines so far. */
-interface Hunk {
-  oldLeft: number;
-  newLeft: number;
-  next?: number;
-  readonly lines: HunkLines;
-}
-
-const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
-
-/**
- * Unified diffs: a file from its `+++` line (none for `/dev/null`, a file
- * deleted), its `+` lines numbered from the hunk header's `+c`. A hunk's
- * header counts its lines, so a `+++` or `---` inside it is content; a bare
- * `@@` (no counts) runs to the next header, without line numbers.
- */
-function unifiedSections(lines: readonly string[]): Section[] {
-  const sections: Section[] = [];
-  let section: Section | undefined;
-  let hunk: Hunk | undefined;
-  for (let index = 0; index < lines.length && sections.length < MAX_FILES_PER_PATCH; index++) {
-    const line = lines[index]!;
-    if (hunk && inHunk(hunk, line, lines[index + 1])) {
-      consume(hunk, line, section);
-      continue;
-    }
-    hunk = undefined;
-    if (line.startsWith("@@")) {
-      hunk = hunkOf(line);
-      section?.hunks.push(hunk.lines);
-    } else if (line.startsWith("+++ ")) {
-      const path = headerOf(line)?.path.replace(/\t.*$/, "");
-      section = path && path !== "/dev/null" ? sectionFor(path) : undefined;
-      if (section) sections.push(section);
-    }
-  }
-  return sections;
-}
-
-function hunkOf(header: string): Hunk {
-  const counts = HUNK_HEADER.exec(header);
-  const lines = { old: [], new: [] };
-  if (!counts) return { oldLeft: Number.POSITIVE_INFINITY, newLeft: Number.POSITIVE_INFINITY, lines };
-  return { oldLeft: Number(counts[1] ?? 1), newLeft: Number(counts[3] ?? 1), next: Number(counts[2]), lines };
-}
-
-/** Whether a line still belongs to the hunk: its counts not yet spent, and a diff line (a bare hunk also stops at the next header). */
-function inHunk(hunk: Hunk, line: string, following: string | undefined): boolean {
-  if (hunk.oldLeft <= 0 && hunk.newLeft <= 0) return false;
-  if (!/^[-+ \\]/.test(line) && line !== "") return false;
-  if (hunk.next !== undefined) return true;
-  return !(line.startsWith("--- ") && following?.startsWith("+++ "));
-}
-
-/** Counts one line of a hunk, and keeps its text in the file's section (none before a `+++` line, or for a file deleted). */
-function consume(hunk: Hunk, line: string, section: Section | undefined): void {
-  const sign = line[0];
-  const text = line.slice(1);
-  if (sign === "\\") return; // "\ No newline at end of file"
-  if (sign === "+") {
-    section?.plus.push(hunk.next === undefined ? { text } : { text, line: hunk.next });
-    hunk.lines.new.push(text);
-    if (hunk.next !== undefined) hunk.next++;
-    hunk.newLeft--;
-  } else if (sign === "-") {
-    section?.minus.push(text);
-    hunk.lines.old.push(text);
-    hunk.oldLeft--;
-  } else {
-    hunk.lines.old.push(text);
-    hunk.lines.new.push(text);
-    if (hunk.next !== undefined) hunk.next++;
-    hunk.oldLeft--;
-    hunk.newLeft--;
   }
 }

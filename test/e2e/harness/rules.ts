@@ -22,7 +22,8 @@ import {
   type RecordedRequest,
   type Reply,
 } from "./fake-model.js";
-import { DIST_PLUGIN, spawnServer, type OpencodeInstance } from "./opencode.js";
+import { DIST_PLUGIN, type OpencodeInstance } from "./opencode.js";
+import { spawnServer } from "./server.js";
 import { getMessages, waitFor, type SessionMessage } from "./wait.js";
 
 /** The plugin the delivery tests load: the build, or (to show a test fails when delivery breaks) a patched copy named by RULEBOOK_E2E_PLUGIN. */
