@@ -30,7 +30,7 @@ import type { Replacement } from "./proposed.js";
  */
 export const MAX_APPLY_WORK = 64 * 1024 * 1024;
 
-export interface AppliedEdits {
+interface AppliedEdits {
   /** The text with every replacement that could be applied. */
   readonly text: string;
   /** The replacements not applied, in order: old text not found, found more than once without `all`, or past the work bound. */

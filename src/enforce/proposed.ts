@@ -1,7 +1,9 @@
 /**
- * What a tool call proposes to do, in no host's words: the text it would
- * add to files, the commands it would run. A host's adapter reads it from
- * its tools' arguments; the engine checks it against the rules that forbid.
+ * A tool call in no host's words: the files it names, the text it would add
+ * to files, the commands it would run. A host's adapter reads it from its
+ * tools' arguments once; the session places its paths once (`PlacedCall`),
+ * checks it against the rules that forbid before it runs, and takes what it
+ * named when its result comes.
  */
 
 /** A line a call adds, with its 1-based line number in the file after the call when known. */
@@ -49,12 +51,47 @@ export type ProposedChange =
   /** A shell command about to run. */
   | { readonly kind: "command"; readonly command: string };
 
-/** The host's tool call about to run. `changes` is empty for a tool that neither writes files nor runs commands (or that the plugin does not know). */
-export interface ProposedCall {
+/**
+ * A host's tool call, its arguments read once. `changes` is empty for a tool that neither writes files nor runs
+ * commands (or that the plugin does not know).
+ */
+export interface ToolCall {
   readonly tool: string;
   /** The host's id of the call: its result names it too. */
   readonly callID?: string;
-  /** The files its arguments name (the working set), raw. */
+  /** The files its arguments name (the working set), as written. */
   readonly files: readonly string[];
   readonly changes: readonly ProposedChange[];
+}
+
+/**
+ * A path normalised once: `path` as the working set names it (project-relative POSIX inside the project, absolute
+ * outside), `absolute` to read.
+ */
+export interface PlacedPath {
+  readonly path: string;
+  readonly absolute: string;
+}
+
+/** A change to a file, its paths placed; `written` is its path as the call wrote it (the log names it so). */
+export type PlacedFileChange =
+  | { readonly kind: "write"; readonly written: string; readonly file: PlacedPath; readonly content: string }
+  | {
+      readonly kind: "edit";
+      readonly written: string;
+      readonly file: PlacedPath;
+      readonly readFrom?: PlacedPath;
+      readonly replacements: readonly Replacement[];
+      readonly added: readonly AddedLine[];
+    };
+
+export type PlacedChange = PlacedFileChange | Extract<ProposedChange, { kind: "command" }>;
+
+/** A tool call with its paths placed, as it travels from before it runs to its result. */
+export interface PlacedCall {
+  readonly tool: string;
+  readonly callID?: string;
+  /** The files it names, as the working set names them. */
+  readonly files: readonly string[];
+  readonly changes: readonly PlacedChange[];
 }

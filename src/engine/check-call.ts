@@ -1,26 +1,24 @@
 /**
- * A tool call about to run, checked against the rules that forbid: what it
- * adds is worked out (a write's or an edit's result against the file on
- * disk, read within the bound), matched within the same bound, trust by
- * trust, letting the event loop run between slices; a write of rule files
- * is read for the rules it would weaken; and the session decides what the
- * call meets (`session/enforced.ts`). Matching never throws into the host: a
- * failure to check lets the call run, and is logged.
+ * The I/O of a tool call's check (the session decides what it means:
+ * `session/call-check.ts`): which rule file each change writes, as written or
+ * through symlinks; the files the check reads, on disk within its bound; the
+ * match against the rules that forbid, within the same bound, trust by
+ * trust, letting the event loop run between slices; and the rules a call's
+ * writes of rule files would weaken. Nothing here throws into the host: what
+ * fails is reported in the event that answers.
  */
+import { resolve } from "node:path";
 import type { RuleFs } from "../discover/fs.js";
-import type { ProposedCall } from "../enforce/proposed.js";
-import { anyForbidden, checkedViolations, type EnforceOption, type Forbidding } from "../enforce/violations.js";
+import { errorCode } from "../discover/fs.js";
+import { NATIVE_RULES } from "../discover/locations.js";
+import type { OnDisk } from "../enforce/checked-changes.js";
+import { checkedViolations } from "../enforce/violations.js";
 import type { LoadedRules } from "../formats/load.js";
-import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
-import { trustOf } from "../rule/trust.js";
-import type { RuleSet } from "../session/session.js";
-import type { SessionStore } from "../session/store.js";
-import { checkedChanges } from "./checked-changes.js";
-import type { ToolVerdict } from "./contract.js";
+import type { Effect, SessionEvent } from "../session/events.js";
+import { inRulesFolder, linkedRuleFile } from "./rule-file-paths.js";
 import { type RuleWritePlace, weakenedByWrites } from "./rule-writes.js";
-import type { Runner } from "./runner.js";
-import { errorText } from "./timing.js";
+import { errorText, withTimeout } from "./timing.js";
 
 /** A check lets the event loop run at least this often: the longest it holds the loop is this and one scan step. */
 export const CHECK_SLICE_MS = 10;
@@ -28,19 +26,20 @@ export const CHECK_SLICE_MS = 10;
 /** Lets the host's event loop run (timers, I/O) before the scan goes on. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** A file on disk larger than this is not compared with a write: the write is let through unchecked, and that is logged. */
+/**
+ * A file on disk larger than this is not compared with a write: the write is let through unchecked, and that is logged.
+ */
 export const MAX_COMPARED_BYTES = 8 * 1024 * 1024;
 
-export interface CheckParts {
-  sessions: SessionStore;
-  runner: Runner;
-  rules(): RuleSet;
+interface CheckParts {
   fs: Pick<RuleFs, "readFile" | "realpath">;
-  log: Logger;
-  enforce: EnforceOption;
-  /** The most one check may take, reading the file on disk included. */
+  /** The most one check may take, reading the files on disk included. */
   checkMs: number;
-  place: { directory: string; projectRoot: string };
+  projectRoot: string;
+  /** The project's own rules folders, one per level (`projectRulesDirs`); the root's alone when absent. */
+  nativeFolders?: readonly string[];
+  /** A larger file on disk is not read (`MAX_COMPARED_BYTES` when absent). */
+  maxBytes?: number;
   /** A clock for the budget (tests replace it). */
   now?: () => number;
   /** The rule files as loaded, and where they sit: a call writing one is read for the rules it would weaken. */
@@ -48,69 +47,104 @@ export interface CheckParts {
   ruleWrites?: RuleWritePlace;
 }
 
-export function callChecker(parts: CheckParts) {
-  const { log, place } = parts;
-  const managedOnly = new WeakMap<readonly Rule[], Forbidding>();
-  const now = parts.now ?? (() => performance.now());
+type Of<T extends Effect["type"]> = Extract<Effect, { type: T }>;
 
-  return async function checkCall(sessionID: string, call: ProposedCall): Promise<ToolVerdict> {
-    if (call.changes.length === 0) return {};
-    const rules = parts.rules();
-    const forbidding = underOption(rules.forbidding ?? { rules: rules.list }, parts.enforce);
-    if (!anyForbidden(forbidding.rules)) return {};
-    const state = parts.sessions.get(sessionID);
-    if (!state) return {};
-    const deadline = now() + parts.checkMs;
-    const reading = { fs: parts.fs, log, maxBytes: MAX_COMPARED_BYTES, checkMs: parts.checkMs, place, now };
-    const { changes, ruleWrites } = await checkedChanges(reading, sessionID, call, forbidding.rules, deadline);
-    const as = { agent: state.agent, model: state.model };
-    const check = await checkedViolations(
-      { changes, forbidding, as, option: parts.enforce === "off" ? "block" : parts.enforce },
-      { now, deadline, sliceMs: CHECK_SLICE_MS, pause: nextTurn },
-    );
-    if (!check.complete) {
-      const names = (check.unreached ?? []).map((rule) => `${rule.name} (${rule.displayPath})`);
-      log.warn(
-        `Could not check all of a ${call.tool} call in session ${sessionID} against the rules that forbid within ${parts.checkMs} ms; what was not checked was let through. Not reached: ${names.join(", ") || "none named"}`,
-        { sessionID, tool: call.tool, unreached: (check.unreached ?? []).map((rule) => rule.name) },
-      );
-    }
-    const weakened = ruleWrites.length > 0 ? weakenedOrNone(ruleWrites, sessionID) : [];
-    const event = {
-      type: "call-checked" as const,
-      tool: call.tool,
-      callID: call.callID,
-      violations: check.violations,
-      ...(weakened.length > 0 ? { weakened } : {}),
-    };
-    const answer = await parts.runner.drive(sessionID, event);
-    return answer?.refusal ? { refusal: answer.refusal } : {};
-  };
+/** The rule set's files (absolute), built once per rule set. */
+const ruleFiles = new WeakMap<readonly Rule[], ReadonlySet<string>>();
+function ruleFilesOf(rules: readonly Rule[]): ReadonlySet<string> {
+  let files = ruleFiles.get(rules);
+  if (!files) {
+    files = new Set(rules.map((rule) => rule.path));
+    ruleFiles.set(rules, files);
+  }
+  return files;
+}
+
+export function callChecking(parts: CheckParts) {
+  const now = parts.now ?? (() => performance.now());
+  const maxBytes = parts.maxBytes ?? MAX_COMPARED_BYTES;
+  const nativeFolders = parts.nativeFolders ?? [resolve(parts.projectRoot, NATIVE_RULES)];
+  const within =
+    (deadline: number) =>
+    <T>(promise: Promise<T>) =>
+      withTimeout(promise, Math.max(0, deadline - now()));
 
   /**
-   * With the option `off` only managed rules are checked: no setting of the
-   * user's switches one off. Kept per rule set, whose patterns are compiled once.
+   * The check's clock starts; per change, the rule file it writes, as the rule set names it: one the rules were read
+   * from, or one in a rules folder of the project's own (a rule being written), as written or through symlinks.
    */
-  function underOption(forbidding: Forbidding, option: EnforceOption): Forbidding {
-    if (option !== "off") return forbidding;
-    const known = managedOnly.get(forbidding.rules);
-    if (known) return known;
-    const only = { ...forbidding, rules: forbidding.rules.filter((rule) => trustOf(rule) === "managed") };
-    managedOnly.set(forbidding.rules, only);
-    return only;
+  async function findRuleFiles({ check }: Of<"find-rule-files">): Promise<SessionEvent> {
+    const deadline = now() + parts.checkMs;
+    const rules = check.forbidding.rules;
+    const links = { fs: parts.fs, nativeFolders, rules, within: within(deadline) };
+    const found: Array<string | undefined> = [];
+    for (const change of check.call.changes) {
+      if (change.kind === "command") found.push(undefined);
+      else {
+        const path = change.file.absolute;
+        const asWritten = ruleFilesOf(rules).has(path) || inRulesFolder(path, nativeFolders);
+        found.push(asWritten ? path : await linkedRuleFile(path, links));
+      }
+    }
+    return { type: "rule-files-found", check, deadline, ruleFiles: found };
   }
 
-  /** The rules a call's writes of rule files would weaken; a failure to tell is logged, never thrown. */
-  function weakenedOrNone(writes: Parameters<typeof weakenedByWrites>[0], sessionID: string) {
-    if (!parts.loaded || !parts.ruleWrites) return [];
+  /**
+   * Each file's text (empty when it does not exist), or why it could not be read, one after the other before the
+   * deadline.
+   */
+  async function readFiles({ check, reads }: Of<"read-files">): Promise<SessionEvent> {
+    const read = [];
+    for (const { change, path } of reads) read.push({ change, path, disk: await onDisk(path, check.deadline) });
+    return { type: "files-read", check, read };
+  }
+
+  async function onDisk(path: string, deadline: number): Promise<OnDisk> {
+    const reading = parts.fs.readFile(path, maxBytes).then(
+      (bytes): OnDisk =>
+        bytes.length > maxBytes
+          ? { problem: `the file on disk is over ${maxBytes} bytes` }
+          : { text: Buffer.from(bytes).toString("utf8") },
+      (error: unknown): OnDisk =>
+        errorCode(error) === "ENOENT"
+          ? { text: "" }
+          : { problem: `the file on disk could not be read: ${errorText(error)}` },
+    );
+    return (
+      (await within(deadline)(reading)) ?? { problem: `the file on disk could not be read within ${parts.checkMs} ms` }
+    );
+  }
+
+  /**
+   * The rules the changes break, matched until the deadline; the rules the call's writes of rule files would weaken.
+   */
+  async function matchCall(effect: Of<"match-call">): Promise<SessionEvent> {
+    const { tool, callID, changes, forbidding, as, option, deadline } = effect;
+    const check = await checkedViolations(
+      { changes, forbidding, as, option },
+      { now, deadline, sliceMs: CHECK_SLICE_MS, pause: nextTurn },
+    );
+    const weakening = effect.ruleWrites.length > 0 ? weakenedBy(effect.ruleWrites) : {};
+    return {
+      type: "call-checked",
+      tool,
+      ...(callID === undefined ? {} : { callID }),
+      violations: check.violations,
+      ...(check.complete ? {} : { unreached: check.unreached ?? [] }),
+      ...weakening,
+    };
+  }
+
+  /** A failure to tell is reported, never thrown. */
+  function weakenedBy(writes: Of<"match-call">["ruleWrites"]) {
+    if (!parts.loaded || !parts.ruleWrites) return {};
     try {
-      return weakenedByWrites(writes, parts.loaded(), parts.ruleWrites);
+      const weakened = weakenedByWrites(writes, parts.loaded(), parts.ruleWrites);
+      return weakened.length > 0 ? { weakened } : {};
     } catch (error) {
-      log.error(
-        `Could not tell whether a call in session ${sessionID} weakens a rule that forbids: ${errorText(error)}`,
-        { sessionID },
-      );
-      return [];
+      return { weakeningUnknown: errorText(error) };
     }
   }
+
+  return { findRuleFiles, readFiles, matchCall };
 }

@@ -3,7 +3,7 @@
  * words: a host's adapter turns its hooks and events into these calls, and
  * these answers into its own shapes.
  */
-import type { ProposedCall } from "../enforce/proposed.js";
+import type { ToolCall } from "../enforce/proposed.js";
 import type { ModelRef } from "../select/scope.js";
 import type { RulesMarker, SilentTrigger } from "../session/marker.js";
 import type { RulesAnswer, WindowView } from "../session/session.js";
@@ -35,18 +35,21 @@ export interface SessionPort {
 }
 
 /** A session the host met. */
-export interface SeenSession {
+interface SeenSession {
   id: string;
   /** Set for a subagent's session. */
   parentID?: string;
   agent?: string;
   model?: ModelRef;
-  /** It comes with a history that may hold its rules already (a fork, a session from before a restart): read at its first message, nothing delivered before. */
+  /**
+   * It comes with a history that may hold its rules already (a fork, a session from before a restart): read at its
+   * first message, nothing delivered before.
+   */
   hasHistory: boolean;
 }
 
 /** A user's message about to reach the model. */
-export interface UserTurn {
+interface UserTurn {
   sessionID: string;
   /** The user's words (the host's own synthetic text left out). */
   texts: string[];
@@ -58,29 +61,37 @@ export interface UserTurn {
   created: number;
 }
 
-/** What a tool touched: the files its arguments name, and the lines of a listing it gave (those inside the project count). */
+/**
+ * A tool call's result, as the engine takes it. The call itself is the one
+ * read before it ran (`ToolCall`), which the engine keeps: `readCall` reads
+ * its arguments only when it kept none (no id, no call seen before, a session
+ * that gets no rules).
+ */
 export interface ToolTouch {
   tool: string;
-  /** The host's id of the call: the rules it broke that only warn go with its result. */
+  /** The host's id of the call: the call kept for it, and the rules it broke that only warn, go with its result. */
   callID?: string;
-  files: readonly string[];
+  readCall(): Pick<ToolCall, "files" | "changes">;
+  /** The lines of a listing it gave (those inside the project count). */
   listed?: readonly string[];
   /**
-   * The text the call brought into the session, by file (a read's output, a
-   * write's or an edit's new text): rules with content conditions look at it.
-   * Asked for only when some rule has one: a read's whole output need not be
-   * taken apart otherwise.
+   * The text of the file a read brought in (the call's first file), which
+   * rules with content conditions look at; asked for only when some rule has
+   * one: a read's whole output need not be taken apart otherwise.
    */
-  texts?(): ReadonlyArray<{ file: string; text: string }>;
+  fileText?(): string;
 }
 
-/** What a tool call about to run meets: refused, the model reading `refusal.text` as the call's error (the rules it breaks), or let run. */
-export interface ToolVerdict {
+/**
+ * What a tool call about to run meets: refused, the model reading `refusal.text` as the call's error (the rules it
+ * breaks), or let run.
+ */
+interface ToolVerdict {
   refusal?: RulesAnswer;
 }
 
 /** What to do with a user's message: put the rules before the user's words, and date it after the rules message. */
-export interface UserTurnAnswer {
+interface UserTurnAnswer {
   rules?: RulesAnswer;
   /** A later date for the message, so it sorts after the window's rules message. */
   created?: number;
@@ -92,7 +103,10 @@ export interface Rulebook {
   sessionSeen(session: SeenSession): Promise<void>;
   /** A compaction began: its window starts once its summary is written. */
   compactionBegan(sessionID: string): void;
-  /** The window restarted, empty, as the host lets the model go on; `windowStart` is the host's id of its start, when it has one. */
+  /**
+   * The window restarted, empty, as the host lets the model go on; `windowStart` is the host's id of its start, when it
+   * has one.
+   */
   windowRestarted(sessionID: string, choice: { agent?: string; model?: ModelRef }, windowStart?: string): Promise<void>;
   /** The host's word that a compaction finished (it may come late: after the user's next message went to the model). */
   compactionEnded(sessionID: string): Promise<void>;
@@ -102,13 +116,19 @@ export interface Rulebook {
   userTurn(turn: UserTurn): Promise<UserTurnAnswer>;
   /** The plugin's own rules message, as the host stores it: `hide` a late copy of rules that went another way. */
   ownRulesStored(sessionID: string, marker: RulesMarker, created: number): Promise<{ hide: boolean }>;
-  /** A tool is about to run: the files it will touch count already, and what it would add is checked against the rules that forbid. */
-  toolAboutToRun(sessionID: string, call: ProposedCall): Promise<ToolVerdict>;
+  /**
+   * A tool is about to run: the files it will touch count already, and what it would add is checked against the rules
+   * that forbid.
+   */
+  toolAboutToRun(sessionID: string, call: ToolCall): Promise<ToolVerdict>;
   /** A tool ran: the rules to give the model with its result, if it activated any. */
   toolResult(sessionID: string, touched: ToolTouch): Promise<RulesAnswer | undefined>;
   /** The model asked for a rule by name: the answer, marked as the plugin's when it gives a rule. */
   ruleRequested(sessionID: string, name: string): { output: string; marker?: RulesMarker };
 }
 
-/** The words a host uses for each call and each silent delivery, in log lines about it (its hook's or event's name); the engine's own word otherwise. */
+/**
+ * The words a host uses for each call and each silent delivery, in log lines about it (its hook's or event's name); the
+ * engine's own word otherwise.
+ */
 export type HostLabels = Partial<Record<keyof Rulebook | SilentTrigger, string>>;

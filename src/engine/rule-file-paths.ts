@@ -12,7 +12,7 @@ import type { RuleFs } from "../discover/fs.js";
 import type { Rule } from "../rule/rule.js";
 import { inside } from "../rule/trust.js";
 
-export interface LinkedRuleFiles {
+interface LinkedRuleFiles {
   fs: Pick<RuleFs, "realpath">;
   /** The project's own rules folders (absolute, one per level), where a new file is a new rule. */
   nativeFolders: readonly string[];

@@ -12,8 +12,9 @@ import { inside } from "../rule/trust.js";
 import { parseFile } from "../discover/parse-file.js";
 import type { FoundRuleFile } from "../discover/source.js";
 import { type WeakenedRule, weakenedRules } from "../enforce/weakened.js";
-import { ALL_SOURCES, enforcingRules, type LoadedRules, resolvePrecedence } from "../formats/load.js";
-import type { RuleFileWrite } from "./checked-changes.js";
+import { enforcingRules, type LoadedRules, resolvePrecedence } from "../formats/load.js";
+import { ALL_SOURCES } from "../formats/sources.js";
+import type { RuleFileWrite } from "../enforce/checked-changes.js";
 import type { Rule } from "../rule/rule.js";
 
 export interface RuleWritePlace {

@@ -21,34 +21,36 @@
  * does; a deleted session is never prompted again and its state is freed;
  * `dispose` stops everything.
  */
-import { randomUUID } from "node:crypto";
 import type { Logger } from "../log.js";
 import type { RulebookOptions } from "../options.js";
 import type { RuleFs } from "../discover/fs.js";
 import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { startLiveRules, type RuleChanges } from "../formats/live-rules.js";
 import type { ConfiguredPack } from "../packs/configured.js";
-import { enforcingRules, type LoadedRules } from "../formats/load.js";
+import type { LoadedRules } from "../formats/load.js";
 import { foldersFromRoot, projectRoot, projectRulesDirs } from "../discover/locations.js";
 import { prepareForbidden } from "../enforce/forbidding-tiers.js";
 import { reasonText } from "../select/reasons.js";
-import { ruleSetIndex } from "../select/rule-set.js";
 import type { RuleSet } from "../session/session.js";
+import { DEFAULT_RETRY, type RetryPolicy } from "../session/silent-delivery.js";
 import { sessionStore, type SessionReport } from "../session/store.js";
-import { holdsRules } from "../session/window-queries.js";
 import { rulebookCalls } from "./calls.js";
-import { CHECK_SLICE_MS, callChecker, nextTurn } from "./check-call.js";
+import { CHECK_SLICE_MS, callChecking, nextTurn } from "./check-call.js";
 import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
+import { noteWriter } from "./notes.js";
+import { ruleSetOf } from "./rule-index.js";
 import { sessionRunner } from "./runner.js";
-import { silentDeliveries, type RetryPolicy } from "./silent-retry.js";
 import { boundedCalls, errorText, withTimeout } from "./timing.js";
 
-/** A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before any retry). */
-export const PROMPT_TIMEOUT_MS = 10_000;
+/**
+ * A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before
+ * any retry).
+ */
+const PROMPT_TIMEOUT_MS = 10_000;
 /** Long enough for a prompt sent right after creating a session; short enough to go unnoticed otherwise. */
 export const CREATION_GRACE_MS = 300;
 /** How long a first user message waits for the rules delivery under way. */
-export const FIRST_MESSAGE_WAIT_MS = 2500;
+const FIRST_MESSAGE_WAIT_MS = 2500;
 
 export interface EngineDeps {
   port: SessionPort;
@@ -76,7 +78,10 @@ export interface EngineDeps {
   packs?: readonly ConfiguredPack[];
   /** Where parsed rules are kept between starts; none: every start reads every rule file. */
   parseStore?: ParseCacheStore;
-  /** Whether the host offers the model the `rule` tool now (asked at each event; the host may learn it late). Offered when absent. */
+  /**
+   * Whether the host offers the model the `rule` tool now (asked at each event; the host may learn it late). Offered
+   * when absent.
+   */
   ruleTool?: () => boolean;
 }
 
@@ -90,11 +95,14 @@ export interface HookLimits {
   compactionWaitMs: number;
   /** For checking which paths named in a prompt exist. */
   pathCheckMs: number;
-  /** For checking a tool call against the rules that forbid, reading the file it writes included; past it the rest is let through. */
+  /**
+   * For checking a tool call against the rules that forbid, reading the file it writes included; past it the rest is
+   * let through.
+   */
   checkMs: number;
 }
 
-export const HOOK_LIMITS: HookLimits = {
+const HOOK_LIMITS: HookLimits = {
   reloadWaitMs: 1000,
   historyTimeoutMs: 2000,
   compactionWaitMs: 4000,
@@ -109,7 +117,10 @@ export interface RunningRulebook extends Rulebook {
   /** Stops watching rule folders, sending and waiting; frees every session. */
   dispose(): void;
   report(sessionID: string): SessionReport | undefined;
-  /** `holder` hears of each session the engine forgets (`undefined`: all of them, at `dispose`), to free what it keeps of it. */
+  /**
+   * `holder` hears of each session the engine forgets (`undefined`: all of them, at `dispose`), to free what it keeps
+   * of it.
+   */
   onForget(holder: (sessionID: string | undefined) => void): () => void;
 }
 
@@ -121,23 +132,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     log,
     deps.parseStore,
   );
-  const index = (loaded: LoadedRules): RuleSet => {
-    const { rules: list, warnings, shadowed } = loaded;
-    const byName = new Map(list.map((rule) => [rule.name, rule]));
-    const held = shadowed.filter((entry) => entry.forbidHolds);
-    const forbidding = {
-      rules: held.length === 0 ? list : enforcingRules(loaded),
-      shadowedBy: new Map(held.map(({ rule, by }) => [rule, by])),
-    };
-    return {
-      list,
-      byName,
-      names: ruleSetIndex(list).names,
-      warnings: warnings.length,
-      maxMessageBytes: options.maxMessageBytes,
-      forbidding,
-    };
-  };
+  const index = (loaded: LoadedRules): RuleSet => ruleSetOf(loaded, options);
   let indexed = index(live.current());
   // The forbidden patterns' sets are compiled now, in slices, not by the first call checked.
   const prepare = (set: RuleSet) => {
@@ -166,12 +161,25 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
   const within = boundedCalls(stopped.signal, log);
 
   const labels = deps.labels ?? {};
+  const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
+  const checking = callChecking({
+    fs: deps.fs,
+    checkMs: limits.checkMs,
+    projectRoot: place.projectRoot,
+    loaded: () => live.current(),
+    ruleWrites: {
+      projectRoot: place.projectRoot,
+      levels: foldersFromRoot(deps.directory, deps.worktree),
+      nativeFolders: projectRulesDirs(deps.directory, deps.worktree),
+      maxRuleBytes: options.maxRuleBytes,
+    },
+  });
   const runner = sessionRunner({
-    labels,
     port: deps.port,
     sessions,
     rules,
     log,
+    note: noteWriter({ log, labels, checkMs: limits.checkMs }),
     fs: deps.fs,
     within,
     stopped: stopped.signal,
@@ -181,30 +189,8 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
       firstMessageWaitMs: deps.firstMessageWaitMs ?? FIRST_MESSAGE_WAIT_MS,
       creationGraceMs: deps.creationGraceMs ?? CREATION_GRACE_MS,
     },
-    silent: () => silent,
-  });
-  const silent = silentDeliveries({
-    retry: deps.retry,
-    // A deleted session is not prompted; after `dispose` nothing is.
-    alive: (sessionID) => !stopped.signal.aborted && sessions.peek(sessionID) !== undefined,
-    holdsRules: (sessionID) => {
-      const state = sessions.peek(sessionID);
-      return state !== undefined && holdsRules(state.window);
-    },
-    send: async (sessionID, trigger) =>
-      void (await runner.drive(sessionID, { type: "silent-due", trigger, rules: rules(), freshId: randomUUID() })),
-    onFailure(sessionID, trigger, error, attempt, final) {
-      const event = labels[trigger] ?? trigger;
-      log.error(
-        `Rules delivery to session ${sessionID} on ${event} failed (try ${attempt})${final ? "; left for the session's next event" : "; retrying"}: ${errorText(error)}`,
-        {
-          sessionID,
-          event,
-          attempt,
-          error: errorText(error),
-        },
-      );
-    },
+    retry: deps.retry ?? DEFAULT_RETRY,
+    checking,
   });
 
   /** Sessions holding a changed or deleted rule get the new version, or a note, at their next delivery. */
@@ -227,28 +213,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     await withTimeout(reloading, limits.reloadWaitMs);
   };
 
-  const place = { directory: deps.directory, projectRoot: projectRoot(deps.directory, deps.worktree), home: deps.home };
-  const ruleWrites = {
-    projectRoot: place.projectRoot,
-    levels: foldersFromRoot(deps.directory, deps.worktree),
-    nativeFolders: projectRulesDirs(deps.directory, deps.worktree),
-    maxRuleBytes: options.maxRuleBytes,
-  };
-  const loaded = () => live.current();
-  const checkCall = callChecker({
-    sessions,
-    runner,
-    rules,
-    fs: deps.fs,
-    log,
-    enforce: options.enforce,
-    checkMs: limits.checkMs,
-    place,
-    loaded,
-    ruleWrites,
-  });
   const calls = rulebookCalls({
-    checkCall,
     sessions,
     runner,
     rules,

@@ -1,28 +1,33 @@
 /**
  * Carries out a session's steps: feeds an event to the model (`step`),
- * records the next state, applies each effect through the host's port within
- * its time bound, and feeds what came of it back, until the model asks for
- * nothing more. Two conversations of one session interleave at their awaits,
- * each step reading the session as it is then.
+ * records the next state, performs each effect through the host's port, the
+ * disk or the clock within its bound, and feeds what came of it back, until
+ * the model asks for nothing more. Two conversations of one session
+ * interleave at their awaits, each step reading the session as it is then.
+ * The silent delivery is a conversation of its own (`start-delivery`), which
+ * others wait for (`await-delivery`): its tries, failures and backoffs are
+ * the model's events and effects, not a loop here.
  */
 import { randomUUID } from "node:crypto";
-import type { Logger } from "../log.js";
 import type { RuleFs } from "../discover/fs.js";
-import { weakenedLine } from "../render/weakened.js";
-import { reasonText } from "../select/reasons.js";
-import type { Effect, Note, RuleSet, SessionEvent } from "../session/session.js";
+import type { Logger } from "../log.js";
+import type { Effect, SessionEvent } from "../session/events.js";
+import type { SilentTrigger } from "../session/marker.js";
+import type { RuleSet } from "../session/session.js";
+import type { RetryPolicy } from "../session/silent-delivery.js";
 import { step } from "../session/step.js";
 import type { SessionStore } from "../session/store.js";
-import type { SilentTrigger } from "../session/marker.js";
-import type { HostLabels, SessionPort } from "./contract.js";
-import type { SilentDeliveries } from "./silent-retry.js";
+import type { callChecking } from "./check-call.js";
+import { scanContents } from "./content-scan.js";
+import type { SessionPort } from "./contract.js";
+import type { NoteWriter } from "./notes.js";
 import { type BoundedCall, errorText, outcomeUnknown, sleep, withTimeout } from "./timing.js";
 
 /** The answer a host call gets, if the session's steps gave one. */
-export type Answer = Extract<Effect, { type: "answer" }>;
+type Answer = Extract<Effect, { type: "answer" }>;
 
 /** Every bound the runner keeps, in milliseconds. */
-export interface RunnerBounds {
+interface RunnerBounds {
   historyTimeoutMs: number;
   pathCheckMs: number;
   compactionWaitMs: number;
@@ -31,23 +36,29 @@ export interface RunnerBounds {
   creationGraceMs: number;
 }
 
-export interface RunnerParts {
+interface RunnerParts {
   port: SessionPort;
-  labels: HostLabels;
   sessions: SessionStore;
   rules(): RuleSet;
   log: Logger;
+  note: NoteWriter;
   fs: Pick<RuleFs, "stat">;
   within: BoundedCall;
   stopped: AbortSignal;
   bounds: RunnerBounds;
-  silent(): SilentDeliveries;
+  retry: RetryPolicy;
+  checking: ReturnType<typeof callChecking>;
+  /** Waits `ms`, or less when the plugin stops (`timing.ts` sleep; tests replace it). */
+  sleep?: (ms: number, stopped: AbortSignal) => Promise<void>;
 }
 
 export type Runner = ReturnType<typeof sessionRunner>;
 
 export function sessionRunner(parts: RunnerParts) {
-  const { port, sessions, log, bounds } = parts;
+  const { port, sessions, bounds } = parts;
+  const wait = parts.sleep ?? sleep;
+  /** Each session's silent delivery under way, as the conversation that carries it. */
+  const deliveries = new Map<string, Promise<void>>();
 
   /** Moves the session by `event` and whatever its effects bring back; the host's answer, if one was given. */
   async function drive(sessionID: string, first: SessionEvent): Promise<Answer | undefined> {
@@ -55,7 +66,7 @@ export function sessionRunner(parts: RunnerParts) {
     let answer: Answer | undefined;
     while (event) {
       const state = sessions.peek(sessionID);
-      // Deleted (or the plugin disposed): nothing more to do for it.
+      // Deleted (or the plugin disposed): nothing more to do for it; a delivery's retries stop here too.
       if (!state) return answer;
       const next = step(state, event);
       sessions.set(sessionID, next.state);
@@ -68,10 +79,17 @@ export function sessionRunner(parts: RunnerParts) {
     return answer;
   }
 
+  const silentDue = (trigger: SilentTrigger): SessionEvent => ({
+    type: "silent-due",
+    trigger,
+    rules: parts.rules(),
+    freshId: randomUUID(),
+  });
+
   async function apply(sessionID: string, effect: Exclude<Effect, Answer>): Promise<SessionEvent | undefined> {
     switch (effect.type) {
       case "note":
-        return void write(sessionID, effect.note);
+        return void parts.note(sessionID, effect.note);
       case "read-window": {
         const read = await parts
           .within(`The host's answer to a history read of session ${sessionID}`, bounds.historyTimeoutMs, (signal) =>
@@ -79,19 +97,8 @@ export function sessionRunner(parts: RunnerParts) {
           )
           .then((view) => ({ view, error: undefined }))
           .catch((error: unknown) => ({ view: undefined, error: errorText(error) }));
-        return {
-          type: "window-seen",
-          purpose: effect.purpose,
-          ...read,
-          rules: parts.rules(),
-          now: Date.now(),
-          freshId: randomUUID(),
-        };
-      }
-      case "await-delivery": {
-        const running = parts.silent().inFlight(sessionID);
-        if (running) await withTimeout(running, bounds.firstMessageWaitMs);
-        return { type: "turn-may-go-on", turn: effect.turn, rules: parts.rules() };
+        const { purpose } = effect;
+        return { type: "window-seen", purpose, ...read, rules: parts.rules(), now: Date.now(), freshId: randomUUID() };
       }
       case "check-paths": {
         const named = effect.turn.named;
@@ -100,118 +107,83 @@ export function sessionRunner(parts: RunnerParts) {
           Promise.all(named.map(({ absolute }) => parts.fs.stat(absolute).then(yes, no))),
           bounds.pathCheckMs,
         );
-        return {
-          type: "paths-found",
-          turn: effect.turn,
-          existing: named.filter((_, i) => exists?.[i]).map(({ path }) => path),
-          rules: parts.rules(),
-        };
+        const existing = named.filter((_, i) => exists?.[i]).map(({ path }) => path);
+        return { type: "paths-found", turn: effect.turn, existing, rules: parts.rules() };
       }
       case "deliver-silently":
-        return deliverSilently(sessionID, effect.trigger, effect);
-      case "send-rules": {
-        const { delivery, composed, window, trigger } = effect;
-        const prompt = {
-          sessionID,
-          text: composed.text,
-          marker: effect.marker,
-          agent: effect.agent,
-          model: effect.model,
-        };
-        try {
-          // Given up at its deadline even if the host goes on: the outcome is unknown, and the next try reads the window before it sends again.
-          const { created } = await parts.within(
-            `The host's answer to the rules prompt for session ${sessionID}`,
-            bounds.promptTimeoutMs,
-            (signal) => port.sendRules(prompt, signal),
-          );
-          return { type: "rules-sent", delivery, created, composed, window, trigger, rules: parts.rules() };
-        } catch (error) {
-          // Only a timeout leaves the outcome unknown; any other failure was an answer.
-          if (!outcomeUnknown(error)) await drive(sessionID, { type: "rules-refused", delivery });
-          throw error;
-        }
-      }
-      case "fail":
-        throw new Error(
-          "an earlier rules prompt may have been stored, and the history that would tell cannot be read; trying again later",
-        );
+        // A host may prompt a new session at once, and set its agent and model from that first prompt: a silent
+        // prompt racing it could leave the session on the default agent. A first message arriving within the grace
+        // period carries the rules itself.
+        if (effect.grace) await wait(bounds.creationGraceMs, parts.stopped);
+        return { type: "delivery-asked", trigger: effect.trigger, thenWentOn: effect.thenWentOn, retry: parts.retry };
+      case "start-delivery":
+        return void startDelivery(sessionID, effect.trigger);
+      case "try-delivery":
+        if (effect.afterMs > 0) await wait(effect.afterMs, parts.stopped);
+        return silentDue(effect.trigger);
+      case "await-delivery":
+        return awaitDelivery(sessionID, effect.waiter);
+      case "send-rules":
+        return sendRules(sessionID, effect);
+      case "find-rule-files":
+        return parts.checking.findRuleFiles(effect);
+      case "read-files":
+        return parts.checking.readFiles(effect);
+      case "match-call":
+        return parts.checking.matchCall(effect);
+      case "scan-contents":
+        return scanContents(parts.rules(), effect);
     }
   }
 
-  async function deliverSilently(
+  /**
+   * The delivery's own conversation: what breaks it off is the model's to answer (`delivery-broke`), and the log's
+   * after that.
+   */
+  function startDelivery(sessionID: string, trigger: SilentTrigger): void {
+    const run: Promise<void> = drive(sessionID, silentDue(trigger))
+      .catch((error: unknown) => drive(sessionID, { type: "delivery-broke", error: errorText(error) }))
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          parts.log.error(`Rules delivery to session ${sessionID} broke off: ${errorText(error)}`, { sessionID }),
+      )
+      .finally(() => {
+        if (deliveries.get(sessionID) === run) deliveries.delete(sessionID);
+      });
+    deliveries.set(sessionID, run);
+  }
+
+  /** Waits for the delivery under way: a turn and the host going on only so long, then they go on. */
+  async function awaitDelivery(
     sessionID: string,
-    trigger: SilentTrigger,
-    how: { grace?: boolean; thenWentOn?: boolean },
+    waiter: Extract<Effect, { type: "await-delivery" }>["waiter"],
   ): Promise<SessionEvent | undefined> {
-    if (how.grace) {
-      // A host may prompt a new session at once, and set its agent and model from that first prompt: a silent prompt racing it could
-      // leave the session on the default agent. A first message arriving within the grace period carries the rules itself.
-      // Deleted during it (or the plugin disposed): the delivery finds the session gone and sends nothing.
-      await sleep(bounds.creationGraceMs, parts.stopped);
-    }
-    const delivering = parts.silent().deliver(sessionID, trigger);
-    if (!how.thenWentOn) return void (await delivering);
-    // The host writes what the model reads next as this call returns: rules not stored by then would land after it.
-    await withTimeout(delivering, bounds.compactionWaitMs);
-    return { type: "went-on" };
+    const running = deliveries.get(sessionID);
+    if (waiter.kind === "asker") return void (await running);
+    if (running)
+      await withTimeout(running, waiter.kind === "turn" ? bounds.firstMessageWaitMs : bounds.compactionWaitMs);
+    // The host writes what the model reads next as its call returns: rules not stored by then would land after it.
+    return waiter.kind === "turn"
+      ? { type: "turn-may-go-on", turn: waiter.turn, rules: parts.rules() }
+      : { type: "went-on" };
   }
 
-  function write(sessionID: string, note: Note): void {
-    if (note.kind === "activated") {
-      const text = reasonText(note.reason);
-      log.debug(`Activated rule ${note.rule} for session ${sessionID}: ${text}`, {
-        sessionID,
-        rule: note.rule,
-        reason: text,
-      });
-    } else if (note.kind === "delivered") {
-      const where =
-        note.how === "message"
-          ? "inside its user message"
-          : note.how === "tool-result"
-            ? `with the result of ${note.tool}`
-            : `on ${parts.labels[note.how] ?? note.how}`;
-      log.debug(`Delivered ${note.rules.length} rules to session ${sessionID} ${where}`, {
-        sessionID,
-        rules: note.rules,
-      });
-    } else if (note.kind === "enforced") {
-      const verb = note.mode === "block" ? "Refused" : "Let run, with a warning,";
-      const what = note.broken.map(
-        ({ rule, pattern, file, lineNumber }) =>
-          `${rule} (${pattern}${file === undefined ? "" : ` in ${file}${lineNumber === undefined ? "" : ` line ${lineNumber}`}`})`,
+  async function sendRules(sessionID: string, effect: Extract<Effect, { type: "send-rules" }>): Promise<SessionEvent> {
+    const { delivery, composed, compactions, trigger } = effect;
+    const prompt = { sessionID, text: composed.text, marker: effect.marker, agent: effect.agent, model: effect.model };
+    try {
+      // Given up at its deadline even if the host goes on: the outcome is unknown, and the next try reads the window
+      // before it sends again.
+      const { created } = await parts.within(
+        `The host's answer to the rules prompt for session ${sessionID}`,
+        bounds.promptTimeoutMs,
+        (signal) => port.sendRules(prompt, signal),
       );
-      log.info(`${verb} a ${note.tool} call in session ${sessionID}: it breaks ${what.join(", ")}`, {
-        sessionID,
-        tool: note.tool,
-        rules: note.broken.map(({ rule }) => rule),
-      });
-    } else if (note.kind === "weakened") {
-      const lines = note.weakened.map(weakenedLine);
-      log.warn(
-        `A ${note.tool} call in session ${sessionID} weakened rules that forbid (it ran; rule files stay writable):\n${lines.join("\n")}`,
-        {
-          sessionID,
-          tool: note.tool,
-          rules: note.weakened.map(({ name }) => name),
-        },
-      );
-    } else if (note.kind === "went-on-before-rules") {
-      log.debug(
-        `Session ${sessionID} went on after its compaction before the rules could go: they go with its next message`,
-        { sessionID },
-      );
-    } else if (note.silent) {
-      log.warn(
-        `Sending the rules to session ${sessionID} in a silent message without reading its history (${note.error}): an earlier copy may be there`,
-        { sessionID },
-      );
-    } else {
-      log.warn(
-        `Could not read the history of session ${sessionID} (${note.error}); delivering the rules with this message, though an earlier copy may be there`,
-        { sessionID },
-      );
+      return { type: "rules-sent", delivery, created, composed, compactions, trigger, rules: parts.rules() };
+    } catch (error) {
+      // Only a timeout leaves the outcome unknown; any other failure was an answer.
+      return { type: "rules-not-sent", delivery, trigger, error: errorText(error), refused: !outcomeUnknown(error) };
     }
   }
 

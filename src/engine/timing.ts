@@ -16,7 +16,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Who hears what a call answered after it was given up; its answer goes nowhere else. */
-export interface LateAnswers<T = unknown> {
+interface LateAnswers<T = unknown> {
   log: Pick<Logger, "info">;
   /** The call's answer, in the log line: "The host's answer to …". */
   what: string;

@@ -11,11 +11,11 @@ import { userPluginOptions } from "../opencode-config.js";
 import { parseOptions } from "../options.js";
 import { nodeRuleFs } from "../discover/fs.js";
 import { fileParseCache, parseCacheFolder } from "../discover/parse-cache-file.js";
-import { ALL_SOURCES } from "../formats/load.js";
+import { ALL_SOURCES } from "../formats/sources.js";
 import { configuredPacks } from "../pack-config.js";
 import { warningLine } from "../rule/warnings.js";
 
-export interface HostStart {
+interface HostStart {
   /** The plugin's options as the host's config gives them. */
   rawOptions: unknown;
   sink: LogSink;

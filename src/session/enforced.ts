@@ -13,10 +13,14 @@ import type { Rule } from "../rule/rule.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
 import { weakenedText } from "../render/weakened.js";
 import { enforcedMarker, type RulesMarker, weakenedMarker } from "./marker.js";
-import type { Effect, RulesAnswer, SessionEvent, SessionState, Step } from "./session.js";
+import type { Effect, SessionEvent, Step } from "./events.js";
+import type { RulesAnswer, SessionState } from "./session.js";
 import { advanceWindow } from "./window.js";
 
-/** Calls whose `warn` rules wait for their result, per session: a call whose result never comes must not keep its note for ever. */
+/**
+ * Calls whose `warn` rules wait for their result, per session: a call whose result never comes must not keep its note
+ * for ever.
+ */
 export const MAX_WARNED_CALLS = 32;
 
 export function callChecked(
@@ -36,7 +40,8 @@ export function callChecked(
   // A refused call reports every rule it broke; a call that runs, its warnings.
   const broken = blocked ? violations : violations.filter((violation) => violation.mode === "warn");
   const rules = uniqueRules(broken);
-  // A shadowed rule whose forbids hold comes with its text each time: the window holds the rule that shadows it under that name.
+  // A shadowed rule whose forbids hold comes with its text each time: the window holds the rule that shadows it under
+  // that name.
   const shadowed = new Set(broken.flatMap((violation) => (violation.shadowedBy ? [violation.rule] : [])));
   // Once per window: a rule the window holds as it is now is named, not repeated.
   const withText = new Set(
@@ -69,7 +74,10 @@ export function callChecked(
   return { state: waiting(next, callID ?? tool, answer), effects: [note, { type: "answer" }] };
 }
 
-/** A call that ran and weakened rules that forbid: the log says so, and its result tells the model (and the Rules panel) after any warning. */
+/**
+ * A call that ran and weakened rules that forbid: the log says so, and its result tells the model (and the Rules panel)
+ * after any warning.
+ */
 function weakenedBy(step: Step, key: string, tool: string, weakened: readonly WeakenedRule[]): Step {
   const note: RulesAnswer = { text: weakenedText(weakened), marker: weakenedMarker(weakened.map(({ name }) => name)) };
   const earlier = step.state.warned?.get(key);
@@ -79,13 +87,23 @@ function weakenedBy(step: Step, key: string, tool: string, weakened: readonly We
   };
 }
 
-/** The session with `answer` waiting for the result of call `key`; past MAX_WARNED_CALLS the oldest is forgotten (a call whose result never comes). */
+/**
+ * The session with `answer` waiting for the result of call `key`; past MAX_WARNED_CALLS the oldest is forgotten (a call
+ * whose result never comes).
+ */
 function waiting(state: SessionState, key: string, answer: RulesAnswer): SessionState {
   const warned = new Map(state.warned ?? []);
   warned.set(key, answer);
   while (warned.size > MAX_WARNED_CALLS) warned.delete(warned.keys().next().value as string);
   return { ...state, warned };
 }
+
+/**
+ * A subagent's session left alone whose call broke no `warn` rule: its result carries nothing, and needs no fresh
+ * rules.
+ */
+export const resultLeftAlone = (state: SessionState, key: string): boolean =>
+  state.window.stage === "ignored" && state.warned?.has(key) !== true;
 
 /** The rules a `warn` rule puts into this call's result, taken out of the session. */
 export function takeWarning(state: SessionState, key: string): { state: SessionState; warning?: RulesAnswer } {

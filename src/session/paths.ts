@@ -7,6 +7,7 @@
  * project stays absolute, so only an absolute glob can match it.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { PlacedPath } from "../enforce/proposed.js";
 import { atTokens } from "../select/mentions.js";
 
 /**
@@ -25,14 +26,29 @@ export function pathCandidatesInPrompt(text: string): string[] {
   return [...candidates].filter((candidate) => candidate !== "" && !/^[a-z]+:\/\//i.test(candidate)).slice(0, 100);
 }
 
-/** Paths a tool listed (one per line, absolute) that lie inside the project: a listing outside it says nothing of the session's work. */
+/**
+ * Paths a tool listed (one per line, absolute) that lie inside the project: a listing outside it says nothing of the
+ * session's work.
+ */
 export function listedInProject(lines: readonly string[], projectRoot: string): string[] {
   return lines.filter((line) => line.startsWith(projectRoot + sep));
 }
 
 /** A path as the working set keeps it: project-relative POSIX inside the project, absolute outside. */
 export function normalisePath(raw: string, directory: string, projectRoot: string): string {
-  const path = raw.startsWith("file://") ? fileUrlPath(raw) : raw;
+  return workingSetForm(written(raw), directory, projectRoot);
+}
+
+/** A path a tool call names, normalised once: as the working set keeps it, and absolute, to read. */
+export function placedPath(raw: string, base: Pick<PathBase, "directory" | "projectRoot">): PlacedPath {
+  const path = written(raw);
+  return { path: workingSetForm(path, base.directory, base.projectRoot), absolute: resolve(base.directory, path) };
+}
+
+/** The path a raw path names: a `file://` URL's, or the path as written. */
+const written = (raw: string): string => (raw.startsWith("file://") ? fileUrlPath(raw) : raw);
+
+function workingSetForm(path: string, directory: string, projectRoot: string): string {
   const absolute = isAbsolute(path) ? path : resolve(directory, path);
   const inProject = relative(projectRoot, absolute);
   if (inProject === "" || inProject.startsWith("..") || isAbsolute(inProject)) return absolute.split(sep).join("/");

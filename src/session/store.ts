@@ -25,8 +25,10 @@ export function sessionStore(holderFailed: (sessionID: string | undefined, error
     }
   };
   return {
-    /** The session's state, created on first use; undefined for a deleted session, or once the store is closed. */
-    get(id: string): SessionState | undefined {
+    /**
+     * The session's state, created when it has none yet; undefined for a deleted session, or once the store is closed.
+     */
+    open(id: string): SessionState | undefined {
       if (closed || deleted.has(id)) return undefined;
       let state = sessions.get(id);
       if (!state) {

@@ -33,14 +33,17 @@ export type Stage = "unread" | "empty" | "owed" | "held" | "ignored";
 export interface Attempt {
   readonly composed: ComposedMessage;
   readonly status: "pending" | "landed" | "superseded";
-  /** The window it was composed for: landing after a compaction, it does not count for the new one. */
-  readonly window: number;
+  /**
+   * The session's compaction count when it was composed (the window it was for): landing after a compaction, it does
+   * not count for the new one.
+   */
+  readonly compactions: number;
 }
 
 export interface WindowState {
   readonly stage: Stage;
-  /** Counts compactions. */
-  readonly window: number;
+  /** How many compactions the session has had: each starts a new window. */
+  readonly compactions: number;
   /**
    * Rules in the current window, as the version the model got: a rule whose
    * file changed since, or was deleted, differs and is delivered again.
@@ -62,14 +65,19 @@ export interface WindowState {
    * message is older, so a message the host dates from then on is in this window.
    */
   readonly startedAt?: number;
-  /** A compaction is under way: its window starts once its summary is written, whether or not the host's event has come. */
+  /**
+   * A compaction is under way: its window starts once its summary is written, whether or not the host's event has come.
+   */
   readonly compacting: boolean;
-  /** Compactions whose window the plugin started on the host's hook or a history read, and whose host event is still to come. */
+  /**
+   * Compactions whose window the plugin started on the host's hook or a history read, and whose host event is still to
+   * come.
+   */
   readonly unannounced: number;
 }
 
 /** A rules message found in the window: the rules it names, and the attempt it was, if it was one. */
-export interface FoundRules {
+export interface FoundRulesMessage {
   readonly rules: readonly string[];
   readonly delivery?: string;
   /** What it said of agent and model scopes (`ComposedMessage`). */
@@ -92,19 +100,25 @@ export type WindowEvent =
   | { type: "compaction-announced" }
   /** The compaction under way ended without a new window (its summary failed). */
   | { type: "compaction-abandoned" }
-  /** The model has read messages after the point where a silent prompt would go: the next message the plugin reaches carries the rules. */
+  /**
+   * The model has read messages after the point where a silent prompt would go: the next message the plugin reaches
+   * carries the rules.
+   */
   | { type: "overtaken" }
   /** A silent rules prompt went out. */
   | { type: "prompt-sent"; delivery: string; composed: ComposedMessage }
   /** The host answered that it was not stored. */
   | { type: "prompt-refused"; delivery: string }
-  /** The host stored it (its answer, or the history showed it): `composed` stands in for an attempt no longer remembered. */
+  /**
+   * The host stored it (its answer, or the history showed it): `composed` stands in for an attempt no longer
+   * remembered.
+   */
   | {
       type: "prompt-stored";
       delivery: string;
       created: number;
       composed: ComposedMessage;
-      window: number;
+      compactions: number;
       current: CurrentRules;
     }
   /** The plugin saw its own prompt being stored, dated `created`. */
@@ -112,8 +126,10 @@ export type WindowEvent =
   /** A delivery found nothing the window lacks. */
   | { type: "nothing-to-send" }
   /** The history showed these rules messages in the window; `settles`: they stand for the session's delivery. */
-  | { type: "window-read"; found: readonly FoundRules[]; settles: boolean; current: CurrentRules }
-  /** A user's message carried the rules the session lacked (or it lacked none): every prompt still on its way is a copy. */
+  | { type: "window-read"; found: readonly FoundRulesMessage[]; settles: boolean; current: CurrentRules }
+  /**
+   * A user's message carried the rules the session lacked (or it lacked none): every prompt still on its way is a copy.
+   */
   | { type: "user-message"; composed: ComposedMessage | undefined; current: CurrentRules }
   /** A tool result carried newly activated rules. */
   | { type: "tool-result"; composed: ComposedMessage; current: CurrentRules }
@@ -127,7 +143,7 @@ export const ATTEMPTS_REMEMBERED = 16;
 
 export const NEW_WINDOW: WindowState = {
   stage: "unread",
-  window: 0,
+  compactions: 0,
   delivered: new Map(),
   listedOnRequest: false,
   listed: new Set(),

@@ -7,7 +7,7 @@ import {
   ATTEMPTS_REMEMBERED,
   type Attempt,
   type CurrentRules,
-  type FoundRules,
+  type FoundRulesMessage,
   type WindowEvent,
   type WindowState,
 } from "./window-state.js";
@@ -22,7 +22,7 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
     case "compacted":
       return {
         ...state,
-        window: state.window + 1,
+        compactions: state.compactions + 1,
         delivered: new Map(),
         listedOnRequest: false,
         listed: new Set(),
@@ -45,7 +45,7 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
       const attempts = new Map(state.attempts).set(event.delivery, {
         composed: event.composed,
         status: "pending",
-        window: state.window,
+        compactions: state.compactions,
       });
       // Oldest first out: a Map iterates in insertion order.
       if (attempts.size > ATTEMPTS_REMEMBERED) attempts.delete(attempts.keys().next().value as string);
@@ -63,7 +63,7 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
       if (attempt?.status === "superseded") return { ...state, attempts };
       if (attempt) attempts.set(event.delivery, { ...attempt, status: "landed" });
       // A compaction while it was on its way: the window it was for is gone.
-      if ((attempt?.window ?? event.window) !== state.window) return { ...state, attempts };
+      if ((attempt?.compactions ?? event.compactions) !== state.compactions) return { ...state, attempts };
       return {
         ...hold(state, attempt?.composed ?? event.composed, event.current),
         attempts,
@@ -74,14 +74,16 @@ export function advanceWindow(state: WindowState, event: WindowEvent): WindowSta
     case "prompt-seen": {
       const attempt = event.delivery === undefined ? undefined : state.attempts.get(event.delivery);
       if (attempt?.status !== "pending") return state;
-      // Composed for a window a compaction has ended since, and dated before the plugin knew: the host may have put it in either
-      // window, and the new window's delivery reads the history instead. Dated from then on, it is in the new window.
+      // Composed for a window a compaction has ended since, and dated before the plugin knew: the host may have put
+      // it in either window, and the new window's delivery reads the history instead. Dated from then on, it is in
+      // the new window.
       const inWindow =
-        attempt.window === state.window || (state.startedAt !== undefined && event.created >= state.startedAt);
+        attempt.compactions === state.compactions ||
+        (state.startedAt !== undefined && event.created >= state.startedAt);
       const attempts = new Map(state.attempts).set(event.delivery as string, {
         ...attempt,
         status: "landed",
-        window: inWindow ? state.window : attempt.window,
+        compactions: inWindow ? state.compactions : attempt.compactions,
       });
       if (!inWindow) return { ...state, attempts };
       return { ...hold(state, attempt.composed, event.current), attempts, stage: "held", rulesCreated: event.created };
@@ -148,7 +150,7 @@ function hold(state: WindowState, composed: ComposedMessage, current: CurrentRul
 }
 
 /** What a rules message found in the history carried, by name, as the rules are now. */
-function holdNamed(state: WindowState, found: FoundRules, current: CurrentRules): WindowState {
+function holdNamed(state: WindowState, found: FoundRulesMessage, current: CurrentRules): WindowState {
   const delivered = new Map(state.delivered);
   for (const name of found.rules) {
     const rule = current.get(name);

@@ -1,5 +1,5 @@
 /**
- * A tool call checked by the engine (src/engine/check-call.ts), no host: a
+ * A tool call checked by the engine (src/engine/check-call.ts, src/session/call-check.ts), no host: a
  * write against the file on disk, an edit or a patch applied to it (the
  * calls built by the OpenCode adapter), the user's `enforce` option, a subagent's
  * session, a file that cannot be read, a check that runs out of time, and
@@ -68,6 +68,8 @@ const call = (changes: ProposedChange[], tool = "write") => ({
   files: [],
   changes,
 });
+/** A call's result, naming no file. */
+const resultOf = (tool: string, callID: string) => ({ tool, callID, readCall: () => ({ files: [], changes: [] }) });
 const write = (path: string, content: string): ProposedChange => ({
   kind: "write",
   path: join(project.projectDir, path),
@@ -219,7 +221,7 @@ describe("the user's enforce option", () => {
     const changes = [write("src/new.ts", "console.log(1)\n")];
     const about = call(changes);
     expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
-    const result = await rulebook.toolResult("s1", { tool: "write", callID: about.callID, files: [] });
+    const result = await rulebook.toolResult("s1", resultOf("write", about.callID));
     expect(result?.text).toContain('Rule "no-console" forbids');
   });
 
@@ -250,8 +252,8 @@ test("a warn rule's command runs; the result of that call, and only that one, ca
   await start();
   const about = call([{ kind: "command", command: "git push --force" }], "bash");
   expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
-  expect(await rulebook.toolResult("s1", { tool: "bash", callID: "another", files: [] })).toBeUndefined();
-  expect((await rulebook.toolResult("s1", { tool: "bash", callID: about.callID, files: [] }))?.text).toContain(
+  expect(await rulebook.toolResult("s1", resultOf("bash", "another"))).toBeUndefined();
+  expect((await rulebook.toolResult("s1", resultOf("bash", about.callID)))?.text).toContain(
     'Rule "no-force" forbids `/--force\\b/` in the command: git push --force',
   );
 });
@@ -329,7 +331,7 @@ describe("a call weakening a rule through a path that leads to its file", () => 
     await start();
     const about = call([write("rules-link/no-console.md", "---\nenabled: false\nforbid: console.log(\n---\nOff.\n")]);
     expect((await rulebook.toolAboutToRun("s1", about)).refusal).toBeUndefined();
-    const result = await rulebook.toolResult("s1", { tool: "write", callID: about.callID, files: [] });
+    const result = await rulebook.toolResult("s1", resultOf("write", about.callID));
     expect(result?.text).toContain('- Rule "no-console" (.opencode/rules/no-console.md): switched off');
     expect(logged.join("\n")).toContain("weakened rules that forbid");
   });

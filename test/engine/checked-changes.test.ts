@@ -1,19 +1,25 @@
 /**
- * The changes of a call as the check reads them (src/engine/checked-changes.ts),
- * against files held in memory: an edit applied to the file's text and
- * judged by the lines the result has that the file did not, its fallbacks
- * (a replacement not found, a file that cannot be read), and what a call
- * does to rule files, returned apart.
+ * The changes of a call as the check reads them, against files held in
+ * memory: the engine's reads (src/engine/check-call.ts: the rule file each
+ * change writes, the files on disk) and the session's reading of them
+ * (src/session/call-check.ts, src/enforce/checked-changes.ts): an edit
+ * applied to the file's text and judged by the lines the result has that the
+ * file did not, its fallbacks (a replacement not found, a file that cannot be
+ * read), and what a call does to rule files, returned apart.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { RuleFs } from "../../src/discover/fs.js";
-import { type ChangeReading, checkedChanges } from "../../src/engine/checked-changes.js";
+import { callChecking } from "../../src/engine/check-call.js";
+import { noteWriter } from "../../src/engine/notes.js";
 import type { ProposedChange, Replacement } from "../../src/enforce/proposed.js";
 import { violationsIn } from "../../src/enforce/violations.js";
 import type { Logger } from "../../src/log.js";
 import { readForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import type { Rule } from "../../src/rule/rule.js";
+import { checkedCall, readsFor } from "../../src/session/call-check.js";
+import type { CallUnderCheck } from "../../src/session/events.js";
+import { placeCall } from "../../src/session/placed-call.js";
 import { makeRule, utf8 } from "../support/rules.js";
 
 const DIR = "/p";
@@ -59,16 +65,9 @@ function reading(disk: Disk, maxBytes = 1024 * 1024, links: Links = {}) {
     flush: async () => {},
   };
   const nativeFolders = ["/p/.opencode/rules", "/p/packages/app/.opencode/rules"];
-  const parts: ChangeReading = {
-    fs,
-    log,
-    maxBytes,
-    checkMs: 50,
-    place: { directory: DIR, projectRoot: DIR },
-    nativeFolders,
-    now: () => performance.now(),
-  };
-  return { parts, logged, reads };
+  const checking = callChecking({ fs, checkMs: 50, projectRoot: DIR, nativeFolders, maxBytes });
+  const note = noteWriter({ log, labels: {}, checkMs: 50 });
+  return { checking, note, logged, reads };
 }
 
 const edit = (path: string, replacements: Replacement[], readFrom?: string): ProposedChange => ({
@@ -85,14 +84,25 @@ const edit = (path: string, replacements: Replacement[], readFrom?: string): Pro
 });
 const swap = (oldText: string, newText: string): Replacement => ({ oldText, newText });
 
+/** The check's reads and the session's reading of them, as one call of the engine makes them: rule files found, files read, changes worked out. */
 async function check(disk: Disk, changes: ProposedChange[], maxBytes?: number, links?: Links) {
-  const { parts, logged, reads } = reading(disk, maxBytes, links);
-  const checked = await checkedChanges(parts, "s1", { tool: "edit", changes }, RULES, performance.now() + 50);
+  const { checking, note, logged, reads } = reading(disk, maxBytes, links);
+  const call = placeCall({ tool: "edit", files: [], changes }, { directory: DIR, projectRoot: DIR });
+  const found = await checking.findRuleFiles({
+    type: "find-rule-files",
+    check: { call, forbidding: { rules: RULES }, option: "block" },
+  });
+  if (found.type !== "rule-files-found") throw new Error("no rule files found");
+  const under: CallUnderCheck = { ...found.check, deadline: found.deadline, ruleFiles: found.ruleFiles };
+  const read = await checking.readFiles({ type: "read-files", check: under, reads: readsFor(under) });
+  if (read.type !== "files-read") throw new Error("no files read");
+  const checked = checkedCall(under, read.read);
+  for (const change of checked.unchecked) note("s1", { kind: "unchecked-change", tool: "edit", change });
   const violations = violationsIn(checked.changes, RULES, {}, "block", {
     now: () => performance.now(),
     deadline: Number.POSITIVE_INFINITY,
   }).violations;
-  return { ...checked, violations, logged, reads };
+  return { changes: checked.changes, ruleWrites: checked.ruleWrites, violations, logged, reads };
 }
 
 describe("an edit, applied to the file on disk", () => {

@@ -80,6 +80,8 @@ afterEach(async () => {
   await project.cleanup();
 });
 
+/** A call's result whose arguments name `files`. */
+const result = (tool: string, files: string[]) => ({ tool, readCall: () => ({ files, changes: [] }) });
 const turn = (sessionID: string, text: string, created = 5_000) =>
   rulebook.userTurn({ sessionID, texts: [text], files: [], created });
 
@@ -113,17 +115,34 @@ describe("the engine over a fake port", () => {
   test("a tool that touches a file gives the rules its glob activates with its result, once", async () => {
     await rulebook.sessionSeen({ id: "s1", hasHistory: false });
     await rulebook.toolAboutToRun("s1", { tool: "read", files: ["src/app.ts"], changes: [] });
-    const rules = await rulebook.toolResult("s1", { tool: "read", files: ["src/app.ts"] });
+    const rules = await rulebook.toolResult("s1", result("read", ["src/app.ts"]));
     expect(rules?.marker).toMatchObject({ rules: ["typescript"], trigger: "read" });
-    expect(await rulebook.toolResult("s1", { tool: "read", files: ["src/app.ts"] })).toBeUndefined();
+    expect(await rulebook.toolResult("s1", result("read", ["src/app.ts"]))).toBeUndefined();
     // A listing counts only the paths inside the project.
     expect(rulebook.report("s1")?.files).toEqual(["src/app.ts"]);
     await rulebook.toolResult("s1", {
-      tool: "glob",
-      files: [],
+      ...result("glob", []),
       listed: [`${project.projectDir}/src/b.ts`, "/elsewhere/c.ts"],
     });
     expect(rulebook.report("s1")?.files).toEqual(["src/app.ts", "src/b.ts"]);
+  });
+
+  test("the text a call brought in activates a rule with a content condition: a read's file, a write kept from before it ran", async () => {
+    await project.writeRule("project", "legacy.md", "---\nfileContains: legacyFetch(\n---\nUse fetchJson.\n");
+    rulebook.dispose();
+    await start();
+    await rulebook.sessionSeen({ id: "s1", hasHistory: false });
+    const read = await rulebook.toolResult("s1", { ...result("read", ["src/a.md"]), fileText: () => "legacyFetch(1)" });
+    expect(read?.marker.rules).toEqual(["legacy"]);
+    await rulebook.sessionSeen({ id: "s2", hasHistory: false });
+    const changes = [{ kind: "write" as const, path: "notes/b.md", content: "legacyFetch(2)" }];
+    await rulebook.toolAboutToRun("s2", { tool: "write", callID: "w1", files: ["notes/b.md"], changes });
+    const unread = () => {
+      throw new Error("the arguments were read again");
+    };
+    const written = await rulebook.toolResult("s2", { tool: "write", callID: "w1", readCall: unread });
+    expect(written?.marker.rules).toEqual(["legacy"]);
+    expect(rulebook.report("s2")?.files).toEqual(["notes/b.md"]);
   });
 
   test("a restarted window gets every active rule again; the host's late word for the same compaction sends nothing more", async () => {

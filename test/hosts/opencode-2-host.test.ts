@@ -1,65 +1,26 @@
 /**
  * The simulated OpenCode 2 host's own semantics (test/support/opencode-2-host.ts),
- * checked with tiny inline plugins, and its scenario driver over one.
+ * checked with tiny inline plugins: loading, prompts, context hooks, turns,
+ * events and storage (its tools: opencode-2-host-tools.test.ts; its scenario
+ * driver: opencode-2-driver.test.ts).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type {
-  HostEvent,
-  LlmMessage,
-  PluginContext,
-  SessionPrompt,
-  ToolFinished,
-} from "../../src/hosts/opencode-2/api.js";
+import type { HostEvent, PluginContext, SessionPrompt } from "../../src/hosts/opencode-2/api.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import {
-  type ModelReply,
   type ModelRequest,
   type Responder,
   type SimulatedHost,
-  SYSTEM_PROMPT,
   startSimulatedHost,
 } from "../support/opencode-2-host.js";
-import { simulatedOpenCode2WithPlugin } from "../support/opencode-2-driver.js";
-import { tempFolder } from "../support/temp-folder.js";
+import { read, script, startInlineHost as start, stopInlineHosts } from "../support/opencode-2-inline-host.js";
+import { SYSTEM_PROMPT } from "../support/opencode-2-loop.js";
 
 const LOAD_ERROR = "Plugin must export a default definition with an id and an effect or setup function.";
-const cleanups: Array<() => Promise<void>> = [];
 
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+afterEach(stopInlineHosts);
 
-/** A plugin whose setup is the given function. */
-const plugin = (setup: (ctx: PluginContext) => unknown) => ({ id: "test-plugin", setup });
-
-async function start(
-  setup: (ctx: PluginContext) => unknown,
-  responder: Responder = () => ({ text: "ok" }),
-  failing = false,
-): Promise<SimulatedHost> {
-  const directory = await tempFolder("oc2-host-test-");
-  cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  await writeFile(join(directory, "a.txt"), "file A");
-  const host = await startSimulatedHost({
-    plugin: plugin(setup),
-    options: { answer: 42 },
-    directory,
-    responder,
-    failing,
-  });
-  cleanups.push(() => host.stop());
-  return host;
-}
-
-/** A scripted model: the replies in order, then "done". */
-function script(...replies: ModelReply[]): Responder {
-  return () => replies.shift() ?? { text: "done" };
-}
-
-const read = (path: string): ModelReply => ({ toolCalls: [{ name: "read", input: { path } }] });
 const textOf = (message: LlmMessage | undefined) =>
   (message?.content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -186,150 +147,6 @@ describe("simulated OpenCode 2 host", () => {
       model: { providerID: "sim", id: "sim-model" },
       tools: ["read", "write", "edit", "shell"],
     });
-  });
-
-  test("tool results are tool messages without an id, after their assistant message", async () => {
-    const host = await start(
-      () => undefined,
-      script({ text: "looking", toolCalls: [{ name: "read", input: { path: "a.txt" } }] }),
-    );
-    const session = host.createSession();
-    await host.prompt(session, "hello");
-    const [user, assistant, tool, ...rest] = host.requests(session)[1]?.messages ?? [];
-    const history = host.history(session);
-    expect(rest).toEqual([]);
-    expect(user).toMatchObject({ id: history[0]?.id, role: "user" });
-    const call = assistant?.content[1] as { id: string };
-    expect(assistant).toEqual({
-      id: history[1]?.id,
-      role: "assistant",
-      content: [
-        { type: "text", text: "looking" },
-        { type: "tool-call", id: call.id, name: "read", input: { path: "a.txt" } },
-      ],
-    });
-    expect(tool).toEqual({
-      role: "tool",
-      content: [{ type: "tool-result", id: call.id, name: "read", result: { type: "text", value: "file A" } }],
-    });
-    expect(tool && "id" in tool).toBe(false);
-  });
-
-  test("execute.before may change the input; execute.after's replaced result is stored and sent", async () => {
-    const after: ToolFinished[] = [];
-    const host = await start(
-      async (ctx) => {
-        await ctx.tool.hook("execute.before", (event) => {
-          (event as { input: { path: string } }).input = { path: "a.txt" };
-        });
-        await ctx.tool.hook("execute.after", (event) => {
-          after.push(structuredClone(event));
-          if (event.status === "completed")
-            event.result = { content: `REPLACED ${JSON.stringify(event.result.content)}` };
-        });
-      },
-      script(read("alias.txt")),
-    );
-    const session = host.createSession();
-    await host.prompt(session, "hello");
-    const history = host.history(session);
-    expect(after[0]).toMatchObject({
-      tool: "read",
-      sessionID: session,
-      agent: "build",
-      messageID: history[1]?.id,
-      input: { path: "a.txt" },
-      status: "completed",
-    });
-    // The hook sees the content normalized to an array, as OpenCode's runtime hands it over.
-    const replaced = 'REPLACED [{"type":"text","text":"file A"}]';
-    expect(history[1]).toMatchObject({
-      tools: [
-        { input: { path: "alias.txt" }, state: { status: "completed", content: [{ type: "text", text: replaced }] } },
-      ],
-    });
-    expect(host.requests(session)[1]?.messages[2]?.content[0]).toMatchObject({
-      result: { type: "text", value: replaced },
-    });
-  });
-
-  test("empty content stands for the stringified output; a long result is cut to its head with a marker", async () => {
-    const host = await start(
-      async (ctx) => {
-        await ctx.tool.transform((editor) => {
-          editor.add({
-            name: "long",
-            description: "",
-            input: {},
-            options: { codemode: false },
-            execute: async () => ({ content: Array.from({ length: 2500 }, (_, i) => `line ${i}`).join("\n") }),
-          });
-          editor.add({
-            name: "json",
-            description: "",
-            input: {},
-            options: { codemode: false },
-            execute: async () => ({ content: "" }),
-          });
-        });
-        await ctx.tool.hook("execute.after", (event) => {
-          if (event.status === "completed" && event.tool === "json") event.result = { output: { n: 1 }, content: [] };
-        });
-      },
-      script({ toolCalls: [{ name: "long", input: {} }] }, { toolCalls: [{ name: "json", input: {} }] }),
-    );
-    const session = host.createSession();
-    await host.prompt(session, "hello");
-    const [, long, json] = host.history(session);
-    const content =
-      long?.type === "assistant" && long.tools[0]?.state.status === "completed" ? long.tools[0].state.content : [];
-    expect(content).toHaveLength(2);
-    expect((content[0] as { text: string }).text.split("\n")).toHaveLength(2000);
-    expect((content[1] as { text: string }).text).toMatch(/^\[showing lines 1-2000 of 2500; full output saved to /);
-    expect(host.requests(session)[1]?.messages.at(-1)?.content[0]).toMatchObject({ result: { type: "content" } });
-    expect(json).toMatchObject({ tools: [{ state: { content: [{ type: "text", text: '{"n":1}' }] } }] });
-  });
-
-  test("only codemode:false tools are offered; another is not callable directly", async () => {
-    const calls: unknown[] = [];
-    const host = await start(
-      async (ctx) => {
-        await ctx.tool.transform((editor) => {
-          editor.add({
-            name: "direct",
-            description: "d",
-            input: { type: "object" },
-            options: { codemode: false },
-            execute: async (input) => {
-              calls.push(input);
-              return { content: "direct ran" };
-            },
-          });
-          editor.add({
-            name: "hidden",
-            description: "h",
-            input: { type: "object" },
-            execute: async (input) => {
-              calls.push(input);
-              return { content: "hidden ran" };
-            },
-          });
-        });
-      },
-      script(
-        { toolCalls: [{ name: "hidden", input: { x: 1 } }] },
-        { toolCalls: [{ name: "direct", input: { y: 2 } }] },
-      ),
-    );
-    const session = host.createSession();
-    await host.prompt(session, "hello");
-    const requests = host.requests(session);
-    expect(Object.keys(requests[0]?.tools ?? {}).sort()).toEqual(["direct", "edit", "read", "shell", "write"]);
-    expect(requests[1]?.messages.at(-1)?.content[0]).toMatchObject({
-      name: "hidden",
-      result: { type: "error", value: expect.stringContaining('No tool named "hidden"') },
-    });
-    expect(calls).toEqual([{ y: 2 }]);
   });
 
   test("a steer joins at the next step boundary, after the tool results; a queued prompt waits for idle", async () => {
@@ -484,97 +301,5 @@ describe("simulated OpenCode 2 host", () => {
     await expect(failing.storage?.remove("k")).rejects.toThrow();
     await broken.prompt(session, "still works");
     expect(broken.requests(session)).toHaveLength(1);
-  });
-});
-
-describe("the simulated OpenCode 2 scenario driver", () => {
-  test("runs a plugin in a temp project with isolated config folders, scripts the model, normalizes the requests", async () => {
-    const before = { HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, OCD: process.env.OPENCODE_CONFIG_DIR };
-    const atSetup: Array<Record<string, unknown>> = [];
-    let storageFails: boolean | undefined;
-    const fake = {
-      id: "fake-rulebook",
-      setup: async (ctx: PluginContext) => {
-        atSetup.push({
-          options: ctx.options,
-          home: process.env.HOME,
-          xdg: process.env.XDG_CONFIG_HOME,
-          ocd: process.env.OPENCODE_CONFIG_DIR,
-        });
-        storageFails = await ctx.storage?.get("x").then(
-          () => false,
-          () => true,
-        );
-        const rules = join(ctx.location?.directory ?? "", ".opencode/rules");
-        await ctx.session.hook("context", async (event) => {
-          event.system.push({ type: "text", text: `rules: ${(await readdir(rules)).sort().join(",")}` });
-        });
-        await ctx.tool.transform((editor) =>
-          editor.add({
-            name: "rule",
-            description: "a rule",
-            input: { type: "object" },
-            options: { codemode: false },
-            execute: async (input) => ({ content: `RULE ${(input as { name: string }).name}` }),
-          }),
-        );
-      },
-    };
-    const driver = simulatedOpenCode2WithPlugin(fake);
-    await driver.start({
-      projectRules: { "a.md": "A" },
-      projectFiles: { "src/x.ts": "X" },
-      pluginOptions: { debug: true },
-      failingClient: true,
-    });
-    let stopped = false;
-    cleanups.push(async () => {
-      if (!stopped) await driver.stop();
-    });
-    const project = driver.projectPath("");
-    const [setupSeen] = atSetup;
-    expect(setupSeen).toMatchObject({ options: { debug: true } });
-    for (const key of ["home", "xdg", "ocd"]) {
-      expect(setupSeen?.[key]).not.toBe(before[key === "home" ? "HOME" : key === "xdg" ? "XDG" : "OCD"]);
-      expect(await readdir(String(setupSeen?.[key]))).toEqual([]);
-    }
-    expect(storageFails).toBe(true);
-
-    const session = await driver.newSession();
-    const seen = await driver.turn(session, "hi", [
-      { read: "src/x.ts" },
-      { rule: "a" },
-      { write: "out.txt", content: "O" },
-      { answer: "done" },
-    ]);
-    expect(seen).toHaveLength(4);
-    expect(seen[0]?.messages).toEqual([
-      { role: "system", text: `${SYSTEM_PROMPT}\nrules: a.md` },
-      { role: "user", text: "hi" },
-    ]);
-    expect(seen[1]?.messages.slice(1)).toEqual([
-      { role: "user", text: "hi" },
-      { role: "assistant", text: '[tool-call read {"path":"src/x.ts"}]' },
-      { role: "tool", text: "X" },
-    ]);
-    expect(seen[2]?.messages.at(-1)).toEqual({ role: "tool", text: "RULE a" });
-    expect(seen[3]?.messages.at(-1)).toEqual({ role: "tool", text: "Wrote out.txt" });
-    expect(readFileSync(driver.projectPath("out.txt"), "utf8")).toBe("O");
-
-    expect(await driver.turn(session, "again")).toHaveLength(1);
-    await driver.writeRule("b.md", "B");
-    const compacted = await driver.compactThenTurn(session, "after");
-    expect(compacted).toHaveLength(1);
-    expect(compacted[0]?.messages[0]?.text).toContain("rules: a.md,b.md");
-    expect(compacted[0]?.messages.slice(1).map((message) => message.role)).toEqual(["user", "user"]);
-    expect(compacted[0]?.messages[1]?.text).toContain("SUMMARY-1");
-    expect(compacted[0]?.messages[2]?.text).toBe("after");
-
-    await driver.stop();
-    stopped = true;
-    expect({ HOME: process.env.HOME, XDG: process.env.XDG_CONFIG_HOME, OCD: process.env.OPENCODE_CONFIG_DIR }).toEqual(
-      before,
-    );
-    expect(existsSync(project)).toBe(false);
   });
 });

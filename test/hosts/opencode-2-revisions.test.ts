@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import entry from "../../src/index.js";
 import { RULE_TOOL_INPUT } from "../../src/hosts/opencode/rule-tool.js";
-import type { LlmMessage, PluginContext } from "../../src/hosts/opencode-2/api.js";
+import type { PluginContext } from "../../src/hosts/opencode-2/api.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
 import {
   type HostRevision,

@@ -4,7 +4,7 @@
  * what the plugin context offers, and the `rule` tool every revision takes.
  */
 import { describe, expect, test } from "vitest";
-import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import { promptsInArrival } from "../../src/hosts/opencode-2/arriving-prompts.js";
 import { cannotWorkText, hostOffer, offerNotes, takesToolAlone } from "../../src/hosts/opencode-2/host-offer.js";
 import { endingPrompts, MAX_ENDING_PROMPTS } from "../../src/hosts/opencode-2/request-prompts.js";

@@ -7,16 +7,16 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import entry from "../../src/index.js";
-import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import { type TempProject, tempProject } from "../support/fake-opencode.js";
 import {
   type ModelReply,
   type ModelRequest,
   type Responder,
   type SimulatedHost,
-  SYSTEM_PROMPT,
   startSimulatedHost,
 } from "../support/opencode-2-host.js";
+import { SYSTEM_PROMPT } from "../support/opencode-2-loop.js";
 import { writeTree } from "../support/temp-folder.js";
 
 const MARK = { always: "MARK-V2-ALWAYS-1a", ts: "MARK-V2-TS-2b", keyword: "MARK-V2-MIGRATION-3c" } as const;

@@ -4,9 +4,10 @@
  * apart, and only the file's first MiB counts, its line numbers aside.
  */
 import { describe, expect, test } from "vitest";
-import { fileTextOfRead, touchedBy } from "../../src/hosts/opencode/tool-touch.js";
+import { fileTextOfRead, toolResultOf } from "../../src/hosts/opencode/tool-touch.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { contentHits, MAX_CONTENT_CHARS } from "../../src/select/content.js";
+import { placeCall, textsBroughtIn } from "../../src/session/placed-call.js";
 import { parse } from "../support/parse.js";
 
 const ruleOf = (text: string, name: string): Rule => {
@@ -20,6 +21,14 @@ const rules = [
   ruleOf("---\nfileContains: /^first line/\n---\nFirst.\n", "first"),
 ];
 const noDeadline = { now: () => 0, deadline: 1 };
+/** The text a read brought in, by file, as the session takes it from the adapter's result (a project elsewhere: paths stay absolute). */
+const readTexts = (args: unknown, output: string) => {
+  const result = toolResultOf("read", "c1", args, output);
+  return textsBroughtIn(
+    placeCall({ tool: "read", ...result.readCall() }, { directory: "/", projectRoot: "/q" }),
+    result.fileText,
+  );
+};
 const activated = (texts: readonly { file: string; text: string }[]) =>
   contentHits(rules, texts, new Set(), noDeadline)
     .hits.map(({ rule }) => rule)
@@ -57,7 +66,7 @@ describe("a 50 MB tool result", () => {
   });
 
   test("a pattern inside the first MiB activates its rule; one only past it does not", () => {
-    const texts = touchedBy("read", { filePath: "/p/src/big.ts" }, output).texts?.() ?? [];
+    const texts = readTexts({ filePath: "/p/src/big.ts" }, output);
     expect(texts.map(({ file }) => file)).toEqual(["/p/src/big.ts"]);
     expect(activated(texts)).toEqual(["first", "inside"]);
   });
@@ -74,10 +83,7 @@ describe("within the bound, nothing changes", () => {
   test("a read shorter than a MiB is the file's whole text; its last line counts", () => {
     const lines = ["first line", filler(2), "outsideMarker("];
     expect(fileTextOfRead(readOutput(lines))).toBe(lines.join("\n"));
-    expect(activated(touchedBy("read", { filePath: "a.ts" }, readOutput(lines)).texts?.() ?? [])).toEqual([
-      "first",
-      "outside",
-    ]);
+    expect(activated(readTexts({ filePath: "a.ts" }, readOutput(lines)))).toEqual(["first", "outside"]);
   });
 
   test("`</content>` inside the file's text is text; the wrapper's closing line ends it, whatever follows", () => {

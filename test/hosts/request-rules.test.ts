@@ -5,7 +5,7 @@
  * moved on is noticed.
  */
 import { describe, expect, test } from "vitest";
-import type { LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import type { LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import { placeRules, type RulesEntry } from "../../src/hosts/opencode-2/request-rules.js";
 
 const user = (id: string, text: string): LlmMessage => ({ id, role: "user", content: [{ type: "text", text }] });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { ProposedChange } from "../../src/enforce/proposed.js";
-import { MAX_FILES_PER_PATCH } from "../../src/hosts/opencode/patch-text.js";
+import { MAX_FILES_PER_PATCH } from "../../src/hosts/opencode/patch-section.js";
 import { proposedChanges } from "../../src/hosts/opencode/tool-changes.js";
 import { MAX_PATHS_PER_CALL } from "../../src/hosts/opencode/tool-paths.js";
 

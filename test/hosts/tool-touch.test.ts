@@ -1,6 +1,19 @@
-/** The text a finished tool call brought into the session, by file: what content conditions look at (issue 29). */
+/**
+ * The text a finished tool call brought into the session, by file: what
+ * content conditions look at (issue 29). The adapter reads the call and a
+ * read's file text (src/hosts/opencode/tool-touch.ts); the session takes the
+ * text from them, by the file in working-set form (src/session/placed-call.ts).
+ */
 import { describe, expect, test } from "vitest";
-import { fileTextOfRead, textsBroughtIn } from "../../src/hosts/opencode/tool-touch.js";
+import { fileTextOfRead, toolResultOf } from "../../src/hosts/opencode/tool-touch.js";
+import { placeCall, textsBroughtIn as sessionTexts } from "../../src/session/placed-call.js";
+
+/** What the session takes in of a finished call of `tool` with `args` and `output`, in a project at /p. */
+const textsBroughtIn = (tool: string, args: unknown, output: string) => {
+  const result = toolResultOf(tool, "c1", args, output);
+  const call = placeCall({ tool, ...result.readCall() }, { directory: "/p", projectRoot: "/p" });
+  return sessionTexts(call, result.fileText);
+};
 
 describe("the text a tool brought in", () => {
   test("a read on OpenCode 1.18: the file's lines without their numbers, without the wrapper and the end note", () => {
@@ -8,7 +21,7 @@ describe("the text a tool brought in", () => {
       "<path>/p/src/a.ts</path>\n<type>file</type>\n<content>\n1: import x from 'y';\n2: \n3: legacyFetch(1);\n\n(End of file - total 3 lines)\n</content>";
     expect(fileTextOfRead(output)).toBe("import x from 'y';\n\nlegacyFetch(1);");
     expect(textsBroughtIn("read", { filePath: "/p/src/a.ts" }, output)).toEqual([
-      { file: "/p/src/a.ts", text: "import x from 'y';\n\nlegacyFetch(1);" },
+      { file: "src/a.ts", text: "import x from 'y';\n\nlegacyFetch(1);" },
     ]);
   });
 

@@ -10,7 +10,8 @@ import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import { refusedRulesIn } from "../../src/render/refusal.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { MAX_WARNED_CALLS } from "../../src/session/enforced.js";
-import { NEW_SESSION, type Effect, type RuleSet, type SessionState } from "../../src/session/session.js";
+import type { Effect } from "../../src/session/events.js";
+import { NEW_SESSION, type RuleSet, type SessionState } from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
 import { makeRule } from "../support/rules.js";
 
@@ -45,6 +46,10 @@ const ruleSet = (...list: Rule[]): RuleSet => ({
   warnings: 0,
 });
 const rules = ruleSet(noConsole, noPush, noTodo);
+/** A finished call the session kept nothing of, naming no file. */
+const result = (tool: string, callID: string) =>
+  ({ type: "tool-finished", tool, callID, readCall: () => ({ files: [], changes: [] }), place, rules }) as const;
+const place = { directory: "/p", projectRoot: "/p", home: "/home/u" };
 const held: SessionState = { ...NEW_SESSION, window: { ...NEW_SESSION.window, stage: "held" } };
 
 const broke = (rule: Rule, line: string, extra: Partial<Violation> = {}): Violation => ({
@@ -85,7 +90,7 @@ describe("a call that breaks a block rule", () => {
 
   test("after a compaction the window no longer holds it: the next refusal gives the text again", () => {
     const first = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts" })]);
-    const compacted = step(first.state, { type: "window-restarted", now: 100 }).state;
+    const compacted = step(first.state, { type: "window-restarted", now: 100, rules }).state;
     const again = check(compacted, [broke(noConsole, "console.log(2)", { file: "src/x.ts" })]);
     expect(answerOf(again.effects)?.refusal?.text).toContain("Log through src/log.ts.");
   });
@@ -135,19 +140,19 @@ describe("a call that breaks only warn rules", () => {
   test("runs; its result carries the rule and the line, once", () => {
     const checked = check(held, [broke(noTodo, "// TODO later", { file: "src/x.ts" })], "edit", "c7");
     expect(answerOf(checked.effects)?.refusal).toBeUndefined();
-    const finished = step(checked.state, { type: "tool-finished", tool: "edit", callID: "c7", files: [], rules });
+    const finished = step(checked.state, result("edit", "c7"));
     const rulesAnswer = answerOf(finished.effects)?.rules;
     expect(rulesAnswer?.text).toContain('- Rule "no-todo" forbids `TODO` in "src/x.ts": // TODO later');
     expect(rulesAnswer?.text).toContain("Open an issue instead.");
     expect(rulesAnswer?.marker.why?.[0]?.reason).toMatchObject({ kind: "enforced", mode: "warn" });
     // Taken: another result of another call carries nothing.
-    const later = step(finished.state, { type: "tool-finished", tool: "edit", callID: "c8", files: [], rules });
+    const later = step(finished.state, result("edit", "c8"));
     expect(answerOf(later.effects)?.rules).toBeUndefined();
   });
 
   test("only its own call's result carries it", () => {
     const checked = check(held, [broke(noTodo, "TODO", { file: "src/x.ts" })], "edit", "c7");
-    const other = step(checked.state, { type: "tool-finished", tool: "read", callID: "c6", files: [], rules });
+    const other = step(checked.state, result("read", "c6"));
     expect(answerOf(other.effects)?.rules).toBeUndefined();
   });
 
@@ -178,8 +183,7 @@ describe("a call that weakens a rule that forbids (it wrote the rule's file)", (
     step(state, { type: "call-checked", tool: "write", callID: "w1", violations, weakened });
   /** What the call's result carries once it comes. */
   const resultOf = (checked: ReturnType<typeof weaken>) =>
-    answerOf(step(checked.state, { type: "tool-finished", tool: "write", callID: "w1", files: [], rules }).effects)
-      ?.rules;
+    answerOf(step(checked.state, result("write", "w1")).effects)?.rules;
 
   test("runs; the log hears of it; its result tells the model the user is told, and marks it for the Rules panel", () => {
     const checked = weaken(held);

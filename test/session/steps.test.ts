@@ -3,102 +3,62 @@
  * engine: for each moment of a session, the state before, the event, the
  * stage after, and the effects it asks for (read the window, check paths,
  * send rules, answer the host), then the conversations those effects make.
+ * The silent delivery's retries: steps-delivery.test.ts; a tool call's check
+ * and result: steps-calls.test.ts.
  */
 import { describe, expect, test } from "vitest";
-import type { Rule } from "../../src/rule/rule.js";
-import {
-  NEW_SESSION,
-  type Effect,
-  type RuleSet,
-  type SessionEvent,
-  type SessionState,
-  type Turn,
-  type WindowView,
-} from "../../src/session/session.js";
+import type { SessionEvent } from "../../src/session/events.js";
+import { NEW_SESSION, type SessionState } from "../../src/session/session.js";
+import { DEFAULT_RETRY } from "../../src/session/silent-delivery.js";
 import { step } from "../../src/session/step.js";
 import type { Stage } from "../../src/session/window-state.js";
-import { makeRule } from "../support/rules.js";
-
-const style = makeRule({ name: "style", content: "Small functions." });
-const migrations = makeRule({ name: "migrations", keywords: ["migration"], content: "Follow the checklist." });
-const typescript = makeRule({ name: "typescript", globs: ["src/**/*.ts"], content: "Strict types." });
-const ruleSet = (...list: Rule[]): RuleSet => ({
-  list,
-  byName: new Map(list.map((rule) => [rule.name, rule])),
-  names: new Set(list.map((rule) => rule.name)),
-  warnings: 0,
-});
-const rules = ruleSet(style, migrations, typescript);
-const at = (stage: Stage, extra: Partial<SessionState> = {}): SessionState => ({
-  ...NEW_SESSION,
-  window: { ...NEW_SESSION.window, stage },
-  ...extra,
-});
-/** A window that holds the always-on rule already. */
-const holding = at("held", {
-  window: { ...NEW_SESSION.window, stage: "held", delivered: new Map([["style", style]]) },
-});
-const turn = (prompt: string, extra: Partial<Turn> = {}): Turn => ({
-  prompt,
-  files: [],
-  named: [],
-  created: 100,
-  ...extra,
-});
-const view = (extra: Partial<WindowView> = {}): WindowView => ({ rules: [], choice: {}, movedOn: false, ...extra });
-const seen = (
-  purpose: Extract<SessionEvent, { type: "window-seen" }>["purpose"],
-  found?: WindowView,
-): SessionEvent => ({
-  type: "window-seen",
-  purpose,
-  ...(found ? { view: found } : { error: "unreadable" }),
+import {
+  at,
+  finished,
+  holding,
+  migrations,
+  named,
+  place,
+  ruleSet,
   rules,
-  now: 50,
-  freshId: "d-new",
-});
-/** An effect as the table names it: its type, and what tells it apart. */
-const named = (effect: Effect): string => {
-  switch (effect.type) {
-    case "read-window":
-      return `read-window ${effect.scope} for ${effect.purpose.kind}`;
-    case "deliver-silently":
-      return `deliver-silently ${effect.trigger}${effect.grace ? " after grace" : ""}${effect.thenWentOn ? " then went-on" : ""}`;
-    case "send-rules":
-      return `send-rules ${effect.trigger} [${effect.marker.rules.join(",")}] as ${effect.delivery}`;
-    case "answer":
-      return `answer${effect.rules ? ` [${effect.rules.marker.rules.join(",")}] ${effect.rules.marker.trigger}` : ""}${effect.hide === undefined ? "" : ` hide=${effect.hide}`}${effect.created === undefined ? "" : ` dated ${effect.created}`}`;
-    case "note":
-      return `note ${effect.note.kind}`;
-    case "check-paths":
-      return `check-paths ${effect.turn.named.map(({ path }) => path).join(",")}`;
-    default:
-      return effect.type;
-  }
-};
-const work = (effects: Effect[]) => effects.filter((effect) => effect.type !== "note").map(named);
+  seen,
+  style,
+  turn,
+  userTurn,
+  view,
+  work,
+} from "./step-fixtures.js";
+
+const delivering: Partial<SessionState> = { silent: { trigger: "new-session", attempt: 1, retry: DEFAULT_RETRY } };
 
 describe("each moment: stage after, and the effects asked for", () => {
   const table: Array<[string, SessionState, SessionEvent, Stage, string[]]> = [
     [
       "a new session: the silent delivery, after the grace period",
       at("unread"),
-      { type: "seen", ignored: false, hasHistory: false },
+      { type: "seen", ignored: false, hasHistory: false, rules },
       "empty",
       ["deliver-silently new-session after grace"],
     ],
     [
       "a session with a history: nothing until its first message",
       at("unread"),
-      { type: "seen", ignored: false, hasHistory: true },
+      { type: "seen", ignored: false, hasHistory: true, rules },
       "unread",
       [],
     ],
     [
       "a subagent's session, subagents off: left alone",
       at("unread"),
-      { type: "seen", ignored: true, hasHistory: false },
+      { type: "seen", ignored: true, hasHistory: false, rules },
       "ignored",
+      [],
+    ],
+    [
+      "a session seen where there are no rules: nothing",
+      at("unread"),
+      { type: "seen", ignored: false, hasHistory: false, rules: ruleSet() },
+      "unread",
       [],
     ],
     [
@@ -132,24 +92,45 @@ describe("each moment: stage after, and the effects asked for", () => {
     [
       "the window restarted: its rules go again, then the host goes on",
       at("held"),
-      { type: "window-restarted", agent: "build", now: 100 },
+      { type: "window-restarted", agent: "build", now: 100, rules },
       "empty",
       ["deliver-silently compaction then went-on"],
+    ],
+    [
+      "a subagent's session left alone: a restarted window asks for nothing",
+      at("ignored"),
+      { type: "window-restarted", agent: "build", now: 100, rules },
+      "ignored",
+      [],
     ],
     ["the host went on before the rules landed: owed", at("empty"), { type: "went-on" }, "owed", []],
     [
       "the host's word of a compaction: read what its window holds",
       at("held"),
-      { type: "compaction-ended" },
+      { type: "compaction-ended", rules },
       "held",
       ["read-window since-compaction for compaction-ended"],
     ],
     [
       "a user's turn waits for the delivery under way",
-      at("empty"),
-      { type: "user-turn", turn: turn("hi") },
+      at("empty", delivering),
+      userTurn("hi"),
       "empty",
-      ["await-delivery"],
+      ["await-delivery for turn"],
+    ],
+    [
+      "a user's turn with no delivery under way goes on at once",
+      at("empty"),
+      userTurn("hi"),
+      "held",
+      ["answer [style] first-message"],
+    ],
+    [
+      "a user's turn in a session that gets no rules: answered with nothing",
+      at("ignored"),
+      userTurn("a migration"),
+      "ignored",
+      ["answer"],
     ],
     [
       "…then, with a compaction under way, reads whether this message opens its window",
@@ -200,21 +181,21 @@ describe("each moment: stage after, and the effects asked for", () => {
     [
       "a tool result carries the rules its files activate",
       holding,
-      { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules },
+      finished("read", ["src/a.ts"]),
       "held",
       ["answer [typescript] read"],
     ],
     [
       "a tool result before the first delivery carries nothing",
       at("empty"),
-      { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules },
+      finished("read", ["src/a.ts"]),
       "empty",
       ["answer"],
     ],
     [
       "a tool result pays rules owed since a compaction",
       at("owed"),
-      { type: "tool-finished", tool: "read", files: [], rules },
+      finished("read", []),
       "held",
       ["answer [style] read"],
     ],
@@ -226,9 +207,9 @@ describe("each moment: stage after, and the effects asked for", () => {
       ["answer hide=false"],
     ],
     [
-      "files touched join the working set, nothing asked",
+      "a file touched joins the working set, nothing asked",
       at("held"),
-      { type: "files-touched", files: ["src/a.ts"] },
+      { type: "file-touched", path: "/p/src/a.ts", place, rules },
       "held",
       [],
     ],
@@ -257,30 +238,12 @@ describe("conversations", () => {
       delivery: "d1",
       created: 10,
       composed: send.composed,
-      window: send.window,
+      compactions: send.compactions,
       trigger: "new-session",
       rules,
     });
     expect(stored.state.window).toMatchObject({ stage: "held", rulesCreated: 10 });
     expect(stored.effects.map(named)).toEqual(["note delivered"]);
-  });
-
-  test("a refused prompt is forgotten; the next try composes again", () => {
-    const sending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" });
-    const refused = step(sending.state, { type: "rules-refused", delivery: "d1" });
-    expect(refused.state.window.attempts.size).toBe(0);
-    expect(
-      work(step(refused.state, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" }).effects),
-    ).toEqual(["send-rules new-session [style] as d2"]);
-  });
-
-  test("an earlier prompt whose fate is unknown, and a history that cannot be read: this try fails, nothing is sent blind", () => {
-    const pending = step(at("empty"), { type: "silent-due", trigger: "new-session", rules, freshId: "d1" }).state;
-    const retry = step(pending, { type: "silent-due", trigger: "new-session", rules, freshId: "d2" });
-    expect(work(retry.effects)).toEqual(["read-window current for silent"]);
-    expect(work(step(retry.state, seen({ kind: "silent", trigger: "new-session", pending: ["d1"] })).effects)).toEqual([
-      "fail",
-    ]);
   });
 
   test("the history shows the earlier prompt stored after all: it is the delivery, none is sent", () => {
@@ -305,10 +268,10 @@ describe("conversations", () => {
 
   test("a compaction's late word whose history read comes back after the next compaction restarted the window: read again, nothing sent twice", () => {
     // Compaction 1 (msg_1) restarted the window on its hook; its word comes, and the history is read.
-    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1", now: 100 }).state, {
+    const first = step(step(holding, { type: "window-restarted", windowStart: "msg_1", now: 100, rules }).state, {
       type: "went-on",
     }).state;
-    const asking = step(first, { type: "compaction-ended" });
+    const asking = step(first, { type: "compaction-ended", rules });
     const [read] = asking.effects;
     if (read?.type !== "read-window") throw new Error("no read");
     // Meanwhile compaction 2 (msg_4) restarts the window, and its delivery lands.
@@ -316,12 +279,14 @@ describe("conversations", () => {
       type: "window-restarted",
       windowStart: "msg_4",
       now: 200,
+      rules,
     }).state;
     const landed = {
       ...second,
       window: { ...second.window, stage: "held" as const, delivered: new Map([["style", style]]) },
     };
-    // The read, asked before, shows compaction 1's window: stale, so it is asked again rather than taken for a new compaction.
+    // The read, asked before, shows compaction 1's window: stale, so it is asked again rather than taken for a new
+    // compaction.
     const stale = step(landed, seen(read.purpose, view({ windowStart: "msg_1" })));
     expect(work(stale.effects)).toEqual(["read-window since-compaction for compaction-ended"]);
     expect(stale.state.window).toMatchObject({ stage: "held", windowStart: "msg_4" });
@@ -359,7 +324,7 @@ describe("conversations", () => {
       rules,
       freshId: "d1",
     }).state;
-    const compacted = step(sent, { type: "window-restarted", agent: "build", now: 100 }).state;
+    const compacted = step(sent, { type: "window-restarted", agent: "build", now: 100, rules }).state;
     const landed = step(compacted, { type: "own-rules-stored", delivery: "d1", created: 120, rules });
     expect(work(landed.effects)).toEqual(["answer hide=false"]);
     const due = step(landed.state, { type: "silent-due", trigger: "compaction", rules, freshId: "d2" });
@@ -397,7 +362,7 @@ describe("conversations", () => {
   });
 
   test("a reload matches the whole working set again and forgets deleted rules' activations", () => {
-    const active = step(at("held"), { type: "tool-finished", tool: "read", files: ["src/a.ts"], rules }).state;
+    const active = step(at("held"), finished("read", ["src/a.ts"])).state;
     expect([...active.activation.activated.keys()]).toEqual(["typescript"]);
     const reloaded = step(active, { type: "rules-reloaded", rules: ruleSet(style), removed: ["typescript"] }).state;
     expect(reloaded.activation).toMatchObject({

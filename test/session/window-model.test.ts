@@ -52,12 +52,12 @@ const sent = (delivery: string, ...rules: Rule[]): DeliveryEvent => ({
   delivery,
   composed: composed(...rules),
 });
-const stored = (delivery: string, created: number, window = 0): DeliveryEvent => ({
+const stored = (delivery: string, created: number, compactions = 0): DeliveryEvent => ({
   type: "prompt-stored",
   delivery,
   created,
   composed: composed(style),
-  window,
+  compactions,
   current,
 });
 const held = (state: SessionDelivery) => [...state.delivered.keys()];
@@ -166,7 +166,7 @@ describe("transitions", () => {
 
   test("a compaction counts a new window and forgets the on-request list", () => {
     const next = advance(at("held", { listedOnRequest: true, delivered: new Map([["style", style]]) }), COMPACTED);
-    expect(next).toMatchObject({ window: 1, listedOnRequest: false });
+    expect(next).toMatchObject({ compactions: 1, listedOnRequest: false });
   });
 
   test("a refused prompt is forgotten; one that timed out stays pending", () => {
@@ -283,7 +283,7 @@ describe("sequences", () => {
       { type: "compaction-started" },
       { type: "compaction-abandoned" },
     );
-    expect(state).toMatchObject({ stage: "held", compacting: false, window: 0 });
+    expect(state).toMatchObject({ stage: "held", compacting: false, compactions: 0 });
     expect(held(state)).toEqual(["style"]);
   });
 

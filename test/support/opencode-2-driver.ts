@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api.js";
+import type { LlmContentPart, LlmMessage } from "../../src/hosts/opencode-2/api-llm.js";
 import {
   type HostRevision,
   type ModelReply,

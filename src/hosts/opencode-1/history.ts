@@ -64,7 +64,7 @@ function windowStartIn(messages: readonly HistoryMessage[]): { compaction: numbe
   return undefined;
 }
 
-export interface HistoryWindow<T extends HistoryMessage> {
+interface HistoryWindow<T extends HistoryMessage> {
   /** The messages the model sees, in the order it reads them. */
   messages: readonly T[];
   /** The id of the compaction message the window began with, if one did. */

@@ -20,14 +20,16 @@ import {
   RULE_TOOL_NAME,
   requestedRuleName,
 } from "../opencode/rule-tool.js";
-import { proposedCall } from "../opencode/tool-call.js";
-import { touchedBy } from "../opencode/tool-touch.js";
+import { readToolCall } from "../opencode/tool-call.js";
+import { toolResultOf } from "../opencode/tool-touch.js";
 import { startForHost } from "../start.js";
 import { openCodeLogSink } from "./log-sink.js";
 import { markerOf, partIdBefore } from "./parts.js";
 import { sessionPort } from "./session-port.js";
 
-/** OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`. */
+/**
+ * OpenCode names a forked session `<title> (fork #n)`; its history, rules included, is copied after `session.created`.
+ */
 const FORK_TITLE = /\(fork #\d+\)$/;
 
 /** The engine's calls under OpenCode 1's names for them, in log lines. */
@@ -143,9 +145,10 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
       "tool.execute.before",
       undefined,
       async (input: ToolInput, output: { args: unknown }) => {
-        const call = proposedCall(required(input.tool, "the tool"), input.callID, output?.args);
+        const call = readToolCall(required(input.tool, "the tool"), input.callID, output?.args);
         const verdict = await rulebook.toolAboutToRun(required(input.sessionID, "the sessionID"), call);
-        // Passes the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it as the call's result.
+        // Passes the guard on purpose: OpenCode fails the call with this error, before it runs, and the model reads it
+        // as the call's result.
         if (verdict?.refusal) throw refusal(verdict.refusal.text);
       },
     ),
@@ -157,10 +160,8 @@ export function hooksFor(rulebook: RunningRulebook, log: Logger): Hooks {
         // The rule tool's own answer carries its rule already.
         if (required(input.tool, "the tool") === RULE_TOOL_NAME) return;
         const result = typeof output.output === "string" ? output.output : "";
-        const rules = await rulebook.toolResult(sessionID, {
-          ...touchedBy(input.tool, (input as { args?: unknown }).args, result),
-          callID: input.callID,
-        });
+        const args = (input as { args?: unknown }).args;
+        const rules = await rulebook.toolResult(sessionID, toolResultOf(input.tool, input.callID, args, result));
         if (rules === undefined) return;
         output.output = result === "" ? rules.text : `${result}\n\n${rules.text}`;
         output.metadata = { ...(isRecord(output.metadata) ? output.metadata : {}), [MARKER_KEY]: rules.marker };

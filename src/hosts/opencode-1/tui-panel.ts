@@ -70,7 +70,7 @@ const consoleLog = { error: (message: string) => console.warn(`${SERVICE}: ${mes
 const unreadable = new Set<string>();
 
 /** The panel's lines for a session, as the terminal UI holds its messages now; none when it cannot tell. */
-export function sessionPanelLines(api: PanelApi, sessionID: string, width: number): PanelLine[] {
+function sessionPanelLines(api: PanelApi, sessionID: string, width: number): PanelLine[] {
   try {
     const history = api.state.session
       .messages(sessionID)

@@ -10,20 +10,18 @@
  * against the July 2026 trunk of the V2 line (`anomalyco/opencode`
  * @44b6938b2ad2, read in its mirror `Althenia/opencode`; "the trunk" below),
  * which a real run showed to differ: what it lacks is optional here. Shapes
- * are narrowed to the fields the adapter reads or writes.
+ * are narrowed to the fields the adapter reads or writes. The messages of a
+ * model request (`@opencode/ai`'s) are in api-llm.ts.
  */
+
+import type { LlmMessage } from "./api-llm.js";
 
 /** `packages/plugin/src/promise/registration.ts` (@1066927): what every `hook` and `transform` resolves to. */
 export interface Registration {
   dispose(): Promise<void>;
 }
 
-/** `packages/plugin/src/promise/plugin.ts` (@1066927; anomalyco @56a1c92): a Promise plugin, the module's default export. */
-export interface PluginV2 {
-  readonly id: string;
-  setup(context: PluginContext): Promise<Cleanup | undefined> | Cleanup | undefined;
-}
-
+/** What a plugin's `setup` may return (`packages/plugin/src/promise/plugin.ts` @1066927): run when it stops. */
 export type Cleanup = () => Promise<void> | void;
 
 /**
@@ -94,7 +92,7 @@ export interface RpcRegistration extends Registration {
   readonly events: { emit(name: string, data: Record<string, unknown>): Promise<void> };
 }
 
-export interface SessionHooks {
+interface SessionHooks {
   prompt: SessionPrompt;
   context: SessionContext;
 }
@@ -125,25 +123,6 @@ export interface SessionContext {
   messages: LlmMessage[];
 }
 
-/**
- * `packages/ai/src/schema/messages.ts` (@1066927): a message of a model
- * request. User, synthetic, assistant and checkpoint messages carry their
- * session message's id (stable between requests); tool results are separate
- * `tool` messages without an id (`packages/core/src/session/runner/to-llm-message.ts`).
- */
-export interface LlmMessage {
-  id?: string;
-  role: "system" | "user" | "assistant" | "tool";
-  content: LlmContentPart[];
-  metadata?: Record<string, unknown>;
-}
-
-export type LlmContentPart =
-  | { type: "text"; text: string }
-  | { type: "tool-call"; id: string; name: string; input: unknown }
-  | { type: "tool-result"; id: string; name: string; result: { type: string; value: unknown } }
-  | { type: string; [key: string]: unknown };
-
 /** `packages/plugin/src/promise/tool.ts` (anomalyco @196e461). */
 export interface ToolDomain {
   hook<Name extends keyof ToolHooks>(
@@ -154,7 +133,7 @@ export interface ToolDomain {
   transform(callback: (editor: ToolEditor) => void): Promise<Registration>;
 }
 
-export interface ToolHooks {
+interface ToolHooks {
   "execute.before": ToolCalled;
   "execute.after": ToolFinished;
 }
@@ -244,7 +223,7 @@ export interface ToolInfo {
 }
 
 /** A dynamic tool's answer on the trunk (`DynamicOutput`, `packages/plugin/src/v2/effect/tool.ts` @44b6938b2ad2); 2.0.26 reads its `content` the same way. */
-export interface ToolAnswer {
+interface ToolAnswer {
   readonly structured: unknown;
   readonly content: ReadonlyArray<ToolContent>;
 }

@@ -6,11 +6,11 @@
  * with it (`request-prompts.ts`), once: message ids ascend, so the newest one
  * taken per session tells what is new.
  */
-import type { LlmMessage } from "./api.js";
+import type { LlmMessage } from "./api-llm.js";
 import type { RequestPrompt } from "./request-prompts.js";
 
 /** A prompt as the `prompt` hook saw it, until a request carries its message. */
-export interface WaitingPrompt {
+interface WaitingPrompt {
   messageID: string;
   texts: string[];
   files: string[];

@@ -39,7 +39,7 @@ import { ledgerPort, rulesLedger, type RulesLedger } from "./session-port.js";
 import { toolHooks } from "./tool-hooks.js";
 
 /** The engine's calls under OpenCode 2's names for what brings them, in log lines. */
-export const OPENCODE_2_LABELS: HostLabels = {
+const OPENCODE_2_LABELS: HostLabels = {
   sessionSeen: "context (first request)",
   windowRestarted: "context (window moved)",
   userTurn: "context (prompt arrived)",
@@ -98,7 +98,7 @@ export async function setupRulebook(ctx: PluginContext): Promise<Cleanup | undef
 }
 
 /** What the hooks work with: the engine, the session's rules entries, the Rules panel's channel, the log, what the host offers. */
-export interface AdapterParts {
+interface AdapterParts {
   rulebook: RunningRulebook;
   ledger: RulesLedger;
   panel: PanelService;

@@ -11,7 +11,7 @@
  * and each attached file a text part carrying `metadata.attachment.source`
  * (`packages/core/src/session/runner/to-llm-message.ts` @44b6938b2ad2).
  */
-import type { LlmMessage } from "./api.js";
+import type { LlmMessage } from "./api-llm.js";
 import { attachedFile } from "./shapes.js";
 
 /** A user's message as a request carries it. */

@@ -13,7 +13,7 @@
  * model no longer sees what was placed there.
  */
 import { MARKER_KEY, type RulesMarker } from "../../session/marker.js";
-import type { LlmMessage } from "./api.js";
+import type { LlmMessage } from "./api-llm.js";
 
 /** Where a rules message sits: before a message, or after one and the tool results that follow it. */
 export type Anchor = { readonly before: string } | { readonly after: string };
@@ -29,7 +29,7 @@ export interface RulesEntry {
   readonly awaits?: string;
 }
 
-export type Placement =
+type Placement =
   /** The request with the rules in it, and the entries with their anchors. */
   | { readonly moved: false; readonly messages: LlmMessage[]; readonly entries: readonly RulesEntry[] }
   /** An anchor is gone: the window these entries were in is no longer sent. */

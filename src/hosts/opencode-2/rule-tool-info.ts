@@ -24,7 +24,7 @@
 import { RULE_TOOL_DESCRIPTION, RULE_TOOL_INPUT, RULE_TOOL_NAME } from "../opencode/rule-tool.js";
 
 /** Standard Schema V1 with its JSON Schema (`@standard-schema/spec`: `StandardSchemaV1 & StandardJSONSchemaV1`), the part OpenCode reads. */
-export interface StandardJsonSchema {
+interface StandardJsonSchema {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
@@ -41,12 +41,12 @@ export interface StandardJsonSchema {
 }
 
 /** What the tool answers: read as the model's content by 2.0.26 (`content`) and by the trunk's dynamic tools (`structured`, `content`). */
-export interface RuleToolAnswer {
+interface RuleToolAnswer {
   readonly structured: Record<string, never>;
   readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>;
 }
 
-export interface RuleToolInfo {
+interface RuleToolInfo {
   readonly name: string;
   readonly description: string;
   readonly input: StandardJsonSchema;
@@ -80,7 +80,7 @@ export function ruleToolInfo(
  * (a one-string-property object reads the same in draft 2020-12, draft 07
  * and OpenAPI 3.0). Each call gets its own copy: a host may edit it.
  */
-export function standardJsonSchema(
+function standardJsonSchema(
   schema: Record<string, unknown>,
   validate: StandardJsonSchema["~standard"]["validate"],
 ): StandardJsonSchema {

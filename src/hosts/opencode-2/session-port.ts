@@ -8,14 +8,14 @@
  * (`ctx.storage`, durable and scoped to the plugin's id): the requests after
  * it carry the same rules, at the same places, as the ones before.
  */
-import { ruleReadMarker, type RulesMarker } from "../../session/marker.js";
-import { storedMarker } from "../opencode/stored-marker.js";
+import type { RulesMarker } from "../../session/marker.js";
 import type { SessionPort } from "../../engine/contract.js";
 import { byDeadline, errorText, withTimeout } from "../../engine/timing.js";
 import type { Logger } from "../../log.js";
 import type { StorageDomain } from "./api.js";
 import { HOST_CALL_MS } from "./host-calls.js";
-import type { Anchor, RulesEntry } from "./request-rules.js";
+import type { RulesEntry } from "./request-rules.js";
+import { restoredEntry, restoredRead, type RuleRead, storedEntry } from "./stored-window.js";
 
 /**
  * Entries one window holds at most. Each is a delivery of rules the window
@@ -27,14 +27,11 @@ export const MAX_ENTRIES = 200;
 /** How long one write to the plugin's storage is waited for; past it the next write goes on. */
 const HOST_WRITE_MS = 2000;
 
-/** Rules given outside the entries (read with the `rule` tool, or with a refused call) one window remembers for the Rules panel; past this the oldest go. */
-export const MAX_READS = 200;
-
-/** Rules the model got outside the entries (read with the `rule` tool, a refused call's error), after the window's first `at` entries. */
-interface RuleRead {
-  readonly marker: RulesMarker;
-  readonly at: number;
-}
+/**
+ * Rules given outside the entries (read with the `rule` tool, or with a refused call) one window
+ * remembers for the Rules panel; past this the oldest go.
+ */
+const MAX_READS = 200;
 
 export type RulesLedger = ReturnType<typeof rulesLedger>;
 
@@ -54,9 +51,15 @@ export function rulesLedger(
   const key = (sessionID: string) => `window/${sessionID}`;
   const unsaved = new Set<string>();
 
-  /** The state the write waiting for its turn stores (taken when saved: later saves before it starts replace it, one write for them all). */
+  /**
+   * The state the write waiting for its turn stores (taken when saved: later saves before it starts
+   * replace it, one write for them all).
+   */
   const queued = new Map<string, { entries: readonly RulesEntry[] | undefined; reads: readonly RuleRead[] }>();
-  /** How many writes of each session have started: a write that lands after it was given up may have overwritten a later one. */
+  /**
+   * How many writes of each session have started: a write that lands after it was given up may have
+   * overwritten a later one.
+   */
   const started = new Map<string, number>();
   let closed = false;
 
@@ -74,7 +77,7 @@ export function rulesLedger(
         const storing = Promise.resolve().then(() =>
           state?.entries === undefined
             ? storage.remove(key(sessionID))
-            : storage.set(key(sessionID), { entries: state.entries.map(stored), reads: state.reads }),
+            : storage.set(key(sessionID), { entries: state.entries.map(storedEntry), reads: state.reads }),
         );
         // Landing late, it may have overwritten a later state: that state is stored again.
         const drop = () => {
@@ -117,7 +120,10 @@ export function rulesLedger(
       if (entries.length === before.length && entries.every((entry, i) => entry === before[i])) return;
       set(sessionID, entries);
     },
-    /** The model got rules outside the entries (it read one with the `rule` tool; a call was refused): the panel shows them in the window from here on. */
+    /**
+     * The model got rules outside the entries (it read one with the `rule` tool; a call was refused):
+     * the panel shows them in the window from here on.
+     */
     given(sessionID: string, marker: RulesMarker) {
       const at = windows.get(sessionID)?.length ?? 0;
       reads.set(sessionID, [...(reads.get(sessionID) ?? []), { marker, at }].slice(-MAX_READS));
@@ -177,7 +183,9 @@ export function rulesLedger(
       }
       // Written by this plugin, but storage is outside it: anything malformed is left out.
       const found = ((value as { entries?: unknown } | undefined)?.entries ?? []) as unknown[];
-      const entries = Array.isArray(found) ? found.slice(0, MAX_ENTRIES).flatMap((entry) => restored(entry) ?? []) : [];
+      const entries = Array.isArray(found)
+        ? found.slice(0, MAX_ENTRIES).flatMap((entry) => restoredEntry(entry) ?? [])
+        : [];
       const foundReads = (value as { reads?: unknown } | undefined)?.reads;
       if (!windows.has(sessionID)) {
         windows.set(sessionID, entries);
@@ -214,48 +222,12 @@ export function ledgerPort(ledger: RulesLedger): SessionPort {
       ledger.add(prompt.sessionID, { text: prompt.text, marker: prompt.marker });
       return { created: Date.now() };
     },
-    // The entries are the window: after a compaction or a revert they were cleared (`startWindow`), so both scopes read the same.
+    // The entries are the window: after a compaction or a revert they were cleared (`startWindow`), so both
+    // scopes read the same.
     async readWindow(sessionID) {
-      // Placed at fixed anchors in every request, a rules entry never lands after what the model read: the window never moves on past it.
+      // Placed at fixed anchors in every request, a rules entry never lands after what the model read: the
+      // window never moves on past it.
       return { rules: ledger.entries(sessionID).map(({ marker }) => ({ marker })), choice: {}, movedOn: false };
     },
   };
-}
-
-function stored(entry: RulesEntry): Record<string, unknown> {
-  return {
-    text: entry.text,
-    marker: entry.marker,
-    ...(entry.anchor ? { anchor: entry.anchor } : {}),
-    ...(entry.awaits ? { awaits: entry.awaits } : {}),
-  };
-}
-
-function restored(value: unknown): RulesEntry | undefined {
-  if (!value || typeof value !== "object") return undefined;
-  const { text, marker, anchor, awaits } = value as Record<string, unknown>;
-  const parsedMarker = storedMarker(marker);
-  if (typeof text !== "string" || !parsedMarker) return undefined;
-  const parsedAnchor = asAnchor(anchor);
-  return {
-    text,
-    marker: parsedMarker,
-    ...(parsedAnchor ? { anchor: parsedAnchor } : {}),
-    ...(typeof awaits === "string" ? { awaits } : {}),
-  };
-}
-
-/** A stored read: `{ marker, at }`, or `{ name, at }` as versions before refusals stored a rule read by name. */
-function restoredRead(value: unknown): RuleRead | undefined {
-  const { name, marker, at } = (value ?? {}) as { name?: unknown; marker?: unknown; at?: unknown };
-  if (typeof at !== "number" || !Number.isInteger(at) || at < 0) return undefined;
-  const read = typeof name === "string" ? ruleReadMarker(name) : storedMarker(marker);
-  return read ? { marker: read, at } : undefined;
-}
-
-function asAnchor(value: unknown): Anchor | undefined {
-  const { before, after } = (value ?? {}) as { before?: unknown; after?: unknown };
-  if (typeof before === "string") return { before };
-  if (typeof after === "string") return { after };
-  return undefined;
 }

@@ -17,7 +17,7 @@
  */
 
 /** A tool call as a hook names it. */
-export interface ToolCallSeen {
+interface ToolCallSeen {
   readonly tool: unknown;
   readonly sessionID: unknown;
   readonly callID?: string;
@@ -25,7 +25,7 @@ export interface ToolCallSeen {
 }
 
 /** How a finished call ended, and the text it gave the model. */
-export type ToolOutcome = { readonly status: "completed"; readonly text: string } | { readonly status: "failed" };
+type ToolOutcome = { readonly status: "completed"; readonly text: string } | { readonly status: "failed" };
 
 type Event = Record<string, unknown> | null | undefined;
 

@@ -8,20 +8,21 @@
 import type { Rulebook } from "../../engine/contract.js";
 import { refusal, required } from "../opencode/guarded-hooks.js";
 import { RULE_TOOL_NAME, requestedRuleName } from "../opencode/rule-tool.js";
-import { proposedCall } from "../opencode/tool-call.js";
-import { touchedBy } from "../opencode/tool-touch.js";
+import { readToolCall } from "../opencode/tool-call.js";
+import { toolResultOf } from "../opencode/tool-touch.js";
 import type { ToolCalled, ToolFinished } from "./api.js";
 import type { RulesLedger } from "./session-port.js";
 import { toolCallOf, toolOutcomeOf } from "./tool-events.js";
 
 export function toolHooks({ rulebook, ledger }: { rulebook: Rulebook; ledger: RulesLedger }) {
-  // A refusal passes the guard on purpose: OpenCode refuses the call before it runs and the model reads the text; the panel reads its rules from the ledger.
+  // A refusal passes the guard on purpose: OpenCode refuses the call before it runs and the model reads the text; the
+  // panel reads its rules from the ledger.
   const before = async (event: ToolCalled) => {
     const call = toolCallOf(event);
     const sessionID = required(call.sessionID, "the sessionID");
     const verdict = await rulebook.toolAboutToRun(
       sessionID,
-      proposedCall(required(call.tool, "the tool"), call.callID, call.input),
+      readToolCall(required(call.tool, "the tool"), call.callID, call.input),
     );
     if (!verdict?.refusal) return;
     ledger.given(sessionID, verdict.refusal.marker);
@@ -35,10 +36,7 @@ export function toolHooks({ rulebook, ledger }: { rulebook: Rulebook; ledger: Ru
     const outcome = toolOutcomeOf(event);
     // The rule tool's own answer carries its rule already.
     if (outcome.status !== "completed" || tool === RULE_TOOL_NAME) return;
-    const rules = await rulebook.toolResult(sessionID, {
-      ...touchedBy(tool, call.input, outcome.text),
-      callID: call.callID,
-    });
+    const rules = await rulebook.toolResult(sessionID, toolResultOf(tool, call.callID, call.input, outcome.text));
     // Placed after this step's tool results, in the request that reads them.
     if (rules !== undefined) ledger.add(sessionID, rules);
   };

@@ -25,7 +25,7 @@ const isRefusal = (error: unknown): boolean =>
 // biome-ignore lint/suspicious/noExplicitAny: a hook's parameters are whatever its host declares; the guard passes them on untouched
 type AnyFunction = (...args: any[]) => unknown;
 
-export interface HookGuards {
+interface HookGuards {
   /** A hook OpenCode awaits: always answers a promise, `neutral` when the hook fails. */
   async<F extends AnyFunction>(
     name: string,

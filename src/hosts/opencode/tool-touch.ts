@@ -1,33 +1,21 @@
 /**
- * What a finished call of OpenCode's tools touched, as the engine takes it:
- * the files its arguments name, the lines of its listing, and the text it
- * brought into the session by file (a read's output, a write's content, the
- * lines an edit or a patch adds), which rules with content conditions look at.
+ * A finished call of OpenCode's tools as the engine takes it: the call (its
+ * arguments read only when the engine kept nothing of it from before it
+ * ran), the lines of its listing, and the file text a read brought in, which
+ * rules with content conditions look at.
  */
 import type { ToolTouch } from "../../engine/contract.js";
 import { MAX_CONTENT_CHARS } from "../../select/content.js";
-import { proposedChanges } from "./tool-changes.js";
-import { pathsFromToolArgs, pathsFromToolOutput } from "./tool-paths.js";
+import { readToolCall } from "./tool-call.js";
+import { pathsFromToolOutput } from "./tool-paths.js";
 
-export const touchedBy = (tool: string, args: unknown, output: string): ToolTouch => ({
+export const toolResultOf = (tool: string, callID: unknown, args: unknown, output: string): ToolTouch => ({
   tool,
-  files: pathsFromToolArgs(args),
+  ...(typeof callID === "string" ? { callID } : {}),
+  readCall: () => readToolCall(tool, callID, args),
   listed: pathsFromToolOutput(tool, output),
-  texts: () => textsBroughtIn(tool, args, output),
+  ...(tool === "read" && output !== "" ? { fileText: () => fileTextOfRead(output) } : {}),
 });
-
-/** The text a call brought in, by the file it is of: a read's file text, a write's content, an edit's or a patch's added lines. */
-export function textsBroughtIn(tool: string, args: unknown, output: string): { file: string; text: string }[] {
-  if (tool === "read") {
-    const [file] = pathsFromToolArgs(args);
-    return file === undefined || output === "" ? [] : [{ file, text: fileTextOfRead(output) }];
-  }
-  return proposedChanges(tool, args).flatMap((change) => {
-    if (change.kind === "write") return [{ file: change.path, text: change.content }];
-    if (change.kind === "edit") return [{ file: change.path, text: change.added.map(({ text }) => text).join("\n") }];
-    return [];
-  });
-}
 
 /** How far into a read's output its `<content>` opening is looked for: past the `<path>` and `<type>` lines. */
 const READ_HEAD_CHARS = 64 * 1024;
@@ -60,7 +48,10 @@ export function fileTextOfRead(output: string, limit = MAX_CONTENT_CHARS): strin
 
 const CLOSE = "</content>";
 
-/** Where the wrapper's closing line begins, or -1: the file's own lines all begin with their numbers, and what follows it (a reminder OpenCode adds) is not the file's. */
+/**
+ * Where the wrapper's closing line begins, or -1: the file's own lines all begin with their numbers, and what follows
+ * it (a reminder OpenCode adds) is not the file's.
+ */
 function closingLine(window: string): number {
   if (window.startsWith(CLOSE)) return 0;
   const at = window.indexOf(`\n${CLOSE}`);
