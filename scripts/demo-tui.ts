@@ -16,9 +16,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { DIST_PLUGIN, OPENCODE_BIN, REPO_ROOT, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
+import { DIST_PLUGIN, REPO_ROOT, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
+import { OPENCODE_BIN } from "../test/e2e/harness/server.js";
 import { ruleFilesIn } from "../test/e2e/harness/rules.js";
-import { startRulesProject, tuiEnv } from "../test/e2e/harness/tui.js";
+import { tuiEnv } from "../test/e2e/harness/tui.js";
+import { startRulesProject } from "../test/e2e/harness/tui-project.js";
 
 const EXAMPLES = path.join(REPO_ROOT, "rules-examples");
 const TUI_ENTRY = path.join(REPO_ROOT, "dist", "tui.js");

@@ -17,10 +17,10 @@ import { appendFile, mkdir, rename, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type LogLevel, type LogSink, SERVICE } from "./log.js";
 
-export const LOG_FILE_NAME = `${SERVICE}.log`;
+const LOG_FILE_NAME = `${SERVICE}.log`;
 export const ROTATED_LOG_FILE_NAME = `${SERVICE}.1.log`;
 /** Past this the file is rotated. */
-export const MAX_LOG_BYTES = 1024 * 1024;
+const MAX_LOG_BYTES = 1024 * 1024;
 
 /**
  * OpenCode's log folder: `log` in its data folder, `$XDG_DATA_HOME/opencode`,
@@ -38,7 +38,7 @@ export function rulebookLogFile(env: Record<string, string | undefined>, home: s
   return join(openCodeLogDir(env, home), LOG_FILE_NAME);
 }
 
-export interface FileLogOptions {
+interface FileLogOptions {
   maxBytes?: number;
   /** Where warnings and errors also go, and the one line about a file that cannot be written. */
   stderr?: (text: string) => void;

@@ -6,7 +6,7 @@
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogExtra = Record<string, unknown>;
+type LogExtra = Record<string, unknown>;
 
 export interface Logger {
   debugEnabled: boolean;
@@ -22,7 +22,10 @@ export const SERVICE = "opencode-rulebook";
 
 export type LogSink = (level: LogLevel, message: string, extra?: LogExtra) => Promise<unknown>;
 
-/** How long a log line is waited for: a sink that never answers (a host's log call, a hung disk) holds neither `flush` nor memory past it. */
+/**
+ * How long a log line is waited for: a sink that never answers (a host's log call, a hung disk) holds neither `flush`
+ * nor memory past it.
+ */
 export const SINK_WAIT_MS = 5000;
 
 export function createLogger(sink: LogSink, debugEnabled: boolean): Logger {

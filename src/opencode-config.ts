@@ -74,7 +74,9 @@ export function tuiConfigFiles(
   return files;
 }
 
-/** Where the config files are read from: relative specs in them are resolved from OpenCode's working folder and home. */
+/**
+ * Where the config files are read from: relative specs in them are resolved from OpenCode's working folder and home.
+ */
 interface ConfigReading {
   home: string;
   directory: string;
@@ -104,8 +106,11 @@ export function userPluginOptions(env: Record<string, string | undefined>, home:
   return pluginOptionsIn(userConfigFiles(env, home, home), { home, directory: home });
 }
 
-/** A config file as read: its value, or why it is not JSON with comments; undefined when there is no such file (or it cannot be read). */
-export type ReadConfig = { config: unknown } | { warning: RuleWarning };
+/**
+ * A config file as read: its value, or why it is not JSON with comments; undefined when there is no such file (or it
+ * cannot be read).
+ */
+type ReadConfig = { config: unknown } | { warning: RuleWarning };
 
 /** One OpenCode config file, read as JSONC the way OpenCode reads it. */
 export function readConfigFile(file: string): ReadConfig | undefined {

@@ -19,9 +19,15 @@ export interface RulebookOptions {
   maxRuleBytes: number;
   /** Past this size a message leaves out lower-priority rules, naming them instead. */
   maxMessageBytes: number;
-  /** What a call that breaks a rule that forbids meets: each rule's own mode (`block`), a warning whatever the rule says (`warn`), or no check (`off`). */
+  /**
+   * What a call that breaks a rule that forbids meets: each rule's own mode (`block`), a warning whatever the rule says
+   * (`warn`), or no check (`off`).
+   */
   enforce: EnforceOption;
-  /** Packs of rules (npm, Git, a folder: README, "Rules for a team"); the config file naming them is read for where they are (pack-config.ts). */
+  /**
+   * Packs of rules (npm, Git, a folder: README, "Rules for a team"); the config file naming them is read for where they
+   * are (pack-config.ts).
+   */
   packs: string[];
 }
 
@@ -38,7 +44,7 @@ export const DEFAULT_OPTIONS: RulebookOptions = {
 
 const ENFORCE_VALUES: readonly EnforceOption[] = ["block", "warn", "off"];
 
-export interface ParsedOptions {
+interface ParsedOptions {
   options: RulebookOptions;
   /** One sentence per problem, naming the option and what was done. */
   errors: string[];
@@ -46,7 +52,10 @@ export interface ParsedOptions {
 
 /** Below this a rule file could not hold even a short rule with front matter. */
 export const MIN_RULE_BYTES = 1024;
-/** A read reserves up to `maxRuleBytes + 1` bytes, so a huge value would reserve (or fail to reserve) that much per file. */
+/**
+ * A read reserves up to `maxRuleBytes + 1` bytes, so a huge value would reserve (or fail to reserve) that much per
+ * file.
+ */
 export const MAX_RULE_BYTES_LIMIT = 16 * 1024 * 1024;
 /** Room for the message's frame and a rule or two; small budgets are used on purpose to see rules left out. */
 export const MIN_MESSAGE_BYTES = 512;
@@ -55,11 +64,11 @@ export const MAX_MESSAGE_BYTES_LIMIT = 4 * 1024 * 1024;
 /** Each entry of `extraDirs` and `sources` is walked or looked up per session; a handful is plenty. */
 export const MAX_LIST_ENTRIES = 32;
 /** Longer than any real path (Linux PATH_MAX is 4096). */
-export const MAX_DIR_LENGTH = 4096;
+const MAX_DIR_LENGTH = 4096;
 /** Longer than any pack spec a person writes (a Git URL with a ref and a sub-folder). */
-export const MAX_PACK_SPEC_LENGTH = 1024;
+const MAX_PACK_SPEC_LENGTH = 1024;
 /** Source ids are short words (`native`, `cursor`). */
-export const MAX_SOURCE_NAME_LENGTH = 64;
+const MAX_SOURCE_NAME_LENGTH = 64;
 /** Values from an untrusted opencode.json are quoted in errors only this far. */
 const MAX_SHOWN_LENGTH = 120;
 

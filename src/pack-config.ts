@@ -18,9 +18,12 @@ import type { Trust } from "./rule/trust.js";
 import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
 
 /** The administrator's list of managed packs, beside the managed rules folder. */
-export const MANAGED_PACKS_FILE = "rulebook.json";
+const MANAGED_PACKS_FILE = "rulebook.json";
 
-/** The folder this package is installed in: OpenCode's own plugin install folder, where an npm pack installed beside the plugin is found. */
+/**
+ * The folder this package is installed in: OpenCode's own plugin install folder, where an npm pack installed beside the
+ * plugin is found.
+ */
 const PLUGIN_FOLDER = fileURLToPath(new URL("..", import.meta.url));
 
 export interface PackIo {
@@ -31,14 +34,14 @@ export interface PackIo {
 }
 
 /** The plugin's options as the caller already read them from the config files (each is read here when absent). */
-export interface ReadOptions {
+interface ReadOptions {
   /** The user's own config files' (`userPluginOptions`). */
   user?: FoundOptions;
   /** Every config file's, the last that lists the plugin (`findPluginOptions`). */
   found?: FoundOptions;
 }
 
-export interface PackConfig {
+interface PackConfig {
   packs: ConfiguredPack[];
   warnings: RuleWarning[];
 }
@@ -88,13 +91,15 @@ export function configuredPacks(io: PackIo, handed: readonly string[] = [], read
   const managed = managedPacks(io, warnings);
   const user = read.user ?? userPluginOptions(io.env, io.home);
   const found = read.found ?? findPluginOptions(io.env, io.home, io.directory, io.worktree);
-  // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that is not the user's own.
+  // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that
+  // is not the user's own.
   const project = found.path !== undefined && found.path !== user.path ? found : undefined;
   const named = (owner: Trust, raw: unknown, file: string | undefined) =>
     file === undefined
       ? []
       : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
-  // Most trusted first: a spec named twice is read once, as the more trusted owner's (packs/load-packs.ts); each owner's command sees its own.
+  // Most trusted first: a spec named twice is read once, as the more trusted owner's (packs/load-packs.ts); each
+  // owner's command sees its own.
   const packs = [
     ...managed,
     ...named("user", user.raw, user.path),

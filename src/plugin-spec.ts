@@ -21,10 +21,10 @@ import { fileURLToPath } from "node:url";
 export const PACKAGE_NAME = "opencode-rulebook";
 
 /** What a spec leads to: a package by its name, or a local path (one of several where OpenCode's versions differ). */
-export type SpecTarget = { package: string } | { paths: string[] };
+type SpecTarget = { package: string } | { paths: string[] };
 
 /** Where a spec is read: relative paths are resolved from here. */
-export interface SpecPlace {
+interface SpecPlace {
   /** The config file holding the spec: OpenCode resolves a `.` path from its folder. */
   configFile: string;
   /** OpenCode's working folder: npm resolves a relative `file:` spec from it. */
@@ -40,7 +40,8 @@ const NAME = String.raw`(?:@[^/@\s:]+\/)?[^/@\s:]+`;
 const NAMED = new RegExp(`^(${NAME})(?:@|$)`);
 const ALIAS = new RegExp(`^(?:${NAME}@)?npm:(${NAME})(?:@|$)`);
 const TARBALL = /(?:^|\/)([^/]+?)-v?\d+\.\d+\.\d+[^/]*\.(?:tgz|tar\.gz|tar)$/i;
-// A Git repository's name: the last part of `[host:]owner/repo`, a git URL or scp-style `user@host:owner/repo`, without `.git` and `#ref`.
+// A Git repository's name: the last part of `[host:]owner/repo`, a git URL or scp-style `user@host:owner/repo`, without
+// `.git` and `#ref`.
 const HOSTED = /^(?:(?:github|gitlab|bitbucket|gist):)?[^/:@\s]+\/([^/#\s]+?)(?:\.git)?(?:#.*)?$/;
 const GIT_URL = /^(?:git\+)?(?:https?|ssh|git|file):\/\/[^#]*\/([^/#]+?)(?:\.git)?\/?(?:#.*)?$/;
 const SCP = /^[^@/\s]+@[^:/\s]+\.[^:/\s]+:(?:[^#]*\/)?([^/#]+?)(?:\.git)?(?:#.*)?$/;
@@ -48,7 +49,7 @@ const SCP = /^[^@/\s]+@[^:/\s]+\.[^:/\s]+:(?:[^#]*\/)?([^/#]+?)(?:\.git)?(?:#.*)
 const NAMED_PATH = new RegExp(`(?:^|/)${PACKAGE_NAME}(?:/dist(?:/(?:index|tui)\\.js)?)?$`);
 
 /** What `spec` leads to, or undefined when it cannot name a package (an invalid URL). */
-export function specTarget(spec: string, place: SpecPlace): SpecTarget | undefined {
+function specTarget(spec: string, place: SpecPlace): SpecTarget | undefined {
   // OpenCode's own path specs (`isPathPluginSpec`, `resolvePluginSpec`).
   if (spec.startsWith("file://")) {
     try {
@@ -89,7 +90,7 @@ export function specTarget(spec: string, place: SpecPlace): SpecTarget | undefin
  * first: the path (a package's folder), its folder (a file at a package's
  * top, or a folder OpenCode opens at its index), and above a `dist` folder.
  */
-export function packageFolders(path: string): string[] {
+function packageFolders(path: string): string[] {
   const parent = dirname(path);
   return basename(parent) === "dist" ? [path, parent, dirname(parent)] : [path, parent];
 }

@@ -136,7 +136,7 @@ function isDirectory(path: string): boolean {
 }
 
 /** The nearest folder from `directory` up that holds `.git` (a folder, or a file in a worktree or submodule). */
-export function gitRoot(directory: string): string | undefined {
+function gitRoot(directory: string): string | undefined {
   let current = directory;
   for (;;) {
     if (existsSync(join(current, ".git"))) return current;

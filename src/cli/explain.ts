@@ -5,12 +5,20 @@
  * The reasons are the engine's own (whyRuleApplies, whyRuleDoesNotApply), and
  * delivery is composeRulesMessage's, budget included.
  */
+import {
+  conditionOf,
+  factOf,
+  kindOfMet,
+  NARROWING,
+  type AnyNarrowing,
+  type ScopeMatch,
+  type SessionFacts,
+} from "../conditions/list.js";
 import { composeRulesMessage } from "../render/compose.js";
 import { originText, tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
-import { inScope, modelName, type ScopeMatch, type WorkingAs } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
@@ -20,15 +28,15 @@ import { hypotheticalSession } from "./session.js";
 export interface ExplainOptions {
   prompt?: string;
   json?: boolean;
-  /** `--agent`, `--model`: what the session works as. */
-  workingAs?: WorkingAs;
+  /** `--agent`, `--model`: the session's facts. */
+  workingAs?: SessionFacts;
 }
 
 export interface Verdict {
   rule: Rule;
   delivered: boolean;
   reason: string;
-  /** For a delivered rule with `agents:` or `models:`: the agent and model pattern it is delivered for. */
+  /** For a delivered rule with a scope (`agents:`, `models:`): what of it the session met (the agent, the model pattern). */
   for?: ScopeMatch;
 }
 
@@ -40,6 +48,7 @@ export function explainCommand(
   style: Style,
 ): CommandResult {
   const session = hypotheticalSession(project, loaded.rules, files, options.prompt, options.workingAs);
+  const facts = session.workingAs;
   const composed = composeRulesMessage(loaded.rules, session.context, {
     listOnRequest: true,
     maxBytes: project.options.maxMessageBytes,
@@ -60,12 +69,10 @@ export function explainCommand(
     return {
       rule,
       delivered: false,
-      reason: why === undefined ? "not delivered" : `${why}${flagHint(rule, session.workingAs)}`,
+      reason: why === undefined ? "not delivered" : `${why}${flagHint(rule, facts)}`,
     };
   });
   const messageBytes = composed ? byteLength(composed.text) : 0;
-  const agentNamed = loaded.rules.some((rule) => rule.agents);
-  const modelNamed = loaded.rules.some((rule) => rule.models);
   const forbidding = forbiddingRules(loaded.rules, session.files, session.workingAs);
 
   if (options.json) {
@@ -83,8 +90,7 @@ export function explainCommand(
     const json = {
       files: session.files,
       prompt: session.prompt ?? null,
-      agent: session.workingAs.agent ?? null,
-      model: session.workingAs.model ? modelName(session.workingAs.model) : null,
+      ...Object.fromEntries(NARROWING.map((kind) => [kind.fact, factText(kind, facts) ?? null])),
       mentioned: session.mentioned,
       delivered: verdicts.filter((verdict) => verdict.delivered).map(entry),
       notDelivered: verdicts.filter((verdict) => !verdict.delivered).map(entry),
@@ -105,13 +111,13 @@ export function explainCommand(
   lines.push(`Files: ${session.files.length > 0 ? session.files.join(", ") : style.dim("(none)")}`);
   if (session.prompt !== undefined) lines.push(`Prompt: ${JSON.stringify(session.prompt)}`);
   // Said when it matters: a rule names agents (or models), or the flag was given.
-  const { agent, model } = session.workingAs;
-  if (agent !== undefined || agentNamed)
-    lines.push(`Agent: ${agent ?? style.dim("(not given: rules for some agents do not apply; see --agent)")}`);
-  if (model !== undefined || modelNamed)
-    lines.push(
-      `Model: ${model ? modelName(model) : style.dim("(not given: rules for some models do not apply; see --model)")}`,
-    );
+  for (const kind of NARROWING) {
+    const given = factText(kind, facts);
+    if (given === undefined && !loaded.rules.some((rule) => conditionOf(rule, kind) !== undefined)) continue;
+    const { noun, nouns, flag } = kind.words;
+    const missing = style.dim(`(not given: rules for some ${nouns} do not apply; see ${flag})`);
+    lines.push(`${noun[0]?.toUpperCase()}${noun.slice(1)}: ${given ?? missing}`);
+  }
   lines.push("");
   const delivered = verdicts.filter((verdict) => verdict.delivered);
   const notDelivered = verdicts.filter((verdict) => !verdict.delivered);
@@ -155,25 +161,32 @@ const withOrigin = (rule: Rule, reason: string) => {
   return from === undefined ? reason : `${reason} (${from})`;
 };
 
-/** A delivered rule's verdict: the engine's reason, and for a rule with a scope, the agent and model it is delivered for. */
+/** The session's fact of `kind` as people write it (`plan`, `anthropic/claude-sonnet-4`), if given. */
+function factText(kind: AnyNarrowing, facts: SessionFacts): string | undefined {
+  const fact = factOf(facts, kind);
+  return fact === undefined ? undefined : kind.words.written(fact);
+}
+
+/** A delivered rule's verdict: the engine's reason, and for a rule with a scope, what of it it is delivered for. */
 function deliveredVerdict({ rule, reason, scope }: ActiveRule): Verdict {
   const words = readableReason(reason);
-  if (!scope || (scope.agent === undefined && scope.model === undefined))
-    return { rule, delivered: true, reason: words };
-  const parts = [
-    ...(scope.agent !== undefined ? [`agent ${scope.agent}`] : []),
-    ...(scope.model !== undefined ? [`model ${scope.model}`] : []),
-  ];
+  const met = (scope ?? {}) as Readonly<Record<string, string | undefined>>;
+  const parts = NARROWING.flatMap((kind) =>
+    met[kind.fact] === undefined ? [] : [`${kind.words.noun} ${met[kind.fact]}`],
+  );
+  if (!scope || parts.length === 0) return { rule, delivered: true, reason: words };
   return { rule, delivered: true, reason: `${words}; for ${parts.join(" and ")}`, for: scope };
 }
 
 /** For a rule out of scope because a flag was not given: which flag would give it. */
-function flagHint(rule: Rule, as: WorkingAs): string {
-  const agentOut = !inScope({ agents: rule.agents ?? [] }, as);
-  const modelOut = !inScope({ models: rule.models ?? [] }, as);
+function flagHint(rule: Rule, facts: SessionFacts): string {
+  const out = NARROWING.filter((kind) => {
+    const names = conditionOf(rule, kind) as readonly string[] | undefined;
+    return names !== undefined && kind.holds(names, factOf(facts, kind)) === undefined;
+  });
   // Another agent or model was given: no flag would make it apply.
-  if ((agentOut && as.agent !== undefined) || (modelOut && as.model !== undefined)) return "";
-  const missing = [...(agentOut ? ["--agent"] : []), ...(modelOut ? ["--model"] : [])];
+  if (out.some((kind) => factOf(facts, kind) !== undefined)) return "";
+  const missing = out.map((kind) => kind.words.flag);
   return missing.length > 0 ? ` (give ${missing.join(" and ")})` : "";
 }
 
@@ -183,8 +196,5 @@ function flagHint(rule: Rule, as: WorkingAs): string {
  */
 function readableReason(reason: ActivationReason): string {
   if (reason.kind !== "conditions") return reasonText(reason);
-  const named = { file: "files", keyword: "keywords", content: "content" } as const;
-  return reason.met
-    .map((condition) => `${named[condition.kind]}: ${conditionText(condition).replace(/^(file|keyword) /, "")}`)
-    .join("; ");
+  return reason.met.map((met) => kindOfMet(met.kind)?.words.explain(met) ?? conditionText(met)).join("; ");
 }

@@ -5,13 +5,14 @@
  * file without globs) and commands whatever the files, within its scope, as
  * the engine's check has it (enforce/violations.ts). Pure.
  */
+import { globsOf } from "../conditions/files.js";
 import { forbidsIn } from "../enforce/violations.js";
 import { codeSpan, shownLine } from "../render/refusal.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { inScope, outOfScopeText, type WorkingAs } from "../select/scope.js";
 
 /** A rule that forbids, as a hypothetical session would meet it. */
-export interface Forbidding {
+interface Forbidding {
   rule: Rule;
   mode: EnforceMode;
   /** The given files its `forbid` patterns hold in. */
@@ -64,6 +65,7 @@ const patterns = (list: ReadonlyArray<{ written: string }>) =>
 /** The given files it holds in; else where it would. */
 function where(rule: Rule, files: readonly string[], given: readonly string[]): string {
   if (files.length > 0) return files.join(", ");
-  if (rule.globs.length === 0) return "every file";
-  return `files matching ${rule.globs.join(", ")}${given.length > 0 ? " (none of the files given)" : ""}`;
+  const globs = globsOf(rule);
+  if (globs.length === 0) return "every file";
+  return `files matching ${globs.join(", ")}${given.length > 0 ? " (none of the files given)" : ""}`;
 }

@@ -2,6 +2,7 @@
  * Output helpers for the command line: colours (only on a terminal, never
  * with `NO_COLOR`), sizes, aligned columns. Pure.
  */
+import { ACTIVATING, conditionOf } from "../conditions/list.js";
 import type { Rule } from "../rule/rule.js";
 import { activationOf } from "../select/rule-set.js";
 
@@ -35,8 +36,6 @@ export function makeStyle(colour: boolean): Style {
   };
 }
 
-export const plain: Style = makeStyle(false);
-
 export function byteLength(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
@@ -57,11 +56,10 @@ export function activationLabel(rule: Rule): string {
   if (mode === "always") return "always";
   if (mode === "on-request") return "on request";
   if (mode === "manual") return `manual (@${rule.name})`;
-  const parts: string[] = [];
-  if (rule.globs.length > 0) parts.push(`files: ${rule.globs.join(", ")}`);
-  if (rule.keywords.length > 0) parts.push(`keywords: ${rule.keywords.join(", ")}`);
-  if (rule.fileContains)
-    parts.push(`content: ${rule.fileContains.map(({ written }) => JSON.stringify(written)).join(", ")}`);
+  const parts = ACTIVATING.flatMap((kind) => {
+    const value = conditionOf(rule, kind);
+    return value === undefined ? [] : [kind.words.label(value)];
+  });
   const label = parts.join(rule.match === "all" ? " and " : " or ");
   return rule.requestable && rule.description ? `${label}; else on request` : label;
 }

@@ -9,13 +9,13 @@
  */
 import type { AddedLine } from "../enforce/proposed.js";
 
-export interface DiffFile {
+interface DiffFile {
   /** As git names it in the new version, relative to where git ran, POSIX. */
   path: string;
   added: AddedLine[];
 }
 
-export interface ParsedDiff {
+interface ParsedDiff {
   /** Files with added lines, in git's order. */
   files: DiffFile[];
   /** Files git called binary: no lines to check. */

@@ -8,8 +8,8 @@ import { execFile } from "node:child_process";
 import { UsageError } from "./context.js";
 
 /** The most a git command may print: a diff this large is not one to review line by line. */
-export const GIT_MAX_BYTES = 64 * 1024 * 1024;
-export const GIT_TIMEOUT_MS = 60_000;
+const GIT_MAX_BYTES = 64 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 60_000;
 
 export interface GitResult {
   /** Git's exit status: 0 done, 1 `--quiet` found nothing, 128 a fatal error. */
@@ -18,7 +18,10 @@ export interface GitResult {
   stderr: string;
 }
 
-/** Runs `git args…`; a non-zero status is returned, a git that cannot run or be read is a UsageError (exit status 2: nothing was checked). */
+/**
+ * Runs `git args…`; a non-zero status is returned, a git that cannot run or be read is a UsageError (exit status 2:
+ * nothing was checked).
+ */
 export type Git = (args: readonly string[]) => Promise<GitResult>;
 
 export function gitIn(cwd: string, env: Record<string, string | undefined>): Git {

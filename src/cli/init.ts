@@ -3,7 +3,7 @@ import { existsSync, promises as fs } from "node:fs";
 import { join } from "node:path";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 
-export const EXAMPLE_RULE = `---
+const EXAMPLE_RULE = `---
 # An example rule written by \`opencode-rulebook init\`. Every .md file in this
 # folder is a rule; its name is the file name without .md.
 #
@@ -22,7 +22,7 @@ Use the project's own scripts (see package.json) to build and test; never run a
 global tool in their place.
 `;
 
-export const ENABLE_SNIPPET = `{
+const ENABLE_SNIPPET = `{
   "$schema": "https://opencode.ai/config.json",
   "plugin": ["opencode-rulebook"]
 }`;

@@ -23,15 +23,7 @@ import { walkFolder } from "../discover/walk.js";
 import type { ProjectContext } from "./context.js";
 
 /** OpenCode 1.18's own agents: the ones a user picks, the task tool's subagents, and the hidden ones it runs itself. */
-export const BUILT_IN_AGENTS: readonly string[] = [
-  "build",
-  "plan",
-  "general",
-  "explore",
-  "compaction",
-  "title",
-  "summary",
-];
+const BUILT_IN_AGENTS: readonly string[] = ["build", "plan", "general", "explore", "compaction", "title", "summary"];
 
 export interface KnownAgents {
   /** Built-in first, then as found; one spelling per name, compared ignoring case. */
@@ -107,7 +99,10 @@ function userConfigFolders(env: Record<string, string | undefined>, home: string
   ];
 }
 
-/** The agent names the Markdown files of one config folder give: anywhere under `agent/`, `agents/`; directly in `mode/`, `modes/`. */
+/**
+ * The agent names the Markdown files of one config folder give: anywhere under `agent/`, `agents/`; directly in
+ * `mode/`, `modes/`.
+ */
 async function agentFileNames(
   configFolder: string,
   budget: WalkBudget,

@@ -1,4 +1,5 @@
 /** `list`: every rule found, grouped by scope and source, with how it activates (and for which agents and models) and its size. */
+import { ACTIVATING, conditionOf, NARROWING, type AnyKind } from "../conditions/list.js";
 import { tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
@@ -146,14 +147,12 @@ export function ruleJson(rule: Rule) {
     activationLabel: activationLabel(rule),
     toolType: rule.toolType ?? null,
     description: rule.description ?? null,
-    globs: rule.globs,
-    keywords: rule.keywords,
+    ...kindsJson(rule, ACTIVATING),
     match: rule.match,
     alwaysApply: rule.alwaysApply ?? null,
     priority: rule.priority,
     // Only for a rule with a scope: absent, it is for every agent and model.
-    ...(rule.agents ? { agents: rule.agents } : {}),
-    ...(rule.models ? { models: rule.models } : {}),
+    ...kindsJson(rule, NARROWING),
     enforce: enforceJson(rule),
     bytes,
     tokens: estimateTokens(bytes),
@@ -161,6 +160,10 @@ export function ruleJson(rule: Rule) {
     displayPath: rule.displayPath,
   };
 }
+
+/** Each kind's entries (`globs`, `agents`…), as the kind gives them (a scope's value is its names). */
+const kindsJson = (rule: Rule, kinds: readonly AnyKind[]) =>
+  Object.assign({}, ...kinds.map((kind) => kind.json(conditionOf(rule, kind) as readonly string[] | undefined)));
 
 export function warningJson(project: ProjectContext, warning: RuleWarning) {
   return {

@@ -19,13 +19,13 @@ import {
 } from "jsonc-parser";
 import { PACKAGE_NAME } from "../plugin-spec.js";
 
-export type ConfigEdit = { text: string; changed: boolean } | { error: string };
+type ConfigEdit = { text: string; changed: boolean } | { error: string };
 
-/** The plugin's entry OpenCode reads its options from: the last that names it, in `plugin` (OpenCode 1) or `plugins` (OpenCode 2). */
-interface Entry {
-  node: Node;
-  list: "plugin" | "plugins";
-}
+/**
+ * The plugin's entry OpenCode reads its options from: the last that names it, in `plugin` (OpenCode 1) or `plugins`
+ * (OpenCode 2).
+ */
+type Entry = { node: Node; list: "plugin" | "plugins" };
 
 /** The config text with `spec` added to the plugin's `packs` option (no duplicate), or why it cannot be. */
 export function addPackToConfig(
@@ -81,7 +81,10 @@ export function addPackToConfig(
   return edited(text, appendItem(text, packsList, JSON.stringify(spec)));
 }
 
-/** The config text without `spec` in the plugin's `packs` option (`"packs": []` when it was the last), or why it cannot be edited. */
+/**
+ * The config text without `spec` in the plugin's `packs` option (`"packs": []` when it was the last), or why it cannot
+ * be edited.
+ */
 export function removePackFromConfig(
   text: string,
   spec: string,
@@ -197,7 +200,10 @@ function appendAfter(text: string, container: Node, last: Node, addition: string
   return tail[1] ? [line] : [{ offset: end, length: 0, content: "," }, line];
 }
 
-/** Edits that remove an array's item `index` with the separator beside it; an item on a line of its own takes the line (and its comment). */
+/**
+ * Edits that remove an array's item `index` with the separator beside it; an item on a line of its own takes the line
+ * (and its comment).
+ */
 function removeItem(text: string, array: Node, index: number): Edit[] {
   const items = array.children ?? [];
   const item = items[index] as Node;

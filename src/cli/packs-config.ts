@@ -66,7 +66,10 @@ export async function packsRemoveCommand(
   return result(`${lines.join("\n")}\n`, "", edit.changed ? 0 : 1);
 }
 
-/** The config file the owner's packs are written to: the one that lists the plugin, else `opencode.jsonc` or `opencode.json` where it would be. */
+/**
+ * The config file the owner's packs are written to: the one that lists the plugin, else `opencode.jsonc` or
+ * `opencode.json` where it would be.
+ */
 function configFileFor(project: ProjectContext, owner: PackOwnerChoice): string {
   if (owner.trust === "managed")
     throw new UsageError(

@@ -17,7 +17,7 @@ import { plural, type Style } from "./format.js";
 import { checkoutAgain, type PinDeps, pinPack, type Pinned } from "./packs-pin.js";
 import type { PackOwnerChoice } from "./packs-owner.js";
 
-export interface InstallOptions {
+interface InstallOptions {
   frozen?: boolean;
 }
 

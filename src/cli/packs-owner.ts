@@ -1,4 +1,6 @@
-/** Whose packs a `packs` command works on: the project's, the user's (`--global`) or the administrator's (`--managed`). */
+/**
+ * Whose packs a `packs` command works on: the project's, the user's (`--global`) or the administrator's (`--managed`).
+ */
 import { ownerPlace } from "../pack-config.js";
 import type { PackPlace } from "../packs/configured.js";
 import type { Trust } from "../rule/trust.js";

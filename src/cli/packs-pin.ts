@@ -29,7 +29,9 @@ export interface Pinned {
   rules: Rule[];
 }
 
-/** `commit`: the one the lock pins (install); absent, the commit the ref names now (update, or a pack new to the lock). */
+/**
+ * `commit`: the one the lock pins (install); absent, the commit the ref names now (update, or a pack new to the lock).
+ */
 export async function pinPack(
   configured: ConfiguredPack,
   spec: Exclude<PackSpec, { kind: "folder" }>,

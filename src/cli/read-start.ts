@@ -1,4 +1,7 @@
-/** The start of a file, for a command: its first `bytes` as UTF-8 text; undefined when it cannot be read (missing, a folder). */
+/**
+ * The start of a file, for a command: its first `bytes` as UTF-8 text; undefined when it cannot be read (missing, a
+ * folder).
+ */
 import { closeSync, openSync, readSync } from "node:fs";
 
 export function readStart(path: string, bytes: number): string | undefined {

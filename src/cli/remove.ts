@@ -7,13 +7,13 @@ import type { LoadedRules } from "../formats/load.js";
 import type { FoundRuleFile } from "../discover/source.js";
 import { result, shownPath, type CliIo, type CommandResult, type ProjectContext } from "./context.js";
 
-export interface RemoveOptions {
+interface RemoveOptions {
   yes?: boolean;
   global?: boolean;
 }
 
 /** The rule file named `name` (skipped and disabled ones included): project before global unless `--global`. */
-export function findRuleFile(
+function findRuleFile(
   loaded: LoadedRules,
   name: string,
   global?: boolean,

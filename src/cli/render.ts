@@ -12,7 +12,7 @@ import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { byteLength, plural, sizeLabel, type Style } from "./format.js";
 import { hypotheticalSession } from "./session.js";
 
-export interface RenderOptions {
+interface RenderOptions {
   files?: string[];
   prompt?: string;
   workingAs?: WorkingAs;

@@ -13,7 +13,8 @@ import { listCommand } from "./list.js";
 import { renderCommand } from "./render.js";
 import { listFlag, workingAsFlags } from "./session.js";
 import { verifyCommand } from "./verify.js";
-import { diffTargets, namedPaths, wholeFileTargets } from "./verify-input.js";
+import { diffTargets, wholeFileTargets } from "./verify-input.js";
+import { namedPaths } from "./verify-paths.js";
 
 /** What a command needs of the program it is added to (src/cli/main.ts). */
 export interface CommandWiring {

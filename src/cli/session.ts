@@ -1,30 +1,33 @@
 /**
  * A hypothetical session for `explain` and `render`: the files it touches,
  * the prompt it receives and the agent and model it works as, turned into
- * the engine's SessionContext the way the engine does it for a real prompt
+ * the engine's SelectionContext the way the engine does it for a real prompt
  * (`@rule` mentions, paths named in the prompt that exist).
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import type { ContentMatch } from "../conditions/content.js";
+import { readList } from "../conditions/front-matter-list.js";
 import type { Rule } from "../rule/rule.js";
-import type { SessionContext } from "../select/active.js";
+import type { SelectionContext } from "../select/active.js";
 import { contentHits, hasContentRules, MAX_CONTENT_CHARS } from "../select/content.js";
-import type { ContentMatch } from "../select/reasons.js";
 import type { ModelRef, WorkingAs } from "../select/scope.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
-import { readList } from "../rule/keys.js";
 import { UsageError, type ProjectContext } from "./context.js";
 import { readStart } from "./read-start.js";
 
-export interface Hypothesis {
+interface Hypothesis {
   /** Project-relative POSIX paths (absolute outside the project), in the order given, without repeats. */
   files: string[];
   prompt?: string;
   mentioned: string[];
-  /** `--agent` and `--model`; without them, rules for some agents or models do not apply, as in a session whose agent is not known yet. */
+  /**
+   * `--agent` and `--model`; without them, rules for some agents or models do not apply, as in a session whose agent is
+   * not known yet.
+   */
   workingAs: WorkingAs;
-  context: SessionContext;
+  context: SelectionContext;
 }
 
 export function hypotheticalSession(
@@ -51,7 +54,7 @@ export function hypotheticalSession(
     prompt,
     mentioned,
     workingAs,
-    context: { files: list, prompt, mentioned: new Set(mentioned), workingAs, contentMatches },
+    context: { files: list, prompt, mentioned: new Set(mentioned), facts: workingAs, contentMatches },
   };
 }
 
@@ -92,8 +95,11 @@ export function workingAsFlags(options: { agent?: string; model?: string }): Wor
   return workingAs;
 }
 
-/** `anthropic/claude-sonnet-4` → provider and model, split at the first `/` as OpenCode does (`openrouter/anthropic/claude-x` is OpenRouter's). */
-export function modelFlag(value: string): ModelRef {
+/**
+ * `anthropic/claude-sonnet-4` → provider and model, split at the first `/` as OpenCode does
+ * (`openrouter/anthropic/claude-x` is OpenRouter's).
+ */
+function modelFlag(value: string): ModelRef {
   const text = value.trim();
   const slash = text.indexOf("/");
   if (slash <= 0 || slash === text.length - 1) {
@@ -104,7 +110,10 @@ export function modelFlag(value: string): ModelRef {
   return { providerID: text.slice(0, slash), modelID: text.slice(slash + 1) };
 }
 
-/** Repeated or comma-separated list flags (`--files a,b --files c`), read like a rule's globs: commas inside `{a,b}` stay. */
+/**
+ * Repeated or comma-separated list flags (`--files a,b --files c`), read like a rule's globs: commas inside `{a,b}`
+ * stay.
+ */
 export function listFlag(values: readonly string[] | undefined): string[] {
   return readList([...(values ?? [])]) ?? [];
 }

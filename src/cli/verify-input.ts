@@ -8,7 +8,7 @@
  */
 import type { Stats } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { join } from "node:path";
 import { errorCode, errorReason, readAtMost } from "../discover/fs.js";
 import { linesAdded } from "../enforce/added-lines.js";
 import type { AddedLine } from "../enforce/proposed.js";
@@ -17,14 +17,13 @@ import { listProjectFiles, PROJECT_FILE_LIMIT } from "./check.js";
 import { shownPath, UsageError, type ProjectContext } from "./context.js";
 import { addedInDiff } from "./git-diff.js";
 import { gitMessage, type Git, type GitResult } from "./git.js";
-import { shownText } from "../render/shown-text.js";
 import { inside } from "../rule/trust.js";
 import { doesNotExist, resolveNamed } from "./verify-paths.js";
 
 /** A file read whole larger than this is not checked (the plugin's bound for a file a write replaces). */
-export const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
+const MAX_CHECKED_BYTES = MAX_COMPARED_BYTES;
 
-export type SkipReason = "binary" | "too large" | "unreadable" | "outside the repository";
+type SkipReason = "binary" | "too large" | "unreadable" | "outside the repository";
 
 /** A file to check (project-relative POSIX), or one that was not. */
 export type Target =
@@ -38,30 +37,16 @@ export interface Targets {
   notes: string[];
 }
 
-export interface DiffRequest {
+interface DiffRequest {
   /** `--diff <rev>`: absent, HEAD. */
   rev?: string;
   staged: boolean;
 }
 
 /**
- * The paths a user named, project-relative POSIX (`""` for the whole
- * project), as written: one outside the project is a usage error. Where each
- * leads (symlinks), and whether it exists, the targets' readers check.
+ * Every line of the named files (all the project's without names), each counting as added; a named path that does not
+ * exist is wrong usage.
  */
-export function namedPaths(
-  project: Pick<ProjectContext, "directory" | "projectRoot">,
-  raw: readonly string[],
-): string[] {
-  return raw.map((path) => {
-    const absolute = resolve(project.directory, path);
-    if (!inside(absolute, [project.projectRoot]))
-      throw new UsageError(`${shownText(path)} is outside the repository (${shownText(project.projectRoot)})`);
-    return relative(project.projectRoot, absolute).split(sep).join("/");
-  });
-}
-
-/** Every line of the named files (all the project's without names), each counting as added; a named path that does not exist is wrong usage. */
 export async function wholeFileTargets(project: ProjectContext, paths: readonly string[], git: Git): Promise<Targets> {
   const realRoot = await realpath(project.projectRoot);
   const files: string[] = [];
@@ -78,7 +63,9 @@ export async function wholeFileTargets(project: ProjectContext, paths: readonly 
   return { targets: readEach([...new Set(files)].sort(), realRoot), notes };
 }
 
-/** The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds. */
+/**
+ * The lines added since `rev` (HEAD), staged and not, and untracked files whole; `staged`: only what the index adds.
+ */
 export async function diffTargets(
   project: ProjectContext,
   paths: readonly string[],
@@ -139,7 +126,10 @@ export async function diffTargets(
   };
 }
 
-/** The revision to compare with: as given, HEAD, or in a repository without a commit yet, the empty tree (everything is added). */
+/**
+ * The revision to compare with: as given, HEAD, or in a repository without a commit yet, the empty tree (everything is
+ * added).
+ */
 async function diffBase(git: Git, rev: string | undefined): Promise<{ rev: string; since: string }> {
   if (rev !== undefined) {
     if (rev.startsWith("-") || rev.trim() === "")

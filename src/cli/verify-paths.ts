@@ -6,14 +6,31 @@
  * where it leads, named by its place under the repository's real root.
  */
 import { realpath, stat } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { errorCode, errorReason } from "../discover/fs.js";
 import { shownText } from "../render/shown-text.js";
 import { inside } from "../rule/trust.js";
-import { UsageError } from "./context.js";
+import { UsageError, type ProjectContext } from "./context.js";
+
+/**
+ * The paths a user named, project-relative POSIX (`""` for the whole
+ * project), as written: one outside the project is a usage error. Where each
+ * leads (symlinks), and whether it exists, the targets' readers check.
+ */
+export function namedPaths(
+  project: Pick<ProjectContext, "directory" | "projectRoot">,
+  raw: readonly string[],
+): string[] {
+  return raw.map((path) => {
+    const absolute = resolve(project.directory, path);
+    if (!inside(absolute, [project.projectRoot]))
+      throw new UsageError(`${shownText(path)} is outside the repository (${shownText(project.projectRoot)})`);
+    return relative(project.projectRoot, absolute).split(sep).join("/");
+  });
+}
 
 /** A path named on the command line, as far as it leads. */
-export interface NamedPath {
+interface NamedPath {
   /** As named: project-relative POSIX, `""` for the whole project. */
   named: string;
   /** Where it leads, relative to the repository's real root, POSIX: what is checked, and the name findings carry. */

@@ -27,13 +27,13 @@ import { plural, type Style } from "./format.js";
 import type { Target, Targets } from "./verify-input.js";
 import { shownText } from "../render/shown-text.js";
 
-export interface VerifyOptions {
+interface VerifyOptions {
   json?: boolean;
   workingAs?: WorkingAs;
 }
 
 /** A line that breaks a rule. */
-export type Finding = Violation & { file: string; lineNumber: number };
+type Finding = Violation & { file: string; lineNumber: number };
 
 /** The check has no time limit here: patterns match in linear time, and a person waits for the whole answer. */
 const UNBOUNDED = { now: () => 0, deadline: Number.POSITIVE_INFINITY };
@@ -105,7 +105,8 @@ export async function verifyCommand(
     return result(`${JSON.stringify(json, null, 2)}\n`, "", exitCode);
   }
 
-  // Names (files, rules) and lines with control characters shown as `?`: a file named with an escape sequence cannot rewrite a CI log.
+  // Names (files, rules) and lines with control characters shown as `?`: a file named with an escape sequence cannot
+  // rewrite a CI log.
   const lines = findings.map((finding) => {
     const label = finding.mode === "block" ? style.red("error  ") : style.yellow("warning");
     const where = `${shownText(finding.file)}:${finding.lineNumber}: rule "${shownText(finding.rule.name)}"`;

@@ -66,7 +66,8 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
   const found: Array<{ file: FoundRuleFile; source: RuleSource }> = [];
   // The repository's real root is resolved once (the file system keeps it for the load), while the sources start.
   const resolving = realRootOf(probing);
-  // Sources look in different folders: they search at once, each within its own walk budget, and their results are taken in precedence order.
+  // Sources look in different folders: they search at once, each within its own walk budget, and their results are
+  // taken in precedence order.
   const results = await Promise.all(sources.map((source) => source.find({ ...probing, walkBudget: walkBudget() })));
   const realRoot = await resolving;
   const userFolders: string[] = [];
@@ -74,7 +75,8 @@ export async function discoverRules(context: DiscoveryContext, sources: RuleSour
   for (const [index, source] of sources.entries()) {
     const result = results[index] as Awaited<ReturnType<RuleSource["find"]>>;
     for (const file of result.files) found.push({ file, source });
-    // Two sources may walk one folder (`.agents/rules` is Antigravity's and often an `extraDirs` folder): its problems are told once.
+    // Two sources may walk one folder (`.agents/rules` is Antigravity's and often an `extraDirs` folder): its problems
+    // are told once.
     for (const warning of result.warnings) {
       const told = JSON.stringify(warning);
       if (toldWarnings.has(told)) continue;

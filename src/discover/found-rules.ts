@@ -24,7 +24,7 @@ async function boundaryOf(context: SourceContext, trust: Trust): Promise<Boundar
   return { trust, realRoot: await realRootOf(context) };
 }
 
-export interface FolderSpec {
+interface FolderSpec {
   folder: string;
   scope: RuleScope;
   source: string;
@@ -36,7 +36,10 @@ export interface FolderSpec {
   topLevelOnly?: boolean;
   /** Whose files these are; default: the repository's in project scope, the user's in global scope. */
   trust?: Trust;
-  /** The pack the folder is (its files' displayed paths start with `displayPrefix`, the pack's label and the folder's path in it). */
+  /**
+   * The pack the folder is (its files' displayed paths start with `displayPrefix`, the pack's label and the folder's
+   * path in it).
+   */
   pack?: { pack: RulePack; displayPrefix: string };
 }
 
@@ -84,7 +87,10 @@ export function findHomeAndLevelFolders(
   return findLevelFolders(context, folder, spec, { home: true });
 }
 
-/** A tool's rules folder at every project level from the repository root down (`.amazonq/rules`), and in the home folder when `home`. */
+/**
+ * A tool's rules folder at every project level from the repository root down (`.amazonq/rules`), and in the home folder
+ * when `home`.
+ */
 export async function findLevelFolders(
   context: SourceContext,
   folder: string,
@@ -104,9 +110,9 @@ export async function findLevelFolders(
 }
 
 /** What is at a path: nothing, a regular file (with its size), a folder, or a warning already recorded. */
-export type PathKind = { kind: "none" } | { kind: "file"; size: number; version?: FileVersion } | { kind: "folder" };
+type PathKind = { kind: "none" } | { kind: "file"; size: number; version?: FileVersion } | { kind: "folder" };
 
-export async function kindOf(path: string, context: SourceContext, found: FoundRules): Promise<PathKind> {
+async function kindOf(path: string, context: SourceContext, found: FoundRules): Promise<PathKind> {
   let stat;
   try {
     stat = await context.fs.stat(path);

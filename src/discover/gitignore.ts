@@ -15,7 +15,7 @@ import type { RuleFs } from "./fs.js";
 import { childPaths, foldersFromRoot } from "./locations.js";
 
 /** One ignore file's patterns, and the folder they are relative to. */
-export interface IgnoreLevel {
+interface IgnoreLevel {
   dir: string;
   patterns: Ignore;
 }
@@ -30,11 +30,13 @@ export type IgnoreChain = readonly IgnoreLevel[];
  */
 export const MAX_IGNORE_FILE_BYTES = 256 * 1024;
 
-/** Git folds case in ignore patterns where `git init` finds the file system case-insensitive (its `core.ignorecase`). */
+/**
+ * Git folds case in ignore patterns where `git init` finds the file system case-insensitive (its `core.ignorecase`).
+ */
 const IGNORE_CASE = process.platform === "darwin" || process.platform === "win32";
 
 /** The patterns of an ignore file's text; undefined when it has none. */
-export function ignoreLevel(dir: string, text: string): IgnoreLevel | undefined {
+function ignoreLevel(dir: string, text: string): IgnoreLevel | undefined {
   if (!/^[ \t]*[^#\s]/m.test(text)) return undefined;
   return { dir, patterns: ignore({ ignorecase: IGNORE_CASE }).add(text) };
 }
@@ -76,7 +78,8 @@ export async function ignoresAbove(fs: RuleFs, root: string, start: string): Pro
   ];
   const levels = await Promise.all(
     places.map(async ({ dir, path }) => {
-      // Through a symlink too, unlike git's own walk (which reads no linked `.gitignore`): a few files above the search, read once.
+      // Through a symlink too, unlike git's own walk (which reads no linked `.gitignore`): a few files above the
+      // search, read once.
       const stat = await fs.stat(path).catch(() => undefined);
       return stat?.isFile() ? levelOf(fs, dir, path) : undefined;
     }),

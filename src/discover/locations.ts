@@ -25,7 +25,7 @@ export function openCodeConfigDir(env: Record<string, string | undefined>, home:
  * `%ProgramData%\\opencode` on Windows; `$OPENCODE_TEST_MANAGED_CONFIG_DIR` moves it
  * for OpenCode, so for the plugin too.
  */
-export function managedConfigDir(
+function managedConfigDir(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
 ): string {

@@ -27,7 +27,7 @@ import { walkProjectTree } from "./walk.js";
  */
 export const NESTED_SEARCH = { maxDepth: 8, maxFolders: 25_000 };
 
-export interface NestedSearch {
+interface NestedSearch {
   /** Folders strictly below the directory with an entry named `name` (`.cursor`), breadth first, in name order. */
   holding(name: string): string[];
   /** The search's own problems: given to the first source that asked, so a load reports them once. */

@@ -23,9 +23,9 @@ import { readAtMost, readOpened } from "./fs.js";
 import type { ParseCacheEntries } from "./parse-cache.js";
 import { cacheEntries, cacheText } from "./parse-cache-format.js";
 
-export const MAX_CACHE_BYTES = 32 * 1024 * 1024;
+const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 export const MAX_PROJECTS = 64;
-export const LOAD_WAIT_MS = 500;
+const LOAD_WAIT_MS = 500;
 
 export interface ParseCacheStore {
   /** The parses kept for the project; none when there is no cache file, or it cannot be trusted or read in time. */
@@ -34,7 +34,7 @@ export interface ParseCacheStore {
   save(entries: ParseCacheEntries): Promise<void>;
 }
 
-export interface ParseCacheOptions {
+interface ParseCacheOptions {
   /** The cache folder (`parseCacheFolder`). */
   folder: string;
   /** The worktree and directory the parses are for. */
@@ -97,7 +97,9 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
   };
 }
 
-/** The plugin's version and this module's own file version: a new build or release never reads an older one's parses. */
+/**
+ * The plugin's version and this module's own file version: a new build or release never reads an older one's parses.
+ */
 async function pluginBuild(): Promise<string> {
   const module = fileURLToPath(import.meta.url);
   const [manifest, self] = await Promise.all([
@@ -113,7 +115,9 @@ async function pluginBuild(): Promise<string> {
   return `${String(manifest)}:${self}`;
 }
 
-/** The file's bytes when it is a regular file this user owns and only this user may write; undefined when there is none. */
+/**
+ * The file's bytes when it is a regular file this user owns and only this user may write; undefined when there is none.
+ */
 function readOwnFile(path: string, maxBytes: number): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const flags = callbackFs.constants.O_RDONLY | (callbackFs.constants.O_NOFOLLOW ?? 0);

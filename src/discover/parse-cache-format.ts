@@ -8,14 +8,15 @@
  * Each entry holds its rule's text in place. (Measured: keeping the texts
  * apart in one string, each rule's a slice of it, made a start slower.)
  */
+import { KINDS } from "../conditions/list.js";
 import type { ParsedRule } from "../rule/parse.js";
 import type { CachedParse, ParseCacheEntries } from "./parse-cache.js";
 
-/** Bumped when what an entry holds changes shape. */
-const FORMAT = 1;
+/** Bumped when what an entry holds changes shape (2: a rule's conditions by kind, `conditions`). */
+const FORMAT = 2;
 
 /** What one file holds besides its entries: whose parses they are. */
-export interface CacheOwner {
+interface CacheOwner {
   project: string;
   build: string;
 }
@@ -30,7 +31,9 @@ export function cacheText(entries: ParseCacheEntries, owner: CacheOwner): string
   });
 }
 
-/** The entries of a cache file's parsed text; none when it is another project's, another build's or another format's. */
+/**
+ * The entries of a cache file's parsed text; none when it is another project's, another build's or another format's.
+ */
 export function cacheEntries(data: unknown, owner: CacheOwner): ParseCacheEntries {
   const file = data as { format?: unknown; build?: unknown; project?: unknown; entries?: unknown };
   const entries = new Map<string, CachedParse>();
@@ -81,8 +84,15 @@ function validCachedParse(parsed: unknown, path: string): parsed is ParsedRule {
     (rule.match === "any" || rule.match === "all") &&
     typeof rule.priority === "number" &&
     typeof rule.override === "boolean" &&
-    strings(rule.globs) &&
-    strings(rule.keywords) &&
-    strings(rule.unknownKeys)
+    strings(rule.unknownKeys) &&
+    validConditions(rule.conditions)
+  );
+}
+
+/** Each kind's value as its kind reads it, and nothing the list does not have. */
+function validConditions(conditions: unknown): boolean {
+  if (!isObject(conditions)) return false;
+  return Object.entries(conditions).every(
+    ([name, value]) => KINDS.find((known) => known.kind === name)?.isValue(value) === true,
   );
 }

@@ -16,7 +16,10 @@ export interface CachedParse {
   /** Everything else the parse depends on (`parseContext`). */
   context: string;
   parsed: ParsedRule;
-  /** The bytes' SHA-256 (hex), kept for a pack's files: a pack's hash is checked at every start without reading them (packs/pack-hash.ts). */
+  /**
+   * The bytes' SHA-256 (hex), kept for a pack's files: a pack's hash is checked at every start without reading them
+   * (packs/pack-hash.ts).
+   */
   digest?: string;
 }
 
@@ -49,7 +52,10 @@ export function parseContext(source: RuleSource, file: FoundRuleFile, maxRuleByt
   ]);
 }
 
-/** The entry kept for this file in this context, when the file has not changed since (and, when `digest`, it holds the bytes' digest). */
+/**
+ * The entry kept for this file in this context, when the file has not changed since (and, when `digest`, it holds the
+ * bytes' digest).
+ */
 export function cachedParse(
   entries: ParseCacheEntries,
   file: FoundRuleFile,
@@ -63,7 +69,10 @@ export function cachedParse(
     : undefined;
 }
 
-/** The entry to keep for a parse just made; none for a file without a version or changed too recently to trust its stamp. */
+/**
+ * The entry to keep for a parse just made; none for a file without a version or changed too recently to trust its
+ * stamp.
+ */
 export function entryFor(
   file: FoundRuleFile,
   context: string,

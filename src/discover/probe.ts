@@ -9,14 +9,15 @@
 import type { Stats } from "node:fs";
 import type { RuleFs } from "./fs.js";
 
-export interface ProbingFs extends RuleFs {
+interface ProbingFs extends RuleFs {
   prefetch(paths: Iterable<string>): void;
   /** Every path prefetched or listed so far: true for a folder, false for anything else or an error. */
   readonly folders: ReadonlyMap<string, boolean>;
 }
 
 export function probingFs(fs: RuleFs): ProbingFs {
-  // Only the paths prefetched (rules folders, single rule files) are kept: the files inside a folder are stat'ed once anyway.
+  // Only the paths prefetched (rules folders, single rule files) are kept: the files inside a folder are stat'ed once
+  // anyway.
   const stats = new Map<string, Promise<Stats>>();
   const reals = new Map<string, Promise<string>>();
   const folders = new Map<string, boolean>();

@@ -43,7 +43,8 @@ export async function reachFor(
     };
   }
   const folders = new Set<string>();
-  // A managed rule's references stay in the managed folder: nothing the user or a repository writes may join the managed tier.
+  // A managed rule's references stay in the managed folder: nothing the user or a repository writes may join the
+  // managed tier.
   const places =
     trust === "managed"
       ? [managedRulesDir(context.env)]
@@ -98,7 +99,10 @@ async function realpathOf(path: string, context: ReadingContext): Promise<RealPa
   }
 }
 
-/** A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only; for a managed rule, only the administrator's. */
+/**
+ * A referenced file's text, read like a rule file: regular files only, bounded, UTF-8 only; for a managed rule, only
+ * the administrator's.
+ */
 async function readReference(realPath: string, context: ReadingContext, trust: Trust): Promise<ReadResult> {
   try {
     const stat = await context.fs.stat(realPath);

@@ -26,7 +26,10 @@ export interface SourceContext {
   realRoot?: string;
   /** What the source may still walk; discovery gives each source its own. */
   walkBudget?: WalkBudget;
-  /** Every file read and every reference stays inside `realRoot`, whatever its trust: a pack's boundary (packs/pack-rules.ts). */
+  /**
+   * Every file read and every reference stays inside `realRoot`, whatever its trust: a pack's boundary
+   * (packs/pack-rules.ts).
+   */
   confined?: boolean;
 }
 
@@ -52,7 +55,10 @@ export interface FoundRules {
   userFolders?: string[];
 }
 
-/** What a source's front matter mapper may report: a problem with a value it reads, or a key its tool ignores (the file is added by discovery). */
+/**
+ * What a source's front matter mapper may report: a problem with a value it reads, or a key its tool ignores (the file
+ * is added by discovery).
+ */
 export type MapperWarn = (
   facts: Extract<
     WarningFacts,
@@ -86,7 +92,10 @@ export interface RuleSource {
    * Absent: both (this plugin's own folders).
    */
   references?: readonly ReferenceSyntax[];
-  /** Folders a relative `#[[file:…]]` is also looked up in, in order, when it is not next to its rule file (Kiro's workspace root). */
+  /**
+   * Folders a relative `#[[file:…]]` is also looked up in, in order, when it is not next to its rule file (Kiro's
+   * workspace root).
+   */
   referenceRoots?(file: FoundRuleFile, context: SourceContext): string[];
   /**
    * Turns this format's front matter into the keys the common reader knows

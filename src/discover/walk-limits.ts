@@ -10,7 +10,10 @@ export type WalkLimits = { [K in keyof typeof WALK_LIMITS]: number };
 /** Warnings one source's walks report one by one; past them, one line says more were found. */
 export const MAX_WALK_WARNINGS = 50;
 
-/** The work done (folders, entries, files, warnings) against its limits; once one is passed, every walk sharing the budget stops. */
+/**
+ * The work done (folders, entries, files, warnings) against its limits; once one is passed, every walk sharing the
+ * budget stops.
+ */
 export type WalkBudget = WalkLimits & { warnings: number; exhausted: boolean; limits: WalkLimits };
 
 export function walkBudget(limits: WalkLimits = WALK_LIMITS): WalkBudget {

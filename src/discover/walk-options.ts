@@ -6,7 +6,7 @@ import type { IgnoreChain } from "./gitignore.js";
 import type { Boundary } from "../rule/trust.js";
 import type { WalkBudget } from "./walk-limits.js";
 
-export interface WalkedFile {
+interface WalkedFile {
   path: string;
   /** Relative to the folder walked, POSIX separators: `sub/name.md`. */
   relPath: string;
@@ -29,15 +29,24 @@ export interface WalkOptions {
   /** Absent: every symlink is followed (the user's own folders). */
   boundary?: Boundary;
   budget?: WalkBudget;
-  /** True: hidden sub-folders are entered too (those `enter` allows); hidden files are still not returned. Default: false. */
+  /**
+   * True: hidden sub-folders are entered too (those `enter` allows); hidden files are still not returned. Default:
+   * false.
+   */
   hiddenFolders?: boolean;
   /** False: symlinks are passed over, neither entered nor returned (a walk of the project's tree). Default: true. */
   followLinks?: boolean;
   /** Folders this many levels below the root are not read; default MAX_DEPTH. */
   maxDepth?: number;
-  /** Depth first (the default: in name order, a sub-folder's files where it stands) or breadth first (shallow folders first). */
+  /**
+   * Depth first (the default: in name order, a sub-folder's files where it stands) or breadth first (shallow folders
+   * first).
+   */
   order?: "depth" | "breadth";
-  /** Sees each folder read (`relPath` from the root, POSIX), with all its entries (hidden ones too) in name order; returning false ends the walk. */
+  /**
+   * Sees each folder read (`relPath` from the root, POSIX), with all its entries (hidden ones too) in name order;
+   * returning false ends the walk.
+   */
   onFolder?: (dir: string, relPath: string, entries: readonly Dirent[]) => unknown;
   /**
    * Present: sub-folders git ignores are not entered. The ignore files in

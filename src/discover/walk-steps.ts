@@ -26,7 +26,10 @@ export type Visit = Required<
     walk: Walk;
   };
 
-/** A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it and the ignore files in force. */
+/**
+ * A folder to read, or an entry of a folder read (looked at already), with the real paths of the folders above it and
+ * the ignore files in force.
+ */
 export type WalkStep =
   | { folder: true; path: string; relPath: string; real: string; chain: string[]; ignores?: IgnoreChain }
   | {
@@ -152,7 +155,10 @@ type Looked =
   | { kind: "outside"; realPath: string; folder: boolean }
   | { kind: "error"; error: unknown; folder: boolean };
 
-/** An entry that is not a plain folder. `plainReal`: the entry's real path unless it is a symlink (its folder's real path and its name). */
+/**
+ * An entry that is not a plain folder. `plainReal`: the entry's real path unless it is a symlink (its folder's real
+ * path and its name).
+ */
 async function lookAt(
   path: string,
   entry: { isSymbolicLink(): boolean },

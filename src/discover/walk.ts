@@ -2,8 +2,9 @@
  * The one folder walker: rule folders (every `.md` / `.mdc` file in a folder
  * and its sub-folders, in name order), and the project's own tree (the nested
  * Cursor search, `check`'s list of project files). Hidden files are never
- * returned, and hidden folders are walked only when asked (`check`'s list). Only regular files are returned: a link to a FIFO or a
- * device is never opened.
+ * returned, and hidden folders are walked only when asked (`check`'s list).
+ * Only regular files are returned: a link to a FIFO or a device is never
+ * opened.
  *
  * Bounded whatever the tree: each real folder is entered once per walk (a
  * symlink loop or a "diamond" of folder links ends there, with a warning),
@@ -37,8 +38,11 @@ export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
   "venv",
 ]);
 
-/** Hidden folders a walk of the project's tree that enters hidden folders still does not: version control, and tools' environments and caches. */
-export const SKIPPED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set([
+/**
+ * Hidden folders a walk of the project's tree that enters hidden folders still does not: version control, and tools'
+ * environments and caches.
+ */
+const SKIPPED_HIDDEN_FOLDERS: ReadonlySet<string> = new Set([
   ".git",
   ".hg",
   ".svn",

@@ -8,7 +8,7 @@ import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, posix } from "node:path";
 import type { SourceLayout } from "./source.js";
 
-export interface RuleWatcher {
+interface RuleWatcher {
   /** True once a watched folder changed since the last `take()`; resets it. */
   take(): boolean;
   /** Watch this set of folders instead (after a reload found new ones). `known`: as for `watchRuleFolders`. */
@@ -128,10 +128,13 @@ function isFolderNow(path: string): boolean {
 }
 
 /** Where rules can appear under a project (or home) folder, as the sources lay them out. */
-export interface RulePlaces {
+interface RulePlaces {
   /** The folder's entries under which some source keeps rules (`.opencode`, `.cursorrules`, …). */
   entries: ReadonlySet<string>;
-  /** Folders below it where rule files or rules folders appear: each rules folder and those above it, each rule file's folder. */
+  /**
+   * Folders below it where rule files or rules folders appear: each rules folder and those above it, each rule file's
+   * folder.
+   */
   folders: readonly string[];
 }
 

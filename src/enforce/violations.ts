@@ -6,6 +6,7 @@
  * (`pattern-scan.ts`); only then does a hit count for a rule that applies to
  * the file and to the agent and model at work.
  */
+import { globsOf } from "../conditions/files.js";
 import { matchingGlob } from "../glob/rule-glob.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
 import { type ScanBudget, type ScanHit, scanWithin } from "../pattern/pattern-scan.js";
@@ -171,5 +172,7 @@ function applies(rule: Rule, change: CheckedChange, as: WorkingAs): boolean {
 }
 
 /** The file is one a rule's `forbid` patterns hold in: its globs match it, or it has none. */
-export const forbidsIn = (rule: Rule, file: string): boolean =>
-  rule.globs.length === 0 || matchingGlob(file, rule.globs) !== undefined;
+export const forbidsIn = (rule: Rule, file: string): boolean => {
+  const globs = globsOf(rule);
+  return globs.length === 0 || matchingGlob(file, globs) !== undefined;
+};

@@ -6,6 +6,8 @@
  * told. Pure: the rules whose forbids hold before the write and after it
  * (formats/load.ts `enforcingRules`), and every rule after it, shadowed or not.
  */
+import { conditionOf, NARROWING } from "../conditions/list.js";
+import { files } from "../conditions/files.js";
 import type { Rule } from "../rule/rule.js";
 
 export type Weakening =
@@ -15,8 +17,8 @@ export type Weakening =
   | { readonly kind: "patterns-removed"; readonly patterns: readonly string[] }
   /** It blocked, and now only warns. */
   | { readonly kind: "now-warns" }
-  /** Its globs, agents or models changed: it holds for other files or agents than it did. */
-  | { readonly kind: "scope-changed"; readonly keys: readonly ("globs" | "agents" | "models")[] }
+  /** Its globs or a scope (agents, models) changed, named by key: it holds for other files or agents than it did. */
+  | { readonly kind: "scope-changed"; readonly keys: readonly string[] }
   /** Another rule of its name now wins, and its forbids went with it. */
   | { readonly kind: "shadowed"; readonly by: string };
 
@@ -60,10 +62,17 @@ function changes(was: Rule, now: Rule): Weakening[] {
   const removed = writtenPatterns(was).filter((pattern) => !kept.has(pattern));
   if (removed.length > 0) ways.push({ kind: "patterns-removed", patterns: removed });
   if (was.enforce?.mode === "block" && now.enforce?.mode === "warn") ways.push({ kind: "now-warns" });
-  const keys = (["globs", "agents", "models"] as const).filter((key) => !sameList(was[key], now[key]));
+  const keys = WHERE_IT_HOLDS.filter(
+    (kind) => !sameList(conditionOf(was, kind) as Names, conditionOf(now, kind) as Names),
+  ).map((kind) => kind.keys[0]);
   if (now.enforce && keys.length > 0) ways.push({ kind: "scope-changed", keys });
   return ways;
 }
+
+type Names = readonly string[] | undefined;
+
+/** The conditions a rule's forbids hold within (enforce/violations.ts): the files its globs match, and its scopes. */
+const WHERE_IT_HOLDS = [files, ...NARROWING];
 
 const writtenPatterns = (rule: Rule): string[] =>
   [...(rule.enforce?.forbid ?? []), ...(rule.enforce?.forbidCommands ?? [])].map((pattern) => pattern.written);

@@ -22,7 +22,7 @@
  */
 import { findLevelFolders } from "../discover/found-rules.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { MARKDOWN, without } from "./mapping.js";
 
 const RULES = ".aiassistant/rules";

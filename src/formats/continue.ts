@@ -44,7 +44,7 @@ import type {
   SourceContext,
 } from "../discover/source.js";
 import { readForbidPattern } from "../pattern/forbid-pattern.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { hasDescription, MARKDOWN, without } from "./mapping.js";
 
 const RULES = ".continue/rules";

@@ -20,7 +20,7 @@ import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js
 import { prefetch } from "../discover/probe.js";
 import { projectLevels } from "../discover/project.js";
 import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { anchoredAtRoot, without } from "./mapping.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;

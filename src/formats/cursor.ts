@@ -42,7 +42,8 @@ import type {
   RuleSource,
   SourceContext,
 } from "../discover/source.js";
-import { GLOB_KEYS, readList } from "../rule/keys.js";
+import { GLOB_KEYS } from "../conditions/files.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { folderPrefix, prefixGlob, prefixOf, scopeToFolder } from "./folder-scope.js";
 import { hasDescription, ignoredByTool } from "./mapping.js";
 

@@ -11,7 +11,8 @@
  * never reaches a session working elsewhere. Manual rules stay manual.
  */
 import { relative, sep } from "node:path";
-import { GLOB_KEYS, readList } from "../rule/keys.js";
+import { GLOB_KEYS } from "../conditions/files.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { hasDescription, without } from "./mapping.js";
 
 /** `pkg/a` for the folder `<root>/pkg/a`; "" for the root itself or a folder outside it. */

@@ -18,7 +18,8 @@ import { dirname } from "node:path";
 import { findHomeAndLevelFolders } from "../discover/found-rules.js";
 import { projectRootOf } from "../discover/project.js";
 import type { FoundRules, MapperWarn, RuleSource, SourceContext } from "../discover/source.js";
-import { GLOB_KEYS, readList } from "../rule/keys.js";
+import { GLOB_KEYS } from "../conditions/files.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { describedOrNamed, ignoredByTool, MARKDOWN, type NamedText, without } from "./mapping.js";
 
 const STEERING = ".kiro/steering";

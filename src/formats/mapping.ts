@@ -4,7 +4,7 @@
  */
 import type { FrontMatterFacts, MapperWarn } from "../discover/source.js";
 import { codeMask } from "../rule/markdown-code.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 
 export const MARKDOWN = (name: string) => /\.md$/i.test(name);
 

@@ -40,7 +40,7 @@ import type {
   RuleSource,
   SourceContext,
 } from "../discover/source.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { MARKDOWN, without } from "./mapping.js";
 
 /** In OpenHands' order of precedence. */

@@ -42,7 +42,7 @@ import type {
   RuleSource,
   SourceContext,
 } from "../discover/source.js";
-import { readList } from "../rule/keys.js";
+import { readList } from "../conditions/front-matter-list.js";
 import { folderPrefix, prefixOf, scopeToFolder } from "./folder-scope.js";
 import { describedOrNamed, ignoredByTool, MARKDOWN, type NamedText, without } from "./mapping.js";
 

@@ -22,7 +22,7 @@ import { expandGlob } from "./expand.js";
 import { matchPathPattern } from "./match.js";
 import { compilePathPattern, starBeforeTrailingGlobstar, type PathPattern, type StepCounter } from "./pattern.js";
 
-export type CompiledGlob =
+type CompiledGlob =
   | {
       ok: true;
       match(path: string, counter?: StepCounter): boolean;
@@ -31,7 +31,7 @@ export type CompiledGlob =
     }
   | { ok: false; problem: string };
 
-export interface GlobOptions {
+interface GlobOptions {
   /** Match at any depth, as if the glob started with `**\/` (a rule glob without a slash). */
   anyDepth?: boolean;
 }

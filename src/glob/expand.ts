@@ -8,7 +8,7 @@ import { classEnd, escaped } from "./char-class.js";
 
 export const MAX_ALTERNATIVES = 256;
 /** All alternatives together: bounds the memory a compiled glob holds. */
-export const MAX_EXPANDED_LENGTH = 8192;
+const MAX_EXPANDED_LENGTH = 8192;
 
 /** The plain globs `glob` stands for, or why it cannot be expanded. */
 export function expandGlob(glob: string): string[] | string {
@@ -30,8 +30,10 @@ interface Expansion {
   problem?: string;
 }
 
-/** The plain globs `glob` stands for, duplicates included, or why it cannot be expanded into at most `limit` of them. */
-export function expandBraces(glob: string, limit: number): string[] | string {
+/**
+ * The plain globs `glob` stands for, duplicates included, or why it cannot be expanded into at most `limit` of them.
+ */
+function expandBraces(glob: string, limit: number): string[] | string {
   const pairs = pairGroups(glob);
   if (typeof pairs === "string") return pairs;
   const context: Expansion = { pairs, limit };

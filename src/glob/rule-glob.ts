@@ -11,7 +11,7 @@ import { compileGlob, MAX_GLOB_LENGTH } from "./compile.js";
 import { fixedPart, type FixedPart } from "./fixed-part.js";
 import type { StepCounter } from "./pattern.js";
 
-export interface RuleGlob {
+interface RuleGlob {
   /** Why the glob cannot be used; such a glob matches nothing. */
   problem?: string;
   /** Whether `file` (project-relative, or absolute outside the project) matches. */
@@ -67,7 +67,8 @@ export function neverMatchesInProject(glob: string): OutsideProject | undefined 
   if (body === "~" || body.startsWith("~/")) return "home";
   if (body === ".." || body.startsWith("../")) return "parent";
   if (body.length > 1 && body.endsWith("/")) return "folder-only";
-  // `\[id\]` escapes a bracket; `src\**\*.ts` is a Windows path (a letter needs no escape, and no real file name holds a `*`).
+  // `\[id\]` escapes a bracket; `src\**\*.ts` is a Windows path (a letter needs no escape, and no real file name holds
+  // a `*`).
   if (!body.includes("/") && /\\[\w.*-]/.test(body)) return "backslash";
   return undefined;
 }

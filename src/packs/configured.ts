@@ -15,7 +15,9 @@ export interface PackPlace {
   lockFile: string;
   /** Where Git packs are checked out, one folder per commit (`packs install` fills it). */
   gitCache: string;
-  /** Folders an npm pack is looked up from as Node resolves a package (each and its parents' `node_modules`), in order. */
+  /**
+   * Folders an npm pack is looked up from as Node resolves a package (each and its parents' `node_modules`), in order.
+   */
   npmFrom: readonly string[];
 }
 

@@ -7,7 +7,10 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 
-/** The user's pack cache, beside the parse cache: `$XDG_CACHE_HOME/opencode/rulebook/packs`, else `~/.cache/opencode/rulebook/packs` (empty = unset). */
+/**
+ * The user's pack cache, beside the parse cache: `$XDG_CACHE_HOME/opencode/rulebook/packs`, else
+ * `~/.cache/opencode/rulebook/packs` (empty = unset).
+ */
 export function userPackCache(env: Record<string, string | undefined>, home: string): string {
   return join(env.XDG_CACHE_HOME || join(home, ".cache"), "opencode", "rulebook", "packs");
 }

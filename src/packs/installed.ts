@@ -29,7 +29,7 @@ export interface InstalledPack {
   locked?: LockedPack;
 }
 
-export type PackResolution = { installed: InstalledPack } | { problem: PackProblem };
+type PackResolution = { installed: InstalledPack } | { problem: PackProblem };
 
 /** A version as semver writes one (`2.1.0`, `1.0.0-rc.1+build`); anything else is not taken as the pack's version. */
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
@@ -48,7 +48,10 @@ interface Manifest {
   rules?: string;
 }
 
-/** Where the pack `spec` (the configured spec, parsed) is, with its lock entry checked; `realRoot` is the repository's, which a folder pack it names must lie inside. */
+/**
+ * Where the pack `spec` (the configured spec, parsed) is, with its lock entry checked; `realRoot` is the repository's,
+ * which a folder pack it names must lie inside.
+ */
 export async function resolvePack(
   configured: ConfiguredPack,
   spec: PackSpec,
@@ -125,7 +128,8 @@ async function withManifest(
   if (spec.kind === "npm" && pin.locked?.kind === "npm" && version !== pin.locked.version) {
     return { problem: { kind: "version-differs", locked: pin.locked.version, found: version ?? "no version" } };
   }
-  // With a package.json: its `opencode-rulebook.rules`, else `rules/`. Without: `rules/` when there is one, else the folder itself (`../platform/rules`).
+  // With a package.json: its `opencode-rulebook.rules`, else `rules/`. Without: `rules/` when there is one, else the
+  // folder itself (`../platform/rules`).
   const rulesFolder =
     manifest.rules !== undefined
       ? resolve(root, manifest.rules)
@@ -171,7 +175,8 @@ async function readManifest(
   const manifest: { found: boolean } & Manifest = { found: true };
   for (const [key, value] of [
     ["name", text(json.name)],
-    // The version names the pack in every rules message (`@acme/rules@2.1.0/…`): only a version's characters, so a package cannot write into one.
+    // The version names the pack in every rules message (`@acme/rules@2.1.0/…`): only a version's characters, so a
+    // package cannot write into one.
     ["version", text(json.version)?.match(VERSION)?.[0]],
     ["description", text(json.description)?.replace(UNSEEN, " ").slice(0, MAX_DESCRIPTION)],
     ["rules", text(own?.rules)],

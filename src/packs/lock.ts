@@ -10,7 +10,7 @@ import type { PackSpec } from "./spec.js";
 /** The lock's file name; the project's lives in `.opencode/` (the caller joins the paths). */
 export const LOCK_FILE = "rulebook.lock";
 
-export interface LockedGit {
+interface LockedGit {
   kind: "git";
   url: string;
   ref?: string;
@@ -19,7 +19,7 @@ export interface LockedGit {
   hash: string;
 }
 
-export interface LockedNpm {
+interface LockedNpm {
   kind: "npm";
   name: string;
   version: string;
@@ -119,7 +119,7 @@ function orderedEntry(entry: LockedPack): Record<string, string> {
   return Object.fromEntries(ordered);
 }
 
-export type LockDifference =
+type LockDifference =
   | { kind: "no-lock" }
   /** A configured Git or npm pack with no entry. */
   | { kind: "unlocked"; spec: string }

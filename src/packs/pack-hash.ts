@@ -7,8 +7,11 @@
  */
 import { createHash } from "node:crypto";
 
-/** One file of a pack: its path inside the pack (POSIX), and its bytes' SHA-256; none for a file not read (too large, unreadable). */
-export interface HashedFile {
+/**
+ * One file of a pack: its path inside the pack (POSIX), and its bytes' SHA-256; none for a file not read (too large,
+ * unreadable).
+ */
+interface HashedFile {
   path: string;
   digest?: string;
 }

@@ -10,11 +10,16 @@ import type { FoundRules, RuleSource, SourceContext } from "../discover/source.j
 import type { RulePack } from "../rule/rule.js";
 import type { Trust } from "../rule/trust.js";
 
-/** Rules from packs are all the source `pack`: after every rules folder of their scope in precedence (formats/load.ts). */
-export const PACK_SOURCE = "pack";
+/**
+ * Rules from packs are all the source `pack`: after every rules folder of their scope in precedence (formats/load.ts).
+ */
+const PACK_SOURCE = "pack";
 
-/** What the source needs of an installed pack: its rules folder, whose it is, and how its files are named (`label/path in the pack`). */
-export interface PackFolder {
+/**
+ * What the source needs of an installed pack: its rules folder, whose it is, and how its files are named
+ * (`label/path in the pack`).
+ */
+interface PackFolder {
   rulesFolder: string;
   owner: Trust;
   pack: RulePack;

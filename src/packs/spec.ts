@@ -145,8 +145,11 @@ function gitUrl(repo: string): { url: string } | { error: string } {
   return { url };
 }
 
-/** Why git's check-ref-format would refuse `ref` (or it could pass for an option); undefined when it is a fine ref (a 40-hex commit is one). */
-export function refProblem(ref: string): string | undefined {
+/**
+ * Why git's check-ref-format would refuse `ref` (or it could pass for an option); undefined when it is a fine ref (a
+ * 40-hex commit is one).
+ */
+function refProblem(ref: string): string | undefined {
   if (ref.startsWith("-")) return 'starts with "-", which git would read as an option';
   if (ref === "@") return 'is "@", which git does not accept as a ref';
   if (ref.includes("..")) return 'holds "..", which git does not accept in a ref';
@@ -206,7 +209,10 @@ function npmNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** How a person sees a pinned pack: `@acme/opencode-rules@2.1.0`, `github:acme/rules@3f2c1ab`, `github:acme/rules@3f2c1ab:frontend`, a folder by its spec. */
+/**
+ * How a person sees a pinned pack: `@acme/opencode-rules@2.1.0`, `github:acme/rules@3f2c1ab`,
+ * `github:acme/rules@3f2c1ab:frontend`, a folder by its spec.
+ */
 export function packLabel(pack: PackSpec, pin?: { version?: string; commit?: string }): string {
   if (pack.kind === "npm") return pin?.version ? `${pack.name}@${pin.version}` : pack.spec;
   if (pack.kind === "git" && pin?.commit)

@@ -7,10 +7,11 @@
  * may hold thousands of rules, the sidebar shows the first ones and counts
  * the rest.
  */
+import { kindOfMet, NARROWING, type ConditionMet, type ScopeMatch } from "../conditions/list.js";
 import type { RuleWhy } from "../session/marker.js";
-import { enforcedText, type ActivationReason, type ConditionMet } from "../select/reasons.js";
-import type { ScopeMatch } from "../select/scope.js";
+import { enforcedText, type ActivationReason } from "../select/reasons.js";
 import { shownText } from "../render/shown-text.js";
+import { orList } from "../rule/warning-words.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
 
 export type LineTone = "title" | "heading" | "rule" | "reason" | "muted" | "warning";
@@ -55,7 +56,7 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
   };
   rules("In context", panel.inContext, (rule) => rule.why && whyText(rule.why));
   rules("Set aside for now", panel.setAside, (rule) =>
-    rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : "given for another agent or model",
+    rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : `given for another ${ANY_SCOPE}`,
   );
   if (panel.inContext.length === 0 && panel.setAside.length === 0) add("No rule in context yet", "muted");
   names("On request", panel.onRequest);
@@ -90,10 +91,7 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
 /** Why a rule applies, as the panel words it: `always`, `file src/db/user.ts matched src/db/**`, `keyword "migration" · agent plan`. */
 export function whyText(why: RuleWhy): string {
   const reason = reasonWords(why.reason);
-  const scoped =
-    why.scope && (why.scope.agent !== undefined || why.scope.model !== undefined)
-      ? `${reason} · ${scopeWords(why.scope)}`
-      : reason;
+  const scoped = why.scope && scopeWords(why.scope) !== "" ? `${reason} · ${scopeWords(why.scope)}` : reason;
   return why.from === undefined ? scoped : `${scoped} · ${clean(why.from)}`;
 }
 
@@ -131,19 +129,27 @@ function shortWhy(why: RuleWhy): string {
             : reason.kind === "mention"
               ? "@mention"
               : "always";
-  const scoped = why.scope?.agent !== undefined ? `${kind} · ${clean(why.scope.agent)}` : kind;
+  // Only the primary scope (the agent): the column has no room for more.
+  const primary = PRIMARY && metOf(why.scope, PRIMARY.fact);
+  const scoped = primary !== undefined ? `${kind} · ${clean(primary)}` : kind;
   // The compact layout names the tier only: a pack's label would not fit.
   return why.from?.startsWith("managed") ? `${scoped} · managed` : scoped;
 }
 
+/** What of a scope was met, by each narrowing kind: `agent plan, model anthropic/*`. */
 function scopeWords(scope: ScopeMatch): string {
-  return [
-    scope.agent !== undefined ? `agent ${clean(scope.agent)}` : "",
-    scope.model !== undefined ? `model ${clean(scope.model)}` : "",
-  ]
-    .filter((part) => part !== "")
-    .join(", ");
+  return NARROWING.flatMap((kind) => {
+    const met = metOf(scope, kind.fact);
+    return met === undefined ? [] : [`${kind.words.noun} ${clean(met)}`];
+  }).join(", ");
 }
+
+const metOf = (scope: ScopeMatch | undefined, fact: string): string | undefined =>
+  (scope as Readonly<Record<string, string | undefined>> | undefined)?.[fact];
+
+/** `agent or model`: what a rule set aside was given for, when its mark does not say. */
+const ANY_SCOPE = orList(NARROWING.map((kind) => kind.words.noun));
+const PRIMARY = NARROWING.find((kind) => kind.words.primary);
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
@@ -194,13 +200,7 @@ export function wrap(text: string, width: number, indent = 0): string[] {
   return lines;
 }
 
+/** A trigger that held, as its kind words it for the panel. */
 function metText(met: ConditionMet): string {
-  switch (met.kind) {
-    case "file":
-      return `file ${clean(met.file)} matched ${clean(met.glob)}`;
-    case "keyword":
-      return `keyword "${clean(met.keyword)}"`;
-    case "content":
-      return `file ${clean(met.file)} contains ${clean(JSON.stringify(met.pattern))}`;
-  }
+  return kindOfMet(met.kind)?.words.panel(met, clean) ?? clean(met.kind);
 }

@@ -18,7 +18,10 @@ export const MAX_PATTERN_LENGTH = 500;
  * 500; `a{1000}` to 1,002.
  */
 export const MAX_PATTERN_SIZE = 1000;
-/** A pattern whose text promises more than this many instructions is refused without being compiled (compiling costs ~2 µs an instruction). */
+/**
+ * A pattern whose text promises more than this many instructions is refused without being compiled (compiling costs ~2
+ * µs an instruction).
+ */
 const MAX_ROUGH_SIZE = 4 * MAX_PATTERN_SIZE;
 
 export interface ForbidPattern {
@@ -32,9 +35,11 @@ export interface ForbidPattern {
 }
 
 /** The pattern, or why it cannot be used (a sentence fragment: "uses a lookahead, which …"). */
-export type ReadPattern = { pattern: ForbidPattern } | { problem: string };
+type ReadPattern = { pattern: ForbidPattern } | { problem: string };
 
-/** `/body/flags`: flags JavaScript has that mean something for one line of text (`u` is accepted and changes nothing). */
+/**
+ * `/body/flags`: flags JavaScript has that mean something for one line of text (`u` is accepted and changes nothing).
+ */
 const REGEX = /^\/(.*)\/([imsu]*)$/s;
 
 const LINEAR = (what: string) => `patterns are matched by a linear-time engine (RE2), which has no ${what}`;
@@ -78,7 +83,9 @@ function compiled(written: string, kind: ForbidPattern["kind"], re2: string): Re
   return { pattern: { written, kind, re2, size } };
 }
 
-/** RE2's reason, with the fragment it names unless that is the whole wrapped pattern (whose `(?:` the user never wrote). */
+/**
+ * RE2's reason, with the fragment it names unless that is the whole wrapped pattern (whose `(?:` the user never wrote).
+ */
 function compileError(error: unknown, re2: string): string {
   if (!(error instanceof RE2JSSyntaxException)) return error instanceof Error ? error.message : String(error);
   const input = error.input ?? "";

@@ -21,7 +21,7 @@ import { type Group, groupsOf, type ScannedPattern } from "./scan-groups.js";
 /** The most instructions a set holds (its patterns' sizes summed). */
 export const MAX_GROUP_SIZE = 10_000;
 /** The memory a set's DFA may cache states in (bytes); past it, the DFA starts over or falls back to the NFA. */
-export const SET_MAX_MEMORY = 1 << 20;
+const SET_MAX_MEMORY = 1 << 20;
 /** A longer unit is scanned in windows this long. */
 export const WINDOW = 1024;
 /** Windows overlap by the longest pattern, so a match up to that long (every literal) lies whole in one window. */
@@ -39,7 +39,10 @@ export interface ScanHit {
   readonly unit: number;
 }
 
-/** The hits, by unit then pattern, each once; `complete` is false when the deadline came first (the hits found before it are kept). */
+/**
+ * The hits, by unit then pattern, each once; `complete` is false when the deadline came first (the hits found before it
+ * are kept).
+ */
 export interface ScanResult {
   hits: ScanHit[];
   complete: boolean;
@@ -49,7 +52,10 @@ export interface ScanResult {
 
 export type PatternScan = (units: readonly string[], budget: ScanBudget) => ScanResult;
 
-/** A window's edge that cuts its unit: one character of the unit stands past it, as context the pattern must not reach into. */
+/**
+ * A window's edge that cuts its unit: one character of the unit stands past it, as context the pattern must not reach
+ * into.
+ */
 const CUT_BEFORE = 1;
 const CUT_AFTER = 2;
 
@@ -60,7 +66,7 @@ const CUT_AFTER = 2;
  * and bigger sets fewer passes over them; both make a step on patterns the
  * DFA gives up on longer, so the deadline is passed by more.
  */
-export interface ScanShape {
+interface ScanShape {
   window?: number;
   groupSize?: number;
 }
@@ -87,8 +93,11 @@ export function scanCore(patterns: readonly ScannedPattern[], shape: ScanShape =
   return { groups: groupsOf(patterns, shape.groupSize ?? MAX_GROUP_SIZE), window: shape.window ?? WINDOW, setFor };
 }
 
-/** Where a stepped scan stands: the next step's group, unit and window (every group from `group` on is not wholly scanned until the scan ends). */
-export interface ScanPlace {
+/**
+ * Where a stepped scan stands: the next step's group, unit and window (every group from `group` on is not wholly
+ * scanned until the scan ends).
+ */
+interface ScanPlace {
   group: number;
   unit: number;
   window: number;
@@ -172,7 +181,7 @@ function windowSet(re2s: readonly string[], cut: number): RE2Set {
   return set;
 }
 
-export interface ScanWindow {
+interface ScanWindow {
   /** What is scanned: the window with its context characters. */
   readonly from: number;
   readonly to: number;

@@ -8,7 +8,9 @@
  */
 import { runSteps, type ScanBudget, type ScanCore, type ScanResult, scanResult, scanStart } from "./pattern-scan.js";
 
-/** How a sliced scan shares the loop: it runs at most `sliceMs` at a time, then awaits `pause()` (e.g. `setImmediate`). */
+/**
+ * How a sliced scan shares the loop: it runs at most `sliceMs` at a time, then awaits `pause()` (e.g. `setImmediate`).
+ */
 export interface Slicing {
   now(): number;
   readonly sliceMs: number;

@@ -13,15 +13,12 @@
  * rules left out or deleted) is counted against the budget or bounded.
  */
 import type { Rule } from "../rule/rule.js";
-import type { ActiveRule, SessionContext } from "../select/active.js";
+import type { ActiveRule, SelectionContext } from "../select/active.js";
 import { ruleSetIndex } from "../select/rule-set.js";
-import { scopeText, workingAsText, type WorkingAs } from "../select/scope.js";
-import { windowNeeds, type WindowState } from "../select/window-needs.js";
+import { windowNeeds, type WindowHolding } from "../select/window-needs.js";
 import { chooseByPriority, fitOnRequest, onRequestBytes, sectionBytes, sum } from "./fit.js";
 import {
-  ALL_NAMES_HINT,
   assembleRulesMessage,
-  countLabel,
   leftOutFrame,
   leftOutFrameWithoutTool,
   leftOutName,
@@ -34,8 +31,9 @@ import {
   type FrameOf,
 } from "./message.js";
 import { byteLength, nameList, type NameList } from "./name-list.js";
+import { changeNotice, removedFrame, removedFrameWithoutTool, replacedSentence, switchSentences } from "./notices.js";
 
-export interface ComposeOptions extends WindowState {
+export interface ComposeOptions extends WindowHolding {
   /** Past this size, rules are left out whole (lowest priority first) and named instead; the on-request list is cut short. */
   maxBytes?: number;
 }
@@ -67,7 +65,7 @@ const SEPARATOR = 2;
 
 export function composeRulesMessage(
   rules: readonly Rule[],
-  context: SessionContext,
+  context: SelectionContext,
   options: ComposeOptions = {},
 ): ComposedMessage | undefined {
   const { active, changed, onRequest, removed, paused, resumed } = windowNeeds(rules, context, options);
@@ -81,7 +79,6 @@ export function composeRulesMessage(
     return undefined;
 
   const index = ruleSetIndex(rules);
-  const workingAs = context.workingAs;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   // Without the rule tool, on-request rules come whole (`windowNeeds`), the list says when each applies, and nothing points at the tool.
   const whole = options.ruleTool === false;
@@ -96,17 +93,9 @@ export function composeRulesMessage(
     removed.length > 0 ? removedList.fit(removedList.reserve(allowance), NAMED_LIST_MAX_NAMES) : undefined;
   // Notices name few rules: each is looked up in the set's index, never the whole set walked.
   const byName = (name: string): Rule | undefined => rules[index.positions.get(name)?.[0] ?? -1];
-  const switchText = (names: readonly string[], frame: FrameOf) => {
-    if (names.length === 0) return undefined;
-    const list = nameList(names.length, (i) => scopedName(byName(names[i] as string), names[i] as string), frame);
-    return list.fit(list.reserve(allowance), NAMED_LIST_MAX_NAMES);
-  };
-  // The model is named only where a rule named is for some models: a switch of agent speaks of agents.
-  const concerning = (names: readonly string[]): WorkingAs | undefined =>
-    names.some((name) => (byName(name)?.models?.length ?? 0) > 0) ? workingAs : { agent: workingAs?.agent };
-  const pausedText = switchText(paused, pausedFrame(concerning(paused)));
-  const resumedText = switchText(resumed, resumedFrame(concerning(resumed)));
-  const switchNotice = [...(pausedText ? [pausedText] : []), ...(resumedText ? [resumedText] : [])];
+  const switchNotice = switchSentences({ paused, resumed }, context.facts, byName, (list) =>
+    list.fit(list.reserve(allowance), NAMED_LIST_MAX_NAMES),
+  );
 
   // Each rule's block, sized without rendering it: only the blocks kept are rendered. A changed rule also costs its name in the notice.
   const costs = active.map(
@@ -188,26 +177,6 @@ export function composeRulesMessage(
   };
 }
 
-/** A rule as a switch notice names it: with the agents and models it is for. */
-function scopedName(rule: Rule | undefined, name: string): string {
-  const only = rule && scopeText(rule);
-  return only ? `${oneLine(name)} (${oneLine(only)})` : oneLine(name);
-}
-
-const pausedFrame =
-  (as: WorkingAs | undefined): FrameOf =>
-  (named, more) => ({
-    before: `Not in effect while you work as ${oneLine(workingAsText(as))}, though given to you earlier in this conversation: `,
-    after: `${more > 0 ? `${named > 0 ? " and" : ""} ${countLabel(more)} more rules for other agents or models` : ""}. Set them aside until a message says they apply again.`,
-  });
-
-const resumedFrame =
-  (as: WorkingAs | undefined): FrameOf =>
-  (named, more) => ({
-    before: `In effect again now that you work as ${oneLine(workingAsText(as))}, as given to you earlier in this conversation: `,
-    after: `${more > 0 ? `${named > 0 ? " and" : ""} ${countLabel(more)} more rules` : ""}.`,
-  });
-
 /** The rules left out (all of them without `keep`), as the notice names them: changed ones first (the session holds a stale version), then message order. */
 function leftOutNames(
   active: readonly ActiveRule[],
@@ -228,45 +197,6 @@ function leftOutNames(
     frame,
   );
 }
-
-/** What changed in rules the session already had, said before the rules themselves. */
-function changeNotice(
-  replaced: readonly string[],
-  removedText: string | undefined,
-  switchNotice: readonly string[],
-): string | undefined {
-  const sentences = [
-    ...(replaced.length > 0 ? [replacedSentence(replaced)] : []),
-    ...(removedText ? [removedText] : []),
-    ...switchNotice,
-  ];
-  return sentences.length > 0 ? sentences.join(" ") : undefined;
-}
-
-/** Without names, its size is the sentence's own; each name adds its bytes and a separator (names are on one line already, so the header's `oneLine` can only shorten it). */
-function replacedSentence(names: readonly string[]): string {
-  return `The rule file of ${names.map(oneLine).join(", ")} changed: the version below replaces the one you were given earlier.`;
-}
-
-/** The sentence on deleted rule files, around their names (on one line). */
-const removedFrame: FrameOf = (named, more) => {
-  if (more === 0) return { before: "The rule file of ", after: " was deleted: that rule no longer applies." };
-  const counted = named > 0 ? ` and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
-  return {
-    before: "The rule files of ",
-    after: `${counted} you were given earlier were deleted and those rules no longer apply: any rule you were given that the \`rule\` tool no longer knows is one of them (${ALL_NAMES_HINT}).`,
-  };
-};
-
-/** `removedFrame` on a host without the `rule` tool, which cannot be asked which rules remain. */
-const removedFrameWithoutTool: FrameOf = (named, more) => {
-  if (more === 0) return removedFrame(named, more);
-  const counted = named > 0 ? ` and ${countLabel(more)} more rules` : `${countLabel(more)} rules`;
-  return {
-    before: "The rule files of ",
-    after: `${counted} you were given earlier were deleted and those rules no longer apply.`,
-  };
-};
 
 /** The notice's size at most: a blank line after the header, then its sentences joined by spaces. */
 function noticeBytes(sentences: readonly string[]): number {

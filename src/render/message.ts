@@ -18,7 +18,7 @@ export const MESSAGE_HEADER =
 
 /** The parts of a rule a message carries. */
 export type RenderedRule = Pick<Rule, "name" | "scope" | "displayPath" | "content"> &
-  Partial<Pick<Rule, "source" | "agents" | "models">>;
+  Partial<Pick<Rule, "source" | "conditions">>;
 
 /** A line that starts like a block delimiter, after any backslashes: rule text gets one more backslash there (test/support/rules-message.ts takes it off). */
 export const TAG_LINE = /^(\\*)(<\/?(?:rulebook|rule)(?=[\s>]|$))/;
@@ -76,7 +76,7 @@ export function ruleSectionBytes(rule: RenderedRule): number {
 
 function openingTag(rule: RenderedRule): string {
   // A rule for some agents or models says so: the model knows from the start it is not for all its work.
-  const only = scopeText(rule);
+  const only = rule.conditions && scopeText({ conditions: rule.conditions });
   return `<rule name="${attribute(rule.name)}" scope="${rule.scope}"${rule.source ? ` source="${attribute(rule.source)}"` : ""} file="${attribute(rule.displayPath)}"${only ? ` for="${attribute(only)}"` : ""}>\n`;
 }
 

@@ -33,10 +33,13 @@ export function refusalText(broken: readonly BrokenRule[], withText: ReadonlySet
   return brokenText(REFUSAL_HEADER, broken, withText);
 }
 
-/** The note a `warn` rule puts after a call's result. */
-export function warningText(broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
+/** The note a `warn` rule puts after a call's result (rule/warnings.ts's warningText is a rule file's problem). */
+export function brokenRulesWarning(broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
   return brokenText(WARNING_HEADER, broken, withText);
 }
+
+/** @deprecated brokenRulesWarning's old name, kept until src/session/enforced.ts imports the new one: then remove. */
+export const warningText = brokenRulesWarning;
 
 function brokenText(header: string, broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
   const lines = broken.map(brokenLine);

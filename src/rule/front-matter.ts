@@ -8,6 +8,7 @@
  * data, never code.
  */
 import matter from "gray-matter";
+import { KINDS } from "../conditions/list.js";
 
 /** Why a file's front matter cannot be read: the codes of the warnings that skip its rule. */
 export type FrontMatterProblem =
@@ -110,6 +111,10 @@ function parseBlock(block: string): { ok: true; data: Record<string, unknown> } 
   return { ok: true, data: data as Record<string, unknown> };
 }
 
+/** The keys of kinds whose values users write bare (conditions/contract.ts `bareValues`: globs). */
+const BARE_KEYS = KINDS.filter((kind) => kind.bareValues).flatMap((kind) => kind.keys);
+const BARE_VALUE = new RegExp(`^(${BARE_KEYS.join("|")})([ \\t]*:[ \\t]*)([*{!&%@\`][^\\n]*)$`, "gm");
+
 /**
  * Cursor writes `globs: *.ts, src/**` unquoted, which YAML reads as an alias
  * (`*`) or a flow mapping (`{`). Quote such values of glob keys so the files
@@ -117,7 +122,7 @@ function parseBlock(block: string): { ok: true; data: Record<string, unknown> } 
  */
 function quoteBareGlobs(block: string): string {
   return block.replace(
-    /^(globs|paths|applyTo|fileMatchPattern)([ \t]*:[ \t]*)([*{!&%@`][^\n]*)$/gm,
+    BARE_VALUE,
     (_all, key: string, separator: string, value: string) =>
       `${key}${separator}'${value.trimEnd().replace(/'/g, "''")}'`,
   );

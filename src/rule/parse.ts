@@ -5,25 +5,15 @@
  * Fail closed: a rule whose conditions cannot be read is skipped, never
  * delivered as if it always applied.
  */
-import { globProblem } from "../glob/rule-glob.js";
+import type { MatchMode } from "../conditions/contract.js";
+import { KINDS } from "../conditions/list.js";
+import { readConditions } from "../conditions/read.js";
+import { takeConditions, unreadableKey } from "./condition-warnings.js";
 import { decodeRuleText } from "./decode.js";
 import { readEnforcement } from "./enforcement.js";
 import { type FrontMatter, splitFrontMatter } from "./front-matter.js";
-import {
-  CONTENT_KEYS,
-  ENFORCEMENT_KEYS,
-  GLOB_KEYS,
-  KEYWORD_KEYS,
-  keyLine,
-  readList,
-  SCOPE_KEYS,
-  type CheckedKey,
-  type ContentKey,
-  type DefaultedKey,
-} from "./keys.js";
-import { type Activation, withoutLostCondition } from "./lost-condition.js";
-import { readPatternList } from "./pattern-list.js";
-import { DEFAULT_PRIORITY, type MatchMode, type Rule, type RulePack, type RuleScope } from "./rule.js";
+import { ENFORCEMENT_KEYS, keyLine, type CheckedKey, type DefaultedKey } from "./keys.js";
+import { DEFAULT_PRIORITY, type Rule, type RulePack, type RuleScope } from "./rule.js";
 import type { Trust } from "./trust.js";
 import { foundValue, ruleSkipped, ruleWarning, type FactsWithout, type RuleWarning } from "./warnings.js";
 
@@ -85,11 +75,8 @@ const KNOWN_KEYS = new Set<string>([
   "priority",
   "override",
   "requestable",
-  ...GLOB_KEYS,
-  ...KEYWORD_KEYS,
-  ...SCOPE_KEYS,
   ...ENFORCEMENT_KEYS,
-  ...CONTENT_KEYS,
+  ...KINDS.flatMap((kind) => kind.keys),
 ]);
 
 export function parseRule(
@@ -181,34 +168,9 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
   if (alwaysApply !== undefined && typeof alwaysApply !== "boolean")
     return invalid(candidate, data, "alwaysApply", text);
 
-  const globs: string[] = [];
-  const unusableGlobs: UnusableGlob[] = [];
-  for (const key of GLOB_KEYS) {
-    const read = readList(data[key]);
-    if (read === undefined) return invalid(candidate, data, key, text);
-    for (const glob of read) {
-      const problem = globProblem(glob);
-      if (problem === undefined) globs.push(glob);
-      else unusableGlobs.push({ glob, problem, line: keyLine(text, key) });
-    }
-  }
-
-  let keywords: string[] = [];
-  for (const key of KEYWORD_KEYS) {
-    const read = readList(data[key]);
-    if (read === undefined) return invalid(candidate, data, key, text);
-    if (read.length > 0) keywords = keywords.length === 0 ? read : [...keywords, ...read];
-  }
-
-  // Fail closed: a rule for `plan` whose list cannot be read must not reach every agent.
-  const narrowed: Pick<Rule, "agents" | "models"> = {};
-  for (const key of SCOPE_KEYS) {
-    const read = readList(data[key]);
-    if (read === undefined) return invalid(candidate, data, key, text);
-    if (read.length > 0) narrowed[key] = read;
-    else if (key in data)
-      warnings.push(ruleWarning(candidate.path, { code: "scope-empty", key, line: keyLine(text, key) }));
-  }
+  const read = readConditions(data, candidate.tool !== undefined);
+  const unreadable = unreadableKey(read);
+  if (unreadable !== undefined) return invalid(candidate, data, unreadable, text);
 
   let match: MatchMode = "any";
   if (data.match === "all" || data.match === "any") match = data.match;
@@ -237,33 +199,13 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     warnings.push(ignored(candidate, data, "description", text));
   }
 
-  let activation: Activation = { alwaysApply, globs, keywords, fileContains: [] };
-  const contentKeys = CONTENT_KEYS.filter((key) => data[key] !== undefined && data[key] !== null);
-  for (const key of contentKeys)
-    activation.fileContains.push(...readPatternList(data, key, { path: candidate.path, text }, warnings));
-  if (unusableGlobs.length > 0) {
-    // Fail closed: a rule whose every glob is unusable must not turn into an always-on rule.
-    const lost = globs.length === 0 ? withoutLostCondition(activation, { match, description }) : undefined;
-    unusableGlobs.forEach(({ glob, problem, line }, index, all) => {
-      const nowApplies = lost && index === all.length - 1 ? lost.applies : undefined;
-      warnings.push(ruleWarning(candidate.path, { code: "glob-unusable", glob, problem, nowApplies, line }));
-    });
-    if (lost) activation = lost.activation;
-  }
-  if (contentKeys.length > 0 && activation.fileContains.length === 0) {
-    // The same for content: a rule whose every pattern is unusable must not apply without one.
-    const lost = withoutLostCondition(activation, { match, description });
-    if (lost) activation = lost.activation;
-    const key = contentKeys[0] as ContentKey;
-    warnings.push(
-      ruleWarning(candidate.path, {
-        code: "content-condition-lost",
-        key,
-        nowApplies: lost?.applies,
-        line: keyLine(text, key),
-      }),
-    );
-  }
+  const taken = takeConditions(
+    read,
+    { alwaysApply, match, description },
+    { path: candidate.path, text, data, tool: candidate.tool },
+  );
+  warnings.unshift(...taken.first);
+  warnings.push(...taken.last);
 
   // What the rule forbids never changes when it applies: a pattern that cannot be used is left out, not the rule.
   const enforcement = readEnforcement(data, {
@@ -285,26 +227,16 @@ function readKeys(candidate: RuleCandidate, content: string, data: Record<string
     displayPath,
     content,
     description,
-    globs: activation.globs,
-    keywords: activation.keywords,
-    alwaysApply: activation.alwaysApply,
+    conditions: taken.conditions,
+    alwaysApply: taken.alwaysApply,
     match,
     priority,
     override,
     unknownKeys,
   };
-  if (activation.fileContains.length > 0) rule.fileContains = activation.fileContains;
   if (data.requestable === true) rule.requestable = true;
-  if (narrowed.agents) rule.agents = narrowed.agents;
-  if (narrowed.models) rule.models = narrowed.models;
   if (enforcement.enforce) rule.enforce = enforcement.enforce;
   if (candidate.trust) rule.trust = candidate.trust;
   if (candidate.pack) rule.pack = candidate.pack;
   return { rule, warnings };
-}
-
-interface UnusableGlob {
-  glob: string;
-  problem: string;
-  line?: number;
 }

@@ -1,65 +1,75 @@
 /**
- * A front matter key holding patterns (`forbid`, `forbidCommands`,
- * `fileContains`, Continue's `regex`): a pattern or a list of them, each
- * read by readForbidPattern (literal or `/regex/flags`, RE2). Pure.
- *
- * A string is one pattern, a list holds several (never split at commas,
- * which patterns hold); the first MAX_PATTERNS_PER_RULE are read, the rest
- * ignored unread. An item that cannot be used is left out with a warning at
- * its line.
+ * A front matter key holding patterns, as warnings say what was wrong with
+ * it: pattern/pattern-list.ts reads the value, this words its problems at
+ * their lines (the key's, or an item's). Pure.
  */
-import { MAX_PATTERNS_PER_RULE, readForbidPattern, type ForbidPattern } from "../pattern/forbid-pattern.js";
-import { itemLines, keyLine, type PatternKey } from "./keys.js";
-import { foundValue, ruleWarning, type RuleWarning } from "./warnings.js";
+import type { ConditionKey } from "../conditions/list.js";
+import type { ForbidPattern } from "../pattern/forbid-pattern.js";
+import { patternItems, readPatterns, type PatternListProblem } from "../pattern/pattern-list.js";
+import { itemLines, keyLine, type ForbidKey } from "./keys.js";
+import { foundValue, ruleWarning, type RuleWarning, type WarningFacts } from "./warnings.js";
 
 /** A pattern as a warning quotes it: the first characters of a long one. */
 const QUOTED_LENGTH = 80;
 
 /** The rule file the front matter comes from: its path, and its whole text (for the lines of warnings). */
-export interface PatternFile {
+interface PatternFile {
   path: string;
   text: string;
 }
 
-/** `regex`: each item is a regular expression's body, as Continue writes it (`^import`), not the plugin's `/…/` form. */
+/** What the rule forbids under `key` (`forbid`, `forbidCommands`); what was wrong goes to `warnings`. */
 export function readPatternList(
   data: Record<string, unknown>,
-  key: PatternKey,
+  key: ForbidKey,
   file: PatternFile,
   warnings: RuleWarning[],
 ): ForbidPattern[] {
-  const value = data[key];
-  if (value === undefined || value === null) return [];
-  const warn = (facts: Parameters<typeof ruleWarning>[1]) => warnings.push(ruleWarning(file.path, facts));
-  const items: readonly unknown[] | undefined =
-    typeof value === "string" ? [value] : Array.isArray(value) ? value : undefined;
-  if (!items) {
-    warn({ code: "forbid-invalid", key, found: foundValue(value), line: keyLine(file.text, key) });
-    return [];
+  const read = readPatterns(data[key]);
+  warnings.push(...patternWarnings(key, data[key], read.problems, file));
+  return read.patterns;
+}
+
+/** The problems of the patterns `value` holds under `key`, as warnings at their lines. */
+export function patternWarnings(
+  key: ForbidKey | ConditionKey,
+  value: unknown,
+  problems: readonly PatternListProblem[],
+  file: PatternFile,
+): RuleWarning[] {
+  if (problems.length === 0) return [];
+  const lines = itemLines(file.text, key, patternItems(value) ?? []);
+  return problems.map((problem) => ruleWarning(file.path, factsOf(problem, key, file.text, lines)));
+}
+
+function factsOf(
+  problem: PatternListProblem,
+  key: ForbidKey | ConditionKey,
+  text: string,
+  lines: readonly (number | undefined)[],
+): WarningFacts {
+  switch (problem.code) {
+    case "not-patterns":
+      return { code: "forbid-invalid", key, found: foundValue(problem.found), line: keyLine(text, key) };
+    case "too-many":
+      return { code: "forbid-too-many", key, count: problem.count, limit: problem.limit, line: keyLine(text, key) };
+    case "not-a-pattern":
+      return {
+        code: "forbid-invalid",
+        key,
+        found: foundValue(problem.found),
+        item: problem.item + 1,
+        line: lines[problem.item],
+      };
+    case "unusable":
+      return {
+        code: "forbid-pattern-unusable",
+        key,
+        pattern: quoted(problem.written),
+        problem: problem.problem,
+        line: lines[problem.item],
+      };
   }
-  if (items.length > MAX_PATTERNS_PER_RULE) {
-    warn({
-      code: "forbid-too-many",
-      key,
-      count: items.length,
-      limit: MAX_PATTERNS_PER_RULE,
-      line: keyLine(file.text, key),
-    });
-  }
-  const read = items.slice(0, MAX_PATTERNS_PER_RULE);
-  const lines = itemLines(file.text, key, read);
-  const patterns: ForbidPattern[] = [];
-  read.forEach((item, index) => {
-    const line = lines[index];
-    if (typeof item !== "string") {
-      warn({ code: "forbid-invalid", key, found: foundValue(item), item: index + 1, line });
-      return;
-    }
-    const pattern = readForbidPattern(key === "regex" ? `/${item}/` : item);
-    if ("pattern" in pattern) patterns.push(key === "regex" ? { ...pattern.pattern, written: item } : pattern.pattern);
-    else warn({ code: "forbid-pattern-unusable", key, pattern: quoted(item), problem: pattern.problem, line });
-  });
-  return patterns;
 }
 
 const quoted = (pattern: string) =>

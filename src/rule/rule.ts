@@ -3,14 +3,13 @@
  * Parsing produces it, selection and rendering only read it.
  */
 
+import type { MatchMode } from "../conditions/contract.js";
+import type { RuleConditions } from "../conditions/list.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
 import type { Trust } from "./trust.js";
 
 /** Where a rule was found: the user's global folder or the project (any level of it). */
 export type RuleScope = "global" | "project";
-
-/** How a rule's conditions combine when it has more than one. */
-export type MatchMode = "any" | "all";
 
 export interface Rule {
   /** Path in its rules folder without extension, POSIX separators: `style`, `sub/name`. */
@@ -29,17 +28,17 @@ export interface Rule {
   /** The body: front matter removed, line endings normalised, trimmed. */
   content: string;
   description?: string;
-  /** File globs, relative to the project root. Empty when the rule has none. */
-  globs: string[];
-  /** Words that activate the rule when the user's prompt contains them. */
-  keywords: string[];
-  /** Patterns that activate the rule when a file the session works with contains a match (`fileContains`, Continue's `regex`). */
-  fileContains?: readonly ForbidPattern[];
+  /**
+   * When it applies, by condition kind (conditions/list.ts): triggers (its
+   * files' globs, keywords, content patterns) and scopes (agents, models);
+   * a kind the rule does not have is absent.
+   */
+  conditions: RuleConditions;
   /** A rule with a condition that is also listed on request by its description while the condition has not held (Continue's `alwaysApply: false`). */
   requestable?: boolean;
   /** `true` or `false` when the front matter says so; undefined when it is silent. */
   alwaysApply?: boolean;
-  /** With more than one condition (globs, keywords, file content): does one suffice (`any`, the default) or must all hold? */
+  /** With more than one trigger (globs, keywords, file content): does one suffice (`any`, the default) or must all hold? */
   match: MatchMode;
   /** 1–100, default 50: higher comes first in a message and is left out last when a budget is exceeded. */
   priority: number;
@@ -47,10 +46,6 @@ export interface Rule {
   override: boolean;
   /** Front matter keys this version does not interpret, kept for reports. */
   unknownKeys: string[];
-  /** Agents the rule is for (`plan`, `build`, a custom agent); undefined: every agent. */
-  agents?: string[];
-  /** `provider/model` patterns the rule is for (`anthropic/*`); undefined: every model. */
-  models?: string[];
   /** Another tool's own name for the rule's type, as that tool would give it (Cursor "Agent Requested", Kiro "fileMatch"); `list` shows it. */
   toolType?: string;
   /** What the rule forbids, and what a call that breaks it meets; present only with at least one usable pattern. */

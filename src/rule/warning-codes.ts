@@ -1,12 +1,27 @@
 /** The catalogue of warning codes that warnings.ts makes warnings from and words. */
 import type { FrontMatterProblem } from "./front-matter.js";
-import type { CheckedKey, ContentKey, DefaultedKey, EnforcementKey, PatternKey } from "./keys.js";
-import type { NowApplies } from "./lost-condition.js";
+import type { ConditionKey } from "../conditions/list.js";
+import type { NowApplies } from "../conditions/lost.js";
+import type { CheckedKey, DefaultedKey, EnforcementKey, ForbidKey } from "./keys.js";
 import type { PackOwner, PackProblem } from "./pack-problems.js";
 import type { ReferenceReach } from "./trust.js";
 
 /** A front matter value as a warning names it: its kind, or a scalar's type and JSON (cut short). */
 export type FoundValue = "nothing" | "list" | "date" | "mapping" | { type: string; json: string };
+
+/** An error means something was not loaded; a warning, that a default was used instead, or nothing was lost. */
+export type Severity = "error" | "warning";
+
+/** A warning of code `C`, as its text reads it. */
+export type WarningOfCode<C extends keyof Details> = {
+  code: C;
+  line?: number;
+  severity: Severity;
+  path: string;
+} & Details[C];
+
+/** A key whose value is patterns: what a rule forbids, or a condition kind's (`fileContains`). */
+type PatternKey = ForbidKey | ConditionKey;
 
 type Empty = Record<never, never>;
 export type Skips = { rule: string };
@@ -49,15 +64,18 @@ export interface Details {
   "front-matter-unread": { problem: FrontMatterProblem["code"]; reason?: string };
   "key-ignored": { key: DefaultedKey; found: FoundValue };
   "glob-unusable": { glob: string; problem: string; nowApplies?: NowApplies };
-  /** `fileContains` or `regex` given, none of its patterns usable: `nowApplies` says what the rule applies by instead (undefined: always, as `alwaysApply: true` says). */
-  "content-condition-lost": { key: ContentKey; nowApplies?: NowApplies };
+  /** A key of patterns given (`fileContains`), none of them usable: `nowApplies` says what the rule applies by instead (undefined: always, as `alwaysApply: true` says). */
+  "content-condition-lost": { key: ConditionKey; nowApplies?: NowApplies };
   "unknown-keys": { keys: string[] };
-  /** `agents:` or `models:` present but naming none: the rule is not narrowed. */
-  "scope-empty": { key: "agents" | "models" };
+  /** A scope's key (`agents:`, `models:`) present but naming none: the rule is not narrowed. */
+  "scope-empty": { key: ConditionKey };
   "activation-invalid": { key: string; allowed: string[]; value: string };
   "activation-incomplete": { key: string; value: string; lacks: "fileMatchPattern" | "globs" | "description" };
-  /** A key the originating tool does not read: ignored here too, so the rule applies as it does there. */
-  "key-ignored-by-tool": { key: string; tool: string; reads: string; alwaysOn: boolean };
+  /**
+   * A key the originating tool does not read: ignored here too, so the rule applies as it does there.
+   * `reads`: the key it reads instead; absent for a condition key only the plugin's own folders read.
+   */
+  "key-ignored-by-tool": { key: string; tool: string; reads?: string; alwaysOn: boolean };
   /** The key a tool applies a rule by is missing: the rule waits to be mentioned, as the tool applies nothing by itself. */
   "activation-missing": { key: string; tool: string; allowed: string[] };
   /** A name in `agents:` that no OpenCode agent has (built in, or defined in the user's or the project's config); `known` are the ones that exist. */

@@ -3,32 +3,27 @@
  * should hold, what is done instead, and the small phrasings several texts
  * share. Pure.
  */
+import { kindNamed, kindOfKey, type ConditionKey } from "../conditions/list.js";
+import type { NowApplies } from "../conditions/lost.js";
 import type { CheckedKey, DefaultedKey } from "./keys.js";
 import { DEFAULT_PRIORITY } from "./rule.js";
 import type { ReferenceReach } from "./trust.js";
 import type { FoundValue } from "./warning-codes.js";
 
 const BOOLEAN = "true or false";
-const GLOBS = "a glob, a comma-separated list of globs, or a YAML list of globs";
-const WORDS = "a word, a comma-separated list of words, or a YAML list of words";
 
-/** What each key's value should be. */
-const EXPECTED: Record<CheckedKey | DefaultedKey, string> = {
+/** What each of the reader's own keys' value should be; a condition kind's key says it itself. */
+const EXPECTED: Record<Exclude<CheckedKey | DefaultedKey, ConditionKey>, string> = {
   enabled: BOOLEAN,
   alwaysApply: BOOLEAN,
   override: BOOLEAN,
-  globs: GLOBS,
-  paths: GLOBS,
-  applyTo: GLOBS,
-  fileMatchPattern: GLOBS,
-  keywords: WORDS,
-  topics: WORDS,
-  agents: "an agent name, a comma-separated list of agent names, or a YAML list of them",
-  models: 'a provider/model pattern such as "anthropic/*", a comma-separated list of them, or a YAML list of them',
   match: '"any" or "all"',
   priority: "a whole number from 1 to 100",
   description: "text",
 };
+
+const expectedOf = (key: CheckedKey | DefaultedKey): string =>
+  kindOfKey(key)?.expected ?? EXPECTED[key as keyof typeof EXPECTED];
 
 /** What is done instead when a defaulted key's value is wrong. */
 export const INSTEAD: Record<DefaultedKey, string> = {
@@ -37,12 +32,37 @@ export const INSTEAD: Record<DefaultedKey, string> = {
   description: "description ignored",
 };
 
-export const NOW_APPLIES = {
-  "by-keywords": "applies only by its keywords",
+const NOW_APPLIES = {
   "by-other-conditions": "applies only by its other conditions",
   "on-request": "applies only on request",
   "when-mentioned": "applies only when mentioned",
 };
+
+/** What a rule applies by once a trigger is lost: `applies only by its keywords`. */
+export function nowAppliesText(applies: NowApplies): string {
+  if (typeof applies === "string") return NOW_APPLIES[applies];
+  const kind = kindNamed(applies.onlyBy);
+  const alone = kind?.role === "activates" ? kind.words.alone : undefined;
+  return alone === undefined ? NOW_APPLIES["by-other-conditions"] : `applies only by ${alone}`;
+}
+
+/** A scope's key in words (`agent`, for `agents:`). */
+export const scopeNoun = (key: string): string => {
+  const kind = kindOfKey(key);
+  return kind?.role === "narrows" ? kind.words.noun : key;
+};
+
+/**
+ * How a key's patterns are called in a warning (`content`, `forbidden`),
+ * what nothing does without them, and what ignoring the whole key means: a
+ * condition kind's words (conditions/contract.ts), else what a rule forbids.
+ */
+export function patternWords(key: string): { noun: string; nothing: string; ignored: string } {
+  const kind = kindOfKey(key);
+  const words = kind?.role === "activates" ? kind.words.patterns : undefined;
+  if (!words) return { noun: "forbidden", nothing: "nothing is forbidden", ignored: "it forbids nothing" };
+  return { ...words, ignored: `${words.nothing} by it` };
+}
 
 export const WALKED = { folders: "folders", entries: "folder entries", files: "rule files" };
 
@@ -79,7 +99,7 @@ export function shown(found: FoundValue): string {
 }
 
 export const wrongType = (w: { key: CheckedKey | DefaultedKey; found: FoundValue }) =>
-  `front matter key "${w.key}" should be ${EXPECTED[w.key]}, found ${shown(w.found)}`;
+  `front matter key "${w.key}" should be ${expectedOf(w.key)}, found ${shown(w.found)}`;
 
 export const orList = (items: readonly string[]) =>
   items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : (items[0] ?? "");

@@ -12,11 +12,12 @@
  * are cached per rule set, for the last MAX_CACHED versions.
  */
 import { createHash } from "node:crypto";
+import { patternsOf, type ContentMatch } from "../conditions/content.js";
+import { globsOf } from "../conditions/files.js";
 import { matchingGlob } from "../glob/rule-glob.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
 import { type PatternScan, patternScanner, type ScanBudget } from "../pattern/pattern-scan.js";
 import type { Rule } from "../rule/rule.js";
-import type { ContentMatch } from "./reasons.js";
 import { ruleSetIndex } from "./rule-set.js";
 
 /** At most this much of a text is scanned (UTF-16 code units; 1 MiB of ASCII). */
@@ -63,8 +64,9 @@ const indexes = new WeakMap<readonly Rule[], ContentIndex>();
 function contentIndex(rules: readonly Rule[]): ContentIndex {
   let index = indexes.get(rules);
   if (!index) {
-    const owners = ruleSetIndex(rules).contentRules.flatMap((place) =>
-      (rules[place]?.fileContains ?? []).map((pattern) => ({ place, pattern })),
+    // The conditional rules' patterns: an always-on rule needs no text to apply.
+    const owners = ruleSetIndex(rules).conditional.flatMap((place) =>
+      patternsOf(rules[place] as Rule).map((pattern) => ({ place, pattern })),
     );
     index = { owners, cache: new Map() };
     indexes.set(rules, index);
@@ -73,7 +75,7 @@ function contentIndex(rules: readonly Rule[]): ContentIndex {
 }
 
 /** Whether any rule of the set has a content condition: without one, no text needs looking at. */
-export const hasContentRules = (rules: readonly Rule[]): boolean => ruleSetIndex(rules).contentRules.length > 0;
+export const hasContentRules = (rules: readonly Rule[]): boolean => contentIndex(rules).owners.length > 0;
 
 /**
  * The rules `texts` activate that are not in `known` (already activated by
@@ -102,7 +104,8 @@ export function contentHits(
       const owner = index.owners[pattern];
       const rule = owner && rules[owner.place];
       if (!owner || !rule || found.has(rule.name)) continue;
-      if (rule.match === "all" && rule.globs.length > 0 && matchingGlob(file, rule.globs) === undefined) continue;
+      const globs = globsOf(rule);
+      if (rule.match === "all" && globs.length > 0 && matchingGlob(file, globs) === undefined) continue;
       found.add(rule.name);
       hits.push({ rule: rule.name, match: { kind: "content", file, pattern: owner.pattern.written } });
     }

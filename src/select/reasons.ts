@@ -3,42 +3,11 @@
  * engine records it for the session, and `reasonText` is its one wording for
  * the debug log and the session report; `explain` words it its own way.
  */
+import { kindOfMet, type ConditionMet } from "../conditions/list.js";
 
-/** A file of the session that one of the rule's globs matched. */
-export interface FileMatch {
-  kind: "file";
-  /** Project-relative POSIX path (absolute outside the project). */
-  file: string;
-  glob: string;
-}
-
-/** One of the rule's keywords, a whole word of the user's prompt. */
-export interface KeywordMatch {
-  kind: "keyword";
-  keyword: string;
-}
-
-/** A file of the session whose text (as a tool brought it in) holds a match for one of the rule's content patterns. */
-export interface ContentMatch {
-  kind: "content";
-  file: string;
-  /** The pattern as written. */
-  pattern: string;
-}
-
-/** A condition of a conditional rule (`globs`, `keywords`, `fileContains`) that holds. */
-export type ConditionMet = FileMatch | KeywordMatch | ContentMatch;
-
-/** One condition in words: `file src/app.ts matched src/**\/*.ts`, `keyword "deploy" in the prompt`, `file src/a.ts contains "TODO"`. */
+/** One trigger that held in words, as its kind says it: `file src/app.ts matched src/**\/*.ts`, `keyword "deploy" in the prompt`. */
 export function conditionText(condition: ConditionMet): string {
-  switch (condition.kind) {
-    case "file":
-      return `file ${condition.file} matched ${condition.glob}`;
-    case "keyword":
-      return `keyword "${condition.keyword}" in the prompt`;
-    case "content":
-      return `file ${condition.file} contains ${JSON.stringify(condition.pattern)}`;
-  }
+  return kindOfMet(condition.kind)?.words.met(condition) ?? condition.kind;
 }
 
 export type ActivationReason =
@@ -46,7 +15,7 @@ export type ActivationReason =
   | { kind: "always" }
   /** `@name` in the prompt; `rule` is the name. */
   | { kind: "mention"; rule: string }
-  /** The rule's conditions that hold, in order: the file match, the keyword, then the content. Never empty. */
+  /** The rule's triggers that hold, in the order of conditions/list.ts (file, keyword, content). Never empty. */
   | { kind: "conditions"; met: readonly [ConditionMet, ...ConditionMet[]] }
   /** The model read the rule with the `rule` tool. */
   | { kind: "rule-tool" }

@@ -1,92 +1,57 @@
 /**
- * Rules for one agent or one model (`agents:`, `models:` in front matter):
- * whether the agent and model a session works as now are the ones a rule is
- * for. Pure. Scope narrows whatever else decides a rule (its activation mode,
- * its globs, its keywords); only the user's own `@name` and the model's own
- * read with the `rule` tool reach past it (active.ts).
+ * Rules for some agents or models: the narrowing condition kinds
+ * (conditions/list.ts), and whether the facts a session has now (its agent,
+ * its model) are ones a rule is for. Pure. A scope narrows whatever else
+ * decides a rule (its mode, its triggers); only the user's own `@name` and
+ * the model's own read with the `rule` tool reach past it (active.ts).
  */
+import { conditionOf, factOf, hasSome, NARROWING, type AnyNarrowing, type ScopeMatch } from "../conditions/list.js";
+import type { SessionFacts } from "../conditions/list.js";
 import type { Rule } from "../rule/rule.js";
-import { greedyMatch } from "../glob/match.js";
 
-/** A model as OpenCode names it: `anthropic` and `claude-sonnet-4`. */
-export type ModelRef = { providerID: string; modelID: string };
+// The names engine/, session/ and hosts/ import a model and the facts by.
+export type { ModelRef } from "../conditions/models.js";
+/** The facts a session works with (SessionFacts), as the command line and enforcement name them. */
+export type WorkingAs = SessionFacts;
 
-/** The agent and model a session works as now; either may not be known yet (a new session before its first message). */
-export interface WorkingAs {
-  agent?: string;
-  model?: ModelRef;
-}
+type Scoped = Pick<Rule, "conditions">;
 
-/** What of the scope a rule matched, for people: the agent, and the model pattern. */
-export interface ScopeMatch {
-  agent?: string;
-  model?: string;
-}
+const namesOf = (rule: Scoped, kind: AnyNarrowing) => conditionOf(rule, kind) as readonly string[] | undefined;
 
-/** A rule has a scope when it names agents or models. */
-export const isScoped = (rule: Pick<Rule, "agents" | "models">): boolean =>
-  (rule.agents?.length ?? 0) > 0 || (rule.models?.length ?? 0) > 0;
+/** A rule has a scope when it names agents, models, or whatever else a narrowing kind reads. */
+export const isScoped = (rule: Scoped): boolean => hasSome(rule, NARROWING);
 
 /**
- * The part of the rule's scope that `as` matches (empty for a rule without
- * one), or undefined when the rule is not for this agent or model. An agent
- * or model that is not known yet matches no rule that names agents or models:
- * a rule for `plan` never reaches a session that may not be planning.
+ * What of the rule's scope `facts` meet (empty for a rule without one), or
+ * undefined when the rule is not for this session. A fact that is not known
+ * yet meets no scope that reads it: a rule for `plan` never reaches a
+ * session that may not be planning.
  */
-export function scopeMatch(rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): ScopeMatch | undefined {
-  const match: ScopeMatch = {};
-  if (rule.agents && rule.agents.length > 0) {
-    const agent = as?.agent;
-    if (agent === undefined || !rule.agents.some((name) => sameName(name, agent))) return undefined;
-    match.agent = agent;
+export function scopeMatch(rule: Scoped, facts: SessionFacts | undefined): ScopeMatch | undefined {
+  const match: Record<string, string> = {};
+  for (const kind of NARROWING) {
+    const names = namesOf(rule, kind);
+    if (names === undefined) continue;
+    const met = kind.holds(names, factOf(facts, kind));
+    if (met === undefined) return undefined;
+    match[kind.fact] = met;
   }
-  if (rule.models && rule.models.length > 0) {
-    const model = as?.model;
-    const pattern = model && rule.models.find((glob) => modelMatches(glob, model));
-    if (!pattern) return undefined;
-    match.model = pattern;
-  }
-  return match;
+  return match as ScopeMatch;
 }
 
-export const inScope = (rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): boolean =>
-  scopeMatch(rule, as) !== undefined;
+export const inScope = (rule: Scoped, facts: SessionFacts | undefined): boolean =>
+  scopeMatch(rule, facts) !== undefined;
 
-/** Agent names as OpenCode's config keys spell them; a rule's `Plan` still means `plan`. */
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
-/** `provider/model`, as users write it in `opencode.json` and in `models:`. */
-export const modelName = (model: ModelRef): string => `${model.providerID}/${model.modelID}`;
-
-/**
- * A `models:` pattern against a model, ignoring case: `*` is any run of
- * characters, `/` included (`openrouter/*` takes `openrouter/anthropic/claude-x`),
- * `?` one character. A pattern without a `/` may name the model alone:
- * `gpt-5*` is any provider's `gpt-5…`.
- */
-export function modelMatches(pattern: string, model: ModelRef): boolean {
-  const glob = pattern.trim().toLowerCase();
-  if (wildcardMatch(glob, modelName(model).toLowerCase())) return true;
-  return !glob.includes("/") && wildcardMatch(glob, model.modelID.toLowerCase());
-}
-
-/** `*` and `?` over characters, by the glob matcher's greedy algorithm: at most text × pattern steps, whatever the pattern. */
-function wildcardMatch(pattern: string, text: string): boolean {
-  return greedyMatch(
-    pattern.length,
-    0,
-    text.length,
-    (p) => pattern[p] === "*",
-    (p, t) => pattern[p] === "?" || pattern[p] === text[t],
-    undefined,
-  );
-}
+/** One kind's names in words: `agent plan`, `agents plan, build`. */
+const namesText = (kind: AnyNarrowing, names: readonly string[]) =>
+  `${names.length === 1 ? kind.words.noun : kind.words.nouns} ${names.join(", ")}`;
 
 /** The scope in words: `agent plan`, `agents plan, build; model anthropic/*`. */
-export function scopeText(rule: Pick<Rule, "agents" | "models">): string | undefined {
-  const parts: string[] = [];
-  if (rule.agents?.length) parts.push(`${rule.agents.length === 1 ? "agent" : "agents"} ${rule.agents.join(", ")}`);
-  if (rule.models?.length) parts.push(`${rule.models.length === 1 ? "model" : "models"} ${rule.models.join(", ")}`);
+export function scopeText(rule: Scoped): string | undefined {
+  const parts = NARROWING.flatMap((kind) => {
+    const names = namesOf(rule, kind);
+    return names ? [namesText(kind, names)] : [];
+  });
   return parts.length > 0 ? parts.join("; ") : undefined;
 }
 
@@ -95,25 +60,17 @@ export function scopeText(rule: Pick<Rule, "agents" | "models">): string | undef
  * `for agent plan only; the session works as agent build`, `for model
  * anthropic/* only; the session's model is not known yet`. Undefined when in scope.
  */
-export function outOfScopeText(rule: Pick<Rule, "agents" | "models">, as: WorkingAs | undefined): string | undefined {
-  const reasons: string[] = [];
-  if (rule.agents?.length && scopeMatch({ agents: rule.agents }, as) === undefined) {
-    const now =
-      as?.agent === undefined ? "the session's agent is not known yet" : `the session works as agent ${as.agent}`;
-    reasons.push(`for ${scopeText({ agents: rule.agents })} only; ${now}`);
-  }
-  if (rule.models?.length && scopeMatch({ models: rule.models }, as) === undefined) {
-    const now =
-      as?.model === undefined
-        ? "the session's model is not known yet"
-        : `the session's model is ${modelName(as.model)}`;
-    reasons.push(`for ${scopeText({ models: rule.models })} only; ${now}`);
-  }
+export function outOfScopeText(rule: Scoped, facts: SessionFacts | undefined): string | undefined {
+  const reasons = NARROWING.flatMap((kind) => {
+    const names = namesOf(rule, kind);
+    const fact = factOf(facts, kind);
+    if (names === undefined || kind.holds(names, fact) !== undefined) return [];
+    return [`for ${namesText(kind, names)} only; ${kind.words.now(fact)}`];
+  });
   return reasons.length > 0 ? reasons.join("; ") : undefined;
 }
 
 /** What a session works as, in words: `agent build on model openai/gpt-5`. */
-export function workingAsText(as: WorkingAs | undefined): string {
-  const agent = as?.agent === undefined ? "an agent not known yet" : `agent ${as.agent}`;
-  return as?.model === undefined ? agent : `${agent} on model ${modelName(as.model)}`;
+export function workingAsText(facts: SessionFacts | undefined): string {
+  return NARROWING.flatMap((kind) => kind.words.workingAs(factOf(facts, kind)) ?? []).join(" on ");
 }

@@ -5,12 +5,12 @@
  * agent or model). Pure; render/compose.ts makes the message.
  */
 import type { Rule } from "../rule/rule.js";
-import { activeRulesAmong, isExplicit, type ActiveRule, type SessionContext } from "./active.js";
+import { activeRulesAmong, isExplicit, type ActiveRule, type SelectionContext } from "./active.js";
 import { activationOf, ruleSetIndex } from "./rule-set.js";
 import { inScope, isScoped, scopeMatch } from "./scope.js";
 
 /** What the window holds and has been told. */
-export interface WindowState {
+export interface WindowHolding {
   /**
    * The rules the session holds in its context window, by name, as the Rule
    * object it was given. A rule is held only if it is that very object (the
@@ -48,20 +48,20 @@ export interface WindowNeeds {
   resumed: string[];
 }
 
-export function windowNeeds(rules: readonly Rule[], context: SessionContext, window: WindowState): WindowNeeds {
+export function windowNeeds(rules: readonly Rule[], context: SelectionContext, window: WindowHolding): WindowNeeds {
   const delivered: ReadonlyMap<string, Rule> = window.delivered ?? new Map();
   const held = (rule: Rule) => delivered.get(rule.name) === rule;
   const index = ruleSetIndex(rules);
   const active = activeRulesAmong(rules, context, held);
   const alreadyListed = window.listed ?? new Set<string>();
-  const workingAs = context.workingAs;
+  const facts = context.facts;
   // The list goes once per window; a rule for another agent or model joins it when it comes into scope.
   const given = new Set(active.map(({ rule }) => rule));
   if (window.ruleTool === false) {
     // Only the rules that have no other way in: a conditional one also listed on request still comes with its condition.
     for (const rule of index.onRequest) {
-      if (activationOf(rule) !== "on-request" || held(rule) || given.has(rule) || !inScope(rule, workingAs)) continue;
-      const scope = isScoped(rule) ? scopeMatch(rule, workingAs) : undefined;
+      if (activationOf(rule) !== "on-request" || held(rule) || given.has(rule) || !inScope(rule, facts)) continue;
+      const scope = isScoped(rule) ? scopeMatch(rule, facts) : undefined;
       active.push(scope ? { rule, reason: { kind: "on-request" }, scope } : { rule, reason: { kind: "on-request" } });
     }
   }
@@ -72,7 +72,7 @@ export function windowNeeds(rules: readonly Rule[], context: SessionContext, win
           (rule) =>
             !held(rule) &&
             !given.has(rule) &&
-            inScope(rule, workingAs) &&
+            inScope(rule, facts) &&
             (isScoped(rule) ? !alreadyListed.has(rule.name) : window.listOnRequest === true),
         );
   const removed = [...delivered.keys()].filter((name) => !index.names.has(name));
@@ -97,7 +97,7 @@ export function windowNeeds(rules: readonly Rule[], context: SessionContext, win
  */
 function switchedRules(
   rules: readonly Rule[],
-  context: SessionContext,
+  context: SelectionContext,
   delivered: ReadonlyMap<string, Rule>,
   listed: ReadonlySet<string>,
   wasPaused: ReadonlySet<string>,
@@ -112,7 +112,7 @@ function switchedRules(
     // A deleted rule is announced as deleted; one given again in this message needs no word.
     if (!rule || given.has(name)) continue;
     const explicit = context.mentioned?.has(name) || isExplicit(context.activated?.get(name));
-    const out = isScoped(rule) && !explicit && !inScope(rule, context.workingAs);
+    const out = isScoped(rule) && !explicit && !inScope(rule, context.facts);
     if (out && !wasPaused.has(name)) paused.push(name);
     else if (!out && wasPaused.has(name)) resumed.push(name);
   }

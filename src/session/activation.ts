@@ -3,10 +3,11 @@
  * compaction. Pure: every change gives a new value, sharing what it left as
  * it was (a set grows only by copy when it changes).
  */
+import type { ContentMatch } from "../conditions/content.js";
+import { matchNewFiles, type FileMatch } from "../conditions/files.js";
 import type { Rule } from "../rule/rule.js";
-import { matchNewFiles } from "../select/active.js";
 import type { ContentHit } from "../select/content.js";
-import type { ActivationReason, ContentMatch, FileMatch } from "../select/reasons.js";
+import type { ActivationReason } from "../select/reasons.js";
 
 export interface Activation {
   /** Files in the session's context. */

@@ -2,8 +2,9 @@
  * The rules a session does not hold yet, given what is now in its context:
  * the rules message a step gives, and the activations it records. Pure.
  */
+import { ACTIVATING, factOf, factsIn, NARROWING, type SessionFacts } from "../conditions/list.js";
 import { composeRulesMessage, type ComposedMessage } from "../render/compose.js";
-import { modelName } from "../select/scope.js";
+import type { SelectionContext } from "../select/active.js";
 import { matched, withActivated } from "./activation.js";
 import type { Note, RuleSet, SessionState } from "./session.js";
 
@@ -19,45 +20,40 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
   const activation = matched(before.activation, list);
   const state = activation === before.activation ? before : { ...before, activation };
   const window = state.window;
+  // The session's facts (its agent, its model…), as its state holds them.
+  const facts = factsIn(state);
+  const context: SelectionContext = {
+    files: [],
+    fileMatches: activation.fileMatches,
+    contentMatches: activation.contentMatches,
+    prompt,
+    mentioned: activation.mentioned,
+    activated: activation.activated,
+    facts,
+  };
   // The window model is immutable and the activation sets only grow (a reload replaces `list`): equal counts, equal answer.
-  const seen = {
+  const seen: Record<string, unknown> = {
     rules: list,
     delivered: window.delivered,
-    files: activation.fileMatches.size,
-    contents: activation.contentMatches.size,
     mentioned: activation.mentioned.size,
     activated: activation.activated.size,
     listed: window.listedOnRequest,
     scopedListed: window.listed,
     paused: window.paused,
-    agent: state.agent,
-    model: state.model && modelName(state.model),
     ruleTool: rules.ruleTool,
+    ...conditionsSeen(context, facts),
   };
   const last = state.quiet;
-  const unchanged =
-    last !== undefined && (Object.keys(seen) as Array<keyof typeof seen>).every((key) => last[key] === seen[key]);
+  const unchanged = last !== undefined && Object.keys(seen).every((key) => last[key] === seen[key]);
   if (unchanged && !prompt) return { state, notes: [] };
-  const composed = composeRulesMessage(
-    list,
-    {
-      files: [],
-      fileMatches: activation.fileMatches,
-      contentMatches: activation.contentMatches,
-      prompt,
-      mentioned: activation.mentioned,
-      activated: activation.activated,
-      workingAs: { agent: state.agent, model: state.model },
-    },
-    {
-      delivered: window.delivered,
-      listOnRequest: !window.listedOnRequest,
-      listed: window.listed,
-      paused: window.paused,
-      maxBytes: rules.maxMessageBytes,
-      ruleTool: rules.ruleTool,
-    },
-  );
+  const composed = composeRulesMessage(list, context, {
+    delivered: window.delivered,
+    listOnRequest: !window.listedOnRequest,
+    listed: window.listed,
+    paused: window.paused,
+    maxBytes: rules.maxMessageBytes,
+    ruleTool: rules.ruleTool,
+  });
   if (!composed) return { state: { ...state, quiet: seen }, notes: [] };
   const fresh = composed.included.filter(
     ({ rule, reason }) => reason.kind !== "always" && !activation.activated.has(rule.name),
@@ -71,4 +67,19 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
     composed,
     notes: fresh.map(({ rule, reason }) => ({ kind: "activated", rule: rule.name, reason })),
   };
+}
+
+/**
+ * Each condition kind's part of the memo's key, under its name: what of
+ * the session a trigger reads (its records' sizes), and each scope's fact as
+ * written. A kind left out here would leave a change unseen.
+ */
+export function conditionsSeen(context: SelectionContext, facts: SessionFacts): Record<string, unknown> {
+  const seen: Record<string, unknown> = {};
+  for (const kind of ACTIVATING) if (kind.memo) seen[`condition ${kind.kind}`] = kind.memo(context);
+  for (const kind of NARROWING) {
+    const fact = factOf(facts, kind);
+    seen[`condition ${kind.kind}`] = fact === undefined ? undefined : kind.words.written(fact);
+  }
+  return seen;
 }

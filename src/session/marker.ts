@@ -6,9 +6,10 @@
  * recognise its own messages in a session's history, and the Rules panel
  * can show what the model holds without asking the server.
  */
+import { kindOfMet, NARROWING, type ScopeMatch } from "../conditions/list.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
-import { isScoped, type ScopeMatch } from "../select/scope.js";
+import { isScoped } from "../select/scope.js";
 import { originText } from "../rule/origin.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
@@ -17,6 +18,7 @@ export const MARKER_KEY = "opencode-rulebook";
 /** Why a rule the message carries applies, and for which agent or model when it has a scope. */
 export interface RuleWhy {
   reason: ActivationReason;
+  /** What of its scope the session met, by fact (`{agent: "plan"}`), as every version stored it. */
   scope?: ScopeMatch;
   /** Where the rule comes from when not an ordinary rules folder: `managed`, `pack @acme/rules@2.1.0` (rule/origin.ts). */
   from?: string;
@@ -188,17 +190,16 @@ function isRuleWhy(value: unknown): value is RuleWhy {
   if (!isObject(value) || !isReason(value.reason)) return false;
   const scope = value.scope;
   if (value.from !== undefined && !isText(value.from)) return false;
+  // Each scope kind's met value is stored under its fact as text (what the kind's `holds` gives).
   return (
     scope === undefined ||
-    (isObject(scope) && [scope.agent, scope.model].every((name) => name === undefined || isText(name)))
+    (isObject(scope) && NARROWING.every(({ fact }) => scope[fact] === undefined || isText(scope[fact])))
   );
 }
 
+/** A trigger's met value of a kind the list has, in the shape that kind stores. */
 function isConditionMet(met: unknown): boolean {
-  if (!isObject(met)) return false;
-  if (met.kind === "file") return isText(met.file) && isText(met.glob);
-  if (met.kind === "content") return isText(met.file) && isText(met.pattern);
-  return met.kind === "keyword" && isText(met.keyword);
+  return isObject(met) && isText(met.kind) && kindOfMet(met.kind)?.isStoredMet(met) === true;
 }
 
 function isReason(value: unknown): value is ActivationReason {

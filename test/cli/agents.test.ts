@@ -156,7 +156,7 @@ describe("render --agent --model", () => {
   test("--agent plan: the plan session's message, the plan rule's block marked for agent plan", async () => {
     const { stdout, stderr, code } = box.run(["render", "--agent", "plan"]);
     expect(code).toBe(0);
-    const expected = await composedFor({ files: [], workingAs: { agent: "plan" } });
+    const expected = await composedFor({ files: [], facts: { agent: "plan" } });
     expect(stdout).toBe(`${expected}\n`);
     expect(stdout).toContain(
       '<rule name="plan-notes" scope="project" source="native" file=".opencode/rules/plan-notes.md" for="agent plan">\nPlan in numbered steps.\n</rule>',
@@ -181,7 +181,7 @@ describe("render --agent --model", () => {
   test("--agent build --model anthropic/…, and a custom agent with its file", async () => {
     const build = box.run(["render", "--agent", "build", "--model", "anthropic/claude-sonnet-4"]);
     expect(build.stdout).toBe(
-      `${await composedFor({ files: [], workingAs: { agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4" } } })}\n`,
+      `${await composedFor({ files: [], facts: { agent: "build", model: { providerID: "anthropic", modelID: "claude-sonnet-4" } } })}\n`,
     );
     expect(build.stdout).toContain('file=".opencode/rules/build-tests.md" for="agent build">');
     expect(build.stdout).toContain('file=".opencode/rules/claude.md" for="model anthropic/*">');

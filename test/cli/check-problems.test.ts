@@ -2,7 +2,8 @@
 import { realpath, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { findProblems, listProjectFiles } from "../../src/cli/check.js";
+import { listProjectFiles } from "../../src/cli/check.js";
+import { findProblems } from "../../src/cli/check-problems.js";
 import type { ProjectContext } from "../../src/cli/context.js";
 import { DEFAULT_OPTIONS } from "../../src/options.js";
 import { ruleWarning } from "../../src/rule/warnings.js";

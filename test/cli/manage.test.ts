@@ -64,8 +64,7 @@ describe("add", () => {
     const parsed = parsedFile(join(box.projectRules, "sql.md"));
     expect(parsed.warnings).toEqual([]);
     expect(parsed.rule).toMatchObject({
-      globs: ["src/**/*.ts", "*.sql", "{db,api}/**"],
-      keywords: ["sql", "yes", "null"],
+      conditions: { files: ["src/**/*.ts", "*.sql", "{db,api}/**"], keywords: ["sql", "yes", "null"] },
       description,
       content: "Parameterise every query.",
     });

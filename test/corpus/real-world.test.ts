@@ -87,7 +87,8 @@ function ruleOf(entry: Expected): Rule | undefined {
 /** What the plugin does with the file, in the table's words: a rule that applies by the prompt's words alone is `keywords`. */
 function activationHere(rule: Rule | undefined) {
   if (!rule) return { loaded: false };
-  const byWords = rule.keywords.length > 0 && rule.globs.length === 0 && rule.fileContains === undefined;
+  const { files, keywords, content } = rule.conditions;
+  const byWords = keywords !== undefined && files === undefined && content === undefined;
   return {
     loaded: true,
     activation: byWords && activationOf(rule) === "conditional" ? "keywords" : MODES[activationOf(rule)],
@@ -109,7 +110,7 @@ describe.each([...new Set(table.map((entry) => entry.tool))])("%s", (tool) => {
       activation: entry.activation,
       toolType: entry.toolType,
     });
-    const globs = rule?.globs ?? [];
+    const globs = rule?.conditions.files ?? [];
     for (const file of entry.matches ?? [])
       expect(matchingGlob(file, globs), `${file} should attach the rule (globs ${globs.join(", ")})`).toBeDefined();
     for (const file of entry.notMatches ?? [])

@@ -6,6 +6,7 @@ import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 import { shown } from "../support/shown-warnings.js";
 import { discoverSandbox, GOOD } from "../support/discover.js";
 import { writeTree } from "../support/temp-folder.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 const { box, discover } = discoverSandbox();
 
@@ -161,7 +162,7 @@ describe("discoverRules: bad rule files warn and the other rules still load", ()
       rules.map((r) => ({
         name: r.name,
         content: r.content,
-        globs: r.globs,
+        globs: globsOf(r),
         description: r.description,
         alwaysApply: r.alwaysApply,
       })),

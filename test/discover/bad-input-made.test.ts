@@ -83,8 +83,7 @@ describe("made at test time: size, number and depth", () => {
     expect(fs.readFile).toHaveBeenCalledTimes(10_001);
     expect(loaded.rules.find((r) => r.name === "r09999")).toMatchObject({
       content: "Rule 9999.",
-      globs: ["src/m9999/**"],
-      keywords: ["k9999"],
+      conditions: { files: ["src/m9999/**"], keywords: ["k9999"] },
     });
     expectGoodLoaded(loaded);
   }, 60_000);

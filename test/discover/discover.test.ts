@@ -33,7 +33,7 @@ describe("discoverRules: the spec's rule file formats", () => {
     expect(rules).toEqual([
       expect.objectContaining({
         name: "my-rule",
-        globs: ["src/components/**/*.ts"],
+        conditions: { files: ["src/components/**/*.ts"] },
         content: "This is a rule for TypeScript components.",
       }),
     ]);
@@ -45,7 +45,7 @@ describe("discoverRules: the spec's rule file formats", () => {
     expect(rules).toEqual([
       expect.objectContaining({
         name: "another-rule",
-        globs: [],
+        conditions: {},
         alwaysApply: undefined,
         content: "This rule should always apply.",
       }),

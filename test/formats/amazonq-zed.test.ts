@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -34,7 +35,7 @@ describe("Amazon Q Developer", () => {
       "ts.md": "---\ndescription: TypeScript\nglobs: src/**\n---\nT",
     });
     const { rules, warnings } = await loadSource(box, "amazonq");
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs])).toEqual([["ts", "always", []]]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule)])).toEqual([["ts", "always", []]]);
     expect(shown(warnings).map((warning) => [warning.line, warning.message])).toEqual([
       [
         3,
@@ -69,7 +70,7 @@ describe("Zed", () => {
   test(".rules has no front matter in Zed: a --- block at its top is part of the rule, which stays always on", async () => {
     await box.write(box.project, { ".rules": "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits." });
     const { rules, warnings } = await loadSource(box, "zed");
-    expect(rules.map((rule) => [activationOf(rule), rule.globs, rule.content])).toEqual([
+    expect(rules.map((rule) => [activationOf(rule), globsOf(rule), rule.content])).toEqual([
       ["always", [], "---\nalwaysApply: false\nglobs: src/**\n---\nPrefer small commits."],
     ]);
     expect(warnings).toEqual([]);

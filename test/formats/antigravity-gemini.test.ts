@@ -11,11 +11,12 @@ import type { Rule } from "../../src/rule/rule.js";
 import type { RuleWarning } from "../../src/rule/warnings.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
 
-const row = (rule: Rule) => [rule.scope, rule.name, rule.toolType, activationOf(rule), rule.globs];
+const row = (rule: Rule) => [rule.scope, rule.name, rule.toolType, activationOf(rule), globsOf(rule)];
 const warned = (warnings: RuleWarning[]) => warnings.map((w) => [w.code, w.path, "line" in w ? w.line : undefined]);
 
 describe("Google Antigravity", () => {

@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -61,7 +62,7 @@ describe("Augment", () => {
       "globbed.md": "---\ntype: always_apply\nglobs: src/**\n---\nG",
     });
     const { rules, warnings } = await loadSource(box, "augment");
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs])).toEqual([
+    expect(rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule)])).toEqual([
       ["globbed", "always", []],
       ["nodesc", "manual", []],
       ["odd", "manual", []],

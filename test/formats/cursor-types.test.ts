@@ -75,21 +75,21 @@ describe("Cursor globs starting with /: from the project root", () => {
     });
     await box.write(join(box.home, ".cursor/rules"), { "mine.mdc": "---\nglobs: [/docs/**]\n---\nD" });
     const { rules } = await loadSource(box, "cursor");
-    const globsOf = (name: string) => rules.find((rule) => rule.name === name)?.globs ?? [];
-    expect(globsOf("css")).toEqual(["resources/css/**/*.css", "!resources/css/vendor/**"]);
-    const [css] = globsOf("css");
+    const globsNamed = (name: string) => rules.find((rule) => rule.name === name)?.conditions.files ?? [];
+    expect(globsNamed("css")).toEqual(["resources/css/**/*.css", "!resources/css/vendor/**"]);
+    const [css] = globsNamed("css");
     expect(matchingGlob("resources/css/app.css", [css as string])).toBe("resources/css/**/*.css");
     expect(matchingGlob("app/resources/css/app.css", [css as string])).toBeUndefined();
-    expect(globsOf("dot")).toEqual(["scripts/*.sh"]);
-    expect(globsOf("mine")).toEqual(["docs/**"]);
+    expect(globsNamed("dot")).toEqual(["scripts/*.sh"]);
+    expect(globsNamed("mine")).toEqual(["docs/**"]);
   });
 
   test("in a sub-folder: from that folder", async () => {
     await box.write(box.project, { "pkg/a/.cursor/rules/css.mdc": "---\nglobs: /resources/css/**/*.css\n---\nC" });
     const { rules } = await loadSource(box, "cursor");
-    expect(rules[0]?.globs).toEqual(["pkg/a/resources/css/**/*.css"]);
-    expect(matchingGlob("pkg/a/resources/css/app.css", rules[0]?.globs ?? [])).toBeDefined();
-    expect(matchingGlob("resources/css/app.css", rules[0]?.globs ?? [])).toBeUndefined();
+    expect(rules[0]?.conditions.files).toEqual(["pkg/a/resources/css/**/*.css"]);
+    expect(matchingGlob("pkg/a/resources/css/app.css", rules[0]?.conditions.files ?? [])).toBeDefined();
+    expect(matchingGlob("resources/css/app.css", rules[0]?.conditions.files ?? [])).toBeUndefined();
   });
 
   test("prefixGlob at the root drops only a leading / or ./", () => {

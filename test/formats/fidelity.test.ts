@@ -5,15 +5,15 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { activeRulesFor } from "../../src/select/active.js";
+import { activeRulesAmong } from "../../src/select/active.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
 
 let box: Box;
 useBox((made) => (box = made));
 
-const activeNames = (rules: Parameters<typeof activeRulesFor>[0], files: string[], prompt?: string) =>
-  activeRulesFor(rules, { files, prompt }).map(({ rule }) => rule.name);
+const activeNames = (rules: Parameters<typeof activeRulesAmong>[0], files: string[], prompt?: string) =>
+  activeRulesAmong(rules, { files, prompt }).map(({ rule }) => rule.name);
 
 describe("Claude Code and Cline read only paths", () => {
   test("a Claude Code rule scoped with globs or applyTo is always on, as in Claude Code, with a warning naming the key and its line", async () => {

@@ -9,9 +9,10 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { whyRuleApplies } from "../../src/select/active.js";
-import { ALL_SOURCES } from "../../src/formats/load.js";
+import { ALL_SOURCES } from "../../src/formats/sources.js";
 import { type Box, makeBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 beforeEach(async () => {
@@ -24,7 +25,7 @@ const row = (rule: Rule) => [
   rule.source,
   rule.name,
   activationOf(rule),
-  rule.globs,
+  globsOf(rule),
   rule.description ?? null,
   rule.displayPath,
 ];
@@ -178,7 +179,7 @@ describe("the all-formats fixture", () => {
     const { rules } = await box.load();
     const rule = (name: string) => rules.find((r) => r.name === name) as Rule;
     // The wording of the reason is the selection's (test/select/active.test.ts); here, that the folder's glob applies.
-    expect(rule("pkg/a/conventions").globs).toEqual(["pkg/a/**"]);
+    expect(globsOf(rule("pkg/a/conventions"))).toEqual(["pkg/a/**"]);
     expect(whyRuleApplies(rule("pkg/a/conventions"), { files: ["pkg/a/src/app.tsx"] })).toBeDefined();
     expect(whyRuleApplies(rule("pkg/a/conventions"), { files: ["src/app.ts"] })).toBeUndefined();
     expect(whyRuleApplies(rule("pkg/a/react"), { files: ["pkg/a/src/deep/Button.tsx"] })).toBeDefined();
@@ -188,7 +189,7 @@ describe("the all-formats fixture", () => {
 
   test("working from the sub-folder pkg/a of the worktree: the nested rules keep their names and folder scope", async () => {
     const { rules } = await box.load({}, { directory: join(box.project, "pkg", "a") });
-    expect(rules.filter((rule) => rule.name.startsWith("pkg/a/")).map((rule) => [rule.name, rule.globs])).toEqual([
+    expect(rules.filter((rule) => rule.name.startsWith("pkg/a/")).map((rule) => [rule.name, globsOf(rule)])).toEqual([
       ["pkg/a/conventions", ["pkg/a/**"]],
       ["pkg/a/react", ["pkg/a/**/*.tsx", "pkg/a/src/hooks/**"]],
     ]);
@@ -234,7 +235,7 @@ describe("the all-formats fixture", () => {
       "notes.txt": "Not a rule file.\n",
     });
     const { rules } = await box.load({ sources: ["cline"] });
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.displayPath])).toEqual([
+    expect(rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule), rule.displayPath])).toEqual([
       ["database", "conditional", ["src/db/**"], ".clinerules/database.md"],
       ["workflow", "always", [], ".clinerules/workflow.md"],
     ]);

@@ -12,6 +12,7 @@ import { mapInclusion } from "../../src/formats/kiro.js";
 import type { MapperWarn } from "../../src/discover/source.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -111,7 +112,7 @@ describe("Kiro", () => {
     const { rules, warnings } = await loadOnly("kiro");
     expect(warnings).toEqual([]);
     expect(
-      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null]),
+      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), globsOf(rule), rule.description ?? null]),
     ).toEqual([
       ["global", "me", "always", [], null],
       ["project", "always", "always", [], null],
@@ -150,9 +151,9 @@ describe("front matter keys, every format", () => {
       "off.md": "---\nenabled: false\n---\nOff",
     });
     const { rules } = await loadOnly("kiro");
-    expect(rules.map((rule) => [rule.name, rule.priority, rule.keywords, rule.match, rule.globs])).toEqual([
-      ["keyed", 90, ["deploy"], "all", ["src/**"]],
-    ]);
+    expect(
+      rules.map((rule) => [rule.name, rule.priority, rule.conditions.keywords ?? [], rule.match, globsOf(rule)]),
+    ).toEqual([["keyed", 90, ["deploy"], "all", ["src/**"]]]);
   });
 
   test("unknown keys are kept and reported once per file; a wrong type names file, key and expected type", async () => {

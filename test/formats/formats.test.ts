@@ -10,6 +10,7 @@ import { mapTrigger } from "../../src/formats/windsurf.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -108,7 +109,7 @@ describe("Claude Code", () => {
     await box.write(box.project, { "CLAUDE.md": "Not a rule." });
     await box.write(join(box.home, ".claude/rules"), { "me.md": "Me." });
     const { rules } = await loadOnly("claude");
-    expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs])).toEqual([
+    expect(rules.map((rule) => [rule.scope, rule.name, activationOf(rule), globsOf(rule)])).toEqual([
       ["global", "me", "always", []],
       ["project", "always", "always", []],
       ["project", "api", "conditional", ["src/api/**/*.ts"]],
@@ -132,7 +133,7 @@ describe("Windsurf", () => {
     await box.write(join(box.home, ".codeium/windsurf/memories"), { "global_rules.md": "Global." });
     const { rules, warnings } = await loadOnly("windsurf");
     expect(
-      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.globs, rule.description ?? null]),
+      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), globsOf(rule), rule.description ?? null]),
     ).toEqual([
       ["global", "global_rules", "always", [], null],
       ["project", "glob", "conditional", ["*.py", "scripts/**"], null],

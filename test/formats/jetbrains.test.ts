@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -41,7 +42,7 @@ describe("JetBrains AI Assistant", () => {
     const { rules, warnings } = await loadSource(box, "aiassistant");
     expect(warnings).toEqual([]);
     expect(
-      rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.description ?? null, rule.toolType]),
+      rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule), rule.description ?? null, rule.toolType]),
     ).toEqual([
       ["always", "always", [], null, "always"],
       ["list", "conditional", ["package.json", "*.config.*"], null, "by file patterns"],

@@ -17,7 +17,13 @@ useBox((made) => (box = made));
 
 async function rulesOf(source: string, overrides = {}) {
   const loaded = await loadSource(box, source, overrides);
-  const rules = loaded.rules.map((rule) => [rule.scope, rule.name, rule.toolType, rule.agents ?? null, rule.content]);
+  const rules = loaded.rules.map((rule) => [
+    rule.scope,
+    rule.name,
+    rule.toolType,
+    rule.conditions.agents ?? null,
+    rule.content,
+  ]);
   return { ...loaded, list: rules };
 }
 

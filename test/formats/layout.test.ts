@@ -4,7 +4,7 @@
  */
 import { join, relative, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ALL_SOURCES } from "../../src/formats/load.js";
+import { ALL_SOURCES } from "../../src/formats/sources.js";
 import { foldersToWatch, rulePlaces } from "../../src/discover/watch.js";
 import { type Box, makeBox } from "../support/formats.js";
 

@@ -28,7 +28,14 @@ describe("OpenHands: where skills are found", () => {
     const { rules, warnings } = await loadSource(box, "openhands");
     expect(warnings).toEqual([]);
     expect(
-      rules.map((rule) => [rule.scope, rule.name, activationOf(rule), rule.keywords, rule.toolType, rule.unknownKeys]),
+      rules.map((rule) => [
+        rule.scope,
+        rule.name,
+        activationOf(rule),
+        rule.conditions.keywords ?? [],
+        rule.toolType,
+        rule.unknownKeys,
+      ]),
     ).toEqual([
       ["global", "me", "always", [], "repo", []],
       ["project", "docker", "conditional", ["docker", "dockerfile"], "knowledge", []],

@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { makeRule } from "../support/rules.js";
 import { resolveExtraDirs } from "../../src/formats/extra.js";
-import { ALL_SOURCES, resolvePrecedence } from "../../src/formats/load.js";
+import { resolvePrecedence } from "../../src/formats/load.js";
+import { ALL_SOURCES } from "../../src/formats/sources.js";
 import { type Box, makeBox } from "../support/formats.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 afterEach(() => box.cleanup());
@@ -61,7 +63,7 @@ describe("options.extraDirs", () => {
       { userExtraDirs: [join(box.root, "shared"), "~/my-rules"] },
     );
     expect(loaded.warnings).toEqual([]);
-    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.name, rule.globs, rule.displayPath])).toEqual([
+    expect(loaded.rules.map((rule) => [rule.scope, rule.source, rule.name, globsOf(rule), rule.displayPath])).toEqual([
       ["project", "extra", "agents", ["src/**"], ".agents/rules/agents.md"],
       ["project", "extra", "mine", [], "~/my-rules/mine.md"],
       ["project", "extra", "sub/deep", [], ".agents/rules/sub/deep.mdc"],

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -39,9 +40,9 @@ describe.each(SINGLE_FILES)("$source $name", ({ source, name, where }) => {
     await box.write(join(path, ".."), { [path.split("/").pop() as string]: NARROWING });
     const { rules, warnings } = await loadSource(box, source);
     expect(warnings).toEqual([]);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.agents, rule.content])).toEqual([
-      [name, "always", [], undefined, NARROWING],
-    ]);
+    expect(
+      rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule), rule.conditions.agents, rule.content]),
+    ).toEqual([[name, "always", [], undefined, NARROWING]]);
   });
 
   test("a block that is not valid YAML does not skip the file: its whole text is the rule, always on", async () => {

@@ -11,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { activationOf } from "../../src/select/rule-set.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
 import { shown } from "../support/shown-warnings.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -34,7 +35,7 @@ describe.each(FORMATS)("$source", ({ source, file, key }) => {
   test("a tab-indented list: the rule loads, applying only when mentioned, with a warning at the line YAML stops", async () => {
     await box.write(box.project, { [file]: TAB_LIST(key) });
     const { rules, warnings } = await loadSource(box, source);
-    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.globs, rule.content])).toEqual([
+    expect(rules.map((rule) => [rule.name, activationOf(rule), globsOf(rule), rule.content])).toEqual([
       ["style", "manual", [], "Keep functions short."],
     ]);
     expect(shown(warnings)).toEqual([{ path: join(box.project, file), line: 4, message: UNREAD }]);

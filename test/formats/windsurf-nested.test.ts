@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createLogger } from "../../src/log.js";
 import type { Rule } from "../../src/rule/rule.js";
-import { activeRulesFor } from "../../src/select/active.js";
+import { activeRulesAmong } from "../../src/select/active.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { startLiveRules } from "../../src/formats/live-rules.js";
 import { type Box, loadSource, useBox } from "../support/formats.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 let box: Box;
 useBox((made) => (box = made));
@@ -28,9 +29,9 @@ const API_RULES = {
 
 /** The names of the rules that apply when the session works on `files`. */
 const activeFor = (rules: readonly Rule[], files: string[]) =>
-  activeRulesFor(rules, { files }).map((active) => active.rule.name);
+  activeRulesAmong(rules, { files }).map((active) => active.rule.name);
 
-const summary = (rule: Rule) => [rule.name, rule.toolType, activationOf(rule), rule.globs, rule.description ?? null];
+const summary = (rule: Rule) => [rule.name, rule.toolType, activationOf(rule), globsOf(rule), rule.description ?? null];
 const SCOPED = [
   ["root-python", "glob", "conditional", ["*.py"], null],
   ["services/api/always", "always_on", "conditional", ["services/api/**"], null],

@@ -30,7 +30,7 @@ describe("a folder pack", () => {
       content: "Pack errors.",
       trust: "repository",
       scope: "project",
-      globs: ["src/**/*.ts"],
+      conditions: { files: ["src/**/*.ts"] },
       pack: { spec: "./platform/rules" },
     });
     expect(errors?.displayPath).toBe("./platform/rules/api/errors.md");

@@ -59,12 +59,12 @@ const CORPUS_CASES: CorpusCase[] = [
   {
     file: "yaml-tab-indent.md",
     warnings: () => [],
-    rule: { globs: ["src/**"], content: "Tabs indent the list above." },
+    rule: { content: "Tabs indent the list above.", conditions: { files: ["src/**"] } },
   },
   {
     file: "yaml-tab-separator.md",
     warnings: () => [],
-    rule: { description: "Tab after the colon", keywords: ["deploy"] },
+    rule: { description: "Tab after the colon", conditions: { keywords: ["deploy"] } },
   },
   {
     file: "yaml-tab-mixed-indent.md",
@@ -75,7 +75,11 @@ const CORPUS_CASES: CorpusCase[] = [
   {
     file: "anchors-aliases.md",
     warnings: (f) => [unusedKeys(f, "base")],
-    rule: { description: "Shared words", keywords: ["deploy", "release", "Shared words"], unknownKeys: ["base"] },
+    rule: {
+      description: "Shared words",
+      unknownKeys: ["base"],
+      conditions: { keywords: ["deploy", "release", "Shared words"] },
+    },
   },
   // 9^9 "lol"s if expanded; js-yaml shares aliased nodes, and the value is refused by its shape.
   { file: "billion-laughs.md", warnings: (f) => [skipped(f, YAML_TYPE("keywords", LIST_OF_WORDS, "a list"), 11)] },
@@ -114,7 +118,7 @@ const CORPUS_CASES: CorpusCase[] = [
         message: `${YAML_TYPE("priority", "a whole number from 1 to 100", 'string "high"')}; default 50 used`,
       },
     ],
-    rule: { priority: 50, keywords: ["deploy"] },
+    rule: { priority: 50, conditions: { keywords: ["deploy"] } },
   },
   {
     file: "front-matter-list.md",
@@ -138,12 +142,15 @@ const CORPUS_CASES: CorpusCase[] = [
   {
     file: "crlf.md",
     warnings: () => [],
-    rule: { globs: ["src/**/*.ts"], keywords: ["windows"], content: "Windows line endings.\nSecond line." },
+    rule: {
+      content: "Windows line endings.\nSecond line.",
+      conditions: { files: ["src/**/*.ts"], keywords: ["windows"] },
+    },
   },
   {
     file: "lone-cr.md",
     warnings: () => [],
-    rule: { globs: ["lib/**"], content: "Old Mac line endings.\nSecond line." },
+    rule: { content: "Old Mac line endings.\nSecond line.", conditions: { files: ["lib/**"] } },
   },
   {
     file: "mixed-endings.md",

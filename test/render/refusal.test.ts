@@ -1,7 +1,13 @@
 /** The refusal and warning texts the model reads (src/render/refusal.ts), and reading the rules back from a stored refusal. */
 import { describe, expect, test } from "vitest";
 import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
-import { MAX_SHOWN_LINE, refusalText, refusedRulesIn, shownLine, warningText } from "../../src/render/refusal.js";
+import {
+  brokenRulesWarning,
+  MAX_SHOWN_LINE,
+  refusalText,
+  refusedRulesIn,
+  shownLine,
+} from "../../src/render/refusal.js";
 import { makeRule } from "../support/rules.js";
 
 const pattern = (written: string): ForbidPattern => ({
@@ -55,7 +61,7 @@ describe("reading the rules back", () => {
       { name: "no-push" },
     ]);
     expect(
-      refusedRulesIn(warningText([{ rule, pattern: pattern("TODO"), file: "a.ts", line: "TODO" }], new Set())),
+      refusedRulesIn(brokenRulesWarning([{ rule, pattern: pattern("TODO"), file: "a.ts", line: "TODO" }], new Set())),
     ).toEqual([{ name: "no-console", file: "a.ts" }]);
   });
 

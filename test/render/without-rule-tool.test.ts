@@ -33,7 +33,7 @@ const requestable = makeRule({
 });
 const manual = makeRule({ name: "release", alwaysApply: false, content: "Bump the version." });
 const rules = [always, secrets, planOnly, requestable, manual];
-const context = { files: [], workingAs: { agent: "build" } };
+const context = { files: [], facts: { agent: "build" } };
 
 describe("without the rule tool", () => {
   test("on-request rules in scope are active, given whole; a conditional rule waits for its condition; a manual one for its mention", () => {
@@ -72,7 +72,7 @@ describe("without the rule tool", () => {
     expect(composeRulesMessage(rules, context, { delivered: held, ruleTool: false })).toBeUndefined();
     const planning = composeRulesMessage(
       rules,
-      { files: [], workingAs: { agent: "plan" } },
+      { files: [], facts: { agent: "plan" } },
       { delivered: held, ruleTool: false },
     );
     expect(planning?.included.map(({ rule, scope }) => [rule.name, scope?.agent])).toEqual([["plan-notes", "plan"]]);

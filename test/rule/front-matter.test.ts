@@ -202,7 +202,7 @@ describe("splitFrontMatter: one closing rule, one YAML parse", () => {
     });
     const { rule, warnings } = parse("---\nglobs: src/**\n--- \nScoped text.\n");
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ globs: ["src/**"], content: "Scoped text." });
+    expect(rule).toMatchObject({ conditions: { files: ["src/**"] }, content: "Scoped text." });
   });
 
   test("`---` indented inside a block scalar is text, not a delimiter", () => {

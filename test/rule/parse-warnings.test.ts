@@ -19,7 +19,8 @@ describe("parseRule: globs that cannot be used are dropped, and the rule fails c
     expect(warnings).toEqual([
       dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only when mentioned"),
     ]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: false, content: "Body" });
+    expect(rule).toMatchObject({ alwaysApply: false, content: "Body" });
+    expect(rule?.conditions).toEqual({});
     expect(activationOf(rule!)).toBe("manual");
   });
 
@@ -34,21 +35,22 @@ describe("parseRule: globs that cannot be used are dropped, and the rule fails c
         "; no usable glob is left, so the rule applies only on request",
       ),
     ]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: false, description: "Release steps" });
+    expect(rule).toMatchObject({ alwaysApply: false, description: "Release steps" });
+    expect(rule?.conditions).toEqual({});
     expect(activationOf(rule!)).toBe("on-request");
   });
 
   test("the rule's other globs keep working; nothing else changes", () => {
     const { rule, warnings } = parse("---\nglobs:\n  - src/**/*.ts\n  - '[z-a]'\n---\nBody");
     expect(warnings).toEqual([dropped("[z-a]", "the character range z-a is reversed", 2)]);
-    expect(rule).toMatchObject({ globs: ["src/**/*.ts"], alwaysApply: undefined });
+    expect(rule).toMatchObject({ conditions: { files: ["src/**/*.ts"] }, alwaysApply: undefined });
     expect(activationOf(rule!)).toBe("conditional");
   });
 
   test("the warning names the line of the key the glob came from", () => {
     const { rule, warnings } = parse("---\ndescription: d\nglobs: src/**\npaths: /\n---\nBody");
     expect(warnings).toEqual([dropped("/", "it is only slashes and names no file", 4)]);
-    expect(rule?.globs).toEqual(["src/**"]);
+    expect(rule?.conditions.files).toEqual(["src/**"]);
   });
 
   test("keywords that suffice alone (match: any) still apply; with match: all they are dropped too", () => {
@@ -56,21 +58,24 @@ describe("parseRule: globs that cannot be used are dropped, and the rule fails c
     expect(any.warnings).toEqual([
       dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only by its keywords"),
     ]);
-    expect(any.rule).toMatchObject({ globs: [], keywords: ["migration"], alwaysApply: undefined });
+    expect(any.rule).toMatchObject({ conditions: { keywords: ["migration"] }, alwaysApply: undefined });
+    expect(any.rule?.conditions.files).toBeUndefined();
     expect(activationOf(any.rule!)).toBe("conditional");
 
     const all = parse("---\nglobs: ./\nkeywords: migration\nmatch: all\n---\nBody");
     expect(all.warnings).toEqual([
       dropped("./", DOT_SLASH, 2, "; no usable glob is left, so the rule applies only when mentioned"),
     ]);
-    expect(all.rule).toMatchObject({ globs: [], keywords: [], alwaysApply: false });
+    expect(all.rule).toMatchObject({ alwaysApply: false });
+    expect(all.rule?.conditions).toEqual({});
     expect(activationOf(all.rule!)).toBe("manual");
   });
 
   test("alwaysApply: true stays always-on; the glob is still reported", () => {
     const { rule, warnings } = parse("---\nalwaysApply: true\nglobs: ./\n---\nBody");
     expect(warnings).toEqual([dropped("./", DOT_SLASH, 3)]);
-    expect(rule).toMatchObject({ globs: [], alwaysApply: true });
+    expect(rule).toMatchObject({ alwaysApply: true });
+    expect(rule?.conditions).toEqual({});
   });
 
   test("a glob too long or with too many alternatives is dropped with its reason", () => {

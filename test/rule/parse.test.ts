@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { readList } from "../../src/rule/keys.js";
+import { readList } from "../../src/conditions/front-matter-list.js";
 import { utf8 } from "../support/rules.js";
 import { parse, PATH } from "../support/parse.js";
 
@@ -19,8 +19,7 @@ describe("parseRule: good rule files", () => {
       path: PATH,
       displayPath: ".opencode/rules/my-rule.md",
       content: "This rule should always apply.",
-      globs: [],
-      keywords: [],
+      conditions: {},
       alwaysApply: undefined,
       match: "any",
       priority: 50,
@@ -28,6 +27,7 @@ describe("parseRule: good rule files", () => {
       unknownKeys: [],
     });
     expect(rule?.description).toBeUndefined();
+    expect(rule?.conditions).toEqual({});
   });
 
   test("the spec's metadata rule: globs as a YAML list", () => {
@@ -35,7 +35,7 @@ describe("parseRule: good rule files", () => {
       '---\nglobs:\n  - "src/components/**/*.ts"\n---\n\nThis is a rule for TypeScript components.\n',
     );
     expect(warnings).toEqual([]);
-    expect(rule?.globs).toEqual(["src/components/**/*.ts"]);
+    expect(rule?.conditions.files).toEqual(["src/components/**/*.ts"]);
     expect(rule?.content).toBe("This is a rule for TypeScript components.");
   });
 
@@ -56,26 +56,32 @@ describe("parseRule: good rule files", () => {
       "---\r\nglobs: src/**/*.ts\r\ndescription: d\r\n---\r\nLine one.\r\nLine two.\r\n",
     );
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ globs: ["src/**/*.ts"], description: "d", content: "Line one.\nLine two." });
+    expect(rule).toMatchObject({
+      conditions: { files: ["src/**/*.ts"] },
+      description: "d",
+      content: "Line one.\nLine two.",
+    });
     expect(rule?.content).not.toContain("\r");
   });
 
   test("lone CR line endings are parsed like LF", () => {
     const { rule, warnings } = parse("---\rglobs: src/**/*.ts\r---\rLine one.\rLine two.\r");
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ globs: ["src/**/*.ts"], content: "Line one.\nLine two." });
+    expect(rule).toMatchObject({ conditions: { files: ["src/**/*.ts"] }, content: "Line one.\nLine two." });
   });
 
   test("a UTF-8 BOM does not hide the front matter", () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8("---\nglobs: '*.ts'\n---\nTyped.")]);
     const { rule, warnings } = parse(bytes);
     expect(warnings).toEqual([]);
-    expect(rule).toMatchObject({ globs: ["*.ts"], content: "Typed." });
+    expect(rule).toMatchObject({ conditions: { files: ["*.ts"] }, content: "Typed." });
     expect(rule?.content.charCodeAt(0)).not.toBe(0xfeff);
   });
 
   test("an empty front matter block leaves a rule with no conditions", () => {
-    expect(parse("---\n---\nBody").rule).toMatchObject({ content: "Body", globs: [], alwaysApply: undefined });
+    const { rule } = parse("---\n---\nBody");
+    expect(rule).toMatchObject({ content: "Body", alwaysApply: undefined });
+    expect(rule?.conditions).toEqual({});
   });
 
   test("unknown keys are kept in rule.unknownKeys and do not stop the rule", () => {
@@ -102,17 +108,17 @@ describe("parseRule: globs as users write them", () => {
     ["unquoted Cursor-style *.ts", "globs: *.ts", ["*.ts"]],
     ["unquoted Cursor-style list", "globs: *.ts, *.tsx", ["*.ts", "*.tsx"]],
     ["unquoted leading brace", "globs: {src,lib}/**/*.ts", ["{src,lib}/**/*.ts"]],
-    ["empty value", "globs:", []],
-    ["empty string", 'globs: ""', []],
+    ["empty value", "globs:", undefined],
+    ["empty string", 'globs: ""', undefined],
     ["a list item holding commas", "globs:\n  - a/*.ts, b/*.ts", ["a/*.ts", "b/*.ts"]],
   ])("globs as %s", (_label, line, globs) => {
     const { rule, warnings } = parse(`---\n${line}\n---\nBody`);
     expect(warnings).toEqual([]);
-    expect(rule?.globs).toEqual(globs);
+    expect(rule?.conditions.files).toEqual(globs);
   });
 
   test("glob aliases from other tools (paths, applyTo) are read as globs", () => {
-    expect(parse("---\npaths: a/**\napplyTo: '*.md'\n---\nBody").rule?.globs).toEqual(["a/**", "*.md"]);
+    expect(parse("---\npaths: a/**\napplyTo: '*.md'\n---\nBody").rule?.conditions.files).toEqual(["a/**", "*.md"]);
   });
 
   test("readList accepts lists, strings, nothing; refuses anything else", () => {
@@ -250,7 +256,7 @@ describe("parseRule: bad rule files are skipped with a warning that says why", (
 
   test("a description of the wrong type is ignored with a warning; the rule is kept", () => {
     const { rule, warnings } = parse("---\ndescription: 42\nglobs: src/**\n---\nBody");
-    expect(rule).toMatchObject({ content: "Body", globs: ["src/**"] });
+    expect(rule).toMatchObject({ content: "Body", conditions: { files: ["src/**"] } });
     expect(rule?.description).toBeUndefined();
     expect(warnings).toEqual([
       {

@@ -4,10 +4,11 @@
  * tool brought into the session, and combined with globs as `match` says.
  */
 import { describe, expect, test } from "vitest";
-import { activeRulesFor, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
+import { activeRulesAmong, whyRuleApplies, whyRuleDoesNotApply } from "../../src/select/active.js";
 import { contentHits, MAX_CONTENT_CHARS } from "../../src/select/content.js";
 import { activationOf, ruleSetIndex } from "../../src/select/rule-set.js";
-import { reasonText, type ContentMatch } from "../../src/select/reasons.js";
+import type { ContentMatch } from "../../src/conditions/content.js";
+import { reasonText } from "../../src/select/reasons.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { parse } from "../support/parse.js";
 
@@ -27,12 +28,15 @@ describe("reading fileContains and regex", () => {
   test("a literal and a /regex/ make a conditional rule, each pattern kept as written", () => {
     const rule = ruleOf("---\nfileContains: [legacyFetch(, /import .* from 'lodash'/]\n---\nUse the new client.\n");
     expect(activationOf(rule)).toBe("conditional");
-    expect(rule.fileContains?.map(({ written }) => written)).toEqual(["legacyFetch(", "/import .* from 'lodash'/"]);
+    expect(rule.conditions.content?.map(({ written }) => written)).toEqual([
+      "legacyFetch(",
+      "/import .* from 'lodash'/",
+    ]);
   });
 
   test("Continue's regex: each item is a regular expression's body, not a literal", () => {
     const rule = ruleOf("---\nregex: ^import React\n---\nReact rules.\n");
-    expect(rule.fileContains?.map(({ written, kind }) => [written, kind])).toEqual([["^import React", "regex"]]);
+    expect(rule.conditions.content?.map(({ written, kind }) => [written, kind])).toEqual([["^import React", "regex"]]);
     expect(applies(rule, [{ file: "src/a.tsx", text: "import React from 'react';\n" }])).toBeDefined();
     // `^` is the text's start, as Continue's RegExp over the whole file reads it.
     expect(applies(rule, [{ file: "src/b.tsx", text: "// header\nimport React from 'react';\n" }])).toBeUndefined();
@@ -43,7 +47,7 @@ describe("reading fileContains and regex", () => {
     expect(warnings.map(said)).toEqual([
       '3: content pattern "/(?=a)b/" in "fileContains" uses a lookahead "(?=…)": patterns are matched by a linear-time engine (RE2), which has no lookarounds; this pattern was ignored',
     ]);
-    expect(rule?.fileContains?.map(({ written }) => written)).toEqual(["TODO"]);
+    expect(rule?.conditions.content?.map(({ written }) => written)).toEqual(["TODO"]);
   });
 
   test("fail closed: a rule whose every pattern is unusable never applies more widely", () => {
@@ -56,11 +60,11 @@ describe("reading fileContains and regex", () => {
     expect(activationOf(described.rule as Rule)).toBe("on-request");
     // With `match: all` the globs alone would widen it: they go too.
     const all = parse("---\nglobs: src/**\nmatch: all\nfileContains: /(?=a)b/\n---\nBody.\n");
-    expect(all.rule?.globs).toEqual([]);
+    expect(all.rule?.conditions.files).toBeUndefined();
     expect(activationOf(all.rule as Rule)).toBe("manual");
     // With `match: any` the globs still apply by themselves.
     const any = parse("---\nglobs: src/**\nfileContains: /(?=a)b/\n---\nBody.\n");
-    expect(any.rule?.globs).toEqual(["src/**"]);
+    expect(any.rule?.conditions.files).toEqual(["src/**"]);
     expect(said(any.warnings.at(-1))).toContain("it applies only by its other conditions");
   });
 });
@@ -147,6 +151,6 @@ describe("Continue's alwaysApply: false with a condition", () => {
   test("requestable: listed on request by its description until its condition holds", () => {
     const rule = ruleOf("---\ndescription: SQL style\nglobs: '**/*.sql'\nrequestable: true\n---\nBody.\n");
     expect(ruleSetIndex([rule]).onRequest).toEqual([rule]);
-    expect(activeRulesFor([rule], { files: ["db/a.sql"] }).map(({ rule }) => rule.name)).toEqual(["my-rule"]);
+    expect(activeRulesAmong([rule], { files: ["db/a.sql"] }).map(({ rule }) => rule.name)).toEqual(["my-rule"]);
   });
 });

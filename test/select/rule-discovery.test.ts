@@ -6,7 +6,7 @@
 import type { Hooks } from "@opencode-ai/plugin";
 import { beforeEach, describe, expect, test } from "vitest";
 import { parseRule } from "../../src/rule/parse.js";
-import { activeRulesFor } from "../../src/select/active.js";
+import { activeRulesAmong } from "../../src/select/active.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 import {
   sessionCompacted,
@@ -60,7 +60,7 @@ describe("Requirement: Rule File Formats", () => {
       new TextEncoder().encode(COMPONENT_RULE),
     );
     expect(warnings).toEqual([]);
-    const active = activeRulesFor([rule!], { files: ["src/components/button.ts"] });
+    const active = activeRulesAmong([rule!], { files: ["src/components/button.ts"] });
     expect(active.map((entry) => entry.rule.name)).toEqual(["my-rule"]);
     expect(active[0]?.rule.content).toBe("This is a rule for TypeScript components.");
   });
@@ -71,7 +71,7 @@ describe("Requirement: Rule File Formats", () => {
       { name: "my-rule", scope: "project", source: "native", path, displayPath: ".opencode/rules/my-rule.mdc" },
       new TextEncoder().encode(COMPONENT_RULE),
     );
-    expect(activeRulesFor([rule!], { files: ["src/utils/helpers.js"] })).toEqual([]);
+    expect(activeRulesAmong([rule!], { files: ["src/utils/helpers.js"] })).toEqual([]);
     // And a new session with no file in its context does not get it either.
     await project.writeRule("project", "another-rule.mdc", "This rule should always apply.\n");
     const hooks = await startPlugin(project);

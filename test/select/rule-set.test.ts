@@ -1,20 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { Rule } from "../../src/rule/rule.js";
-import {
-  activeRulesAmong,
-  activeRulesFor,
-  matchNewFiles,
-  whyRuleApplies,
-  type ActiveRule,
-  type SessionContext,
-} from "../../src/select/active.js";
-import type { ActivationReason, FileMatch } from "../../src/select/reasons.js";
+import { matchNewFiles, type FileMatch } from "../../src/conditions/files.js";
+import { activeRulesAmong, whyRuleApplies, type ActiveRule, type SelectionContext } from "../../src/select/active.js";
+import type { ActivationReason } from "../../src/select/reasons.js";
 import { mergePlaces, ruleSetIndex } from "../../src/select/rule-set.js";
 import { makeRule } from "../support/rules.js";
 
-/** activeRulesFor without the rule set's index: every rule asked. */
-function plainActiveRules(rules: readonly Rule[], context: SessionContext): ActiveRule[] {
+/** activeRulesAmong without the rule set's index: every rule asked. */
+function plainActiveRules(rules: readonly Rule[], context: SelectionContext): ActiveRule[] {
   const materialised = { ...context, files: [...context.files] };
   return rules.flatMap((rule) => {
     const reason = whyRuleApplies(rule, materialised);
@@ -41,7 +35,7 @@ const reason: fc.Arbitrary<ActivationReason> = fc.constantFrom(
 );
 
 describe("the rule set's index gives the same active rules as asking every rule", () => {
-  test("property: activeRulesFor and activeRulesAmong, with files, earlier file matches, mentions, activations and a prompt", () => {
+  test("property: activeRulesAmong, with and without rules skipped, with files, earlier file matches, mentions, activations and a prompt", () => {
     fc.assert(
       fc.property(
         fc.array(rule, { maxLength: 10 }),
@@ -54,15 +48,15 @@ describe("the rule set's index gives the same active rules as asking every rule"
         (rules, files, seen, words, mentioned, activated, skip) => {
           const fileMatches = new Map<string, FileMatch>();
           matchNewFiles(rules, seen, fileMatches);
-          const context: SessionContext = {
+          const context: SelectionContext = {
             files,
             prompt: words,
             mentioned: new Set(mentioned),
             activated: new Map(activated),
             fileMatches,
           };
-          expect(activeRulesFor(rules, context)).toEqual(plainActiveRules(rules, context));
-          expect(activeRulesFor(rules, { ...context, files: [] })).toEqual(
+          expect(activeRulesAmong(rules, context)).toEqual(plainActiveRules(rules, context));
+          expect(activeRulesAmong(rules, { ...context, files: [] })).toEqual(
             plainActiveRules(rules, { ...context, files: [] }),
           );
           const kept = (candidate: Rule) => !skip(candidate.name);

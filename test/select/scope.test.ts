@@ -4,13 +4,17 @@
  * session works as now (src/select/scope.ts).
  */
 import { describe, expect, test } from "vitest";
-import { inScope, isScoped, modelMatches, scopeMatch, scopeText, type ModelRef } from "../../src/select/scope.js";
+import type { RuleConditions } from "../../src/conditions/list.js";
+import { modelMatches, type ModelRef } from "../../src/conditions/models.js";
+import { inScope, isScoped, scopeMatch, scopeText } from "../../src/select/scope.js";
 import { parse, parsed, PATH } from "../support/parse.js";
 import { type RuleWarning, warningText } from "../../src/rule/warnings.js";
 
 const model = (providerID: string, modelID: string): ModelRef => ({ providerID, modelID });
-const planOnly = { agents: ["plan"] };
-const planOrBuild = { agents: ["plan", "build"] };
+/** A rule as scopes see it: its conditions. */
+const scoped = (conditions: RuleConditions) => ({ conditions });
+const planOnly = scoped({ agents: ["plan"] });
+const planOrBuild = scoped({ agents: ["plan", "build"] });
 
 describe("agents", () => {
   test("a rule for some agents matches each of them, and no other", () => {
@@ -22,12 +26,12 @@ describe("agents", () => {
   });
 
   test("agent names are compared ignoring case, both ways", () => {
-    expect(inScope({ agents: ["Plan"] }, { agent: "plan" })).toBe(true);
+    expect(inScope(scoped({ agents: ["Plan"] }), { agent: "plan" })).toBe(true);
     expect(inScope(planOnly, { agent: "PLAN" })).toBe(true);
-    expect(inScope({ agents: ["Reviewer"] }, { agent: "rEVIEWER" })).toBe(true);
+    expect(inScope(scoped({ agents: ["Reviewer"] }), { agent: "rEVIEWER" })).toBe(true);
     // Case only: a longer or shorter name is another agent.
     expect(inScope(planOnly, { agent: "planner" })).toBe(false);
-    expect(inScope({ agents: ["planner"] }, { agent: "plan" })).toBe(false);
+    expect(inScope(scoped({ agents: ["planner"] }), { agent: "plan" })).toBe(false);
   });
 
   test("an agent not known yet matches no rule that names agents", () => {
@@ -37,13 +41,13 @@ describe("agents", () => {
   });
 
   test("a rule that names no agent and no model matches every session, known or not", () => {
-    expect(scopeMatch({}, undefined)).toEqual({});
-    expect(scopeMatch({}, { agent: "build" })).toEqual({});
-    expect(scopeMatch({ agents: [], models: [] }, { agent: "plan" })).toEqual({});
-    expect(isScoped({})).toBe(false);
-    expect(isScoped({ agents: [] })).toBe(false);
+    expect(scopeMatch(scoped({}), undefined)).toEqual({});
+    expect(scopeMatch(scoped({}), { agent: "build" })).toEqual({});
+    expect(scopeMatch(scoped({ agents: [], models: [] }), { agent: "plan" })).toEqual({});
+    expect(isScoped(scoped({}))).toBe(false);
+    expect(isScoped(scoped({ agents: [] }))).toBe(false);
     expect(isScoped(planOnly)).toBe(true);
-    expect(isScoped({ models: ["anthropic/*"] })).toBe(true);
+    expect(isScoped(scoped({ models: ["anthropic/*"] }))).toBe(true);
   });
 });
 
@@ -113,7 +117,7 @@ describe("model patterns", () => {
   });
 
   test("a rule's models: the first pattern that matches is the one named, and an unknown model matches none", () => {
-    const rule = { models: ["openai/*", "gpt-5*", "anthropic/*"] };
+    const rule = scoped({ models: ["openai/*", "gpt-5*", "anthropic/*"] });
     expect(scopeMatch(rule, { model: claude })).toEqual({ model: "anthropic/*" });
     expect(scopeMatch(rule, { model: gpt5mini })).toEqual({ model: "openai/*" });
     expect(scopeMatch(rule, { model: model("google", "gemini-2.5-pro") })).toBeUndefined();
@@ -122,7 +126,7 @@ describe("model patterns", () => {
   });
 
   test("agents and models together: both must match", () => {
-    const rule = { agents: ["build"], models: ["anthropic/*"] };
+    const rule = scoped({ agents: ["build"], models: ["anthropic/*"] });
     expect(scopeMatch(rule, { agent: "build", model: claude })).toEqual({ agent: "build", model: "anthropic/*" });
     expect(scopeMatch(rule, { agent: "plan", model: claude })).toBeUndefined();
     expect(scopeMatch(rule, { agent: "build", model: gpt5mini })).toBeUndefined();
@@ -134,16 +138,18 @@ describe("scopeText", () => {
   test("the scope in words, singular and plural", () => {
     expect(scopeText(planOnly)).toBe("agent plan");
     expect(scopeText(planOrBuild)).toBe("agents plan, build");
-    expect(scopeText({ models: ["anthropic/*"] })).toBe("model anthropic/*");
-    expect(scopeText({ agents: ["plan", "build"], models: ["anthropic/*", "gpt-5*"] })).toBe(
+    expect(scopeText(scoped({ models: ["anthropic/*"] }))).toBe("model anthropic/*");
+    expect(scopeText(scoped({ agents: ["plan", "build"], models: ["anthropic/*", "gpt-5*"] }))).toBe(
       "agents plan, build; models anthropic/*, gpt-5*",
     );
-    expect(scopeText({ agents: ["reviewer"], models: ["openai/gpt-5"] })).toBe("agent reviewer; model openai/gpt-5");
+    expect(scopeText(scoped({ agents: ["reviewer"], models: ["openai/gpt-5"] }))).toBe(
+      "agent reviewer; model openai/gpt-5",
+    );
   });
 
   test("no scope: no words", () => {
-    expect(scopeText({})).toBeUndefined();
-    expect(scopeText({ agents: [], models: [] })).toBeUndefined();
+    expect(scopeText(scoped({}))).toBeUndefined();
+    expect(scopeText(scoped({ agents: [], models: [] }))).toBeUndefined();
   });
 });
 
@@ -151,36 +157,37 @@ describe("parseRule: agents and models in front matter", () => {
   test("a comma-separated string of agents", () => {
     const { rule, warnings } = parse("---\nagents: plan, build\n---\nPlan carefully.");
     expect(warnings).toEqual([]);
-    expect(rule?.agents).toEqual(["plan", "build"]);
-    expect(rule?.models).toBeUndefined();
+    expect(rule?.conditions.agents).toEqual(["plan", "build"]);
+    expect(rule?.conditions.models).toBeUndefined();
     expect(rule?.unknownKeys).toEqual([]);
   });
 
   test("one agent, a YAML list, and a flow list", () => {
-    expect(parse("---\nagents: plan\n---\nBody").rule?.agents).toEqual(["plan"]);
-    expect(parse("---\nagents:\n  - plan\n  - reviewer\n---\nBody").rule?.agents).toEqual(["plan", "reviewer"]);
-    expect(parse("---\nagents: [general, explore]\n---\nBody").rule?.agents).toEqual(["general", "explore"]);
+    expect(parse("---\nagents: plan\n---\nBody").rule?.conditions.agents).toEqual(["plan"]);
+    expect(parse("---\nagents:\n  - plan\n  - reviewer\n---\nBody").rule?.conditions.agents).toEqual([
+      "plan",
+      "reviewer",
+    ]);
+    expect(parse("---\nagents: [general, explore]\n---\nBody").rule?.conditions.agents).toEqual(["general", "explore"]);
   });
 
   test("models as a string, a YAML list, and a quoted pattern that YAML would otherwise read as an alias", () => {
-    expect(parse("---\nmodels: anthropic/*, openai/gpt-5*\n---\nBody").rule?.models).toEqual([
+    expect(parse("---\nmodels: anthropic/*, openai/gpt-5*\n---\nBody").rule?.conditions.models).toEqual([
       "anthropic/*",
       "openai/gpt-5*",
     ]);
-    expect(parse('---\nmodels:\n  - "gpt-5*"\n  - openrouter/*\n---\nBody').rule?.models).toEqual([
+    expect(parse('---\nmodels:\n  - "gpt-5*"\n  - openrouter/*\n---\nBody').rule?.conditions.models).toEqual([
       "gpt-5*",
       "openrouter/*",
     ]);
-    expect(parse('---\nmodels: "*/claude-*"\n---\nBody').rule?.models).toEqual(["*/claude-*"]);
+    expect(parse('---\nmodels: "*/claude-*"\n---\nBody').rule?.conditions.models).toEqual(["*/claude-*"]);
   });
 
   test("agents and models with other keys: the rule keeps its mode and gains the scope", () => {
     const { rule, warnings } = parse("---\nglobs: src/**/*.ts\nagents: [plan]\nmodels: anthropic/*\n---\nTyped plans.");
     expect(warnings).toEqual([]);
     expect(rule).toMatchObject({
-      globs: ["src/**/*.ts"],
-      agents: ["plan"],
-      models: ["anthropic/*"],
+      conditions: { files: ["src/**/*.ts"], agents: ["plan"], models: ["anthropic/*"] },
       content: "Typed plans.",
     });
   });
@@ -189,8 +196,8 @@ describe("parseRule: agents and models in front matter", () => {
     const { rule, warnings } = parse("---\ndescription: Style\n---\nBody");
     expect(warnings).toEqual([]);
     expect(rule).toBeDefined();
-    expect(rule?.agents).toBeUndefined();
-    expect(rule?.models).toBeUndefined();
+    expect(rule?.conditions.agents).toBeUndefined();
+    expect(rule?.conditions.models).toBeUndefined();
     expect(isScoped(rule as NonNullable<typeof rule>)).toBe(false);
   });
 
@@ -199,7 +206,7 @@ describe("parseRule: agents and models in front matter", () => {
     (line) => {
       const result = parsed(`---\ndescription: d\n${line}\n---\nFor whom?`);
       const key = line.startsWith("agents") ? "agents" : "models";
-      expect(result.rule?.[key]).toBeUndefined();
+      expect(result.rule?.conditions[key]).toBeUndefined();
       expect(result.warnings).toEqual([{ code: "scope-empty", severity: "warning", path: PATH, key, line: 3 }]);
       expect(warningText(result.warnings[0] as RuleWarning)).toBe(
         `front matter key "${key}" names no ${key === "agents" ? "agent" : "model"}; the rule applies whatever the ${key === "agents" ? "agent" : "model"} (name some, or remove the key)`,

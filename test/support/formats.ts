@@ -13,6 +13,7 @@ import type { Rule } from "../../src/rule/rule.js";
 import { activationOf } from "../../src/select/rule-set.js";
 import { loadRules, type LoadOptions } from "../../src/formats/load.js";
 import { tempTree } from "./temp-folder.js";
+import { globsOf } from "../../src/conditions/files.js";
 
 export const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "all-formats");
 
@@ -64,7 +65,7 @@ export async function loadSource(box: Box, source: string, overrides: Partial<Di
   const summary = (rule: Rule) => ({
     name: rule.name,
     mode: activationOf(rule),
-    globs: rule.globs,
+    globs: globsOf(rule),
     description: rule.description,
   });
   return { ...loaded, summaries: loaded.rules.map(summary) };

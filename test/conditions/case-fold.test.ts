@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { foldCodePoint, foldText, WORD_CHAR } from "../../src/select/case-fold.js";
+import { foldCodePoint, foldText, WORD_CHAR } from "../../src/conditions/case-fold.js";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&");
 

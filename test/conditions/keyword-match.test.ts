@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { keywordIndex, matchingKeyword } from "../../src/select/keywords.js";
+import { keywordIndex, matchingKeyword } from "../../src/conditions/keyword-match.js";
 
 /** The matcher as it was, one regular expression per keyword: what the string search must agree with. */
 function regexMatchingKeyword(text: string, keywords: readonly string[]): string | undefined {
