@@ -25,7 +25,7 @@ export interface RulebookOptions {
    */
   enforce: EnforceOption;
   /**
-   * Packs of rules (npm, Git, a folder: README, "Rules for a team"); the config file naming them is read for where they
+   * Packs of rules (npm, Git, a folder: docs/team-packs.md); the config file naming them is read for where they
    * are (pack-config.ts).
    */
   packs: string[];

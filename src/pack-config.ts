@@ -1,6 +1,6 @@
 /**
- * Which packs each owner names, read from where each owner writes (README,
- * "Rules for a team"): the repository's OpenCode config, the user's own, and
+ * Which packs each owner names, read from where each owner writes
+ * (docs/team-packs.md): the repository's OpenCode config, the user's own, and
  * the administrator's `rulebook.json` beside the managed rules folder. Each
  * owner has its place: its lock, its Git cache, where its npm packs are found.
  */

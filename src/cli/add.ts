@@ -12,7 +12,7 @@ import { result, shownPath, UsageError, type CommandResult, type ProjectContext 
 import { activationLabel, type Style } from "./format.js";
 import { listFlag } from "./session.js";
 
-export interface AddOptions {
+interface AddOptions {
   global?: boolean;
   files?: string[];
   keywords?: string[];
@@ -22,7 +22,7 @@ export interface AddOptions {
 }
 
 /** A file name from rule text: its first words, lower case, letters and digits joined by `-`. */
-export function slugOf(text: string): string {
+function slugOf(text: string): string {
   const words = text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
@@ -39,7 +39,7 @@ export function slugOf(text: string): string {
 }
 
 /** A rule name as a path inside the rules folder: `style`, `db/sql`; no `..`, no hidden parts. */
-export function validRuleName(name: string): string | undefined {
+function validRuleName(name: string): string | undefined {
   const bare = name.replace(/\.(md|mdc)$/i, "");
   const parts = bare.split("/");
   if (bare === "" || parts.some((part) => part === "" || part.startsWith(".") || !/^[\p{L}\p{N}._-]+$/u.test(part)))
@@ -48,13 +48,13 @@ export function validRuleName(name: string): string | undefined {
 }
 
 /** The project rules folder `add` writes to: the nearest existing `.opencode/rules` from the directory up, else the project root's. */
-export function projectRulesFolder(project: ProjectContext): string {
+function projectRulesFolder(project: ProjectContext): string {
   const dirs = projectRulesDirs(project.directory, project.worktree);
   return [...dirs].reverse().find((dir) => existsSync(dir)) ?? (dirs[0] as string);
 }
 
 /** The text of a rule file: YAML front matter (only when there is something to say) and the rule text. */
-export function ruleFileText(text: string, options: AddOptions): string {
+function ruleFileText(text: string, options: AddOptions): string {
   const data: Record<string, unknown> = {};
   if (options.description !== undefined && options.description.trim() !== "")
     data.description = options.description.trim();

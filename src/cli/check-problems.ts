@@ -22,7 +22,7 @@ import {
   type ProjectFiles,
 } from "./check-conditions.js";
 import type { ProjectContext } from "./context.js";
-import { byteLength } from "./format.js";
+import { byteLength } from "../render/name-list.js";
 import type { KnownAgents } from "./known-agents.js";
 import { readStart } from "./read-start.js";
 

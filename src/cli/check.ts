@@ -22,7 +22,7 @@ import { result, shownPath, type CommandResult, type ProjectContext } from "./co
 import { plural, type Style } from "./format.js";
 import type { KnownAgents } from "./known-agents.js";
 
-export interface CheckOptions {
+interface CheckOptions {
   json?: boolean;
 }
 

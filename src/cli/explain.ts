@@ -21,18 +21,19 @@ import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
-import { byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { byteLength } from "../render/name-list.js";
 import { enforceJson, forbiddingRules, forbiddingText } from "./forbids.js";
 import { hypotheticalSession } from "./session.js";
 
-export interface ExplainOptions {
+interface ExplainOptions {
   prompt?: string;
   json?: boolean;
   /** `--agent`, `--model`: the session's facts. */
   workingAs?: SessionFacts;
 }
 
-export interface Verdict {
+interface Verdict {
   rule: Rule;
   delivered: boolean;
   reason: string;
@@ -113,8 +114,11 @@ export function explainCommand(
   // Said when it matters: a rule names agents (or models), or the flag was given.
   for (const kind of NARROWING) {
     const given = factText(kind, facts);
-    if (given === undefined && !loaded.rules.some((rule) => conditionOf(rule, kind) !== undefined)) continue;
-    const { noun, nouns, flag } = kind.words;
+    // A fact read from the project (the branch) is said only where a rule names it: every repository has one.
+    const named = loaded.rules.some((rule) => conditionOf(rule, kind) !== undefined);
+    if (!named && (given === undefined || kind.observe !== undefined)) continue;
+    const { noun, nouns } = kind.words;
+    const { flag } = kind.option;
     const missing = style.dim(`(not given: rules for some ${nouns} do not apply; see ${flag})`);
     lines.push(`${noun[0]?.toUpperCase()}${noun.slice(1)}: ${given ?? missing}`);
   }
@@ -186,7 +190,7 @@ function flagHint(rule: Rule, facts: SessionFacts): string {
   });
   // Another agent or model was given: no flag would make it apply.
   if (out.some((kind) => factOf(facts, kind) !== undefined)) return "";
-  const missing = out.map((kind) => kind.words.flag);
+  const missing = out.map((kind) => kind.option.flag);
   return missing.length > 0 ? ` (give ${missing.join(" and ")})` : "";
 }
 

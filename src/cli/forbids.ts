@@ -6,10 +6,11 @@
  * the engine's check has it (enforce/violations.ts). Pure.
  */
 import { globsOf } from "../conditions/files.js";
+import type { SessionFacts } from "../conditions/list.js";
 import { forbidsIn } from "../enforce/violations.js";
 import { codeSpan, shownLine } from "../render/refusal.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
-import { inScope, outOfScopeText, type WorkingAs } from "../select/scope.js";
+import { inScope, outOfScopeText } from "../select/scope.js";
 
 /** A rule that forbids, as a hypothetical session would meet it. */
 interface Forbidding {
@@ -38,7 +39,7 @@ export function enforceJson(rule: Rule) {
 }
 
 /** The rules that forbid, each with the files (of `files`) its patterns hold in. */
-export function forbiddingRules(rules: readonly Rule[], files: readonly string[], as: WorkingAs): Forbidding[] {
+export function forbiddingRules(rules: readonly Rule[], files: readonly string[], as: SessionFacts): Forbidding[] {
   return rules.flatMap((rule) => {
     if (!rule.enforce) return [];
     const holds = files.filter((file) => forbidsIn(rule, file));
@@ -49,7 +50,11 @@ export function forbiddingRules(rules: readonly Rule[], files: readonly string[]
 }
 
 /** `` `console.log(` in src/app.ts; commands `/git push -f/` ``, and why it does not hold for this agent or model. */
-export function forbiddingText({ rule, files, applies }: Forbidding, given: readonly string[], as: WorkingAs): string {
+export function forbiddingText(
+  { rule, files, applies }: Forbidding,
+  given: readonly string[],
+  as: SessionFacts,
+): string {
   const enforce = rule.enforce;
   if (!enforce) return "";
   const parts: string[] = [];

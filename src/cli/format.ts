@@ -36,10 +36,6 @@ export function makeStyle(colour: boolean): Style {
   };
 }
 
-export function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}
-
 /** A rough token estimate: about four bytes a token for English text and code. */
 export function estimateTokens(bytes: number): number {
   return Math.ceil(bytes / 4);

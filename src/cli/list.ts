@@ -7,10 +7,11 @@ import { activationOf } from "../select/rule-set.js";
 import { scopeText } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
-import { activationLabel, byteLength, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { activationLabel, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { byteLength } from "../render/name-list.js";
 import { enforceJson, enforcesLabel } from "./forbids.js";
 
-export interface ListOptions {
+interface ListOptions {
   json?: boolean;
 }
 
@@ -129,7 +130,7 @@ function activationCell(rule: Rule, style: Style): string {
   return rule.toolType === undefined ? activation : `${activation} ${style.dim(`(${rule.toolType})`)}`;
 }
 
-export function ruleJson(rule: Rule) {
+function ruleJson(rule: Rule) {
   const bytes = byteLength(rule.content);
   return {
     name: rule.name,
@@ -165,7 +166,7 @@ export function ruleJson(rule: Rule) {
 const kindsJson = (rule: Rule, kinds: readonly AnyKind[]) =>
   Object.assign({}, ...kinds.map((kind) => kind.json(conditionOf(rule, kind) as readonly string[] | undefined)));
 
-export function warningJson(project: ProjectContext, warning: RuleWarning) {
+function warningJson(project: ProjectContext, warning: RuleWarning) {
   return {
     path: warning.path,
     displayPath: shownPath(project, warning.path),

@@ -1,4 +1,4 @@
-/** The `packs` commands on the command line (README, "Rules for a team"): list, install, update, add, remove. */
+/** The `packs` commands on the command line (docs/team-packs.md): list, install, update, add, remove. */
 import { type Command, Option } from "commander";
 import { realpathSync } from "node:fs";
 import { loadProjectRules, type CliIo, type CommandResult, type ProjectContext } from "./context.js";

@@ -5,17 +5,19 @@
  * message the plugin sends when a session is created (no files, no prompt
  * yet, an agent and model not known yet).
  */
+import type { SessionFacts } from "../conditions/list.js";
 import { composeRulesMessage } from "../render/compose.js";
-import { inScope, isScoped, type WorkingAs } from "../select/scope.js";
+import { inScope, isScoped } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
-import { byteLength, plural, sizeLabel, type Style } from "./format.js";
+import { plural, sizeLabel, type Style } from "./format.js";
+import { byteLength } from "../render/name-list.js";
 import { hypotheticalSession } from "./session.js";
 
 interface RenderOptions {
   files?: string[];
   prompt?: string;
-  workingAs?: WorkingAs;
+  workingAs?: SessionFacts;
 }
 
 /** Rules a summary names before it counts the rest. */
@@ -45,7 +47,7 @@ export function renderCommand(
 }
 
 /** The rules for other agents or models, named: a message without them is not all a project's sessions get. */
-function outOfScopeNote(loaded: LoadedRules, as: WorkingAs): string {
+function outOfScopeNote(loaded: LoadedRules, as: SessionFacts): string {
   const names = loaded.rules.filter((rule) => isScoped(rule) && !inScope(rule, as)).map((rule) => rule.name);
   if (names.length === 0) return "";
   const shown =

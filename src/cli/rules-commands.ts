@@ -11,7 +11,8 @@ import { gitIn } from "./git.js";
 import { knownAgents } from "./known-agents.js";
 import { listCommand } from "./list.js";
 import { renderCommand } from "./render.js";
-import { listFlag, workingAsFlags } from "./session.js";
+import { listFlag } from "./session.js";
+import { type FactFlags, factsOfOptions, withFactOptions } from "./fact-options.js";
 import { verifyCommand } from "./verify.js";
 import { diffTargets, wholeFileTargets } from "./verify-input.js";
 import { namedPaths } from "./verify-paths.js";
@@ -33,18 +34,6 @@ export const projectCommand = (program: Command, name: string, description: stri
     .description(description)
     .addOption(new Option("-C, --cwd <dir>", "the project folder (default: the current folder)"));
 
-// What the session works as: rules with `agents:` or `models:` apply only for theirs.
-const agentOption = () =>
-  new Option(
-    "--agent <name>",
-    "the agent the session works as (build, plan, general, explore, or a custom agent); without it, rules for some agents do not apply",
-  );
-const modelOption = () =>
-  new Option(
-    "-m, --model <provider/model>",
-    "the model the session works on, as opencode.json names it (anthropic/claude-sonnet-4); without it, rules for some models do not apply",
-  );
-
 export function addRulesCommands(program: Command, wiring: CommandWiring): void {
   const { project, done, style } = wiring;
   const command = (name: string, description: string) => projectCommand(program, name, description);
@@ -56,7 +45,7 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
       done(listCommand(context, await loadProjectRules(context), options, style));
     });
 
-  command(
+  const explain = command(
     "explain",
     "which rules a session touching <file>… (receiving --prompt, as --agent on --model) would get, and why; which not, and why",
   )
@@ -68,17 +57,16 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
       "-f, --files <files...>",
       "more files, as render takes them (several after one --files, comma-separated, or repeated)",
     )
-    .option("-p, --prompt <text>", "the user's prompt (keywords, @rule mentions, paths)")
-    .addOption(agentOption())
-    .addOption(modelOption())
+    .option("-p, --prompt <text>", "the user's prompt (keywords, @rule mentions, paths)");
+  withFactOptions(explain)
     .option("--json", "machine-readable output")
     .action(
       async (
         files: string[],
-        options: { cwd?: string; files?: string[]; prompt?: string; agent?: string; model?: string; json?: boolean },
+        options: { cwd?: string; files?: string[]; prompt?: string; json?: boolean } & FactFlags,
       ) => {
-        const workingAs = workingAsFlags(options);
         const context = project(options);
+        const workingAs = await factsOfOptions(options, context.projectRoot);
         const touched = [...files, ...listFlag(options.files)];
         done(
           explainCommand(
@@ -92,26 +80,24 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
       },
     );
 
-  command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")
+  const render = command("render", "print the exact rules message a new session gets (stdout), and its size (stderr)")
     .option(
       "-f, --files <files...>",
       "files the session touches (several after one --files, comma-separated, or repeated)",
     )
-    .option("-p, --prompt <text>", "the user's prompt")
-    .addOption(agentOption())
-    .addOption(modelOption())
-    .action(async (options: { cwd?: string; files?: string[]; prompt?: string; agent?: string; model?: string }) => {
-      const workingAs = workingAsFlags(options);
-      const context = project(options);
-      done(
-        renderCommand(
-          context,
-          await loadProjectRules(context),
-          { files: listFlag(options.files), prompt: options.prompt, workingAs },
-          wiring.errStyle,
-        ),
-      );
-    });
+    .option("-p, --prompt <text>", "the user's prompt");
+  withFactOptions(render).action(async (options: { cwd?: string; files?: string[]; prompt?: string } & FactFlags) => {
+    const context = project(options);
+    const workingAs = await factsOfOptions(options, context.projectRoot);
+    done(
+      renderCommand(
+        context,
+        await loadProjectRules(context),
+        { files: listFlag(options.files), prompt: options.prompt, workingAs },
+        wiring.errStyle,
+      ),
+    );
+  });
 
   command(
     "check",
@@ -128,7 +114,7 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
       done(checkCommand(context, loaded, files, options, style, agents));
     });
 
-  command(
+  const verify = command(
     "verify",
     "check files against what the rules forbid (`forbid:`); exit status 1 when a block rule is broken (for CI and pre-commit hooks)",
   )
@@ -137,9 +123,8 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
       "files or folders to check (default: the whole project); with --diff or --staged, the changes under them",
     )
     .option("--diff [rev]", "only the lines added since <rev> (default HEAD), staged or not, and untracked files whole")
-    .option("--staged", "only the lines the index adds, as `git commit` would record them (for a pre-commit hook)")
-    .addOption(agentOption())
-    .addOption(modelOption())
+    .option("--staged", "only the lines the index adds, as `git commit` would record them (for a pre-commit hook)");
+  withFactOptions(verify)
     .option("--json", "machine-readable output")
     .action(
       async (
@@ -148,13 +133,11 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
           cwd?: string;
           diff?: string | boolean;
           staged?: boolean;
-          agent?: string;
-          model?: string;
           json?: boolean;
-        },
+        } & FactFlags,
       ) => {
-        const workingAs = workingAsFlags(options);
         const context = project(options);
+        const workingAs = await factsOfOptions(options, context.projectRoot);
         const named = namedPaths(context, paths);
         const git = gitIn(context.projectRoot, wiring.io.env);
         const staged = options.staged === true;

@@ -11,10 +11,10 @@ import { readList } from "../conditions/front-matter-list.js";
 import type { Rule } from "../rule/rule.js";
 import type { SelectionContext } from "../select/active.js";
 import { contentHits, hasContentRules, MAX_CONTENT_CHARS } from "../select/content.js";
-import type { ModelRef, WorkingAs } from "../select/scope.js";
+import type { SessionFacts } from "../conditions/list.js";
 import { mentionedRuleNames } from "../select/mentions.js";
 import { normalisePath, pathsNamedInPrompt } from "../session/paths.js";
-import { UsageError, type ProjectContext } from "./context.js";
+import type { ProjectContext } from "./context.js";
 import { readStart } from "./read-start.js";
 
 interface Hypothesis {
@@ -26,7 +26,7 @@ interface Hypothesis {
    * `--agent` and `--model`; without them, rules for some agents or models do not apply, as in a session whose agent is
    * not known yet.
    */
-  workingAs: WorkingAs;
+  workingAs: SessionFacts;
   context: SelectionContext;
 }
 
@@ -35,7 +35,7 @@ export function hypotheticalSession(
   rules: readonly Rule[],
   files: readonly string[],
   prompt?: string,
-  workingAs: WorkingAs = {},
+  workingAs: SessionFacts = {},
 ): Hypothesis {
   const normalised = new Set(
     files.map((file) =>
@@ -82,33 +82,6 @@ function contentOfFiles(
 
 /** A command has time a tool result does not: the files given are all looked at. */
 const CONTENT_SCAN_MS = 10_000;
-
-/** `--agent NAME --model PROVIDER/MODEL` as the session's agent and model. */
-export function workingAsFlags(options: { agent?: string; model?: string }): WorkingAs {
-  const workingAs: WorkingAs = {};
-  if (options.agent !== undefined) {
-    const agent = options.agent.trim();
-    if (agent === "") throw new UsageError("--agent: give an agent name, such as build, plan or a custom agent");
-    workingAs.agent = agent;
-  }
-  if (options.model !== undefined) workingAs.model = modelFlag(options.model);
-  return workingAs;
-}
-
-/**
- * `anthropic/claude-sonnet-4` → provider and model, split at the first `/` as OpenCode does
- * (`openrouter/anthropic/claude-x` is OpenRouter's).
- */
-function modelFlag(value: string): ModelRef {
-  const text = value.trim();
-  const slash = text.indexOf("/");
-  if (slash <= 0 || slash === text.length - 1) {
-    throw new UsageError(
-      `--model ${JSON.stringify(value)}: give the provider and the model as provider/model, such as anthropic/claude-sonnet-4 (as opencode.json's "model" names it)`,
-    );
-  }
-  return { providerID: text.slice(0, slash), modelID: text.slice(slash + 1) };
-}
 
 /**
  * Repeated or comma-separated list flags (`--files a,b --files c`), read like a rule's globs: commas inside `{a,b}`

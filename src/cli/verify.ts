@@ -16,11 +16,12 @@
  * exist or leads out of the repository: verify-paths.ts).
  */
 import { relative, sep } from "node:path";
+import type { SessionFacts } from "../conditions/list.js";
 import type { AddedLine } from "../enforce/proposed.js";
 import { violationsIn, type CheckedChange, type Violation } from "../enforce/violations.js";
 import { codeSpan, shownLine } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
-import { inScope, type WorkingAs } from "../select/scope.js";
+import { inScope } from "../select/scope.js";
 import { enforcingRules, type LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
 import { plural, type Style } from "./format.js";
@@ -29,7 +30,7 @@ import { shownText } from "../render/shown-text.js";
 
 interface VerifyOptions {
   json?: boolean;
-  workingAs?: WorkingAs;
+  workingAs?: SessionFacts;
 }
 
 /** A line that breaks a rule. */
@@ -141,7 +142,7 @@ export async function verifyCommand(
  * The engine reports a change's first line per rule: the file is scanned
  * whole first (most files break nothing), then line by line.
  */
-function findingsIn(file: string, added: readonly AddedLine[], rules: readonly Rule[], as: WorkingAs): Finding[] {
+function findingsIn(file: string, added: readonly AddedLine[], rules: readonly Rule[], as: SessionFacts): Finding[] {
   if (violationsIn([{ kind: "file", file, added }], rules, as, "block", UNBOUNDED).violations.length === 0) return [];
   const eachLine: CheckedChange[] = added.map((line) => ({ kind: "file", file, added: [line] }));
   return violationsIn(eachLine, rules, as, "block", UNBOUNDED).violations.map((violation) => ({

@@ -21,6 +21,15 @@ export const agents = {
   holds: (names, agent) => (agent !== undefined && names.some((name) => sameName(name, agent)) ? agent : undefined),
   startsAs: "build",
   knownBy: "opencode-agents",
+  option: {
+    flag: "--agent",
+    value: "<name>",
+    help: "the agent the session works as (build, plan, general, explore, or a custom agent); without it, rules for some agents do not apply",
+    parse: (text) => {
+      const agent = text.trim();
+      return agent === "" ? { problem: "give an agent name, such as build, plan or a custom agent" } : { fact: agent };
+    },
+  },
   words: {
     noun: "agent",
     nouns: "agents",
@@ -28,7 +37,6 @@ export const agents = {
     now: (agent) =>
       agent === undefined ? "the session's agent is not known yet" : `the session works as agent ${agent}`,
     workingAs: (agent) => (agent === undefined ? "an agent not known yet" : `agent ${agent}`),
-    flag: "--agent",
     primary: true,
   },
 } as const satisfies NarrowingKind<"agents", "agent", string>;

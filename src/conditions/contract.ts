@@ -139,8 +139,31 @@ export interface NarrowingKind<Name extends string, Fact extends string, FactVal
   readonly startsAs?: string;
   /** The list of existing values `check` compares the names with (cli/check-conditions.ts); absent: not checked. */
   readonly knownBy?: "opencode-agents";
+  /** The command line's option that gives the fact (`explain --agent plan`). */
+  readonly option: FactOption<FactValue>;
+  /**
+   * Reads the fact from the project itself, for a fact no host gives (the
+   * repository's branch): absent when the host gives it with its events (the
+   * agent, the model). I/O only through `read`, which is bounded.
+   */
+  observe?(read: SmallFileReader, root: string): Promise<FactValue | undefined>;
   readonly words: NarrowingWords<FactValue>;
 }
+
+/** A fact's option on the command line. */
+interface FactOption<FactValue> {
+  /** Its long flag (`--agent`), and how the help names its value (`<name>`). */
+  readonly flag: string;
+  readonly value: string;
+  /** A short flag, when it has one (`-m`). */
+  readonly short?: string;
+  readonly help: string;
+  /** The option's text as the fact, or the usage error's words when it cannot be one. */
+  parse(text: string): { fact: FactValue } | { problem: string };
+}
+
+/** A small regular file's text (a FIFO, a folder or a large file reads as undefined): the one I/O a kind may do. */
+export type SmallFileReader = (path: string) => Promise<string | undefined>;
 
 interface NarrowingWords<FactValue> {
   /** One and several: `agent`, `agents`. */
@@ -152,8 +175,6 @@ interface NarrowingWords<FactValue> {
   now(fact: FactValue | undefined): string;
   /** What the session works as, in a switch notice: `agent build`, `model openai/gpt-5`; undefined: not said. */
   workingAs(fact: FactValue | undefined): string | undefined;
-  /** The command line's flag that gives the fact: `--agent`. */
-  flag: string;
   /** Said in every switch notice and in the panel's compact layout: what a user switches (the agent). */
   primary?: true;
 }

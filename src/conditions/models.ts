@@ -23,6 +23,13 @@ export const models = {
   json: (patterns) => (patterns ? { models: patterns } : {}),
   fact: "model",
   holds: (patterns, model) => (model ? patterns.find((pattern) => modelMatches(pattern, model)) : undefined),
+  option: {
+    flag: "--model",
+    short: "-m",
+    value: "<provider/model>",
+    help: "the model the session works on, as opencode.json names it (anthropic/claude-sonnet-4); without it, rules for some models do not apply",
+    parse: modelOfText,
+  },
   words: {
     noun: "model",
     nouns: "models",
@@ -30,9 +37,23 @@ export const models = {
     now: (model) =>
       model === undefined ? "the session's model is not known yet" : `the session's model is ${modelName(model)}`,
     workingAs: (model) => (model === undefined ? undefined : `model ${modelName(model)}`),
-    flag: "--model",
   },
 } as const satisfies NarrowingKind<"models", "model", ModelRef>;
+
+/**
+ * `anthropic/claude-sonnet-4` → provider and model, split at the first `/` as OpenCode does
+ * (`openrouter/anthropic/claude-x` is OpenRouter's).
+ */
+function modelOfText(value: string): { fact: ModelRef } | { problem: string } {
+  const text = value.trim();
+  const slash = text.indexOf("/");
+  if (slash <= 0 || slash === text.length - 1) {
+    return {
+      problem: `give the provider and the model as provider/model, such as anthropic/claude-sonnet-4 (as opencode.json's "model" names it)`,
+    };
+  }
+  return { fact: { providerID: text.slice(0, slash), modelID: text.slice(slash + 1) } };
+}
 
 /** `provider/model`, as users write it in `opencode.json` and in `models:`. */
 const modelName = (model: ModelRef): string => `${model.providerID}/${model.modelID}`;

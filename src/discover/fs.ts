@@ -7,6 +7,7 @@
  * trip to the thread pool, without the promise API's extra layers.
  */
 import callbackFs, { type Dirent, type Stats } from "node:fs";
+import type { SmallFileReader } from "../conditions/contract.js";
 
 export interface RuleFs {
   readdir(path: string): Promise<Dirent[]>;
@@ -158,3 +159,15 @@ export async function readRegularFile(
   if (stat.size > maxBytes) throw Object.assign(new Error("too large"), { code: `over ${maxBytes} bytes` });
   return fs.readFile(path, maxBytes, stat.size);
 }
+
+/** What a condition kind may read of the project (conditions/contract.ts): a file of a few lines, like `.git/HEAD`. */
+const SMALL_FILE_BYTES = 4096;
+
+/** Reads a small regular file's text; a missing, special or larger file reads as undefined, never throws. */
+export const smallFileReader =
+  (fs: Pick<RuleFs, "stat" | "readFile">): SmallFileReader =>
+  (path) =>
+    readRegularFile(fs, path, SMALL_FILE_BYTES).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => undefined,
+    );

@@ -1,6 +1,6 @@
 /**
  * A rule's references (`@file.md`, `#[[file:…]]`), read after its file: where
- * they may lead (README, "Security"), and each included file read like a
+ * they may lead (docs/security.md), and each included file read like a
  * rule file.
  */
 import { decodeRuleText } from "../rule/decode.js";
@@ -16,7 +16,7 @@ import type { FoundRuleFile, SourceContext } from "./source.js";
 /** What reading references needs: the sources' context and the rule size limit, which bounds each included file too. */
 type ReadingContext = SourceContext & { maxRuleBytes: number };
 
-/** Where a rule's references may lead (README, "Security"). */
+/** Where a rule's references may lead (docs/security.md). */
 export interface Reach {
   allowed: string[];
   allowedReal: string[];

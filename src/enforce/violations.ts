@@ -7,13 +7,14 @@
  * the file and to the agent and model at work.
  */
 import { globsOf } from "../conditions/files.js";
+import type { SessionFacts } from "../conditions/list.js";
 import { matchingGlob } from "../glob/rule-glob.js";
 import type { ForbidPattern } from "../pattern/forbid-pattern.js";
 import { type ScanBudget, type ScanHit, scanWithin } from "../pattern/pattern-scan.js";
 import { scanInSlices, type Slicing } from "../pattern/scan-slices.js";
 import type { EnforceMode, Rule } from "../rule/rule.js";
 import { trustOf } from "../rule/trust.js";
-import { inScope, type WorkingAs } from "../select/scope.js";
+import { inScope } from "../select/scope.js";
 import { type Forbidden, forbiddingTiers, type Tier } from "./forbidding-tiers.js";
 import type { AddedLine } from "./proposed.js";
 import { commandUnits } from "./shell-commands.js";
@@ -37,7 +38,7 @@ export interface Violation {
   shadowedBy?: Rule;
 }
 
-export interface CallCheck {
+interface CallCheck {
   /** One per rule and change: the first line that breaks it. */
   violations: Violation[];
   /** False when the budget ran out before everything was scanned: what was not scanned was not checked. */
@@ -56,10 +57,10 @@ export interface Forbidding {
 }
 
 /** What one check reads: the changes, the rules, as the session works (`as`), and the user's option. */
-export interface CheckInput {
+interface CheckInput {
   readonly changes: readonly CheckedChange[];
   readonly forbidding: Forbidding;
-  readonly as: WorkingAs;
+  readonly as: SessionFacts;
   readonly option: Exclude<EnforceOption, "off">;
 }
 
@@ -101,7 +102,7 @@ export async function checkedViolations(input: CheckInput, budget: CheckBudget):
 export function violationsIn(
   changes: readonly CheckedChange[],
   rules: readonly Rule[],
-  as: WorkingAs,
+  as: SessionFacts,
   option: Exclude<EnforceOption, "off">,
   budget: ScanBudget,
 ): CallCheck {
@@ -142,7 +143,7 @@ function foundViolations({ as, option, forbidding }: CheckInput) {
       const owner = kind.owners[hit.pattern];
       if (!owner || done.has(owner.rule) || !applies(owner.rule, change, as)) continue;
       done.add(owner.rule);
-      // The user's option never weakens a managed rule (README, "Rules for a team").
+      // The user's option never weakens a managed rule (docs/team-packs.md, "The managed tier").
       const mode: EnforceMode =
         option === "warn" && trustOf(owner.rule) !== "managed" ? "warn" : (owner.rule.enforce?.mode ?? "block");
       const by = forbidding.shadowedBy?.get(owner.rule);
@@ -166,7 +167,7 @@ function foundViolations({ as, option, forbidding }: CheckInput) {
 }
 
 /** A rule forbids in the files its globs match (every file without globs), for the agents and models it is scoped to. */
-function applies(rule: Rule, change: CheckedChange, as: WorkingAs): boolean {
+function applies(rule: Rule, change: CheckedChange, as: SessionFacts): boolean {
   if (!inScope(rule, as)) return false;
   return change.kind === "command" || forbidsIn(rule, change.file);
 }

@@ -5,6 +5,7 @@
  * model's to say (`session/step.ts`). Each catches its own errors, logged
  * under the host's label for the call.
  */
+import type { SessionFacts } from "../conditions/list.js";
 import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
 import { answerRuleRequest } from "../render/rule-request.js";
@@ -12,6 +13,7 @@ import { resultLeftAlone } from "../session/enforced.js";
 import { ruleReadMarker } from "../session/marker.js";
 import type { PathBase } from "../session/paths.js";
 import type { RuleSet } from "../session/session.js";
+import { sameFacts } from "../session/step.js";
 import type { SessionStore } from "../session/store.js";
 import { servedSession } from "../session/window-queries.js";
 import type { HostLabels, Rulebook } from "./contract.js";
@@ -30,6 +32,8 @@ interface CallParts {
   place: PathBase;
   /** Whether a subagent's session gets rules. */
   subagents: boolean;
+  /** The facts the project tells now (its branch: `observed-facts.ts`). */
+  observe(): Promise<SessionFacts>;
 }
 
 export function rulebookCalls(parts: CallParts): Rulebook {
@@ -42,6 +46,13 @@ export function rulebookCalls(parts: CallParts): Rulebook {
     if (state && servedSession(state.window, parts.rules().list.length)) lastActiveSession = sessionID;
   };
 
+  /** The project's facts read again; a change is the session's to act on at its next rules message. */
+  const observeFor = async (sessionID: string) => {
+    const facts = await parts.observe();
+    if (!sameFacts(sessions.peek(sessionID)?.observed, facts))
+      await runner.drive(sessionID, { type: "facts-observed", facts });
+  };
+
   return {
     sessionSeen: (session) =>
       guard(log, label("sessionSeen"), session.id, undefined, async () => {
@@ -49,6 +60,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         if (!sessions.open(session.id)) return;
         const { id, parentID, agent, model, hasHistory } = session;
         const ignored = parentID !== undefined && !parts.subagents;
+        await observeFor(id);
         await runner.drive(id, { type: "seen", ignored, hasHistory, agent, model, rules: parts.rules() });
       }),
 
@@ -82,7 +94,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       guard(log, label("userTurn"), message.sessionID, {}, async () => {
         const { sessionID } = message;
         if (!sessions.open(sessionID)) return {};
-        await parts.refresh();
+        await Promise.all([parts.refresh(), observeFor(sessionID)]);
         working(sessionID);
         const answer = await runner.drive(sessionID, {
           type: "user-turn",
@@ -127,7 +139,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         const state = sessions.open(sessionID);
         // Its result carries nothing: it waits for no reload.
         if (!state || resultLeftAlone(state, touched.callID ?? touched.tool)) return undefined;
-        await parts.refresh();
+        await Promise.all([parts.refresh(), observeFor(sessionID)]);
         const { tool, callID, readCall, listed, fileText } = touched;
         const answer = await runner.drive(sessionID, {
           type: "tool-finished",

@@ -4,7 +4,7 @@
  * these answers into its own shapes.
  */
 import type { ToolCall } from "../enforce/proposed.js";
-import type { ModelRef } from "../select/scope.js";
+import type { ModelRef } from "../conditions/models.js";
 import type { RulesMarker, SilentTrigger } from "../session/marker.js";
 import type { RulesAnswer, WindowView } from "../session/session.js";
 

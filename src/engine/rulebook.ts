@@ -1,6 +1,6 @@
 /**
  * The engine: loads the rules at start, keeps them current, and answers a
- * host's calls (`contract.ts`) for each session. Delivery timeline (README,
+ * host's calls (`contract.ts`) for each session. Delivery timeline (docs/hosts.md,
  * "How delivery works"):
  * 1. A new session: after a short grace period, one silent rules prompt. A
  *    first user message within the grace period carries the rules itself;
@@ -16,7 +16,7 @@
  * What to do is the session model's to say (`session/step.ts`); this folder
  * carries it out (`runner.ts`) and keeps its bounds.
  *
- * Bounds (README, "Security"): every host call has its own timeout, and every
+ * Bounds (docs/security.md): every host call has its own timeout, and every
  * call a host awaits returns within `HookLimits` whatever the host or the disk
  * does; a deleted session is never prompted again and its state is freed;
  * `dispose` stops everything.
@@ -38,6 +38,7 @@ import { rulebookCalls } from "./calls.js";
 import { CHECK_SLICE_MS, callChecking, nextTurn } from "./check-call.js";
 import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
 import { noteWriter } from "./notes.js";
+import { factsObserver } from "./observed-facts.js";
 import { ruleSetOf } from "./rule-index.js";
 import { sessionRunner } from "./runner.js";
 import { boundedCalls, errorText, withTimeout } from "./timing.js";
@@ -222,6 +223,7 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     labels,
     place,
     subagents: deps.options.subagents,
+    observe: factsObserver(deps.fs, place.projectRoot),
   });
 
   return {

@@ -45,7 +45,7 @@ const MANUAL = (data: Record<string, unknown>) => ({
   alwaysApply: false,
 });
 
-export function mapApply(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
+function mapApply(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
   const apply = data.apply ?? "always";
   const rest = without(data, ...AI_ASSISTANT_KEYS);
   switch (apply) {

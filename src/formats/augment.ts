@@ -84,11 +84,7 @@ const NOT_AUGMENT = ["globs", "paths", "applyTo", "fileMatchPattern", "alwaysApp
 
 const MANUAL = (data: Record<string, unknown>) => ({ ...without(data, "type", "description"), alwaysApply: false });
 
-export function mapAugmentType(
-  data: Record<string, unknown>,
-  warn: MapperWarn,
-  line?: number,
-): Record<string, unknown> {
+function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn, line?: number): Record<string, unknown> {
   const type = data.type ?? "always_apply";
   switch (type) {
     case "always_apply":

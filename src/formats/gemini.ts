@@ -90,7 +90,7 @@ export function addGeminiGlobal(found: ReturnType<typeof emptyFound>, context: S
 const NOT_READ = ["alwaysApply", "globs", "paths", "applyTo", "fileMatchPattern", "trigger", "inclusion"];
 
 /** A GEMINI.md: always on, whatever its front matter says; a sub-folder's, for its folder's files. */
-export function mapAlwaysOn(
+function mapAlwaysOn(
   data: Record<string, unknown>,
   file: FoundRuleFile,
   warn: MapperWarn,

@@ -17,7 +17,7 @@
  */
 import { type ModeLayout, modeSource } from "./modes.js";
 
-export const KILO: ModeLayout = {
+const KILO: ModeLayout = {
   source: "kilo",
   tool: "Kilo Code",
   dir: ".kilocode",

@@ -20,7 +20,7 @@ export interface RuleChanges {
   removed: string[];
 }
 
-export interface LiveRules {
+interface LiveRules {
   current(): LoadedRules;
   /** Reloads if a watched folder changed since the last call; what changed, or undefined. */
   refresh(): Promise<RuleChanges | undefined>;

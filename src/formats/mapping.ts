@@ -107,7 +107,7 @@ function describedByName(rule: NamedText, toolName = ""): string {
 }
 
 /** The text of the first ATX heading (`# Title`) outside code fences. */
-export function firstHeading(body: string): string | undefined {
+function firstHeading(body: string): string | undefined {
   const lines = body.split("\n");
   const mask = codeMask(lines);
   for (const [i, line] of lines.entries()) {

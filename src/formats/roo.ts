@@ -24,7 +24,7 @@ import { type ModeLayout, modeSource } from "./modes.js";
 const NOT_RULES =
   /(\.(DS_Store|bak|cache|crdownload|db|dmp|dump|eslintcache|lock|log|old|part|partial|pyc|pyo|stackdump|swo|swp|temp|tmp))$|^Thumbs\.db$/;
 
-export const ROO: ModeLayout = {
+const ROO: ModeLayout = {
   source: "roo",
   tool: "Roo Code",
   dir: ".roo",

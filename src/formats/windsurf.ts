@@ -120,7 +120,7 @@ function isSingleFile(file: FoundRuleFile): boolean {
   return basename(file.path) === LEGACY || (file.scope === "global" && file.name === "global_rules");
 }
 
-export function globalRulesFile(home: string): string {
+function globalRulesFile(home: string): string {
   return join(home, GLOBAL_RULES);
 }
 

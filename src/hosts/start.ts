@@ -40,7 +40,7 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
   const log = createLogger(host.sink, options.debug);
   for (const error of errors) log.warn(`opencode-rulebook options: ${error}`);
   try {
-    // Only the user's own config may name rule folders outside the repository (README, "Security").
+    // Only the user's own config may name rule folders outside the repository (docs/security.md).
     const home = homedir();
     const user = userPluginOptions(process.env, home);
     const userExtraDirs = parseOptions(user.raw, process.env).options.extraDirs;

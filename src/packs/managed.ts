@@ -1,5 +1,5 @@
 /**
- * The managed tier's folder (README, "Rules for a team"): an organisation's
+ * The managed tier's folder (docs/team-packs.md, "The managed tier"): an organisation's
  * rules, put in place by an administrator's deployment tools, read in the
  * plugin's own format, above every other rule. A folder (or a rule file in
  * it) that someone other than root or the user the plugin runs as owns, or

@@ -21,9 +21,9 @@ export interface PanelUi<Node> {
 }
 
 /** The width a block is drawn for until it is measured: what OpenCode 1.18's sidebar leaves a block (42 columns less its padding). */
-export const SIDEBAR_COLUMNS = 37;
+const SIDEBAR_COLUMNS = 37;
 
-export interface PanelBlockSource {
+interface PanelBlockSource {
   /** The panel's lines for a width: read inside a memo, so what it reads reactively redraws the block. */
   lines(width: number): PanelLine[];
   /** The colour of a kind of line, as the host's theme gives it. */

@@ -26,7 +26,7 @@ export const COMPACT_BELOW = 30;
 /** Rules shown per list; the rest are counted. */
 export const MAX_LISTED = 25;
 /** Where to see the warnings. */
-export const CHECK_COMMAND = "npx opencode-rulebook check";
+const CHECK_COMMAND = "npx opencode-rulebook check";
 
 export function panelLines(panel: RulesPanel | undefined, width: number): PanelLine[] {
   if (!panel) return [];

@@ -13,16 +13,16 @@ import { renderRulesMessage } from "./message.js";
 import { shownText } from "./shown-text.js";
 
 /** A broken rule as the model is told of it. */
-export type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber" | "shadowedBy">;
+type BrokenRule = Pick<Violation, "rule" | "pattern" | "file" | "line" | "lineNumber" | "shadowedBy">;
 
 /** The offending line is cut to this many characters. */
 export const MAX_SHOWN_LINE = 200;
 
-export const REFUSAL_HEADER =
+const REFUSAL_HEADER =
   "opencode-rulebook refused this call before it ran: it breaks a rule of this project. Nothing was written and nothing ran. " +
   "Change the call so that it does not add what the rule forbids, then make it again.";
 
-export const WARNING_HEADER =
+const WARNING_HEADER =
   "opencode-rulebook: this call breaks a rule of this project (it ran; the rule asks you to put it right):";
 
 /**
@@ -37,9 +37,6 @@ export function refusalText(broken: readonly BrokenRule[], withText: ReadonlySet
 export function brokenRulesWarning(broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
   return brokenText(WARNING_HEADER, broken, withText);
 }
-
-/** @deprecated brokenRulesWarning's old name, kept until src/session/enforced.ts imports the new one: then remove. */
-export const warningText = brokenRulesWarning;
 
 function brokenText(header: string, broken: readonly BrokenRule[], withText: ReadonlySet<string>): string {
   const lines = broken.map(brokenLine);

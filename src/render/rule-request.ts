@@ -6,7 +6,7 @@
 import type { Rule } from "../rule/rule.js";
 import { renderRulesMessage } from "./message.js";
 
-export interface RuleToolAnswer {
+interface RuleToolAnswer {
   output: string;
   /** The rule read, if the name was known. */
   rule?: Rule;

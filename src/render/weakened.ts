@@ -5,7 +5,7 @@
 import type { Weakening, WeakenedRule } from "../enforce/weakened.js";
 import { codeSpan, shownLine } from "./refusal.js";
 
-export const WEAKENED_HEADER =
+const WEAKENED_HEADER =
   "opencode-rulebook: this call weakens a rule that holds in this project. It ran (rule files stay writable), and the user is told: " +
   "the log and the Rules panel show it as weakened by the agent. If the user did not ask for this, put the rule back as it was.";
 

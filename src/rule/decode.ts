@@ -3,7 +3,7 @@
  * UTF-8 text is refused rather than guessed at, so the model never reads mojibake.
  */
 
-export type DecodedText = { ok: true; text: string } | { ok: false; reason: string };
+type DecodedText = { ok: true; text: string } | { ok: false; reason: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 

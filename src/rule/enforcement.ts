@@ -18,7 +18,7 @@ import { foundValue, ruleWarning, type RuleWarning } from "./warnings.js";
 const ENFORCING_SOURCES: ReadonlySet<string> = new Set(["native", "extra", "managed", "pack"]);
 
 /** The rule file the front matter comes from: its path and source, and its whole text (for the lines of warnings). */
-export interface EnforcementFile {
+interface EnforcementFile {
   path: string;
   source: string;
   /** The tool whose file it is, as warnings name it. */
@@ -27,7 +27,7 @@ export interface EnforcementFile {
 }
 
 /** The rule's enforcement, absent when it has no usable pattern; and what was wrong. */
-export interface ReadEnforcement {
+interface ReadEnforcement {
   enforce?: RuleEnforcement;
   warnings: RuleWarning[];
 }

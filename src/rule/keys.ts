@@ -6,7 +6,7 @@
 import type { ConditionKey } from "../conditions/list.js";
 
 /** Keys that make a rule hold (rule/enforcement.ts): patterns it forbids, and what breaking one meets. */
-export const FORBID_KEYS = ["forbid", "forbidCommands"] as const;
+const FORBID_KEYS = ["forbid", "forbidCommands"] as const;
 export const ENFORCEMENT_KEYS = [...FORBID_KEYS, "enforce"] as const;
 export type ForbidKey = (typeof FORBID_KEYS)[number];
 export type EnforcementKey = (typeof ENFORCEMENT_KEYS)[number];

@@ -20,7 +20,7 @@
  */
 
 /** `[start, end)` of a part of a line, in UTF-16 code units. */
-export type CodeRange = readonly [start: number, end: number];
+type CodeRange = readonly [start: number, end: number];
 
 export interface LineCode {
   /** The line opens, closes or lies inside a fenced code block: all of it is code. */

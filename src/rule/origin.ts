@@ -1,12 +1,12 @@
 /**
  * Where a rule comes from, in the words `list`, `explain`, `check` and the
- * Rules panel use (README, "Rules for a team"): its tier, and its pack.
+ * Rules panel use (docs/team-packs.md): its tier, and its pack.
  */
 import type { Rule } from "./rule.js";
 import { trustOf } from "./trust.js";
 
 /** A rule's tier as people name it: the organisation's (`managed`), the user's, or the project's. */
-export type Tier = "managed" | "user" | "project";
+type Tier = "managed" | "user" | "project";
 
 export const tierOf = (rule: Pick<Rule, "scope" | "trust">): Tier => {
   const trust = trustOf(rule);

@@ -1,5 +1,5 @@
 /**
- * Why a pack of rules (README, "Rules for a team") or a managed path was not
+ * Why a pack of rules (docs/team-packs.md) or a managed path was not
  * read: typed, so `packs list --json` and tests read the kind, and worded
  * here, where a person reads it, with the command that fixes it.
  */

@@ -28,7 +28,7 @@ export interface RuleCandidate {
   displayPath: string;
   /** Whose file it is, when discovery knows (`extraDirs` the user named are the user's though in project scope). */
   trust?: Trust;
-  /** The pack the file is in (README, "Rules for a team"). */
+  /** The pack the file is in (docs/team-packs.md). */
   pack?: RulePack;
 }
 

@@ -21,7 +21,7 @@ export type ReferenceSyntax = "at-line" | "kiro-file" | "gemini-import";
 export const REFERENCE_SYNTAXES: readonly ReferenceSyntax[] = ["at-line", "kiro-file"];
 
 /** A reference in one line: where it is written, the path it names, and its syntax. */
-export interface FoundReference {
+interface FoundReference {
   start: number;
   end: number;
   path: string;

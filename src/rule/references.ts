@@ -59,14 +59,14 @@ export interface ReferenceOptions {
   maxBytes?: number;
 }
 
-export interface ExpandedText {
+interface ExpandedText {
   text: string;
   warnings: RuleWarning[];
   /** Real paths of the files included, in order, without repeats. */
   included: string[];
 }
 
-export const MAX_REFERENCE_DEPTH = 5;
+const MAX_REFERENCE_DEPTH = 5;
 
 export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {
   const syntaxes = options.syntaxes ?? REFERENCE_SYNTAXES;

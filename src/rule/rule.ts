@@ -17,7 +17,7 @@ export interface Rule {
   scope: RuleScope;
   /** Whose file it is: the repository's or the user's (absent: by scope, `trustOf`). */
   trust?: Trust;
-  /** The pack it came from (README, "Rules for a team"); absent for a rule of a rules folder. */
+  /** The pack it came from (docs/team-packs.md); absent for a rule of a rules folder. */
   pack?: RulePack;
   /** The format it was read from (`native` for `.opencode/rules`). */
   source: string;

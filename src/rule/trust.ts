@@ -1,5 +1,5 @@
 /**
- * The trust boundary, in one place (README, "Security").
+ * The trust boundary, in one place (docs/security.md).
  *
  * A repository is untrusted input: the plugin reads rule files from every
  * repository a user opens. Rule files and folders found in the repository
@@ -64,7 +64,7 @@ export function allowsRealPath(boundary: Boundary, realPath: string): boolean {
 // write to would let anyone plant rules the user cannot switch off. Pure: the caller gives the stat.
 
 /** What a stat says of a path's owner and mode. */
-export interface OwnerFacts {
+interface OwnerFacts {
   uid: number;
   gid: number;
   mode: number;

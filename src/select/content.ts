@@ -34,7 +34,7 @@ const CONTENT_SCAN = { window: 2048, groupSize: 20_000 };
 const MAX_CACHED = 256;
 
 /** A file's text as a tool brought it in: `file` as the session names it (project-relative POSIX). */
-export interface FileText {
+interface FileText {
   file: string;
   text: string;
 }
@@ -45,7 +45,7 @@ export interface ContentHit {
   match: ContentMatch;
 }
 
-export interface ContentScan {
+interface ContentScan {
   hits: ContentHit[];
   /** False when the deadline came first: rules it did not reach were not activated by this text. */
   complete: boolean;

@@ -25,7 +25,7 @@ export type ActivationReason =
   | EnforcedReason;
 
 /** The call that broke a rule that forbids: the tool, and the file it wrote (none for a command). */
-export interface EnforcedReason {
+interface EnforcedReason {
   kind: "enforced";
   mode: "block" | "warn";
   tool: string;

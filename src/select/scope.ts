@@ -9,11 +9,6 @@ import { conditionOf, factOf, hasSome, NARROWING, type AnyNarrowing, type ScopeM
 import type { SessionFacts } from "../conditions/list.js";
 import type { Rule } from "../rule/rule.js";
 
-// The names engine/, session/ and hosts/ import a model and the facts by.
-export type { ModelRef } from "../conditions/models.js";
-/** The facts a session works with (SessionFacts), as the command line and enforcement name them. */
-export type WorkingAs = SessionFacts;
-
 type Scoped = Pick<Rule, "conditions">;
 
 const namesOf = (rule: Scoped, kind: AnyNarrowing) => conditionOf(rule, kind) as readonly string[] | undefined;

@@ -33,7 +33,7 @@ export interface WindowHolding {
   ruleTool?: boolean;
 }
 
-export interface WindowNeeds {
+interface WindowNeeds {
   /** Active rules the window does not hold, in message order; without the rule tool, the on-request rules after them. */
   active: ActiveRule[];
   /** By active rule: the window holds another version of it (its file changed). */

@@ -8,7 +8,7 @@ import type { SelectionContext } from "../select/active.js";
 import { matched, withActivated } from "./activation.js";
 import type { Note, RuleSet, SessionState } from "./session.js";
 
-export interface Composition {
+interface Composition {
   state: SessionState;
   composed?: ComposedMessage;
   notes: Note[];
@@ -20,8 +20,8 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
   const activation = matched(before.activation, list);
   const state = activation === before.activation ? before : { ...before, activation };
   const window = state.window;
-  // The session's facts (its agent, its model…), as its state holds them.
-  const facts = factsIn(state);
+  // The session's facts: those the host gives (its agent, its model) and those read from the project (its branch).
+  const facts = { ...factsIn(state), ...state.observed };
   const context: SelectionContext = {
     files: [],
     fileMatches: activation.fileMatches,

@@ -8,7 +8,7 @@
  * it applies again. Pure.
  */
 import type { Violation } from "../enforce/violations.js";
-import { refusalText, uniqueRules, warningText } from "../render/refusal.js";
+import { brokenRulesWarning, refusalText, uniqueRules } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
 import { weakenedText } from "../render/weakened.js";
@@ -53,7 +53,7 @@ export function callChecked(
   for (const rule of rules) if (withText.has(rule.name) && !shadowed.has(rule)) next = given(next, rule);
   const mode = blocked ? "block" : "warn";
   const answer: RulesAnswer = {
-    text: blocked ? refusalText(broken, withText) : warningText(broken, withText),
+    text: blocked ? refusalText(broken, withText) : brokenRulesWarning(broken, withText),
     marker: enforcedMarker(firstFiles(broken), mode, tool),
   };
   const note: Effect = {

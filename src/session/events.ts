@@ -5,6 +5,7 @@
  * its conversation needs to go on (`Turn`, `ReadPurpose`, `CallUnderCheck`,
  * `FinishedCall`). A step that asks for nothing more ends the conversation.
  */
+import type { SessionFacts } from "../conditions/list.js";
 import type { OnDisk, RuleFileWrite } from "../enforce/checked-changes.js";
 import type { PlacedCall, ToolCall } from "../enforce/proposed.js";
 import type { CheckedChange, EnforceOption, Forbidding, Violation } from "../enforce/violations.js";
@@ -12,7 +13,7 @@ import type { WeakenedRule } from "../enforce/weakened.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import type { ContentHit } from "../select/content.js";
-import type { ModelRef, WorkingAs } from "../select/scope.js";
+import type { ModelRef } from "../conditions/models.js";
 import type { RulesMarker, SilentTrigger } from "./marker.js";
 import type { PathBase } from "./paths.js";
 import type { Note, ReadPurpose, RuleSet, RulesAnswer, SessionState, Turn, WindowView } from "./session.js";
@@ -139,6 +140,11 @@ export type SessionEvent =
     }
   /** The text a finished call brought in was matched against content conditions (`complete`: all of it in time). */
   | { type: "contents-scanned"; finished: FinishedCall; hits: readonly ContentHit[]; complete: boolean; rules: RuleSet }
+  /**
+   * The facts the project tells (its branch), read again before a turn, a tool's result or a new session's rules:
+   * a change brings the rules that now apply, and says which no longer do, at the next rules message.
+   */
+  | { type: "facts-observed"; facts: SessionFacts }
   /** The model asked for a rule by name. */
   | { type: "rule-requested"; rule: Rule }
   /** The host stores a rules message of the plugin's, dated `created`. */
@@ -224,7 +230,7 @@ export type Effect =
       changes: readonly CheckedChange[];
       ruleWrites: readonly RuleFileWrite[];
       forbidding: Forbidding;
-      as: WorkingAs;
+      as: SessionFacts;
       option: Exclude<EnforceOption, "off">;
       deadline: number;
     }

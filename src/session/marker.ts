@@ -54,9 +54,9 @@ export interface RulesMarker {
 }
 
 /** A repository may hold thousands of rules: the marker names this many left out, and counts the rest. */
-export const MAX_LEFT_OUT_NAMES = 50;
+const MAX_LEFT_OUT_NAMES = 50;
 
-export interface MarkerContext {
+interface MarkerContext {
   delivery?: string;
   /** Warnings of the rule set the message was composed from. */
   warnings?: number;
@@ -92,10 +92,10 @@ const whyOf = (reason: ActivationReason, scope: ScopeMatch | undefined, from: st
 });
 
 /** The trigger of the plugin's `rule` tool answer: a rule read by name, not a composed message. */
-export const RULE_READ_TRIGGER = "rule";
+const RULE_READ_TRIGGER = "rule";
 /** The triggers of a refused call's rules, and of a call's `warn` rules: the rules it broke, not a composed message. */
-export const BLOCKED_TRIGGER = "blocked";
-export const WARNED_TRIGGER = "warned";
+const BLOCKED_TRIGGER = "blocked";
+const WARNED_TRIGGER = "warned";
 
 /** A composed rules message (it names the rules the budget left out, and the rule set's warnings), not a rule given on its own. */
 export const isComposed = (marker: Pick<RulesMarker, "trigger">): boolean =>

@@ -13,12 +13,13 @@
  * a user's turn) interleave as the host's calls do, each step reading the
  * session as it is then.
  */
+import type { SessionFacts } from "../conditions/list.js";
 import type { UncheckedChange } from "../enforce/checked-changes.js";
 import type { PlacedCall } from "../enforce/proposed.js";
 import type { EnforceOption, Forbidding } from "../enforce/violations.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
 import type { ActivationReason } from "../select/reasons.js";
-import type { ModelRef } from "../select/scope.js";
+import type { ModelRef } from "../conditions/models.js";
 import type { Rule } from "../rule/rule.js";
 import { NO_ACTIVATION, type Activation } from "./activation.js";
 import type { RulesMarker, SilentTrigger } from "./marker.js";
@@ -29,6 +30,8 @@ export interface SessionState {
   /** The agent and model the user last chose: a prompt without them would switch the session's agent. */
   readonly agent?: string;
   readonly model?: ModelRef;
+  /** The facts the plugin reads from the project itself (the repository's branch), as last read. */
+  readonly observed?: SessionFacts;
   /** What the model's window holds of the rules, and the silent prompts whose fate is unknown (`window-state.ts`). */
   readonly window: WindowState;
   readonly activation: Activation;

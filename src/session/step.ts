@@ -6,6 +6,7 @@
  * moments here, the silent delivery's in `step-silent.ts`, a user's turn's in
  * `step-turn.ts`, a tool call's in `step-call.ts`.
  */
+import type { SessionFacts } from "../conditions/list.js";
 import { reloaded, withActivated } from "./activation.js";
 import type { SessionEvent, Step } from "./events.js";
 import type { RuleSet, SessionState } from "./session.js";
@@ -85,6 +86,8 @@ export function step(state: SessionState, event: SessionEvent): Step {
       return toolFinished(state, event);
     case "contents-scanned":
       return contentsScanned(state, event);
+    case "facts-observed":
+      return only(sameFacts(state.observed, event.facts) ? state : { ...state, observed: event.facts });
     case "rule-requested": {
       const read = moved(state, { type: "rule-read", rule: event.rule });
       return only({
@@ -154,3 +157,7 @@ function windowSeen(state: SessionState, seen: Extract<SessionEvent, { type: "wi
       return turnSawWindow(state, purpose, seen);
   }
 }
+
+/** Facts are plain values (names, `{providerID, modelID}`), read in the list's order: equal text, equal facts. */
+export const sameFacts = (before: SessionFacts | undefined, after: SessionFacts): boolean =>
+  JSON.stringify(before ?? {}) === JSON.stringify(after);

@@ -25,13 +25,13 @@ const branches = {
   json: (names) => (names ? { branches: names } : {}),
   fact: "branch",
   holds: (names, branch) => (branch !== undefined && names.includes(branch) ? branch : undefined),
+  option: { flag: "--branch", value: "<name>", help: "the branch", parse: (text) => ({ fact: text }) },
   words: {
     noun: "branch",
     nouns: "branches",
     written: (branch) => branch,
     now: (branch) => (branch === undefined ? "the branch is not known" : `the session is on branch ${branch}`),
     workingAs: (branch) => (branch === undefined ? undefined : `branch ${branch}`),
-    flag: "--branch",
   },
 } satisfies NarrowingKind<"branches", "branch", string>;
 

@@ -1,5 +1,5 @@
 /**
- * The trust boundary (README, "Security") and the bounds of every walk: what a
+ * The trust boundary (docs/security.md) and the bounds of every walk: what a
  * hostile or unlucky repository can no longer do through discovery.
  */
 import type { Dirent, Stats } from "node:fs";

@@ -1,6 +1,6 @@
 /**
- * The user's `enforce` option never weakens a managed rule (README, "Rules
- * for a team"): `warn` turns a repository rule's block into a warning and
+ * The user's `enforce` option never weakens a managed rule (docs/team-packs.md,
+ * "The managed tier"): `warn` turns a repository rule's block into a warning and
  * leaves a managed rule's a block (src/enforce/violations.ts); `off` stops
  * the engine checking the repository's rules, never the managed tier's
  * (src/engine/check-call.ts).

@@ -7,10 +7,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import type { SessionFacts } from "../../src/conditions/list.js";
 import { composeRulesMessage, type ComposedMessage } from "../../src/render/compose.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { activeRulesAmong } from "../../src/select/active.js";
-import { inScope, type WorkingAs } from "../../src/select/scope.js";
+import { inScope } from "../../src/select/scope.js";
 import { NEW_SESSION as NEW_SESSION_STATE } from "../../src/session/session.js";
 import { step as stepSession } from "../../src/session/step.js";
 import {
@@ -33,7 +34,7 @@ describe("the delivery model follows the switches", () => {
     current,
   });
   const start: SessionDelivery = { ...NEW_SESSION, stage: "empty" };
-  const step = (state: SessionDelivery, workingAs: WorkingAs, rules: readonly Rule[] = RULES) => {
+  const step = (state: SessionDelivery, workingAs: SessionFacts, rules: readonly Rule[] = RULES) => {
     const composed = composeRulesMessage(rules, context(workingAs), {
       delivered: state.delivered,
       paused: state.paused,

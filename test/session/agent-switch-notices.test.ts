@@ -4,11 +4,11 @@
  * the rules in effect again, within the budget.
  */
 import { describe, expect, test } from "vitest";
+import type { SessionFacts } from "../../src/conditions/list.js";
 import { composeRulesMessage, type ComposeOptions } from "../../src/render/compose.js";
 import { MESSAGE_HEADER } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
 import type { SelectionContext } from "../../src/select/active.js";
-import type { WorkingAs } from "../../src/select/scope.js";
 import { as, blockNames, buildTests, context, count, held, planNotes, RULES, style } from "../support/agent-switch.js";
 import { makeRule } from "../support/rules.js";
 
@@ -29,7 +29,7 @@ const RESUMED_PLAN =
 
 describe("composeRulesMessage: switch notices", () => {
   const compose = (
-    workingAs: WorkingAs,
+    workingAs: SessionFacts,
     options: ComposeOptions = {},
     rules: readonly Rule[] = RULES,
     extra: Partial<SelectionContext> = {},

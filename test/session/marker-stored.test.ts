@@ -88,16 +88,16 @@ describe("markers written before the condition kinds", () => {
       { kind: "file", file: "a" },
       { kind: "keyword", keyword: 5 },
       { kind: "content", file: "a" },
-      { kind: "branch", branch: "main" },
+      { kind: "weather", weather: "rain" },
       "file",
     ])
       expect(why({ reason: { kind: "conditions", met: [met] } })).toEqual(bare);
     expect(why({ reason: { kind: "conditions", met: [] } })).toEqual(bare);
     expect(why({ reason: { kind: "always" }, scope: { agent: 5 } })).toEqual(bare);
     expect(why({ reason: { kind: "always" }, scope: { model: ["a"] } })).toEqual(bare);
-    expect(why({ reason: { kind: "always" }, scope: { branch: 5 } })).toEqual({
+    expect(why({ reason: { kind: "always" }, scope: { weather: 5 } })).toEqual({
       ...bare,
-      why: [{ reason: { kind: "always" }, scope: { branch: 5 } }],
+      why: [{ reason: { kind: "always" }, scope: { weather: 5 } }],
     });
   });
 

@@ -3,10 +3,10 @@
  * (test/session/agent-switch*.test.ts): a rule for every agent, one for plan
  * only and one for build only, and what a session works as.
  */
+import type { SessionFacts } from "../../src/conditions/list.js";
 import type { ComposedMessage } from "../../src/render/compose.js";
 import type { Rule } from "../../src/rule/rule.js";
 import type { SelectionContext } from "../../src/select/active.js";
-import type { WorkingAs } from "../../src/select/scope.js";
 import { parseRulesMessage } from "./rules-message.js";
 import { makeRule } from "./rules.js";
 
@@ -19,12 +19,12 @@ export const buildTests = makeRule({
 });
 export const RULES = [style, planNotes, buildTests];
 
-export const as = (agent?: string, model?: string): WorkingAs => {
+export const as = (agent?: string, model?: string): SessionFacts => {
   if (model === undefined) return agent === undefined ? {} : { agent };
   const [providerID = "", ...rest] = model.split("/");
   return { ...(agent === undefined ? {} : { agent }), model: { providerID, modelID: rest.join("/") } };
 };
-export const context = (facts: WorkingAs, extra: Partial<SelectionContext> = {}): SelectionContext => ({
+export const context = (facts: SessionFacts, extra: Partial<SelectionContext> = {}): SelectionContext => ({
   files: [],
   facts,
   ...extra,

@@ -41,7 +41,7 @@ interface StandardJsonSchema {
 }
 
 /** What the tool answers: read as the model's content by 2.0.26 (`content`) and by the trunk's dynamic tools (`structured`, `content`). */
-interface RuleToolAnswer {
+interface OpenCode2ToolAnswer {
   readonly structured: Record<string, never>;
   readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>;
 }
@@ -53,10 +53,10 @@ interface RuleToolInfo {
   readonly jsonSchema: Record<string, unknown>;
   /** Offered to the model itself, not only inside OpenCode's code tool (2.0.26 `snapshot`; the trunk's `materialize`). */
   readonly options: { readonly codemode: false };
-  execute(input: unknown, context: { readonly sessionID: string }): Promise<RuleToolAnswer>;
+  execute(input: unknown, context: { readonly sessionID: string }): Promise<OpenCode2ToolAnswer>;
 }
 
-export function ruleToolAnswer(text: string): RuleToolAnswer {
+export function ruleToolAnswer(text: string): OpenCode2ToolAnswer {
   return { structured: {}, content: [{ type: "text", text }] };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Rulebook } from "../../engine/contract.js";
 import type { Logger } from "../../log.js";
-import type { ModelRef } from "../../select/scope.js";
+import type { ModelRef } from "../../conditions/models.js";
 import { modelRef } from "../opencode/model-ref.js";
 import { required } from "../opencode/guarded-hooks.js";
 import { promptsInArrival } from "./arriving-prompts.js";

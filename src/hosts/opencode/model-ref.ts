@@ -3,7 +3,7 @@
  * info and OpenCode 2's requests name a model `{ providerID, id }`; OpenCode
  * 1's prompts and hooks take `{ providerID, modelID }`. Either reads here.
  */
-import type { ModelRef } from "../../select/scope.js";
+import type { ModelRef } from "../../conditions/models.js";
 
 export function modelRef(
   model: { providerID: string; id?: string; modelID?: string } | undefined,
