@@ -5,13 +5,14 @@
  * line here; the types below follow from the list.
  */
 import { agents } from "./agents.js";
+import { branches } from "./branches.js";
 import { content } from "./content.js";
 import type { ActivatingKind, FrontMatterData, NarrowingKind, ReadValue, StoredMet } from "./contract.js";
 import { files } from "./files.js";
 import { keywords } from "./keywords.js";
 import { models } from "./models.js";
 
-export const CONDITIONS = [files, keywords, content, agents, models] as const;
+export const CONDITIONS = [files, keywords, content, agents, models, branches] as const;
 
 type Kind = (typeof CONDITIONS)[number];
 type Activating = Extract<Kind, { role: "activates" }>;

@@ -24,9 +24,10 @@ describe("the list", () => {
       ["content", "activates"],
       ["agents", "narrows"],
       ["models", "narrows"],
+      ["branches", "narrows"],
     ]);
     expect(ACTIVATING.map(({ kind }) => kind)).toEqual(["files", "keywords", "content"]);
-    expect(NARROWING.map(({ kind }) => kind)).toEqual(["agents", "models"]);
+    expect(NARROWING.map(({ kind }) => kind)).toEqual(["agents", "models", "branches"]);
   });
 
   test("no two kinds share a name, a key, a stored met tag or a fact: each is found by it", () => {
@@ -38,7 +39,7 @@ describe("the list", () => {
     }
     for (const kind of ACTIVATING) expect(kindOfMet(kind.metKind)).toBe(kind);
     expect(new Set(NARROWING.map(({ fact }) => fact)).size).toBe(NARROWING.length);
-    expect(NARROWING.map(({ fact }) => fact)).toEqual(["agent", "model"]);
+    expect(NARROWING.map(({ fact }) => fact)).toEqual(["agent", "model", "branch"]);
   });
 
   test("every kind's keys are the common reader's: none is an unknown key", () => {

@@ -5,35 +5,11 @@
  * with the warning other foreign keys get.
  */
 import { describe, expect, test } from "vitest";
-import type { NarrowingKind } from "../../src/conditions/contract.js";
-import { isNameList, readNames } from "../../src/conditions/front-matter-list.js";
 import { KINDS } from "../../src/conditions/list.js";
 import type { LostContext } from "../../src/conditions/lost.js";
 import { readConditions } from "../../src/conditions/read.js";
 import { takeConditions } from "../../src/rule/condition-warnings.js";
 import { warningLine } from "../../src/rule/warnings.js";
-
-/** A scope as a new kind would add it (conditions/branches.ts), read only in the plugin's own folders. */
-const branches = {
-  kind: "branches",
-  role: "narrows",
-  keys: ["branches"],
-  expected: "a branch name, a comma-separated list of them, or a YAML list of them",
-  inOtherTools: false,
-  read: (data) => readNames(data, ["branches"], true),
-  isValue: isNameList,
-  json: (names) => (names ? { branches: names } : {}),
-  fact: "branch",
-  holds: (names, branch) => (branch !== undefined && names.includes(branch) ? branch : undefined),
-  option: { flag: "--branch", value: "<name>", help: "the branch", parse: (text) => ({ fact: text }) },
-  words: {
-    noun: "branch",
-    nouns: "branches",
-    written: (branch) => branch,
-    now: (branch) => (branch === undefined ? "the branch is not known" : `the session is on branch ${branch}`),
-    workingAs: (branch) => (branch === undefined ? undefined : `branch ${branch}`),
-  },
-} satisfies NarrowingKind<"branches", "branch", string>;
 
 const file = (text: string, tool?: string) => ({ path: "/p/r.md", text, data: {}, ...(tool ? { tool } : {}) });
 const rule: LostContext = { alwaysApply: undefined, match: "any" };
@@ -43,12 +19,12 @@ describe("a kind the plugin's own folders alone read", () => {
   const text = "---\nglobs: src/**\nbranches: [main]\n---\nBody";
 
   test("in the plugin's own folder: read as any kind", () => {
-    const read = readConditions(data, false, [...KINDS, branches]);
+    const read = readConditions(data, false, KINDS);
     expect(read).toEqual({ conditions: { files: ["src/**"], branches: ["main"] }, problems: [], notRead: [] });
   });
 
   test("in another tool's file: not read, and said so as that tool's other foreign keys are", () => {
-    const read = readConditions(data, true, [...KINDS, branches]);
+    const read = readConditions(data, true, KINDS);
     expect(read).toEqual({ conditions: { files: ["src/**"] }, problems: [], notRead: ["branches"] });
     const taken = takeConditions(read, rule, { ...file(text, "Cursor"), data });
     expect(taken.first.map((warning) => warningLine(warning))).toEqual([
@@ -57,8 +33,8 @@ describe("a kind the plugin's own folders alone read", () => {
     expect(taken.conditions).toEqual({ files: ["src/**"] });
   });
 
-  test("every kind of the list is read in other tools' files, as before", () => {
-    expect(KINDS.every((kind) => kind.inOtherTools)).toBe(true);
+  test("every kind of the list but branches is read in other tools' files, as before", () => {
+    expect(KINDS.filter((kind) => !kind.inOtherTools).map(({ kind }) => kind)).toEqual(["branches"]);
   });
 });
 

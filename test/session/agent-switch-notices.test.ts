@@ -211,7 +211,7 @@ describe("composeRulesMessage: switch notices", () => {
     expect(named).toBeGreaterThan(0);
     expect(named).toBeLessThan(300);
     expect(notice).toContain(
-      ` and ${300 - named} more rules for other agents or models. Set them aside until a message says they apply again.`,
+      ` and ${300 - named} more rules for other agents, models or branches. Set them aside until a message says they apply again.`,
     );
     // The build rule still comes with it.
     expect(blockNames(composed)).toEqual(["build-tests"]);
