@@ -60,8 +60,10 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         if (!sessions.open(session.id)) return;
         const { id, parentID, agent, model, hasHistory } = session;
         const ignored = parentID !== undefined && !parts.subagents;
-        await observeFor(id);
         await runner.drive(id, { type: "seen", ignored, hasHistory, agent, model, rules: parts.rules() });
+        // After `seen`: the host's next call must find the session as it is (a subagent's ignored); the silent
+        // delivery composes after a grace period, with the facts read by then.
+        await observeFor(id);
       }),
 
     compactionBegan(sessionID) {
