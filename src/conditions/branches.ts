@@ -98,17 +98,23 @@ function gitDirOf(text: string, root: string): string | undefined {
   return isAbsolute(path) ? path : resolve(root, path);
 }
 
+/** Longer names are not taken: a branch's name reaches the model and the terminal, and a real one is short. */
+const MAX_BRANCH_LENGTH = 255;
+
 /**
- * What `git check-ref-format` takes, in short: no control character, space
- * or `~^:?*[\`, no `..`, `//` or `@{`, not starting or ending with `/`, not
- * ending with `.` or `.lock`. A branch's name reaches the model (`for="branch
- * main"`): nothing else may.
+ * What `git check-ref-format --branch` takes, in short: no control character,
+ * space or `~^:?*[\`, no `..`, `//` or `@{`, not starting with `-` or `/`,
+ * not ending with `/`, `.` or `.lock`. Stricter than git where a name reaches
+ * a person: no invisible or direction-changing characters (Unicode format,
+ * line and paragraph separators), at most MAX_BRANCH_LENGTH characters. A
+ * name refused is a branch not known: rules for some branches do not apply.
  */
 function plausibleBranch(name: string): boolean {
   return (
     name !== "" &&
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    !/[\u0000-\u0020\u007f~^:?*[\\]|\.\.|\/\/|@\{/.test(name) &&
+    name.length <= MAX_BRANCH_LENGTH &&
+    !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s~^:?*[\\]|\.\.|\/\/|@\{/u.test(name) &&
+    !name.startsWith("-") &&
     !name.startsWith("/") &&
     !name.endsWith("/") &&
     !name.endsWith(".") &&

@@ -6,7 +6,7 @@
  * no longer do.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { branches, branchOfHead, DETACHED } from "../../src/conditions/branches.js";
@@ -29,6 +29,14 @@ describe("HEAD's text", () => {
     expect(branchOfHead(`${SHA1}${"0".repeat(24)}\n`)).toBe(DETACHED);
   });
 
+  test("a name like an object's own keys is a branch like any other", () => {
+    expect(branchOfHead("ref: refs/heads/__proto__\n")).toBe("__proto__");
+    expect(branchOfHead("ref: refs/heads/constructor\n")).toBe("constructor");
+    expect(branches.holds(["constructor"], "constructor")).toBe("constructor");
+    expect(branches.holds(["release/*"], "__proto__")).toBeUndefined();
+    expect(branchOfHead(`ref: refs/heads/${"a".repeat(255)}\n`)).toHaveLength(255);
+  });
+
   test("anything else is no branch: a rule for some branches does not apply", () => {
     for (const text of [
       "",
@@ -41,6 +49,12 @@ describe("HEAD's text", () => {
       "ref: refs/heads/x.lock\n",
       "ref: refs/heads/main\nref: refs/heads/other\n",
       `${SHA1.slice(1)}\n`,
+      "ref: refs/heads/-rf\n",
+      "ref: refs/heads/main\u202egnp.exe\n",
+      "ref: refs/heads/ma\u200bin\n",
+      "ref: refs/heads/a\u2028b\n",
+      "ref: refs/heads/a\u00a0b\n",
+      `ref: refs/heads/${"a".repeat(256)}\n`,
     ])
       expect(branchOfHead(text), JSON.stringify(text)).toBeUndefined();
   });
@@ -96,6 +110,18 @@ describe("reading the branch of a project", () => {
     mkdirSync(join(fifo, ".git"));
     execFileSync("mkfifo", [join(fifo, ".git", "HEAD")]);
     expect(await branches.observe(read, fifo)).toBeUndefined();
+    // A HEAD that is a symbolic link to a device (a hostile repository's): not a regular file, never read.
+    const device = await tempFolder("branches-device-");
+    mkdirSync(join(device, ".git"));
+    symlinkSync("/dev/zero", join(device, ".git", "HEAD"));
+    expect(await branches.observe(read, device)).toBeUndefined();
+    // A `.git` file naming a folder whose HEAD is a link to a file outside: only a branch-like line would be taken.
+    const outside = await tempFolder("branches-outside-");
+    writeFileSync(join(outside, "secret.txt"), "password=hunter2\n");
+    mkdirSync(join(outside, "linked"));
+    symlinkSync(join(outside, "secret.txt"), join(outside, "linked", "HEAD"));
+    writeFileSync(join(outside, ".git"), `gitdir: ${join(outside, "linked")}\n`);
+    expect(await branches.observe(read, outside)).toBeUndefined();
     const large = await tempFolder("branches-large-");
     mkdirSync(join(large, ".git"));
     writeFileSync(join(large, ".git", "HEAD"), `ref: refs/heads/${"a".repeat(10_000)}\n`);
@@ -134,6 +160,7 @@ describe("a rule's branches", () => {
     expect(branches.option.parse("HEAD")).toEqual({ fact: "HEAD" });
     expect(branches.option.parse("a b")).toHaveProperty("problem");
     expect(branches.option.parse("")).toHaveProperty("problem");
+    expect(branches.option.parse("-x")).toHaveProperty("problem");
   });
 });
 
