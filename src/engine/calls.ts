@@ -32,8 +32,8 @@ interface CallParts {
   place: PathBase;
   /** Whether a subagent's session gets rules. */
   subagents: boolean;
-  /** The facts the project tells now (its branch: `observed-facts.ts`). */
-  observe(): Promise<SessionFacts>;
+  /** The facts the project tells now that `rules` read (its branch: `observed-facts.ts`). */
+  observe(rules: readonly Rule[]): Promise<SessionFacts>;
 }
 
 export function rulebookCalls(parts: CallParts): Rulebook {
@@ -48,7 +48,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
 
   /** The project's facts read again; a change is the session's to act on at its next rules message. */
   const observeFor = async (sessionID: string) => {
-    const facts = await parts.observe();
+    const facts = await parts.observe(parts.rules().list);
     if (!sameFacts(sessions.peek(sessionID)?.observed, facts))
       await runner.drive(sessionID, { type: "facts-observed", facts });
   };
@@ -96,7 +96,9 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       guard(log, label("userTurn"), message.sessionID, {}, async () => {
         const { sessionID } = message;
         if (!sessions.open(sessionID)) return {};
-        await Promise.all([parts.refresh(), observeFor(sessionID)]);
+        // After the refresh: the rules just reloaded say which facts are read.
+        await parts.refresh();
+        await observeFor(sessionID);
         working(sessionID);
         const answer = await runner.drive(sessionID, {
           type: "user-turn",
@@ -141,7 +143,8 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         const state = sessions.open(sessionID);
         // Its result carries nothing: it waits for no reload.
         if (!state || resultLeftAlone(state, touched.callID ?? touched.tool)) return undefined;
-        await Promise.all([parts.refresh(), observeFor(sessionID)]);
+        await parts.refresh();
+        await observeFor(sessionID);
         const { tool, callID, readCall, listed, fileText } = touched;
         const answer = await runner.drive(sessionID, {
           type: "tool-finished",

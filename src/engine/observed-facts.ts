@@ -1,21 +1,39 @@
 /**
  * The session facts the project itself tells (a condition kind that
  * observes its fact: the repository's branch), read again before each turn,
- * tool result and new session. Each read is small (`smallFileReader`) and
- * bounded in time: a hung mount leaves the fact unknown, never the hook waiting.
+ * tool result and new session, when a rule names such a fact. Each read is
+ * small (`smallFileReader`) and bounded in time: a hung mount leaves the fact
+ * unknown, never the hook waiting.
  */
-import { NARROWING, type SessionFacts } from "../conditions/list.js";
+import { type AnyNarrowing, conditionOf, NARROWING, type SessionFacts } from "../conditions/list.js";
 import { type RuleFs, smallFileReader } from "../discover/fs.js";
+import type { Rule } from "../rule/rule.js";
 import { withTimeout } from "./timing.js";
 
 /** How long one fact may take to read before it counts as not known. */
 const OBSERVE_MS = 250;
 
-/** The facts the kinds observe in `root`; none when no kind observes one. */
-export function factsObserver(fs: Pick<RuleFs, "stat" | "readFile">, root: string): () => Promise<SessionFacts> {
-  const observing = NARROWING.filter((kind) => kind.observe !== undefined);
+/**
+ * The facts the kinds observe in `root`, for the kinds some rule of `rules` names: a project whose rules name no
+ * branch reads no `.git/HEAD` on its turns and tool results.
+ */
+export function factsObserver(
+  fs: Pick<RuleFs, "stat" | "readFile">,
+  root: string,
+): (rules: readonly Rule[]) => Promise<SessionFacts> {
   const read = smallFileReader(fs);
-  return async () => {
+  // Per rule set (a reload replaces the array): which observing kinds its rules name.
+  const named = new WeakMap<readonly Rule[], readonly AnyNarrowing[]>();
+  const observedBy = (rules: readonly Rule[]) => {
+    let kinds = named.get(rules);
+    if (!kinds) {
+      kinds = NARROWING.filter((kind) => kind.observe && rules.some((rule) => conditionOf(rule, kind) !== undefined));
+      named.set(rules, kinds);
+    }
+    return kinds;
+  };
+  return async (rules) => {
+    const observing = observedBy(rules);
     const facts: Record<string, unknown> = {};
     const found = await Promise.all(
       observing.map((kind) => withTimeout(kind.observe?.(read, root) ?? Promise.resolve(undefined), OBSERVE_MS)),

@@ -71,3 +71,37 @@ test("a subagent's session without rules stays without them while its branch is 
   const own = await rulebook.userTurn({ sessionID: "main", texts: ["Hello."], files: [], created: 6_000 });
   expect(own.rules?.marker.rules).toEqual(["release", "style"]);
 });
+
+test("a project whose rules name no branch reads no .git/HEAD on its turns and tool results; one that does, reads it", async () => {
+  project = await tempProject();
+  await project.writeRule("project", "style.md", "Write small functions.\n");
+  await mkdir(join(project.projectDir, ".git"), { recursive: true });
+  await writeFile(join(project.projectDir, ".git", "HEAD"), "ref: refs/heads/main\n");
+  let headReads = 0;
+  const counting: RuleFs = {
+    ...nodeRuleFs,
+    stat(path) {
+      if (path.endsWith(join(".git", "HEAD"))) headReads++;
+      return nodeRuleFs.stat(path);
+    },
+  };
+  const port = {
+    async sendRules() {
+      return { created: 1_000 };
+    },
+    async readWindow() {
+      return { rules: [], choice: {}, movedOn: false };
+    },
+  };
+  rulebook = await startRulebook({ ...engineDepsOver(project, []), fs: counting, port });
+  await rulebook.sessionSeen({ id: "s", hasHistory: false });
+  await rulebook.userTurn({ sessionID: "s", texts: ["Hello."], files: [], created: 5_000 });
+  await rulebook.toolResult("s", { tool: "read", readCall: () => ({ files: ["a.ts"], changes: [] }) });
+  expect(headReads).toBe(0);
+
+  await project.writeRule("project", "release.md", '---\nbranches: ["release/*"]\n---\nOnly fixes.\n');
+  rulebook.dispose();
+  rulebook = await startRulebook({ ...engineDepsOver(project, []), fs: counting, port });
+  await rulebook.userTurn({ sessionID: "s2", texts: ["Hello."], files: [], created: 6_000 });
+  expect(headReads).toBeGreaterThan(0);
+});
