@@ -5,20 +5,11 @@
  * announced, all within the budget.
  */
 import { describe, expect, test } from "vitest";
-import { composeRulesMessage, type ComposedMessage } from "../../src/render/compose.js";
+import { composeRulesMessage } from "../../src/render/compose.js";
 import { MESSAGE_HEADER, renderRulesMessage } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
+import { bytes, includedNames, names, none, onRequest, sized } from "../support/compose-rules.js";
 import { makeRule } from "../support/rules.js";
-
-const bytes = (text: string) => Buffer.byteLength(text, "utf8");
-const names = (rules: ReadonlyArray<{ name: string }>) => rules.map((rule) => rule.name);
-const includedNames = (composed: ComposedMessage) => composed.included.map(({ rule }) => rule.name);
-/** A rule whose whole block is about `size` bytes. */
-const sized = (name: string, size: number, priority = 50) =>
-  makeRule({ name, priority, content: "x".repeat(Math.max(0, size - 80)) });
-const onRequest = (name: string, description = `When working on ${name}`) =>
-  makeRule({ name, alwaysApply: false, description });
-const none = { files: [] };
 
 describe("delivered rules are known by identity", () => {
   const style = makeRule({ name: "style", content: "Small functions." });

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import { composeRulesMessage, DEFAULT_MAX_MESSAGE_BYTES, type ComposedMessage } from "../../src/render/compose.js";
+import { composeRulesMessage, DEFAULT_MAX_MESSAGE_BYTES } from "../../src/render/compose.js";
 import { renderRuleSection, renderRulesMessage } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { parseRulesMessage } from "../support/rules-message.js";
+import { bytes, includedNames, names, none, onRequest, sized } from "../support/compose-rules.js";
 import { makeRule } from "../support/rules.js";
 
 // Counts how many rule blocks the composer renders: only those it keeps, each once, whatever the budget.
@@ -15,16 +16,6 @@ vi.mock("../../src/render/message.js", async (importOriginal) => {
 beforeEach(() => {
   vi.mocked(renderRuleSection).mockClear();
 });
-
-const bytes = (text: string) => Buffer.byteLength(text, "utf8");
-const names = (rules: ReadonlyArray<{ name: string }>) => rules.map((rule) => rule.name);
-const includedNames = (composed: ComposedMessage) => composed.included.map(({ rule }) => rule.name);
-/** A rule whose whole block is about `size` bytes. */
-const sized = (name: string, size: number, priority = 50) =>
-  makeRule({ name, priority, content: "x".repeat(Math.max(0, size - 80)) });
-const onRequest = (name: string, description = `When working on ${name}`) =>
-  makeRule({ name, alwaysApply: false, description });
-const none = { files: [] };
 
 describe("the normal case is the message as rendered before budgets existed", () => {
   test("all rules and the on-request list, byte for byte", () => {
