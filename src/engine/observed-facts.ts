@@ -5,7 +5,8 @@
  * small (`smallFileReader`) and bounded in time: a hung mount leaves the fact
  * unknown, never the hook waiting.
  */
-import { type AnyNarrowing, conditionOf, NARROWING, type SessionFacts } from "../conditions/list.js";
+import { conditionOf, NARROWING, type SessionFacts } from "../conditions/list.js";
+import { perRuleSet } from "../conditions/per-rule-set.js";
 import { type RuleFs, smallFileReader } from "../discover/fs.js";
 import type { Rule } from "../rule/rule.js";
 import { withTimeout } from "./timing.js";
@@ -22,16 +23,10 @@ export function factsObserver(
   root: string,
 ): (rules: readonly Rule[]) => Promise<SessionFacts> {
   const read = smallFileReader(fs);
-  // Per rule set (a reload replaces the array): which observing kinds its rules name.
-  const named = new WeakMap<readonly Rule[], readonly AnyNarrowing[]>();
-  const observedBy = (rules: readonly Rule[]) => {
-    let kinds = named.get(rules);
-    if (!kinds) {
-      kinds = NARROWING.filter((kind) => kind.observe && rules.some((rule) => conditionOf(rule, kind) !== undefined));
-      named.set(rules, kinds);
-    }
-    return kinds;
-  };
+  // Which observing kinds the set's rules name, worked out once per set.
+  const observedBy = perRuleSet((rules) =>
+    NARROWING.filter((kind) => kind.observe && rules.some((rule) => conditionOf(rule, kind) !== undefined)),
+  );
   return async (rules) => {
     const observing = observedBy(rules);
     const facts: Record<string, unknown> = {};
