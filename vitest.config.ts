@@ -7,9 +7,9 @@
  * `npm test` leaves out test/corpus/: it reads the steering's corpus beside the
  * checkout and runs on its own, `npm run test:corpus` (vitest.corpus.config.ts).
  *
- * A plugin started in a test keeps its parse cache in one folder of the
- * system's temporary folder, not in the user's own cache folder (the end-to-end
- * harness gives each OpenCode its own).
+ * A plugin started in a test keeps its parse cache and its record in folders
+ * of the system's temporary folder, not in the user's own cache and state
+ * folders (the end-to-end harness gives each OpenCode its own).
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +21,10 @@ const standIn = fileURLToPath(new URL("./test/support/opentui-stand-in.ts", impo
 export default defineConfig({
   test: {
     alias: { "@opentui/solid": standIn, "solid-js": standIn },
-    env: { XDG_CACHE_HOME: join(tmpdir(), "rulebook-test-cache") },
+    env: {
+      XDG_CACHE_HOME: join(tmpdir(), "rulebook-test-cache"),
+      XDG_STATE_HOME: join(tmpdir(), "rulebook-test-state"),
+    },
     exclude: [...configDefaults.exclude, "test/corpus/**"],
   },
 });

@@ -32,6 +32,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["render/"],
   ["options.ts", "opencode-config.ts", "plugin-spec.ts", "pack-config.ts"], // their defaults come from discovery and rendering
   ["session/"],
+  ["record/"], // what the rules did: the record's lines, its file, what `stats` makes of it
   ["engine/"],
   ["panel/"],
   ["hosts/opencode/", "hosts/*"], // what both OpenCode adapters share

@@ -29,6 +29,11 @@ export interface RulebookOptions {
    * are (pack-config.ts).
    */
   packs: string[];
+  /**
+   * Keep a local record of what the rules did (docs/record.md), read by `opencode-rulebook stats`. Also off with
+   * `OPENCODE_RULEBOOK_RECORD=0`.
+   */
+  record: boolean;
 }
 
 export const DEFAULT_OPTIONS: RulebookOptions = {
@@ -40,6 +45,7 @@ export const DEFAULT_OPTIONS: RulebookOptions = {
   maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
   enforce: "block",
   packs: [],
+  record: true,
 };
 
 const ENFORCE_VALUES: readonly EnforceOption[] = ["block", "warn", "off"];
@@ -107,6 +113,7 @@ export function parseOptions(
       switch (key) {
         case "debug":
         case "subagents":
+        case "record":
           if (typeof value === "boolean") options[key] = value;
           else reject(key, "true or false", value, options[key]);
           break;
@@ -166,5 +173,7 @@ export function parseOptions(
     }
   }
   if (env.OPENCODE_RULEBOOK_DEBUG === "1" || env.OPENCODE_RULEBOOK_DEBUG === "true") options.debug = true;
+  const record = env.OPENCODE_RULEBOOK_RECORD?.trim().toLowerCase();
+  if (record === "0" || record === "false" || record === "off" || record === "no") options.record = false;
   return { options, errors };
 }

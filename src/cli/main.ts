@@ -17,6 +17,7 @@ import { projectContext, UsageError, type CliIo, type CommandResult } from "./co
 import { makeStyle, useColour } from "./format.js";
 import { addPacksCommands } from "./packs-command.js";
 import { addRulesCommands } from "./rules-commands.js";
+import { addStatsCommand } from "./stats.js";
 import { addInitCommand, addWriteCommands } from "./write-commands.js";
 
 export interface Output {
@@ -49,6 +50,7 @@ export async function run(argv: readonly string[], io: CliIo, output: Output): P
   // In the order `--help` lists them: the commands that read the rules, those that write rule files, the packs, init.
   const wiring = { io, project, done, style, errStyle };
   addRulesCommands(program, wiring);
+  addStatsCommand(program, wiring);
   addWriteCommands(program, wiring);
   addPacksCommands(program, wiring);
   addInitCommand(program, wiring);

@@ -13,6 +13,7 @@ import { listCommand } from "./list.js";
 import { renderCommand } from "./render.js";
 import { listFlag } from "./session.js";
 import { type FactFlags, factsOfOptions, withFactOptions } from "./fact-options.js";
+import { withRecord } from "./record-sink.js";
 import { verifyCommand } from "./verify.js";
 import { diffTargets, wholeFileTargets } from "./verify-input.js";
 import { namedPaths } from "./verify-paths.js";
@@ -151,7 +152,11 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
               )
             : wholeFileTargets(context, named, git);
         const [loaded, targets] = await Promise.all([loadProjectRules(context), input]);
-        done(await verifyCommand(context, loaded, targets, { json: options.json, workingAs }, style));
+        done(
+          await withRecord(context, (record) =>
+            verifyCommand(context, loaded, targets, { json: options.json, workingAs, record }, style),
+          ),
+        );
       },
     );
 }

@@ -27,10 +27,14 @@ import { result, shownPath, type CommandResult, type ProjectContext } from "./co
 import { plural, type Style } from "./format.js";
 import type { Target, Targets } from "./verify-input.js";
 import { shownText } from "../render/shown-text.js";
+import { verifyRecorded } from "../record/from-note.js";
+import type { RecordSink } from "../record/store.js";
 
 interface VerifyOptions {
   json?: boolean;
   workingAs?: SessionFacts;
+  /** Where its findings are kept (the record of what the rules did), when it is kept. */
+  record?: RecordSink;
 }
 
 /** A line that breaks a rule. */
@@ -79,6 +83,7 @@ export async function verifyCommand(
       }
     }
   }
+  for (const event of verifyRecorded(findings, project.projectRoot, Date.now())) options.record?.add(event);
   const errors = findings.filter((finding) => finding.mode === "block").length;
   const warnings = findings.length - errors;
   const exitCode = errors > 0 ? 1 : unread.length > 0 ? 2 : 0;

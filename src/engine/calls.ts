@@ -89,6 +89,8 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       }),
 
     sessionGone(sessionID) {
+      // Its turn is over (what that says is noted at once, before it is freed).
+      if (sessions.peek(sessionID)) void runner.drive(sessionID, { type: "session-ended" });
       sessions.delete(sessionID);
     },
 

@@ -15,7 +15,8 @@ import type { OnDisk } from "../enforce/checked-changes.js";
 import { checkedViolations } from "../enforce/violations.js";
 import type { LoadedRules } from "../formats/load.js";
 import type { Rule } from "../rule/rule.js";
-import type { Effect, SessionEvent } from "../session/events.js";
+import type { Effect } from "../session/effects.js";
+import type { SessionEvent } from "../session/events.js";
 import { inRulesFolder, linkedRuleFile } from "./rule-file-paths.js";
 import { type RuleWritePlace, weakenedByWrites } from "./rule-writes.js";
 import { errorText, withTimeout } from "./timing.js";
@@ -129,6 +130,7 @@ export function callChecking(parts: CheckParts) {
       type: "call-checked",
       tool,
       ...(callID === undefined ? {} : { callID }),
+      counted: effect.counted,
       violations: check.violations,
       ...(check.complete ? {} : { unreached: check.unreached ?? [] }),
       ...weakening,

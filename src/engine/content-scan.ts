@@ -1,6 +1,7 @@
 /** The text a finished tool call brought in, matched against the rules' content conditions within a bound. */
 import { contentHits } from "../select/content.js";
-import type { Effect, SessionEvent } from "../session/events.js";
+import type { Effect } from "../session/effects.js";
+import type { SessionEvent } from "../session/events.js";
 import type { RuleSet } from "../session/session.js";
 
 /** How long the text of one tool result may be scanned for content conditions. */

@@ -3,7 +3,7 @@ import type { Logger } from "../log.js";
 import { weakenedLine } from "../render/weakened.js";
 import { reasonText } from "../select/reasons.js";
 import type { SilentTrigger } from "../session/marker.js";
-import type { Note } from "../session/session.js";
+import type { Note, SessionState } from "../session/session.js";
 import type { FailedTry } from "../session/silent-delivery.js";
 import { CONTENT_SCAN_MS } from "./content-scan.js";
 import type { HostLabels } from "./contract.js";
@@ -15,7 +15,8 @@ interface NoteWords {
   checkMs: number;
 }
 
-export type NoteWriter = (sessionID: string, note: Note) => void;
+/** Hears each note of a session's steps, with the session as the step left it. */
+export type NoteWriter = (sessionID: string, note: Note, state: SessionState) => void;
 
 export function noteWriter({ log, labels, checkMs }: NoteWords): NoteWriter {
   const on = (trigger: SilentTrigger) => labels[trigger] ?? trigger;
@@ -108,6 +109,24 @@ export function noteWriter({ log, labels, checkMs }: NoteWords): NoteWriter {
           `Could not tell whether a call in session ${sessionID} weakens a rule that forbids: ${note.error}`,
           { sessionID },
         );
+      case "corrected":
+      case "gave-up": {
+        const what = `${note.tool}${note.file === undefined ? "" : ` of ${note.file}`}`;
+        const outcome =
+          note.kind === "corrected" ? "went through after its refusal" : "was not made again after its refusal";
+        return log.debug(`A ${what} in session ${sessionID} ${outcome} (${note.rules.join(", ")})`, {
+          sessionID,
+          rules: note.rules,
+        });
+      }
+      case "rule-requested":
+        return log.debug(`Session ${sessionID} read rule ${note.rule} with the rule tool`, {
+          sessionID,
+          rule: note.rule,
+        });
+      case "tool-called":
+        // Counted for the record only: every call in the log would drown what matters.
+        return;
       case "content-unscanned":
         return log.warn(
           `The text ${note.tool} brought in was not all looked at for rules with content conditions (over ${CONTENT_SCAN_MS} ms); rules it did not reach were not activated by it`,

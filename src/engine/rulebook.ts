@@ -31,27 +31,20 @@ import type { LoadedRules } from "../formats/load.js";
 import { foldersFromRoot, projectRoot, projectRulesDirs } from "../discover/locations.js";
 import { prepareForbidden } from "../enforce/forbidding-tiers.js";
 import { reasonText } from "../select/reasons.js";
+import type { RecordSink } from "../record/store.js";
 import type { RuleSet } from "../session/session.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "../session/silent-delivery.js";
 import { sessionStore, type SessionReport } from "../session/store.js";
 import { rulebookCalls } from "./calls.js";
 import { CHECK_SLICE_MS, callChecking, nextTurn } from "./check-call.js";
 import type { HostLabels, Rulebook, SessionPort } from "./contract.js";
+import { CREATION_GRACE_MS, FIRST_MESSAGE_WAIT_MS, HOOK_LIMITS, type HookLimits, PROMPT_TIMEOUT_MS } from "./limits.js";
+import { noteHearers } from "./note-hearers.js";
 import { noteWriter } from "./notes.js";
 import { factsObserver } from "./observed-facts.js";
 import { ruleSetOf } from "./rule-index.js";
 import { sessionRunner } from "./runner.js";
 import { boundedCalls, errorText, withTimeout } from "./timing.js";
-
-/**
- * A rules prompt is stored in milliseconds; one that hangs this long is given up (and looked for in the history before
- * any retry).
- */
-const PROMPT_TIMEOUT_MS = 10_000;
-/** Long enough for a prompt sent right after creating a session; short enough to go unnoticed otherwise. */
-export const CREATION_GRACE_MS = 300;
-/** How long a first user message waits for the rules delivery under way. */
-const FIRST_MESSAGE_WAIT_MS = 2500;
 
 export interface EngineDeps {
   port: SessionPort;
@@ -79,6 +72,8 @@ export interface EngineDeps {
   packs?: readonly ConfiguredPack[];
   /** Where parsed rules are kept between starts; none: every start reads every rule file. */
   parseStore?: ParseCacheStore;
+  /** Where the record of what the rules did goes (none: not kept). */
+  record?: RecordSink;
   /**
    * Whether the host offers the model the `rule` tool now (asked at each event; the host may learn it late). Offered
    * when absent.
@@ -86,37 +81,12 @@ export interface EngineDeps {
   ruleTool?: () => boolean;
 }
 
-/** How long a call a host awaits may wait on each thing; the sum stays within a few seconds. */
-export interface HookLimits {
-  /** For a rules reload under way; past it the call goes on with the rules it has, and the reload lands later. */
-  reloadWaitMs: number;
-  /** For one history read. */
-  historyTimeoutMs: number;
-  /** For the compaction re-delivery; past it the delivery goes on, and a failure is left for the next event. */
-  compactionWaitMs: number;
-  /** For checking which paths named in a prompt exist. */
-  pathCheckMs: number;
-  /**
-   * For checking a tool call against the rules that forbid, reading the file it writes included; past it the rest is
-   * let through.
-   */
-  checkMs: number;
-}
-
-const HOOK_LIMITS: HookLimits = {
-  reloadWaitMs: 1000,
-  historyTimeoutMs: 2000,
-  compactionWaitMs: 4000,
-  pathCheckMs: 500,
-  checkMs: 1000,
-};
-
 /** The engine with what its owner needs besides the host's calls. */
 export interface RunningRulebook extends Rulebook {
   /** The rules in effect now (hot reload replaces them). */
   loaded(): LoadedRules;
-  /** Stops watching rule folders, sending and waiting; frees every session. */
-  dispose(): void;
+  /** Stops watching rule folders, sending and waiting; frees every session; writes what the record holds. */
+  dispose(): Promise<void>;
   report(sessionID: string): SessionReport | undefined;
   /**
    * `holder` hears of each session the engine forgets (`undefined`: all of them, at `dispose`), to free what it keeps
@@ -180,7 +150,10 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     sessions,
     rules,
     log,
-    note: noteWriter({ log, labels, checkMs: limits.checkMs }),
+    note: noteHearers(
+      noteWriter({ log, labels, checkMs: limits.checkMs }),
+      deps.record && { sink: deps.record, project: place.projectRoot, rules, log },
+    ),
     fs: deps.fs,
     within,
     stopped: stopped.signal,
@@ -230,10 +203,13 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     ...calls,
     loaded: () => live.current(),
     onForget: (holder) => sessions.onForget(holder),
-    dispose() {
+    async dispose() {
+      // The turns under way end here: refusals still awaiting their correction were given up.
+      for (const id of sessions.ids()) void runner.drive(id, { type: "session-ended" });
       stopped.abort();
       live.close();
       sessions.close();
+      await deps.record?.close();
     },
     report(sessionID) {
       const state = sessions.peek(sessionID);

@@ -11,7 +11,8 @@
 import { randomUUID } from "node:crypto";
 import type { RuleFs } from "../discover/fs.js";
 import type { Logger } from "../log.js";
-import type { Effect, SessionEvent } from "../session/events.js";
+import type { Effect } from "../session/effects.js";
+import type { SessionEvent } from "../session/events.js";
 import type { SilentTrigger } from "../session/marker.js";
 import type { RuleSet } from "../session/session.js";
 import type { RetryPolicy } from "../session/silent-delivery.js";
@@ -73,6 +74,7 @@ export function sessionRunner(parts: RunnerParts) {
       event = undefined;
       for (const effect of next.effects) {
         if (effect.type === "answer") answer = effect;
+        else if (effect.type === "note") parts.note(sessionID, effect.note, next.state);
         else event = (await apply(sessionID, effect)) ?? event;
       }
     }
@@ -86,10 +88,11 @@ export function sessionRunner(parts: RunnerParts) {
     freshId: randomUUID(),
   });
 
-  async function apply(sessionID: string, effect: Exclude<Effect, Answer>): Promise<SessionEvent | undefined> {
+  async function apply(
+    sessionID: string,
+    effect: Exclude<Effect, Answer | { type: "note" }>,
+  ): Promise<SessionEvent | undefined> {
     switch (effect.type) {
-      case "note":
-        return void parts.note(sessionID, effect.note);
       case "read-window": {
         const read = await parts
           .within(`The host's answer to a history read of session ${sessionID}`, bounds.historyTimeoutMs, (signal) =>

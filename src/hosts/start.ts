@@ -11,6 +11,9 @@ import { userPluginOptions } from "../opencode-config.js";
 import { parseOptions } from "../options.js";
 import { nodeRuleFs } from "../discover/fs.js";
 import { fileParseCache, parseCacheFolder } from "../discover/parse-cache-file.js";
+import { projectRoot } from "../discover/locations.js";
+import { recordFolder } from "../record/location.js";
+import { recordWriter } from "../record/store.js";
 import { ALL_SOURCES } from "../formats/sources.js";
 import { configuredPacks } from "../pack-config.js";
 import { warningLine } from "../rule/warnings.js";
@@ -64,6 +67,15 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
       }),
       options,
       log,
+      ...(options.record
+        ? {
+            record: recordWriter({
+              folder: recordFolder(process.env, home),
+              projectRoot: projectRoot(host.directory, host.worktree),
+              log,
+            }),
+          }
+        : {}),
       userExtraDirs,
       packs: packConfig.packs,
       labels: host.labels,

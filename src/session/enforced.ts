@@ -13,7 +13,8 @@ import type { Rule } from "../rule/rule.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
 import { weakenedText } from "../render/weakened.js";
 import { enforcedMarker, type RulesMarker, weakenedMarker } from "./marker.js";
-import type { Effect, SessionEvent, Step } from "./events.js";
+import type { Effect, Step } from "./effects.js";
+import type { SessionEvent } from "./events.js";
 import type { RulesAnswer, SessionState } from "./session.js";
 import { advanceWindow } from "./window.js";
 
@@ -25,13 +26,13 @@ export const MAX_WARNED_CALLS = 32;
 
 export function callChecked(
   state: SessionState,
-  { tool, callID, violations, weakened = [] }: Extract<SessionEvent, { type: "call-checked" }>,
+  { tool, callID, counted, violations, weakened = [] }: Extract<SessionEvent, { type: "call-checked" }>,
 ): Step {
   const blocked = violations.some((violation) => violation.mode === "block");
   // A refused call writes nothing: it weakens nothing either.
   if (!blocked && weakened.length > 0)
     return weakenedBy(
-      callChecked(state, { type: "call-checked", tool, callID, violations }),
+      callChecked(state, { type: "call-checked", tool, callID, counted, violations }),
       callID ?? tool,
       tool,
       weakened,
@@ -62,6 +63,7 @@ export function callChecked(
       kind: "enforced",
       mode,
       tool,
+      ...(counted ? { call: counted.number } : {}),
       broken: broken.map(({ rule, pattern, file, lineNumber }) => ({
         rule: rule.name,
         pattern: pattern.written,

@@ -6,35 +6,28 @@
  * `FinishedCall`). A step that asks for nothing more ends the conversation.
  */
 import type { SessionFacts } from "../conditions/list.js";
-import type { OnDisk, RuleFileWrite } from "../enforce/checked-changes.js";
+import type { OnDisk } from "../enforce/checked-changes.js";
 import type { PlacedCall, ToolCall } from "../enforce/proposed.js";
-import type { CheckedChange, EnforceOption, Forbidding, Violation } from "../enforce/violations.js";
+import type { EnforceOption, Forbidding, Violation } from "../enforce/violations.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { Rule } from "../rule/rule.js";
 import type { ContentHit } from "../select/content.js";
 import type { ModelRef } from "../conditions/models.js";
-import type { RulesMarker, SilentTrigger } from "./marker.js";
+import type { SilentTrigger } from "./marker.js";
 import type { PathBase } from "./paths.js";
-import type { Note, ReadPurpose, RuleSet, RulesAnswer, SessionState, Turn, WindowView } from "./session.js";
+import type { ReadPurpose, RuleSet, Turn, WindowView } from "./session.js";
 import type { RetryPolicy } from "./silent-delivery.js";
 import type { WindowEvent } from "./window-state.js";
-
-/**
- * What waits for the silent delivery under way: a user's turn (bounded), the host going on after a compaction
- * (bounded), or the call that asked for it (to its end).
- */
-type DeliveryWaiter =
-  | { readonly kind: "turn"; readonly turn: Turn }
-  | { readonly kind: "went-on" }
-  | { readonly kind: "asker" };
 
 /**
  * A tool call to check against the rules that forbid: the rules that hold, and what breaking one meets under the user's
  * option.
  */
-interface CallToCheck {
+export interface CallToCheck {
   readonly call: PlacedCall;
+  /** Its number in the session, from 1. */
+  readonly number: number;
   readonly forbidding: Forbidding;
   readonly option: Exclude<EnforceOption, "off">;
 }
@@ -51,6 +44,12 @@ export interface CallUnderCheck extends CallToCheck {
 export interface FinishedCall {
   readonly tool: string;
   readonly callID?: string;
+  readonly files: readonly string[];
+}
+
+/** A call as the session counts it: its number, from 1, and the files it names (working-set form). */
+export interface CountedCall {
+  readonly number: number;
   readonly files: readonly string[];
 }
 
@@ -117,6 +116,8 @@ export type SessionEvent =
       type: "call-checked";
       tool: string;
       callID?: string;
+      /** The call checked: its number in the session, the files it names (absent: unknown). */
+      counted?: CountedCall;
       violations: readonly Violation[];
       weakened?: readonly WeakenedRule[];
       /** The check ran out of time: the rules not matched against all of the call. */
@@ -145,6 +146,8 @@ export type SessionEvent =
    * a change brings the rules that now apply, and says which no longer do, at the next rules message.
    */
   | { type: "facts-observed"; facts: SessionFacts }
+  /** The session was deleted, or the plugin stops: its turn is over. */
+  | { type: "session-ended" }
   /** The model asked for a rule by name. */
   | { type: "rule-requested"; rule: Rule }
   /** The host stores a rules message of the plugin's, dated `created`. */
@@ -175,76 +178,3 @@ export type SessionEvent =
   | { type: "rules-not-sent"; delivery: string; trigger: SilentTrigger; error: string; refused: boolean }
   /** The silent delivery's conversation broke off: an error of the plugin's own. */
   | { type: "delivery-broke"; error: string };
-
-export type Effect =
-  | { type: "note"; note: Note }
-  /** Read what the window holds; answer with `window-seen`. */
-  | { type: "read-window"; scope: "current" | "since-compaction"; purpose: ReadPurpose }
-  /**
-   * Wait for the silent delivery under way (bounded for a turn and for the host going on); answer a turn with
-   * `turn-may-go-on`, the host with `went-on`.
-   */
-  | { type: "await-delivery"; waiter: DeliveryWaiter }
-  /** Check which paths exist (bounded); answer with `paths-found`. */
-  | { type: "check-paths"; turn: Turn }
-  /**
-   * Ask for the session's silent delivery, after the grace period a new session gives its first message when `grace`;
-   * answer with `delivery-asked`.
-   */
-  | { type: "deliver-silently"; trigger: SilentTrigger; grace?: boolean; thenWentOn?: boolean }
-  /**
-   * Start the silent delivery as a conversation of its own, beginning with `silent-due`; `await-delivery` waits for it.
-   */
-  | { type: "start-delivery"; trigger: SilentTrigger }
-  /**
-   * Wait `afterMs` (a backoff, cut short when the plugin stops; 0: none), then answer with `silent-due`: the delivery's
-   * next try.
-   */
-  | { type: "try-delivery"; trigger: SilentTrigger; afterMs: number }
-  /** Store a silent rules message; answer with `rules-sent`, or `rules-not-sent`. */
-  | {
-      type: "send-rules";
-      delivery: string;
-      composed: ComposedMessage;
-      marker: RulesMarker;
-      trigger: SilentTrigger;
-      compactions: number;
-      agent?: string;
-      model?: ModelRef;
-    }
-  /**
-   * Start the check's clock; find the rule file each change writes, as written or through symlinks (bounded); answer
-   * with `rule-files-found`.
-   */
-  | { type: "find-rule-files"; check: CallToCheck }
-  /** Read these files (bounded by the check's deadline), in order; answer with `files-read`. */
-  | { type: "read-files"; check: CallUnderCheck; reads: ReadonlyArray<{ change: number; path: string }> }
-  /**
-   * Match what the call adds against the rules that forbid, and read its writes of rule files for the rules they weaken
-   * (bounded); answer with `call-checked`.
-   */
-  | {
-      type: "match-call";
-      tool: string;
-      callID?: string;
-      changes: readonly CheckedChange[];
-      ruleWrites: readonly RuleFileWrite[];
-      forbidding: Forbidding;
-      as: SessionFacts;
-      option: Exclude<EnforceOption, "off">;
-      deadline: number;
-    }
-  /** Match the text a finished call brought in against content conditions (bounded); answer with `contents-scanned`. */
-  | {
-      type: "scan-contents";
-      finished: FinishedCall;
-      texts: ReadonlyArray<{ file: string; text: string }>;
-      known: SessionState["activation"]["contentMatches"];
-    }
-  /** The host's answer to the call at hand. */
-  | { type: "answer"; rules?: RulesAnswer; created?: number; hide?: boolean; refusal?: RulesAnswer };
-
-export interface Step {
-  state: SessionState;
-  effects: Effect[];
-}

@@ -18,6 +18,7 @@ import type { UncheckedChange } from "../enforce/checked-changes.js";
 import type { PlacedCall } from "../enforce/proposed.js";
 import type { EnforceOption, Forbidding } from "../enforce/violations.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
+import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
 import type { ModelRef } from "../conditions/models.js";
 import type { Rule } from "../rule/rule.js";
@@ -49,6 +50,10 @@ export interface SessionState {
   readonly silent?: SilentDelivery;
   /** Tool calls placed before they ran, by the host's id, kept until their result comes (`placed-call.ts`). */
   readonly calls?: ReadonlyMap<string, PlacedCall>;
+  /** How many tool calls the session proposed: each call's number, counted from 1. */
+  readonly toolCalls?: number;
+  /** Refused calls whose correction is awaited until the turn ends (`corrections.ts`). */
+  readonly refused?: readonly AwaitedCorrection[];
 }
 
 export const NEW_SESSION: SessionState = { window: NEW_WINDOW, activation: NO_ACTIVATION };
@@ -119,16 +124,45 @@ export type ReadPurpose =
   /** `compactions`: the session's count when it was asked; a compaction since makes what it read stale. */
   | { readonly kind: "compaction-ended"; readonly compactions: number };
 
-/** What a person may read in the log about a step: typed, worded where it is written. */
+/** A refused call waiting for its correction: its tool, its file (none for a command), the rules it broke. */
+export interface AwaitedCorrection {
+  readonly tool: string;
+  readonly file?: string;
+  readonly rules: readonly string[];
+}
+
+/** What happened in a step, typed: the log words what a person reads, the record keeps what it counts. */
 export type Note =
   | { kind: "activated"; rule: string; reason: ActivationReason }
-  | { kind: "delivered"; rules: readonly string[]; how: SilentTrigger | "message" | "tool-result"; tool?: string }
+  | {
+      kind: "delivered";
+      rules: readonly string[];
+      how: SilentTrigger | "message" | "tool-result";
+      tool?: string;
+      /** What the message carried, listed and left out. */
+      composed: ComposedMessage;
+      /** What it opens: the session's first rules, a compaction's window, or neither (rules added to a window). */
+      opens?: SilentTrigger;
+      /** Rules this message activated for the session (the rest came again, or always apply). */
+      fresh: readonly string[];
+    }
+  /** The session proposed its `call`-th tool call. */
+  | { kind: "tool-called"; tool: string; call: number }
+  /** The model read a rule with the `rule` tool. */
+  | { kind: "rule-requested"; rule: string }
+  /**
+   * After refusals of a `tool` call on `file` (none: a command), the next such call went through (`corrected`), or
+   * none did before the turn ended (`gave-up`); `rules`, the rules the refusals named.
+   */
+  | { kind: "corrected" | "gave-up"; tool: string; file?: string; rules: readonly string[] }
   | { kind: "went-on-before-rules" }
   /** A call broke rules that forbid: refused (`block`), or let run with the rules in its result (`warn`). */
   | {
       kind: "enforced";
       mode: "block" | "warn";
       tool: string;
+      /** The call's number in the session. */
+      call?: number;
       broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }>;
     }
   /** A call that ran weakened rules that forbid (rule files stay writable): the user is told. */

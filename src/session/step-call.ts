@@ -11,13 +11,15 @@ import { anyForbidden } from "../enforce/violations.js";
 import { withContent, withFiles } from "./activation.js";
 import { checkedCall, forbiddingUnder, readsFor } from "./call-check.js";
 import { composeFor } from "./compose-for.js";
+import { awaitCorrection, wentThrough } from "./corrections.js";
 import { callChecked, takeWarning, withWarning } from "./enforced.js";
-import type { CallUnderCheck, CheckRead, Effect, FinishedCall, SessionEvent, Step } from "./events.js";
+import type { Effect, Step } from "./effects.js";
+import type { CallUnderCheck, CheckRead, FinishedCall, SessionEvent } from "./events.js";
 import { markerFor } from "./marker.js";
 import { listedInProject, normalisePath } from "./paths.js";
 import { keepCall, placeCall, takeCall, textsBroughtIn } from "./placed-call.js";
 import type { Note, RuleSet, SessionState } from "./session.js";
-import { after, asking, markerContext, moved, names, noted, only, served } from "./step-parts.js";
+import { after, asking, deliveredNote, markerContext, moved, noted, only, served } from "./step-parts.js";
 import { holdsRules, rulesOwed } from "./window-queries.js";
 
 type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
@@ -25,15 +27,24 @@ type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 /** A call about to run: what it names counts, before it exists; what it would add is checked when some rule forbids. */
 export function callProposed(state: SessionState, { call, place, rules }: Event<"call-proposed">): Step {
   const placed = placeCall(call, place);
+  const number = (state.toolCalls ?? 0) + 1;
+  const counted: SessionState = { ...state, toolCalls: number };
   // Intent: a file about to be written counts before it exists.
   const next = served(state, rules)
-    ? keepCall({ ...state, activation: withFiles(state.activation, placed.files) }, placed, rules)
-    : state;
+    ? keepCall({ ...counted, activation: withFiles(state.activation, placed.files) }, placed, rules)
+    : counted;
+  const calledNote = noted([{ kind: "tool-called", tool: placed.tool, call: number }]);
   // Checked whether or not the session gets rules: a subagent's calls are held to the rules like its parent's.
   const forbidding = forbiddingUnder(rules);
-  if (placed.changes.length === 0 || !anyForbidden(forbidding.rules)) return asking(next, { type: "answer" });
+  if (placed.changes.length === 0 || !anyForbidden(forbidding.rules)) {
+    const through = wentThrough(next, placed.tool, placed.files);
+    return { state: through.state, effects: [...calledNote, ...noted(through.notes), { type: "answer" }] };
+  }
   const option = rules.enforce === "warn" ? "warn" : "block";
-  return asking(next, { type: "find-rule-files", check: { call: placed, forbidding, option } });
+  return after(
+    calledNote,
+    asking(next, { type: "find-rule-files", check: { call: placed, number, forbidding, option } }),
+  );
 }
 
 /** The rule files the call writes are known: the files the check needs are read. */
@@ -55,6 +66,7 @@ function matched(state: SessionState, check: CallUnderCheck, read: readonly Chec
     type: "match-call",
     tool,
     ...(callID === undefined ? {} : { callID }),
+    counted: { number: check.number, files: check.call.files },
     changes,
     ruleWrites,
     forbidding: check.forbidding,
@@ -73,11 +85,17 @@ export function checked(state: SessionState, event: Event<"call-checked">): Step
   if (weakeningUnknown !== undefined) notes.push({ kind: "weakening-unknown", error: weakeningUnknown });
   const verdict = callChecked(state, event);
   const refused = verdict.effects.some((effect) => effect.type === "answer" && effect.refusal);
-  // A refused call never runs: no result will come for it.
-  return after(
-    noted(notes),
-    refused ? { ...verdict, state: takeCall(verdict.state, event.callID, tool).state } : verdict,
-  );
+  // A refused call never runs: no result will come for it; it waits for its correction.
+  if (refused) {
+    const broken = event.violations.map(({ rule, file }) => ({
+      rule: rule.name,
+      ...(file === undefined ? {} : { file }),
+    }));
+    const taken = takeCall(verdict.state, event.callID, tool).state;
+    return after(noted(notes), { ...verdict, state: awaitCorrection(taken, tool, broken) });
+  }
+  const through = wentThrough(verdict.state, tool, event.counted?.files ?? []);
+  return after(noted([...notes, ...through.notes]), { ...verdict, state: through.state });
 }
 
 /** A call ran: in a session that gets rules, or whose call broke a `warn` rule, its result may carry rules. */
@@ -146,6 +164,6 @@ function activated(
   // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
   const held = moved(next, { type: "tool-result", composed, current: rules.byName });
   const answer = { text: composed.text, marker: markerFor(composed, tool, markerContext(rules)) };
-  const delivered: Note = { kind: "delivered", rules: names(composed), how: "tool-result", tool };
+  const delivered = deliveredNote(composed, "tool-result", touched, notes, tool);
   return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", rules: answer }] };
 }

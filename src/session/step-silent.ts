@@ -6,7 +6,8 @@
  * next event. Pure.
  */
 import { composeFor } from "./compose-for.js";
-import type { Effect, SessionEvent, Step } from "./events.js";
+import type { Effect, Step } from "./effects.js";
+import type { SessionEvent } from "./events.js";
 import { markerFor, type SilentTrigger } from "./marker.js";
 import type { Note, RuleSet, SessionState, WindowView } from "./session.js";
 import { after, markerContext, markersIn, moved, names, noted, only, asking } from "./step-parts.js";
@@ -125,7 +126,14 @@ export function rulesSent(state: SessionState, event: Event<"rules-sent">): Step
     current: event.rules.byName,
   });
   const landed = holdsRules(next.window) && next.window.rulesCreated === event.created;
-  const note: Note = { kind: "delivered", rules: names(sent), how: event.trigger };
+  const note: Note = {
+    kind: "delivered",
+    rules: names(sent),
+    how: event.trigger,
+    composed: sent,
+    opens: event.trigger,
+    fresh: [],
+  };
   return ended(landed ? asking(next, { type: "note", note }) : only(next));
 }
 

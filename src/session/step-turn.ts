@@ -7,21 +7,25 @@
 import { mentionedRuleNames } from "../select/mentions.js";
 import { withFiles, withMentions } from "./activation.js";
 import { composeFor } from "./compose-for.js";
-import type { SessionEvent, Step } from "./events.js";
+import { turnEnded } from "./corrections.js";
+import type { Step } from "./effects.js";
+import type { SessionEvent } from "./events.js";
 import { markerFor } from "./marker.js";
 import { normalisePath, pathsNamedInPrompt } from "./paths.js";
 import type { Note, ReadPurpose, RuleSet, SessionState, Turn } from "./session.js";
-import { after, markerContext, markersIn, moved, names, noted, served, asking } from "./step-parts.js";
+import { after, asking, deliveredNote, markerContext, markersIn, moved, noted, served } from "./step-parts.js";
 import { holdsRules, mustReadWindow, userMessageDate } from "./window-queries.js";
 
 type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 
 /** A user's message about to reach the model: it waits for the silent delivery under way, if one is. */
-export function userTurn(state: SessionState, event: Event<"user-turn">): Step {
+export function userTurn(before: SessionState, event: Event<"user-turn">): Step {
   const { prompt, place, rules } = event;
-  if (!served(state, rules)) return asking(state, { type: "answer" });
+  // A new turn: the last one's refusals still awaiting their correction were given up.
+  const { state, notes: gaveUp } = turnEnded(before);
+  if (!served(state, rules)) return after(noted(gaveUp), asking(state, { type: "answer" }));
   const chosen = { ...state, agent: event.agent ?? state.agent, model: event.model ?? state.model };
-  const notes: Note[] = [];
+  const notes: Note[] = [...gaveUp];
   const files = event.attachments.flatMap((raw) => {
     // One odd attachment (a file URL that does not decode) is that attachment's problem only.
     try {
@@ -120,7 +124,7 @@ function turnComposes(state: SessionState, turn: Turn, rules: RuleSet): Step {
     text: composed.text,
     marker: markerFor(composed, first ? "first-message" : "message", markerContext(rules)),
   };
-  const delivered: Note = { kind: "delivered", rules: names(composed), how: "message" };
+  const delivered = deliveredNote(composed, "message", state, notes);
   return {
     state: held,
     effects: [...noted([...notes, delivered]), { type: "answer", created: turn.date, rules: answer }],

@@ -8,7 +8,9 @@
  */
 import type { SessionFacts } from "../conditions/list.js";
 import { reloaded, withActivated } from "./activation.js";
-import type { SessionEvent, Step } from "./events.js";
+import { turnEnded } from "./corrections.js";
+import type { Step } from "./effects.js";
+import type { SessionEvent } from "./events.js";
 import type { RuleSet, SessionState } from "./session.js";
 import {
   callProposed,
@@ -19,7 +21,7 @@ import {
   ruleFilesFound,
   toolFinished,
 } from "./step-call.js";
-import { moved, only, served, asking } from "./step-parts.js";
+import { asking, moved, noted, only, served } from "./step-parts.js";
 import { deliveryAsked, deliveryBroke, rulesNotSent, rulesSent, silentDue, silentSend } from "./step-silent.js";
 import { pathsFound, turnMayGoOn, turnSawWindow, userTurn } from "./step-turn.js";
 import { compactionAlreadyApplied, isSuperseded } from "./window-queries.js";
@@ -88,12 +90,19 @@ export function step(state: SessionState, event: SessionEvent): Step {
       return contentsScanned(state, event);
     case "facts-observed":
       return only(sameFacts(state.observed, event.facts) ? state : { ...state, observed: event.facts });
+    case "session-ended": {
+      const ended = turnEnded(state);
+      return { state: ended.state, effects: noted(ended.notes) };
+    }
     case "rule-requested": {
       const read = moved(state, { type: "rule-read", rule: event.rule });
-      return only({
-        ...read,
-        activation: withActivated(read.activation, [{ name: event.rule.name, reason: { kind: "rule-tool" } }]),
-      });
+      return asking(
+        {
+          ...read,
+          activation: withActivated(read.activation, [{ name: event.rule.name, reason: { kind: "rule-tool" } }]),
+        },
+        { type: "note", note: { kind: "rule-requested", rule: event.rule.name } },
+      );
     }
     case "own-rules-stored":
       // The rules already went another way (or it would land after what the model read): this late copy stays out of

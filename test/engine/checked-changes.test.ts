@@ -7,6 +7,7 @@
  * file did not, its fallbacks (a replacement not found, a file that cannot be
  * read), and what a call does to rule files, returned apart.
  */
+import { NEW_SESSION } from "../../src/session/session.js";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { RuleFs } from "../../src/discover/fs.js";
@@ -90,14 +91,14 @@ async function check(disk: Disk, changes: ProposedChange[], maxBytes?: number, l
   const call = placeCall({ tool: "edit", files: [], changes }, { directory: DIR, projectRoot: DIR });
   const found = await checking.findRuleFiles({
     type: "find-rule-files",
-    check: { call, forbidding: { rules: RULES }, option: "block" },
+    check: { call, number: 1, forbidding: { rules: RULES }, option: "block" },
   });
   if (found.type !== "rule-files-found") throw new Error("no rule files found");
   const under: CallUnderCheck = { ...found.check, deadline: found.deadline, ruleFiles: found.ruleFiles };
   const read = await checking.readFiles({ type: "read-files", check: under, reads: readsFor(under) });
   if (read.type !== "files-read") throw new Error("no files read");
   const checked = checkedCall(under, read.read);
-  for (const change of checked.unchecked) note("s1", { kind: "unchecked-change", tool: "edit", change });
+  for (const change of checked.unchecked) note("s1", { kind: "unchecked-change", tool: "edit", change }, NEW_SESSION);
   const violations = violationsIn(checked.changes, RULES, {}, "block", {
     now: () => performance.now(),
     deadline: Number.POSITIVE_INFINITY,

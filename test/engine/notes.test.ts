@@ -1,4 +1,5 @@
 /** The log's words for what the session model notes (src/engine/notes.ts), those the other tests do not read. */
+import { NEW_SESSION } from "../../src/session/session.js";
 import { describe, expect, test } from "vitest";
 import { noteWriter } from "../../src/engine/notes.js";
 import type { Logger } from "../../src/log.js";
@@ -15,7 +16,7 @@ function written(note: Note, labels = {}) {
     error: line("error"),
     flush: async () => {},
   };
-  noteWriter({ log, labels, checkMs: 1000 })("ses_1", note);
+  noteWriter({ log, labels, checkMs: 1000 })("ses_1", note, NEW_SESSION);
   return lines;
 }
 

@@ -6,7 +6,7 @@ import { beforeEach, expect, test } from "vitest";
 import * as entry from "../../src/index.js";
 import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
 import { MARKER_KEY } from "../../src/session/marker.js";
-import { CREATION_GRACE_MS } from "../../src/engine/rulebook.js";
+import { CREATION_GRACE_MS } from "../../src/engine/limits.js";
 import {
   sessionCreated,
   settle,

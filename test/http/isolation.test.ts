@@ -11,7 +11,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
-import type { HookLimits } from "../../src/engine/rulebook.js";
+import type { HookLimits } from "../../src/engine/limits.js";
 import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
 import entry from "../../src/index.js";
 import { parseRulesMessage } from "../support/rules-message.js";

@@ -89,6 +89,18 @@ describe("parseOptions", () => {
     expect(parseOptions({ debug: "x", subagents: "y", maxRuleBytes: "z", nope: 1 }, {}).errors).toHaveLength(4);
   });
 
+  test("the record is kept by default; `record: false` or OPENCODE_RULEBOOK_RECORD=0/false/off/no turns it off", () => {
+    expect(parseOptions(undefined, {}).options.record).toBe(true);
+    expect(parseOptions({ record: false }, {}).options.record).toBe(false);
+    for (const value of ["0", "false", "off", "no", " OFF "])
+      expect(parseOptions({ record: true }, { OPENCODE_RULEBOOK_RECORD: value }).options.record).toBe(false);
+    for (const value of ["1", "", "yes", undefined])
+      expect(parseOptions(undefined, { OPENCODE_RULEBOOK_RECORD: value }).options.record).toBe(true);
+    expect(parseOptions({ record: "no" }, {}).errors).toEqual([
+      'option "record" should be true or false, found "no"; default true used',
+    ]);
+  });
+
   test("OPENCODE_RULEBOOK_DEBUG=1 turns debug on", () => {
     expect(parseOptions(undefined, { OPENCODE_RULEBOOK_DEBUG: "1" }).options.debug).toBe(true);
     expect(parseOptions({ debug: false }, { OPENCODE_RULEBOOK_DEBUG: "1" }).options.debug).toBe(true);

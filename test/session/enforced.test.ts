@@ -10,7 +10,7 @@ import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import { refusedRulesIn } from "../../src/render/refusal.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { MAX_WARNED_CALLS } from "../../src/session/enforced.js";
-import type { Effect } from "../../src/session/events.js";
+import type { Effect } from "../../src/session/effects.js";
 import { NEW_SESSION, type RuleSet, type SessionState } from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
 import { makeRule } from "../support/rules.js";

@@ -3,7 +3,8 @@
  * them.
  */
 import type { Rule } from "../../src/rule/rule.js";
-import type { Effect, SessionEvent } from "../../src/session/events.js";
+import type { Effect } from "../../src/session/effects.js";
+import type { SessionEvent } from "../../src/session/events.js";
 import { NEW_SESSION, type RuleSet, type SessionState, type Turn, type WindowView } from "../../src/session/session.js";
 import type { Stage } from "../../src/session/window-state.js";
 import { makeRule } from "../support/rules.js";

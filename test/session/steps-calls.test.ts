@@ -11,7 +11,8 @@ import type { PlacedCall, ProposedChange, ToolCall } from "../../src/enforce/pro
 import type { Violation } from "../../src/enforce/violations.js";
 import { readForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import type { Rule } from "../../src/rule/rule.js";
-import type { CallUnderCheck, Effect, SessionEvent } from "../../src/session/events.js";
+import type { Effect } from "../../src/session/effects.js";
+import type { CallUnderCheck, SessionEvent } from "../../src/session/events.js";
 import { MAX_KEPT_CALLS, placeCall } from "../../src/session/placed-call.js";
 import type { RuleSet, SessionState } from "../../src/session/session.js";
 import { step } from "../../src/session/step.js";
@@ -60,6 +61,7 @@ const proposed = (call: ToolCall, set = forbidding()): SessionEvent => ({
 /** The check of `call` under way, the rule files found as given. */
 const underCheck = (call: ToolCall, ruleFiles: Array<string | undefined>): CallUnderCheck => ({
   call: placeCall(call, place),
+  number: 1,
   forbidding: { rules: forbidding().list },
   option: "block",
   deadline: 1_000,
@@ -76,7 +78,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([], { tool: "read", files: ["/p/src/a.ts"] })),
       ["src/a.ts"],
       ["c1"],
-      ["answer"],
+      ["note tool-called", "answer"],
     ],
     [
       "a write where some rule forbids: checked, starting with the rule files it writes",
@@ -84,7 +86,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")])),
       ["src/b.ts"],
       ["c1"],
-      ["find-rule-files write"],
+      ["note tool-called", "find-rule-files write"],
     ],
     [
       "a write where no rule forbids: let run at once",
@@ -92,7 +94,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")]), rules),
       ["src/b.ts"],
       ["c1"],
-      ["answer"],
+      ["note tool-called", "answer"],
     ],
     [
       "the user's `enforce: off`: only managed rules are checked, and none is here",
@@ -100,7 +102,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")]), forbidding({ enforce: "off" })),
       ["src/b.ts"],
       ["c1"],
-      ["answer"],
+      ["note tool-called", "answer"],
     ],
     [
       "a subagent's session left alone: nothing counts or is kept, but the call is checked like its parent's",
@@ -108,7 +110,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")])),
       [],
       [],
-      ["find-rule-files write"],
+      ["note tool-called", "find-rule-files write"],
     ],
     [
       "a call without the host's id: checked, but not kept (its result could not be told from another's)",
@@ -116,7 +118,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")], { callID: undefined })),
       ["src/b.ts"],
       [],
-      ["find-rule-files write"],
+      ["note tool-called", "find-rule-files write"],
     ],
   ];
   test.each(table)("%s", (_name, state, event, files, kept, effects) => {
@@ -155,7 +157,7 @@ describe("the check: which files are read, which changes are checked", () => {
     const call = toolCall([edit("/p/.opencode/rules/a.md"), write("src/b.ts"), write("/p/.opencode/rules/c.md")]);
     const found = step(holding, {
       type: "rule-files-found",
-      check: { call: placeCall(call, place), forbidding: { rules: forbidding().list }, option: "block" },
+      check: { call: placeCall(call, place), number: 1, forbidding: { rules: forbidding().list }, option: "block" },
       deadline: 1_000,
       ruleFiles: ["/p/.opencode/rules/a.md", undefined, "/p/.opencode/rules/c.md"],
     });

@@ -87,7 +87,11 @@ export interface Sandbox {
 /** The environment of a spawned command: no colour settings or OpenCode config leaking in from the test runner. */
 export function cleanEnv(home: string, xdg: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   // The pack cache and the managed rules folder of the machine running the tests stay out of it.
-  const apart = { XDG_CACHE_HOME: join(home, ".cache"), OPENCODE_RULEBOOK_MANAGED_DIR: join(home, "managed", "rules") };
+  const apart = {
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    OPENCODE_RULEBOOK_MANAGED_DIR: join(home, "managed", "rules"),
+  };
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: xdg, ...apart, ...extra };
   for (const key of [
     "NO_COLOR",

@@ -30,6 +30,7 @@ const ISOLATED_ENV = [
   "OPENCODE_CONFIG_DIR",
   "XDG_DATA_HOME",
   "XDG_CACHE_HOME",
+  "XDG_STATE_HOME",
   "OPENCODE_RULEBOOK_MANAGED_DIR",
 ] as const;
 
@@ -149,6 +150,7 @@ function driverOn(
         OPENCODE_CONFIG_DIR: join(isolation, "opencode-config"),
         XDG_DATA_HOME: join(isolation, "xdg-data"),
         XDG_CACHE_HOME: join(isolation, "xdg-cache"),
+        XDG_STATE_HOME: join(isolation, "xdg-state"),
         OPENCODE_RULEBOOK_MANAGED_DIR: join(isolation, "managed", "rules"),
       };
       for (const folder of Object.values(env)) await mkdir(folder, { recursive: true });
