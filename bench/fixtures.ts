@@ -37,6 +37,7 @@ export function isolateEnv(home: string): void {
   process.env.XDG_CONFIG_HOME = join(home, ".config");
   process.env.OPENCODE_CONFIG_DIR = join(home, ".config", "opencode");
   process.env.XDG_CACHE_HOME = join(home, ".cache");
+  process.env.XDG_STATE_HOME = join(home, ".local", "state");
   for (const key of Object.keys(process.env)) {
     if (key === "OPENCODE_CONFIG" || key.startsWith("OPENCODE_RULEBOOK_")) delete process.env[key];
   }

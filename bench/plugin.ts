@@ -162,6 +162,15 @@ export class BenchSession {
     await this.hooks["tool.execute.after"]!({ tool: "read", sessionID: this.id, callID, args }, output);
     return output.output;
   }
+
+  /** One `write` tool call: `tool.execute.before` (its check against the rules that forbid), then `tool.execute.after`. */
+  async write(filePath: string, content: string): Promise<void> {
+    const callID = `call_${++this.calls}`;
+    const args = { filePath, content };
+    await this.hooks["tool.execute.before"]!({ tool: "write", sessionID: this.id, callID }, { args });
+    const output = { title: filePath, output: "Wrote file successfully.", metadata: {} };
+    await this.hooks["tool.execute.after"]!({ tool: "write", sessionID: this.id, callID, args }, output);
+  }
 }
 
 /** Whether a hook's parts carry the plugin's rules part. */

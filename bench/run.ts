@@ -21,6 +21,8 @@
  *    1 KiB and a 1 MiB write, vs splitting the text written into lines.
  * 9. A later start with 10 npm packs × 100 rules vs the same 1,000 rules in the
  *    project, per rule, and no git process at start (issue 41).
+ * 10. `stats` over a record of 100,000 events (target < 1 s), vs reading its lines.
+ * 11. A tool call with the record kept vs `record: false`, side by side (≤ 1.05x; issue 43).
  */
 import { execFileSync } from "node:child_process";
 import os from "node:os";
@@ -35,6 +37,8 @@ import { benchNested, REPOSITORY_FILES } from "./nested.js";
 import { benchPacks, PACKS, RULES_PER_PACK } from "./packs.js";
 import { loadPlugin, pluginEntry, REPO } from "./plugin.js";
 import { benchPromptCache } from "./prompt-cache.js";
+import { benchRecordCost, recordCostReport } from "./record-cost.js";
+import { benchRecordStats, recordStatsReport } from "./record-stats.js";
 import { benchRealOpencode } from "./real-opencode.js";
 import { benchStart, type StartRow } from "./start.js";
 import { count, mb, median, ms, progress, ratio, table, us, verdict } from "./stats.js";
@@ -466,6 +470,13 @@ out.push(
   `   git runs at start: ${packs.gitRuns} (git on the PATH was a script leaving a marker, over every start). Network: not measured; the plugin has no network code (only the CLI's packs install runs git), and these packs are local.`,
 );
 out.push("");
+
+// ---------------------------------------------------------------- 10, 11. the record of what the rules did
+
+progress("stats over a record of 100,000 events");
+out.push(...recordStatsReport(await benchRecordStats(quick)), "");
+progress("a tool call with the record kept and without");
+out.push(...recordCostReport(await benchRecordCost(plugin, quick)), "");
 
 // ---------------------------------------------------------------- targets
 

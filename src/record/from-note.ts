@@ -44,16 +44,15 @@ export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
       ];
     }
     case "enforced":
-      return note.broken.map(({ rule, pattern, file, lineNumber }) => ({
-        ...base,
-        kind: note.mode === "block" ? ("refused" as const) : ("warned" as const),
-        ...named(rule),
-        tool: note.tool,
-        pattern,
-        ...(file === undefined ? {} : { file }),
-        ...(lineNumber === undefined ? {} : { line: lineNumber }),
-        ...(note.call === undefined ? {} : { call: note.call }),
-      }));
+      return [
+        ...(note.given ?? []).map((rule) => ({
+          ...base,
+          kind: "delivered" as const,
+          ...named(rule),
+          trigger: note.mode === "block" ? "refusal" : "warning",
+        })),
+        ...enforcedLines(note, base, named),
+      ];
     case "corrected":
     case "gave-up":
       return note.rules.map((rule) => ({
@@ -64,12 +63,34 @@ export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
         ...(note.file === undefined ? {} : { file: note.file }),
       }));
     case "rule-requested":
-      return [{ ...base, kind: "requested", ...named(note.rule) }];
+      // Asked for by name, and its text in the model's context from then on.
+      return [
+        { ...base, kind: "requested", ...named(note.rule) },
+        { ...base, kind: "delivered", ...named(note.rule), trigger: "rule-tool" },
+      ];
     case "tool-called":
       return [{ ...base, kind: "tool-call", tool: note.tool, call: note.call }];
     default:
       return [];
   }
+}
+
+/** A refusal's or warning's lines: one per rule and pattern broken, with the call's file, line and number. */
+function enforcedLines(
+  note: Extract<Note, { kind: "enforced" }>,
+  base: Omit<RecordEvent, "kind">,
+  named: (name: string) => Partial<RecordEvent>,
+): RecordEvent[] {
+  return note.broken.map(({ rule, pattern, file, lineNumber }) => ({
+    ...base,
+    kind: note.mode === "block" ? "refused" : "warned",
+    ...named(rule),
+    tool: note.tool,
+    pattern,
+    ...(file === undefined ? {} : { file }),
+    ...(lineNumber === undefined ? {} : { line: lineNumber }),
+    ...(note.call === undefined ? {} : { call: note.call }),
+  }));
 }
 
 function baseOf({ project, sessionID, state, now }: RecordContext): Omit<RecordEvent, "kind"> {

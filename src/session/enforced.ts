@@ -64,6 +64,7 @@ export function callChecked(
       mode,
       tool,
       ...(counted ? { call: counted.number } : {}),
+      given: [...withText],
       broken: broken.map(({ rule, pattern, file, lineNumber }) => ({
         rule: rule.name,
         pattern: pattern.written,

@@ -163,6 +163,8 @@ export type Note =
       tool: string;
       /** The call's number in the session. */
       call?: number;
+      /** The rules whose text went with the refusal or warning (the window did not hold them as they are). */
+      given?: readonly string[];
       broken: ReadonlyArray<{ rule: string; pattern: string; file?: string; lineNumber?: number }>;
     }
   /** A call that ran weakened rules that forbid (rule files stay writable): the user is told. */

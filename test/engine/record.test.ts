@@ -104,6 +104,7 @@ describe("the record of a session", () => {
       ["delivered", "logging", "file"],
       ["delivered", "typescript", "file"],
       ["requested", "guide", undefined],
+      ["delivered", "guide", "rule-tool"],
       ["delivered", "guide", "compaction"],
       ["delivered", "logging", "compaction"],
       ["delivered", "migrations", "compaction"],
@@ -118,8 +119,10 @@ describe("the record of a session", () => {
     const refused = await rulebook.toolAboutToRun("s1", write("c1", "src/a.ts", "const a = 1;\nconsole.log(a);\n"));
     expect(refused.refusal).toBeDefined();
     expect((await rulebook.toolAboutToRun("s1", write("c2", "src/a.ts", "const a = 1;\n"))).refusal).toBeUndefined();
-    expect(lines("tool", "file", "line", "call", "pattern")).toEqual([
+    expect(lines("tool", "file", "line", "call", "pattern", "trigger")).toEqual([
       { kind: "tool-call", tool: "write", call: 1 },
+      // The refusal gives the rule's text: it costs context as a delivery does.
+      { kind: "delivered", rule: "logging", trigger: "refusal" },
       { kind: "refused", rule: "logging", tool: "write", file: "src/a.ts", line: 2, call: 1, pattern: "console.log(" },
       { kind: "tool-call", tool: "write", call: 2 },
       { kind: "corrected", rule: "logging", tool: "write", file: "src/a.ts" },

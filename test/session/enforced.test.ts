@@ -122,17 +122,21 @@ describe("a call that breaks a block rule", () => {
     expect(state.warned).toBeUndefined();
   });
 
-  test("the log hears of it, typed", () => {
-    const { effects } = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts", lineNumber: 9 })]);
+  test("the log and the record hear of it, typed: the rule broken, and whose text went with the refusal", () => {
+    const { effects, state } = check(held, [broke(noConsole, "console.log(1)", { file: "src/x.ts", lineNumber: 9 })]);
     expect(effects[0]).toEqual({
       type: "note",
       note: {
         kind: "enforced",
         mode: "block",
         tool: "write",
+        given: ["no-console"],
         broken: [{ rule: "no-console", pattern: "console.log(", file: "src/x.ts", lineNumber: 9 }],
       },
     });
+    // The window holds its text now: a second refusal names it without giving it again.
+    const again = check(state, [broke(noConsole, "console.log(2)", { file: "src/x.ts", lineNumber: 3 })]);
+    expect(again.effects[0]).toMatchObject({ note: { kind: "enforced", given: [] } });
   });
 });
 

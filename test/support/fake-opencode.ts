@@ -112,11 +112,16 @@ export async function tempProject(): Promise<TempProject> {
     OPENCODE_CONFIG_DIR: process.env.OPENCODE_CONFIG_DIR,
     OPENCODE_RULEBOOK_DEBUG: process.env.OPENCODE_RULEBOOK_DEBUG,
     XDG_DATA_HOME: process.env.XDG_DATA_HOME,
+    XDG_STATE_HOME: process.env.XDG_STATE_HOME,
+    OPENCODE_RULEBOOK_RECORD: process.env.OPENCODE_RULEBOOK_RECORD,
   };
   process.env.HOME = home;
   process.env.XDG_CONFIG_HOME = configHome;
   // OpenCode 2's plugin writes its log in OpenCode's data folder: a test's goes to its own.
   process.env.XDG_DATA_HOME = join(home, ".local", "share");
+  // …and its record of what the rules did in its own state folder.
+  process.env.XDG_STATE_HOME = join(home, ".local", "state");
+  delete process.env.OPENCODE_RULEBOOK_RECORD;
   delete process.env.OPENCODE_CONFIG_DIR;
   delete process.env.OPENCODE_RULEBOOK_DEBUG;
   const project: TempProject = {
