@@ -3,7 +3,8 @@
  * touches those files, receives that prompt and works as that agent on that
  * model, which rules would be delivered and why, and which would not and why.
  * The reasons are the engine's own (whyRuleApplies, whyRuleDoesNotApply), and
- * delivery is composeRulesMessage's, budget included.
+ * delivery is composeRulesMessage's, budget included. A rule's figure is what
+ * it costs in the message (render/tokens.ts), as `list` and the Rules panel say.
  */
 import {
   conditionOf,
@@ -21,8 +22,9 @@ import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
 import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
-import { columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
+import { columns, plural, sizeLabel, type Style } from "./format.js";
 import { byteLength } from "../render/name-list.js";
+import { estimateTokens, ruleTokens, tokensLabel } from "../render/tokens.js";
 import { enforceJson, forbiddingRules, forbiddingText } from "./forbids.js";
 import { hypotheticalSession } from "./session.js";
 
@@ -85,6 +87,7 @@ export function explainCommand(
       ...(rule.pack ? { pack: rule.pack.label } : {}),
       displayPath: rule.displayPath,
       path: rule.path,
+      tokens: ruleTokens(rule),
       reason,
       ...(scope ? { for: scope } : {}),
     });
@@ -128,7 +131,13 @@ export function explainCommand(
   lines.push(style.bold(`Delivered (${delivered.length})`));
   if (delivered.length === 0) lines.push(style.dim("  (none)"));
   lines.push(
-    ...columns(delivered.map(({ rule, reason }) => [style.green(`✓ ${rule.name}`), withOrigin(rule, reason)])),
+    ...columns(
+      delivered.map(({ rule, reason }) => [
+        style.green(`✓ ${rule.name}`),
+        tokensLabel(ruleTokens(rule)),
+        withOrigin(rule, reason),
+      ]),
+    ),
   );
   lines.push("");
   lines.push(style.bold(`Not delivered (${notDelivered.length})`));

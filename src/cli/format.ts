@@ -5,6 +5,7 @@
 import { ACTIVATING, conditionOf } from "../conditions/list.js";
 import type { Rule } from "../rule/rule.js";
 import { activationOf } from "../select/rule-set.js";
+import { estimateTokens, tokensLabel } from "../render/tokens.js";
 
 export interface Style {
   bold(text: string): string;
@@ -36,14 +37,9 @@ export function makeStyle(colour: boolean): Style {
   };
 }
 
-/** A rough token estimate: about four bytes a token for English text and code. */
-export function estimateTokens(bytes: number): number {
-  return Math.ceil(bytes / 4);
-}
-
-/** `1234 B ≈ 309 tokens` */
-export function sizeLabel(bytes: number): string {
-  return `${bytes} B ≈ ${estimateTokens(bytes)} tokens`;
+/** `1234 B ≈ 309 tokens`; `tokens` when they were summed rule by rule (each rule's figure rounded as the panel's is). */
+export function sizeLabel(bytes: number, tokens = estimateTokens(bytes)): string {
+  return `${bytes} B ${tokensLabel(tokens)}`;
 }
 
 /** How a rule activates, in words: `always`, `files: src/**`, `keywords: sql`, `content: "TODO"`, `on request`, `manual (@name)`; a rule also on request says so. */

@@ -1,4 +1,8 @@
-/** `list`: every rule found, grouped by scope and source, with how it activates (and for which agents and models) and its size. */
+/**
+ * `list`: every rule found, grouped by scope and source, with how it activates
+ * (and for which agents and models) and its size: what it costs in a rules
+ * message (its whole block), the same figure the Rules panel and `explain` give.
+ */
 import { ACTIVATING, conditionOf, NARROWING, type AnyKind } from "../conditions/list.js";
 import { tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
@@ -7,8 +11,9 @@ import { activationOf } from "../select/rule-set.js";
 import { scopeText } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
-import { activationLabel, columns, estimateTokens, plural, sizeLabel, type Style } from "./format.js";
-import { byteLength } from "../render/name-list.js";
+import { activationLabel, columns, plural, sizeLabel, type Style } from "./format.js";
+import { sectionBytes } from "../render/fit.js";
+import { ruleTokens, tokensLabel } from "../render/tokens.js";
 import { enforceJson, enforcesLabel } from "./forbids.js";
 
 interface ListOptions {
@@ -65,16 +70,13 @@ export function listCommand(
     lines.push(style.bold(key));
     lines.push(
       ...columns(
-        rules.map((rule) => {
-          const bytes = byteLength(rule.content);
-          return [
-            style.cyan(rule.name),
-            activationCell(rule, style),
-            `${bytes} B`,
-            `≈${estimateTokens(bytes)} tok`,
-            style.dim(rule.displayPath),
-          ];
-        }),
+        rules.map((rule) => [
+          style.cyan(rule.name),
+          activationCell(rule, style),
+          `${sectionBytes(rule)} B`,
+          tokensLabel(ruleTokens(rule)),
+          style.dim(rule.displayPath),
+        ]),
       ),
     );
     lines.push("");
@@ -101,7 +103,8 @@ export function listCommand(
     for (const warning of warnings) lines.push(`  ${warningLine(warning, shownPath(project, warning.path))}`);
     lines.push("");
   }
-  const total = loaded.rules.reduce((sum, rule) => sum + byteLength(rule.content), 0);
+  const bytes = loaded.rules.reduce((sum, rule) => sum + sectionBytes(rule), 0);
+  const tokens = loaded.rules.reduce((sum, rule) => sum + ruleTokens(rule), 0);
   const managed = loaded.rules.filter((rule) => tierOf(rule) === "managed").length;
   const counts = [
     ...(managed > 0 ? [`${managed} managed`] : []),
@@ -110,7 +113,7 @@ export function listCommand(
     ),
   ].join(", ");
   lines.push(
-    `${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(total)}; ${plural(warnings.length, "warning")}`,
+    `${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(bytes, tokens)}; ${plural(warnings.length, "warning")}`,
   );
   return result(`${lines.join("\n")}\n`);
 }
@@ -131,7 +134,6 @@ function activationCell(rule: Rule, style: Style): string {
 }
 
 function ruleJson(rule: Rule) {
-  const bytes = byteLength(rule.content);
   return {
     name: rule.name,
     scope: rule.scope,
@@ -155,8 +157,9 @@ function ruleJson(rule: Rule) {
     // Only for a rule with a scope: absent, it is for every agent and model.
     ...kindsJson(rule, NARROWING),
     enforce: enforceJson(rule),
-    bytes,
-    tokens: estimateTokens(bytes),
+    // What the rule costs in a rules message: its block (tags, name and text), as the Rules panel counts it.
+    bytes: sectionBytes(rule),
+    tokens: ruleTokens(rule),
     path: rule.path,
     displayPath: rule.displayPath,
   };

@@ -10,6 +10,7 @@ import type { Logger } from "../log.js";
 import type { Rule } from "../rule/rule.js";
 import { answerRuleRequest } from "../render/rule-request.js";
 import { resultLeftAlone } from "../session/enforced.js";
+import { ruleTokens } from "../render/tokens.js";
 import { ruleReadMarker } from "../session/marker.js";
 import type { PathBase } from "../session/paths.js";
 import type { RuleSet } from "../session/session.js";
@@ -176,7 +177,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
         void guard(log, label("ruleRequested"), sessionID, undefined, () =>
           runner.drive(sessionID, { type: "rule-requested", rule: answer.rule as Rule }),
         );
-      return { output: answer.output, marker: ruleReadMarker(answer.rule.name) };
+      return { output: answer.output, marker: ruleReadMarker(answer.rule.name, ruleTokens(answer.rule)) };
     },
   };
 }

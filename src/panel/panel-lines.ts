@@ -1,17 +1,19 @@
 /**
  * The Rules panel as lines of text for a column of a given width: pure, so
  * what a person sees is tested without a terminal. The full layout gives
- * each rule its own line and its reason below (wrapped at words, continued
- * under it); below `COMPACT_BELOW` columns each rule is one line, its name
- * and the kind of reason, cut short. Every list is bounded: a repository
- * may hold thousands of rules, the sidebar shows the first ones and counts
- * the rest.
+ * each rule its own line, with what it costs (`≈ 120 tokens`), and its reason
+ * below (wrapped at words, continued under it), the rules in context headed by
+ * their count and total; below `COMPACT_BELOW` columns each rule is one line,
+ * its name and the kind of reason, cut short, and the title gives the total.
+ * Every list is bounded: a repository may hold thousands of rules, the
+ * sidebar shows the first ones and counts the rest.
  */
 import { kindOfMet, NARROWING, type ConditionMet, type ScopeMatch } from "../conditions/list.js";
 import type { RuleWhy } from "../session/marker.js";
 import { enforcedText, type ActivationReason } from "../select/reasons.js";
 import { shownText } from "../render/shown-text.js";
 import { orList } from "../rule/warning-words.js";
+import { tokensLabel } from "../render/tokens.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
 
 export type LineTone = "title" | "heading" | "rule" | "reason" | "muted" | "warning";
@@ -38,11 +40,16 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
   const lines: PanelLine[] = [{ text: "Rules", tone: "title" }];
   const add = (text: string, tone: LineTone, indent = 0) =>
     lines.push(...wrap(text, width, indent).map((line) => ({ text: line, tone })));
-  const rules = (heading: string, list: readonly PanelRule[], because: (rule: PanelRule) => string | undefined) => {
+  const rules = (
+    heading: string,
+    list: readonly PanelRule[],
+    because: (rule: PanelRule) => string | undefined,
+    total = "",
+  ) => {
     if (list.length === 0) return;
-    add(`${heading} (${list.length})`, "heading");
+    add(`${heading} (${list.length}${total})`, "heading");
     for (const rule of list.slice(0, MAX_LISTED)) {
-      add(`• ${clean(rule.name)}`, "rule", 2);
+      lines.push(...nameLines(rule, width).map((text) => ({ text, tone: "rule" as const })));
       const reason = because(rule);
       if (reason) add(`  ${reason}`, "reason", 2);
     }
@@ -54,7 +61,9 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
     const more = count - Math.min(list.length, MAX_LISTED);
     add(`  ${list.slice(0, MAX_LISTED).map(clean).join(", ")}${more > 0 ? `, + ${more} more` : ""}`, "muted", 2);
   };
-  rules("In context", panel.inContext, (rule) => rule.why && whyText(rule.why));
+  const cost = costOf(panel);
+  const total = cost && ` · ${tokensLabel(cost.tokens)}${cost.known < cost.of ? ` for ${cost.known}` : ""}`;
+  rules("In context", panel.inContext, (rule) => rule.why && whyText(rule.why), total);
   rules("Set aside for now", panel.setAside, (rule) =>
     rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : `given for another ${ANY_SCOPE}`,
   );
@@ -71,7 +80,10 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
 }
 
 function compactLines(panel: RulesPanel, width: number): PanelLine[] {
-  const lines: PanelLine[] = [{ text: cut(`Rules · ${panel.inContext.length}`, width), tone: "title" }];
+  const cost = costOf(panel);
+  // `+`: some rules' cost is not known, the total is at least this.
+  const total = cost ? ` · ≈${cost.tokens}${cost.known < cost.of ? "+" : ""}` : "";
+  const lines: PanelLine[] = [{ text: cut(`Rules · ${panel.inContext.length}${total}`, width), tone: "title" }];
   for (const rule of panel.inContext.slice(0, MAX_LISTED))
     lines.push({ text: cut(`${clean(rule.name)} · ${rule.why ? shortWhy(rule.why) : "given"}`, width), tone: "rule" });
   const more = [
@@ -86,6 +98,26 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
     lines.push({ text: cut(`⚠ weakened: ${clean(name)}`, width), tone: "warning" });
   if (panel.warnings > 0) lines.push({ text: cut(`⚠ ${plural(panel.warnings, "warning")}`, width), tone: "warning" });
   return lines;
+}
+
+/**
+ * What the rules in context cost: the total of the figures known, and for how
+ * many of them. None when no rule's cost is known (marks of an earlier version):
+ * the panel then gives no total rather than a false one.
+ */
+function costOf(panel: RulesPanel): { tokens: number; known: number; of: number } | undefined {
+  const known = panel.inContext.filter((rule) => rule.tokens !== undefined).length;
+  return known === 0 ? undefined : { tokens: panel.tokens, known, of: panel.inContext.length };
+}
+
+/** A rule's name, wrapped, and its figure after it: on the name's last line when it fits there, else on a line below. */
+function nameLines(rule: PanelRule, width: number): string[] {
+  const lines = wrap(`• ${clean(rule.name)}`, width, 2);
+  if (rule.tokens === undefined) return lines;
+  const figure = tokensLabel(rule.tokens);
+  const last = lines.pop() ?? "";
+  const joined = `${last} · ${figure}`;
+  return [...lines, ...([...joined].length <= width ? [joined] : [last, `  ${figure}`])];
 }
 
 /** Why a rule applies, as the panel words it: `always`, `file src/db/user.ts matched src/db/**`, `keyword "migration" · agent plan`. */

@@ -1,9 +1,9 @@
 /**
  * What the Rules panel shows for a session, worked out from the plugin's own
  * marks in the session's current window (oldest first): the rules the model
- * holds and why, the rules given for another agent or model and set aside
- * now, the on-request rules it may read, the rules the budget left out, and
- * how many warnings the rule files gave. Pure: the same history gives the
+ * holds, why and what each costs, the rules given for another agent or model
+ * and set aside now, the on-request rules it may read, the rules the budget
+ * left out, and how many warnings the rule files gave. Pure: the same history gives the
  * same panel, in any process, after a restart, in a fork.
  */
 import { isComposed, type RulesMarker, type RuleWhy } from "../session/marker.js";
@@ -12,11 +12,15 @@ export interface PanelRule {
   name: string;
   /** Why it applies (absent for marks written before the panel existed). */
   why?: RuleWhy;
+  /** What it costs in the window, estimated (`ruleTokens`); absent when its mark did not say (an earlier version's). */
+  tokens?: number;
 }
 
 export interface RulesPanel {
   /** In the model's context window and in effect, in the order they were given. */
   inContext: PanelRule[];
+  /** What the rules in context cost, estimated: the sum of the figures known (a rule without one counts 0). */
+  tokens: number;
   /** In the window, but the model was told they do not apply to the agent or model at work now. */
   setAside: PanelRule[];
   /** Listed for the model to read with the `rule` tool, not read yet. */
@@ -48,7 +52,9 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
     for (const name of marker.weakened ?? []) weakened.add(name);
     marker.rules.forEach((name, i) => {
       const why = marker.why?.[i];
-      given.set(name, why === undefined ? { name } : { name, why });
+      const tokens = marker.tokens?.[i];
+      // Given again, its latest mark says what it costs: its text may have changed; a mark without a figure knows none.
+      given.set(name, { name, ...(why === undefined ? {} : { why }), ...(tokens === undefined ? {} : { tokens }) });
       paused.delete(name);
       leftOut.delete(name);
     });
@@ -71,8 +77,10 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
     }
   }
   const rules = [...given.values()];
+  const inContext = rules.filter((rule) => !paused.has(rule.name));
   return {
-    inContext: rules.filter((rule) => !paused.has(rule.name)),
+    inContext,
+    tokens: inContext.reduce((sum, rule) => sum + (rule.tokens ?? 0), 0),
     setAside: rules.filter((rule) => paused.has(rule.name)),
     onRequest: [...offered].filter((name) => !given.has(name)),
     leftOut: [...leftOut],

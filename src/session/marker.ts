@@ -4,13 +4,14 @@
  * the delivery attempt it was. A host stores it with the message (OpenCode
  * 1: in the part's metadata, or the tool result's) so the plugin can
  * recognise its own messages in a session's history, and the Rules panel
- * can show what the model holds without asking the server.
+ * can show what the model holds, and what it costs, without the rules loaded.
  */
 import { kindOfMet, NARROWING, type ScopeMatch } from "../conditions/list.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
 import { isScoped } from "../select/scope.js";
 import { originText } from "../rule/origin.js";
+import { ruleTokens } from "../render/tokens.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
 export const MARKER_KEY = "opencode-rulebook";
@@ -38,6 +39,8 @@ export interface RulesMarker {
   resumed?: string[];
   /** Why each rule in `rules` applies, in the same order (absent in markers written before the panel). */
   why?: RuleWhy[];
+  /** What each rule in `rules` costs in the window, estimated (`ruleTokens`), in the same order (absent in earlier markers). */
+  tokens?: number[];
   /** Every on-request rule the message lists by name. */
   offered?: string[];
   /** Active rules the budget left out (the first `MAX_LEFT_OUT_NAMES`), and how many there were when more. */
@@ -76,6 +79,7 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
     ...(composed.paused.length > 0 ? { paused: composed.paused } : {}),
     ...(composed.resumed.length > 0 ? { resumed: composed.resumed } : {}),
     why: composed.included.map(({ rule, reason, scope }) => whyOf(reason, scope, originText(rule))),
+    tokens: composed.included.map(({ rule }) => ruleTokens(rule)),
     ...(composed.onRequest.length > 0 ? { offered: composed.onRequest.map((rule) => rule.name) } : {}),
     ...(leftOut.length > 0 ? { leftOut: leftOut.slice(0, MAX_LEFT_OUT_NAMES) } : {}),
     ...(leftOut.length > MAX_LEFT_OUT_NAMES ? { leftOutCount: leftOut.length } : {}),
@@ -120,10 +124,11 @@ export type Trigger =
 
 /** The marker of the rules a call broke (`mode`: refused, or let run with a warning), each with the file it wrote, if any. */
 export function enforcedMarker(
-  broken: ReadonlyArray<{ name: string; file?: string }>,
+  broken: ReadonlyArray<{ name: string; file?: string; tokens?: number }>,
   mode: "block" | "warn",
   tool: string,
 ): RulesMarker {
+  const tokens = broken.map((rule) => rule.tokens);
   return {
     kind: "rules",
     rules: broken.map(({ name }) => name),
@@ -131,6 +136,8 @@ export function enforcedMarker(
     why: broken.map(({ file }) => ({
       reason: { kind: "enforced", mode, tool, ...(file === undefined ? {} : { file }) },
     })),
+    // The rules' cost in the window, when every one is known (a host's own record of a refusal names rules only).
+    ...(tokens.every((size) => size !== undefined) ? { tokens: tokens as number[] } : {}),
   };
 }
 
@@ -142,12 +149,13 @@ export const weakenedMarker = (names: readonly string[]): RulesMarker => ({
   weakened: [...names],
 });
 
-/** The plugin's `rule` tool answer: the one rule the model read by name. */
-export const ruleReadMarker = (name: string): RulesMarker => ({
+/** The plugin's `rule` tool answer: the one rule the model read by name, and its cost when the caller knows it. */
+export const ruleReadMarker = (name: string, tokens?: number): RulesMarker => ({
   kind: "rules",
   rules: [name],
   trigger: RULE_READ_TRIGGER,
   why: [{ reason: { kind: "rule-tool" } }],
+  ...(tokens === undefined ? {} : { tokens: [tokens] }),
 });
 
 const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed", "held", "weakened"] as const;
@@ -171,6 +179,8 @@ export function asMarker(value: unknown): RulesMarker | undefined {
     ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isRuleWhy))
       ? ["why" as const]
       : []),
+    // One count per rule, or none: a figure that may belong to another rule is worse than no figure.
+    ...(marker.tokens !== undefined && !isCountPerRule(marker.tokens, marker.rules.length) ? ["tokens" as const] : []),
     ...(marker.warnings !== undefined && !isCount(marker.warnings) ? ["warnings" as const] : []),
     ...(marker.leftOutCount !== undefined && !isCount(marker.leftOutCount) ? ["leftOutCount" as const] : []),
   ];
@@ -183,6 +193,8 @@ export function asMarker(value: unknown): RulesMarker | undefined {
 const isNameList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((name) => typeof name === "string");
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
+const isCountPerRule = (value: unknown, rules: number): value is number[] =>
+  Array.isArray(value) && value.length === rules && value.every(isCount);
 const isText = (value: unknown): value is string => typeof value === "string";
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 

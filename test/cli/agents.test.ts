@@ -56,7 +56,7 @@ describe("explain --agent --model", () => {
     expect(stdout).toContain(
       "Files: (none)\nAgent: (not given: rules for some agents do not apply; see --agent)\nModel: (not given: rules for some models do not apply; see --model)\n",
     );
-    expect(stdout).toMatch(/Delivered \(1\)\n {2}✓ testing {2}always\n/);
+    expect(stdout).toMatch(/Delivered \(1\)\n {2}✓ testing {2}≈ \d+ tokens {2}always\n/);
     expect(stdout).toMatch(
       /^ {2}✗ plan-notes\s+for agent plan only; the session's agent is not known yet \(give --agent\)$/m,
     );
@@ -75,7 +75,7 @@ describe("explain --agent --model", () => {
     const { stdout, code } = box.run(["explain", "--agent", "plan"]);
     expect(code).toBe(0);
     expect(stdout).toContain("Agent: plan\n");
-    expect(stdout).toMatch(/^ {2}✓ plan-notes\s+always; for agent plan$/m);
+    expect(stdout).toMatch(/^ {2}✓ plan-notes\s+≈ \d+ tokens\s+always; for agent plan$/m);
     expect(stdout).toMatch(/^ {2}✗ build-tests\s+for agent build only; the session works as agent plan$/m);
     expect(stdout).toMatch(/^ {2}✗ review\s+for agent reviewer only; the session works as agent plan$/m);
     expect(stdout).toMatch(/Delivered \(2\)\n/);
@@ -92,8 +92,8 @@ describe("explain --agent --model", () => {
     const { stdout, code } = box.run(["explain", "--agent", "build", "--model", "anthropic/claude-sonnet-4"]);
     expect(code).toBe(0);
     expect(stdout).toContain("Agent: build\nModel: anthropic/claude-sonnet-4\n");
-    expect(stdout).toMatch(/^ {2}✓ build-tests\s+always; for agent build$/m);
-    expect(stdout).toMatch(/^ {2}✓ claude\s+always; for model anthropic\/\*$/m);
+    expect(stdout).toMatch(/^ {2}✓ build-tests\s+≈ \d+ tokens\s+always; for agent build$/m);
+    expect(stdout).toMatch(/^ {2}✓ claude\s+≈ \d+ tokens\s+always; for model anthropic\/\*$/m);
     expect(stdout).toMatch(/^ {2}✗ plan-notes\s+for agent plan only; the session works as agent build$/m);
 
     const json = explainJson(["--agent", "build", "--model", "anthropic/claude-sonnet-4"]);
@@ -264,7 +264,9 @@ describe("check: agent names", () => {
       }),
     ]);
     // Kept: a session under that name, were there one, would get it.
-    expect(box.run(["explain", "--agent", "planner"]).stdout).toMatch(/^ {2}✓ planner\s+always; for agent planner$/m);
+    expect(box.run(["explain", "--agent", "planner"]).stdout).toMatch(
+      /^ {2}✓ planner\s+≈ \d+ tokens\s+always; for agent planner$/m,
+    );
   });
 
   test("built-in agents, in any case, and the rules of the fixture are not warned about", async () => {

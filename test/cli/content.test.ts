@@ -29,14 +29,14 @@ describe("content conditions on the command line", () => {
 
   test("explain reads the files given and says which content matched, and where none did", () => {
     const hit = box.run(["explain", "--files", "src/net.ts"]);
-    expect(hit.stdout).toMatch(/✓ legacy-client\s+content: src\/net\.ts contains "legacyFetch\("/);
+    expect(hit.stdout).toMatch(/✓ legacy-client\s+≈ \d+ tokens\s+content: src\/net\.ts contains "legacyFetch\("/);
     const miss = box.run(["explain", "src/clean.ts"]);
     expect(miss.stdout).toMatch(
       /✗ legacy-client\s+content: no file of the session seen containing "legacyFetch\(", "\/from 'old-http'\/"/,
     );
     // match: all: a file the globs match must hold it; the same text elsewhere does not count.
     expect(box.run(["explain", "notes/drop.md", "db/001.sql"]).stdout).toMatch(
-      /✓ sql-drops\s+files: db\/001\.sql matched db\/\*\*\/\*\.sql; content: db\/001\.sql contains "\/drop\\\\s\+table\/i"/,
+      /✓ sql-drops\s+≈ \d+ tokens\s+files: db\/001\.sql matched db\/\*\*\/\*\.sql; content: db\/001\.sql contains "\/drop\\\\s\+table\/i"/,
     );
     expect(box.run(["explain", "notes/drop.md"]).stdout).toMatch(/✗ sql-drops/);
   });

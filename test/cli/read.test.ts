@@ -6,6 +6,11 @@ import { mentionedRuleNames } from "../../src/select/mentions.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
 import { loadRules } from "../../src/formats/load.js";
+import { sectionBytes } from "../../src/render/fit.js";
+import { ruleTokens } from "../../src/render/tokens.js";
+import { markerFor } from "../../src/session/marker.js";
+import { rulesPanel } from "../../src/panel/rules-panel.js";
+import { panelLines } from "../../src/panel/panel-lines.js";
 import { GLOBAL_RULES, projectTree } from "../support/cli-fixtures.js";
 import { ANSI, sandbox, type Sandbox, useSandbox } from "../support/cli.js";
 
@@ -55,7 +60,8 @@ describe("list", () => {
     ]);
   });
 
-  test("groups rules by scope and source with activation, bytes, tokens and file", () => {
+  test("groups rules by scope and source with activation, bytes, tokens and file", async () => {
+    const style = (await loadForSandbox()).rules.find((rule) => rule.name === "style");
     const { stdout, stderr, code } = box.run(["list"]);
     expect(code).toBe(0);
     expect(stderr).toBe("");
@@ -65,8 +71,12 @@ describe("list", () => {
     const projectAt = lines.indexOf("project · native");
     expect(globalAt).toBeGreaterThanOrEqual(0);
     expect(projectAt).toBeGreaterThan(globalAt);
-    expect(lines[globalAt + 1]).toMatch(/^ {2}style\s+always\s+36 B\s+≈9 tok\s+\/.*\/xdg\/opencode\/rules\/style\.md$/);
-    expect(stdout).toMatch(/^ {2}db\s+files: src\/db\/\*\*\s+\d+ B\s+≈\d+ tok\s+\.opencode\/rules\/db\.md$/m);
+    // A rule's size is what it costs in a rules message: its whole block, as the Rules panel counts it.
+    const size = `${sectionBytes(style!)} B\\s+≈ ${ruleTokens(style!)} tokens`;
+    expect(lines[globalAt + 1]).toMatch(
+      new RegExp(`^ {2}style\\s+always\\s+${size}\\s+/.*/xdg/opencode/rules/style\\.md$`),
+    );
+    expect(stdout).toMatch(/^ {2}db\s+files: src\/db\/\*\*\s+\d+ B\s+≈ \d+ tokens\s+\.opencode\/rules\/db\.md$/m);
     expect(stdout).toMatch(/^ {2}migrations\s+keywords: migration, schema\s/m);
     expect(stdout).toMatch(/^ {2}release\s+on request\s/m);
     expect(stdout).toMatch(/^ {2}secret\s+manual \(@secret\)\s/m);
@@ -74,7 +84,8 @@ describe("list", () => {
     expect(stdout).toMatch(/^6 rules \(1 global, 5 project\), \d+ B ≈ \d+ tokens; 0 warnings\n$/m);
   });
 
-  test("--json: every rule with its activation and size, in message order", () => {
+  test("--json: every rule with its activation and size, in message order", async () => {
+    const db = (await loadForSandbox()).rules.find((rule) => rule.name === "db");
     const { stdout, code } = box.run(["list", "--json"]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
@@ -96,12 +107,33 @@ describe("list", () => {
       description: "Database access",
       displayPath: ".opencode/rules/db.md",
     });
-    expect(byName.db.bytes).toBe(Buffer.byteLength("Use the query builder, never string-built SQL."));
+    expect(byName.db.bytes).toBe(sectionBytes(db!));
+    expect(byName.db.bytes).toBeGreaterThan(Buffer.byteLength("Use the query builder, never string-built SQL."));
+    expect(byName.db.tokens).toBe(ruleTokens(db!));
     expect(byName.db.tokens).toBe(Math.ceil(byName.db.bytes / 4));
     expect(byName.release.activation).toBe("on-request");
     expect(byName.secret.activation).toBe("manual");
     expect(byName.style).toMatchObject({ scope: "global", activation: "always" });
     expect(json.warnings).toEqual([]);
+  });
+
+  test("a rule's figure is one figure: list --json, explain --json and the Rules panel from the plugin's marker agree", async () => {
+    const loaded = await loadForSandbox();
+    const composed = composeRulesMessage(loaded.rules, { files: [] }, { listOnRequest: true });
+    const lines = panelLines(rulesPanel([markerFor(composed!, "new-session")]), 37).map((line) => line.text);
+    const listed = JSON.parse(box.run(["list", "--json"]).stdout) as { rules: Array<{ name: string; tokens: number }> };
+    const explained = JSON.parse(box.run(["explain", "--json"]).stdout) as {
+      delivered: Array<{ name: string; tokens: number }>;
+    };
+    expect(composed?.included.map(({ rule }) => rule.name)).toEqual(["style", "testing"]);
+    for (const { rule } of composed?.included ?? []) {
+      const tokens = listed.rules.find((entry) => entry.name === rule.name)?.tokens;
+      expect(tokens).toBe(ruleTokens(rule));
+      expect(explained.delivered.find((entry) => entry.name === rule.name)?.tokens).toBe(tokens);
+      expect(lines).toContain(`• ${rule.name} · ≈ ${tokens} tokens`);
+    }
+    const total = composed?.included.reduce((sum, { rule }) => sum + ruleTokens(rule), 0);
+    expect(lines).toContain(`In context (2 · ≈ ${total} tokens)`);
   });
 
   test("warnings and disabled rules are listed below the rules", async () => {
@@ -144,9 +176,10 @@ describe("explain", () => {
     expect(stdout).toContain("Files: src/db/user.ts\n");
     expect(stdout).toContain('Prompt: "add a column to users"\n');
     expect(stdout).toMatch(/Delivered \(3\)\n/);
-    expect(stdout).toMatch(/✓ db\s+files: src\/db\/user\.ts matched src\/db\/\*\*\n/);
-    expect(stdout).toMatch(/✓ style\s+always\n/);
-    expect(stdout).toMatch(/✓ testing\s+always\n/);
+    // Each delivered rule with what it costs in the message, as `list` and the Rules panel give it.
+    expect(stdout).toMatch(/✓ db\s+≈ \d+ tokens\s+files: src\/db\/user\.ts matched src\/db\/\*\*\n/);
+    expect(stdout).toMatch(/✓ style\s+≈ \d+ tokens\s+always\n/);
+    expect(stdout).toMatch(/✓ testing\s+≈ \d+ tokens\s+always\n/);
     expect(stdout).toMatch(/Not delivered \(3\)\n/);
     expect(stdout).toMatch(/✗ migrations\s+keywords: none of migration, schema in the prompt\n/);
     expect(stdout).toMatch(/✗ release\s+on request: listed by description, read with the rule tool\n/);

@@ -314,10 +314,13 @@ describe("OpenCode 2 without session hooks (2026-07-10 to 07-15): the plugin say
 describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", () => {
   const host = hostForTheTable(simulatedOpenCode2, { projectRules: RULES, projectFiles: FILES });
 
+  /** The panel without what the rules cost (`· ≈ 40 tokens`, checked once below): these tests follow names and reasons. */
+  const panel = (sessionID: string) =>
+    host.panel(sessionID).map((line) => line.replace(/ · ≈ \d+ tokens?(?: for \d+)?(?=\)$|$)/, ""));
   /** The panel once it shows what the server says (its answers and change events are asynchronous). */
   const panelShowing = async (sessionID: string, expected: (lines: string[]) => void) => {
-    await vi.waitFor(() => expected(host.panel(sessionID)), { timeout: 5000, interval: 20 });
-    return host.panel(sessionID);
+    await vi.waitFor(() => expected(panel(sessionID)), { timeout: 5000, interval: 20 });
+    return panel(sessionID);
   };
 
   test("after always, file, keyword and agent switches: each rule in context with why, the rule set aside for another agent, and on request", {
@@ -329,6 +332,10 @@ describe("OpenCode 2 (simulated host): the Rules panel its terminal UI draws", (
     await host.turn(session, "Say hello.");
     const first = await panelShowing(session, (lines) => expect(lines).toContain("• house"));
     expect(first.slice(0, 2)).toEqual(["Rules", "In context (3)"]);
+    // What each rule costs, after its name, and their total, from the marks the server plugin stored.
+    const costed = host.panel(session).filter((line) => /^(• |In context)/.test(line));
+    expect(costed).toHaveLength(4);
+    for (const line of costed) expect(line).toMatch(/^(In context \(3|• [\w-]+) · ≈ \d+ tokens\)?$/);
     expect(first).toEqual(
       expect.arrayContaining([
         "• house",

@@ -4,13 +4,18 @@
  * (`src/hosts/opencode-1/tui-panel.ts`, drawn with a stand-in for
  * `@opentui/solid`) as rules activate, after a restart of the terminal UI
  * and after a compaction. The markers are the plugin's own: in its rules
- * parts, and in the tool results it gave rules with.
+ * parts, and in the tool results it gave rules with; each rule's figure is
+ * what `ruleTokens` says it costs (the figure `list` gives).
  */
 import type { Hooks } from "@opencode-ai/plugin";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
+import { nodeRuleFs } from "../../src/discover/fs.js";
+import { DEFAULT_MAX_RULE_BYTES } from "../../src/discover/discover.js";
+import { loadRules } from "../../src/formats/load.js";
+import { ruleTokens } from "../../src/render/tokens.js";
 import {
   PANEL_ORDER,
   registerRulesPanel,
@@ -32,6 +37,8 @@ const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
 let hooks: Hooks;
+/** Each rule's cost as the plugin estimates it, by name. */
+let costs: Map<string, number>;
 let clock = 1_800_000_000_000;
 /** The next message's creation time: one second after the last. */
 const tick = () => {
@@ -58,7 +65,24 @@ beforeEach(async () => {
   await mkdir(join(project.projectDir, "src"), { recursive: true });
   await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
   hooks = await startPlugin(project);
+  const { home, projectDir } = project;
+  const env = { HOME: home, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+  const loaded = await loadRules({
+    env,
+    home,
+    directory: projectDir,
+    worktree: projectDir,
+    fs: nodeRuleFs,
+    maxRuleBytes: DEFAULT_MAX_RULE_BYTES,
+  });
+  costs = new Map(loaded.rules.map((rule) => [rule.name, ruleTokens(rule)]));
 });
+
+/** A rule's line in the panel: its name and what it costs. */
+const named = (name: string) => `• ${name} · ≈ ${costs.get(name)} tokens`;
+/** The heading of the rules in context: how many, and what the named ones cost together. */
+const inContext = (names: string[], more = 0) =>
+  `In context (${names.length + more} · ≈ ${names.reduce((sum, name) => sum + (costs.get(name) ?? 0), 0)} tokens${more > 0 ? ` for ${names.length}` : ""})`;
 
 type Stored = { info: Record<string, unknown>; parts: Array<Record<string, unknown>> };
 const history = (sessionID: string) => server.history.get(sessionID) ?? [];
@@ -168,8 +192,8 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     await created;
     expect(tui.sidebar("ses_1").lines).toEqual([
       "Rules",
-      "In context (1)",
-      "• style-guide",
+      inContext(["style-guide"]),
+      named("style-guide"),
       "  always",
       "On request (1)",
       "  security",
@@ -178,17 +202,18 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     const read = await toolTurn("ses_1", "read", { filePath: join(project.projectDir, "src", "app.ts") });
     // The result keeps OpenCode's own metadata beside the plugin's marker.
     expect(read.metadata).toMatchObject({ preview: "…", [MARKER_KEY]: { rules: ["typescript"] } });
-    expect(tui.sidebar("ses_1").lines.slice(2)).toEqual([
-      "• style-guide",
+    expect(tui.sidebar("ses_1").lines.slice(1)).toEqual([
+      inContext(["style-guide", "typescript"]),
+      named("style-guide"),
       "  always",
-      "• typescript",
+      named("typescript"),
       "  file src/app.ts matched src/**/*.ts",
       "On request (1)",
       "  security",
     ]);
 
     await send("ses_1", "Plan a migration for users");
-    expect(tui.sidebar("ses_1").lines).toContain("• database/migrations");
+    expect(tui.sidebar("ses_1").lines).toContain(named("database/migrations"));
     expect(tui.sidebar("ses_1").lines).toContain('  keyword "migration"');
 
     const tool = hooks.tool?.rule;
@@ -196,7 +221,9 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
       tool!.execute({ name: "security" } as never, { sessionID: "ses_1" } as never),
     );
     const lines = tui.sidebar("ses_1").lines;
-    expect(lines.slice(-2)).toEqual(["• security", "  read on request"]);
+    // The rule tool's answer gives its figure too: the total covers every rule in context.
+    expect(lines.slice(-2)).toEqual([named("security"), "  read on request"]);
+    expect(lines[1]).toBe(inContext(["style-guide", "typescript", "database/migrations", "security"]));
     expect(lines).not.toContain("On request (1)");
   });
 
@@ -209,11 +236,11 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     await send("ses_p", "now build it", "build");
     expect(tui.sidebar("ses_p").lines).toEqual([
       "Rules",
-      "In context (1)",
-      "• style-guide",
+      inContext(["style-guide"]),
+      named("style-guide"),
       "  always",
       "Set aside for now (1)",
-      "• plan-notes",
+      named("plan-notes"),
       "  given for agent plan",
       "On request (1)",
       "  security",
@@ -226,7 +253,7 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     await created;
     const before = terminalUi().sidebar("ses_1");
     expect(terminalUi().sidebar("ses_1")).toEqual(before);
-    expect(before.lines).toContain("• database/migrations");
+    expect(before.lines).toContain(named("database/migrations"));
     expect(terminalUi().sidebar("ses_other")).toEqual({ visible: false, lines: [""] });
   });
 
@@ -255,9 +282,9 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     const lines = tui.sidebar("ses_c").lines;
     expect(lines).toEqual(
       expect.arrayContaining([
-        "• style-guide",
-        "• database/migrations",
-        "• typescript",
+        named("style-guide"),
+        named("database/migrations"),
+        named("typescript"),
         "  file src/app.ts matched src/**/*.ts",
       ]),
     );

@@ -1,8 +1,9 @@
 /**
  * What the Rules panel shows (src/panel/rules-panel.ts, panel-lines.ts) for
  * the plugin's marks in a session's window: the rules in context with their
- * reasons, what is set aside for another agent, on request, left out, the
- * warnings, and nothing at all when the plugin put nothing in the session.
+ * reasons and what they cost, what is set aside for another agent, on
+ * request, left out, the warnings, and nothing at all when the plugin put
+ * nothing in the session.
  */
 import { describe, expect, test } from "vitest";
 import { ruleReadMarker, type RulesMarker, type RuleWhy } from "../../src/session/marker.js";
@@ -208,5 +209,85 @@ describe("rules that forbid, held and weakened", () => {
       "  no-force-push",
     ]);
     expect(texts(markers, 22).at(-1)).toBe("⚠ weakened: no-force-…");
+  });
+});
+
+describe("what the rules in context cost", () => {
+  const costed = (rules: Record<string, RuleWhy>, tokens: number[], extra: Partial<RulesMarker> = {}) =>
+    message(rules, { tokens, ...extra });
+  const session = [
+    costed({ "style-guide": always }, [120], { offered: ["security"] }),
+    costed({ typescript: file("src/app.ts", "src/**/*.ts") }, [88]),
+    costed({ "database/migrations": keyword("migration") }, [202]),
+  ];
+
+  test("each rule's figure after its name, the total in the heading; the compact title gives the total", () => {
+    expect(rulesPanel(session)?.tokens).toBe(410);
+    expect(rulesPanel(session)?.inContext.map((rule) => rule.tokens)).toEqual([120, 88, 202]);
+    expect(texts(session)).toEqual([
+      "Rules",
+      "In context (3 · ≈ 410 tokens)",
+      "• style-guide · ≈ 120 tokens",
+      "  always",
+      "• typescript · ≈ 88 tokens",
+      "  file src/app.ts matched src/**/*.ts",
+      "• database/migrations · ≈ 202 tokens",
+      '  keyword "migration"',
+      "On request (1)",
+      "  security",
+    ]);
+    expect(texts(session, 24)).toEqual([
+      "Rules · 3 · ≈410",
+      "style-guide · always",
+      "typescript · file",
+      "database/migrations · k…",
+      "1 on request",
+    ]);
+  });
+
+  test("a name too long for the figure beside it: the figure on the line below, within the width", () => {
+    const lines = texts([costed({ "packages/server/database-migrations": always }, [1])]);
+    expect(lines.slice(1)).toEqual([
+      "In context (1 · ≈ 1 token)",
+      "• packages/server/database-migrations",
+      "  ≈ 1 token",
+      "  always",
+    ]);
+    const long = [costed({ "a-rule-name-far-too-long-for-one-line-of-the-sidebar": always }, [7])];
+    // A name broken where the line ends: the figure follows its last part.
+    expect(texts(long).slice(2)).toEqual([
+      "• a-rule-name-far-too-long-for-one-li",
+      "  ne-of-the-sidebar · ≈ 7 tokens",
+      "  always",
+    ]);
+  });
+
+  test("a rule given again costs what its latest mark says; a rule removed or set aside leaves the total", () => {
+    const again = [...session, costed({ typescript: file("src/b.ts", "src/**/*.ts") }, [30])];
+    expect(rulesPanel(again)?.tokens).toBe(352);
+    expect(texts(again)).toContain("• typescript · ≈ 30 tokens");
+    expect(rulesPanel([...session, message({}, { removed: ["style-guide"] })])?.tokens).toBe(290);
+    const aside = rulesPanel([...session, message({}, { paused: ["database/migrations"] })]);
+    expect(aside?.tokens).toBe(208);
+    // Set aside, a rule still shows what it costs: it is still in the window.
+    expect(panelLines(aside, 37).map((line) => line.text)).toEqual(
+      expect.arrayContaining(["In context (2 · ≈ 208 tokens)", "• database/migrations · ≈ 202 tokens"]),
+    );
+  });
+
+  test("a rule whose mark gives no figure shows none, and the total says how many it covers; none known, no total", () => {
+    const read = [...session, ruleReadMarker("security")];
+    expect(rulesPanel(read)?.tokens).toBe(410);
+    const lines = texts(read);
+    expect(lines[1]).toBe("In context (4 · ≈ 410 tokens for 3)");
+    expect(lines.slice(-2)).toEqual(["• security", "  read on request"]);
+    expect(texts(read, 24)[0]).toBe("Rules · 4 · ≈410+");
+    // A mark of an earlier version (no figures): no figure and no total, rather than a false one.
+    const old = [message({ a: always, b: always })];
+    expect(rulesPanel(old)?.tokens).toBe(0);
+    expect(texts(old).slice(0, 3)).toEqual(["Rules", "In context (2)", "• a"]);
+    expect(texts(old, 24)[0]).toBe("Rules · 2");
+    // Given again by the rule tool with its figure (ruleReadMarker's second argument), it has one.
+    expect(texts([...session, ruleReadMarker("security", 15)])[1]).toBe("In context (4 · ≈ 425 tokens)");
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { panelLines, whyText } from "../../src/panel/panel-lines.js";
 import { rulesPanel } from "../../src/panel/rules-panel.js";
 import { composeRulesMessage } from "../../src/render/compose.js";
+import { ruleTokens } from "../../src/render/tokens.js";
 import { reasonText } from "../../src/select/reasons.js";
 import { asMarker, markerFor, type RulesMarker } from "../../src/session/marker.js";
 import type { Rule } from "../../src/rule/rule.js";
@@ -141,6 +142,8 @@ describe("markers written before the condition kinds", () => {
         },
       ],
       offered: ["guide"],
+      // Added since (issue 43): what each rule costs, which earlier markers lack (marker-tokens.test.ts).
+      tokens: rules.slice(0, 3).map(ruleTokens),
     });
   });
 });
