@@ -32,6 +32,7 @@ export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
   switch (note.kind) {
     case "delivered": {
       const { included, onRequest, leftOut } = note.composed;
+      const newlyLeftOut = leftOut.filter((rule) => note.leftOut.includes(rule.name));
       return [
         ...included.map(({ rule, reason }) => ({
           ...base,
@@ -40,7 +41,7 @@ export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
           trigger: triggerOf(rule, reason, note),
         })),
         ...onRequest.map((rule) => ({ ...base, kind: "listed" as const, ...ruleFields(rule, rule.name) })),
-        ...leftOut.map((rule) => ({ ...base, kind: "left-out" as const, ...ruleFields(rule, rule.name) })),
+        ...newlyLeftOut.map((rule) => ({ ...base, kind: "left-out" as const, ...ruleFields(rule, rule.name) })),
       ];
     }
     case "enforced":
@@ -129,6 +130,7 @@ function triggerOf(rule: Rule, reason: ActivationReason, note: Delivered): strin
     return note.opens === "new-session" ? "session-start" : "compaction";
   switch (reason.kind) {
     case "always": {
+      if (note.roomMade.includes(rule.name)) return "room";
       const scope = NARROWING.find((kind) => conditionOf(rule, kind) !== undefined);
       return scope ? scope.fact : "changed";
     }

@@ -11,6 +11,7 @@ import type { Violation } from "../enforce/violations.js";
 import { brokenRulesWarning, refusalText, uniqueRules } from "../render/refusal.js";
 import type { Rule } from "../rule/rule.js";
 import type { WeakenedRule } from "../enforce/weakened.js";
+import { ruleTokens } from "../render/tokens.js";
 import { weakenedText } from "../render/weakened.js";
 import { enforcedMarker, type RulesMarker, weakenedMarker } from "./marker.js";
 import type { Effect, Step } from "./effects.js";
@@ -137,11 +138,15 @@ export function withWarning(rules: RulesAnswer | undefined, warning: RulesAnswer
   };
 }
 
-/** Each rule broken, once, with the file of its first line (none for a command). */
-function firstFiles(broken: readonly Violation[]): Array<{ name: string; file?: string }> {
-  const first = new Map<string, string | undefined>();
-  for (const { rule, file } of broken) if (!first.has(rule.name)) first.set(rule.name, file);
-  return [...first].map(([name, file]) => (file === undefined ? { name } : { name, file }));
+/** Each rule broken, once, with the file of its first line (none for a command) and its cost in the window. */
+function firstFiles(broken: readonly Violation[]): Array<{ name: string; file?: string; tokens: number }> {
+  const first = new Map<string, { rule: Rule; file?: string }>();
+  for (const { rule, file } of broken) if (!first.has(rule.name)) first.set(rule.name, { rule, file });
+  return [...first.values()].map(({ rule, file }) => ({
+    name: rule.name,
+    ...(file === undefined ? {} : { file }),
+    tokens: ruleTokens(rule),
+  }));
 }
 
 /** The window holds the rule's text from here on, as a rule read by name does. */

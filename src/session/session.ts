@@ -52,6 +52,8 @@ export interface SessionState {
   readonly calls?: ReadonlyMap<string, PlacedCall>;
   /** How many tool calls the session proposed: each call's number, counted from 1. */
   readonly toolCalls?: number;
+  /** The rules the budget left out of the current window (by its compaction count), each counted once there. */
+  readonly leftOut?: { readonly window: number; readonly names: ReadonlySet<string> };
   /** Refused calls whose correction is awaited until the turn ends (`corrections.ts`). */
   readonly refused?: readonly AwaitedCorrection[];
 }
@@ -145,6 +147,10 @@ export type Note =
       opens?: SilentTrigger;
       /** Rules this message activated for the session (the rest came again, or always apply). */
       fresh: readonly string[];
+      /** Rules the budget left out of this window for the first time (named again in later messages, not counted). */
+      leftOut: readonly string[];
+      /** Rules given now that the budget left out of an earlier message of this window. */
+      roomMade: readonly string[];
     }
   /** The session proposed its `call`-th tool call. */
   | { kind: "tool-called"; tool: string; call: number }

@@ -19,7 +19,8 @@ import { markerFor } from "./marker.js";
 import { listedInProject, normalisePath } from "./paths.js";
 import { keepCall, placeCall, takeCall, textsBroughtIn } from "./placed-call.js";
 import type { Note, RuleSet, SessionState } from "./session.js";
-import { after, asking, deliveredNote, markerContext, moved, noted, only, served } from "./step-parts.js";
+import { noteDelivered } from "./delivered-note.js";
+import { after, asking, markerContext, moved, noted, only, served } from "./step-parts.js";
 import { holdsRules, rulesOwed } from "./window-queries.js";
 
 type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
@@ -164,6 +165,6 @@ function activated(
   // The model reads the tool result in its very next request: no extra turn, no silent prompt mid-turn.
   const held = moved(next, { type: "tool-result", composed, current: rules.byName });
   const answer = { text: composed.text, marker: markerFor(composed, tool, markerContext(rules)) };
-  const delivered = deliveredNote(composed, "tool-result", touched, notes, tool);
-  return { state: held, effects: [...noted([...notes, delivered]), { type: "answer", rules: answer }] };
+  const delivered = noteDelivered(touched, held, composed, "tool-result", notes, tool);
+  return { state: delivered.state, effects: [...noted([...notes, delivered.note]), { type: "answer", rules: answer }] };
 }

@@ -1,7 +1,5 @@
 /** What the step files share: moving the window, and the shapes of a step's answer. Pure. */
-import type { ComposedMessage } from "../render/compose.js";
 import type { Effect, Step } from "./effects.js";
-import type { SilentTrigger } from "./marker.js";
 import type { Note, RuleSet, SessionState, WindowView } from "./session.js";
 import { advanceWindow } from "./window.js";
 import type { WindowEvent } from "./window-state.js";
@@ -31,28 +29,3 @@ export const markerContext = (rules: RuleSet) => ({
 
 /** The session gets rules now: some exist, and it is not a subagent's left alone. */
 export const served = (state: SessionState, rules: RuleSet): boolean => servedSession(state.window, rules.list.length);
-
-/**
- * The note of rules delivered with a message: what it carried, what it opens (a message that gives a window its first
- * rules opens a new session's or a compaction's), and which rules it activated (`activated` among `notes`).
- */
-export function deliveredNote(
-  composed: ComposedMessage,
-  how: "message" | "tool-result",
-  before: SessionState,
-  notes: readonly Note[],
-  tool?: string,
-): Note {
-  const window = before.window;
-  const opens: SilentTrigger | undefined =
-    window.stage === "held" ? undefined : window.compactions > 0 ? "compaction" : "new-session";
-  return {
-    kind: "delivered",
-    rules: names(composed),
-    how,
-    ...(tool === undefined ? {} : { tool }),
-    composed,
-    ...(opens === undefined ? {} : { opens }),
-    fresh: notes.flatMap((note) => (note.kind === "activated" ? [note.rule] : [])),
-  };
-}

@@ -9,8 +9,9 @@ import { composeFor } from "./compose-for.js";
 import type { Effect, Step } from "./effects.js";
 import type { SessionEvent } from "./events.js";
 import { markerFor, type SilentTrigger } from "./marker.js";
-import type { Note, RuleSet, SessionState, WindowView } from "./session.js";
-import { after, markerContext, markersIn, moved, names, noted, only, asking } from "./step-parts.js";
+import type { RuleSet, SessionState, WindowView } from "./session.js";
+import { noteDelivered } from "./delivered-note.js";
+import { after, asking, markerContext, markersIn, moved, noted, only } from "./step-parts.js";
 import { backoffAfter, type FailedTry } from "./silent-delivery.js";
 import { holdsRules, pendingDeliveries, rulesOwed } from "./window-queries.js";
 
@@ -126,15 +127,9 @@ export function rulesSent(state: SessionState, event: Event<"rules-sent">): Step
     current: event.rules.byName,
   });
   const landed = holdsRules(next.window) && next.window.rulesCreated === event.created;
-  const note: Note = {
-    kind: "delivered",
-    rules: names(sent),
-    how: event.trigger,
-    composed: sent,
-    opens: event.trigger,
-    fresh: [],
-  };
-  return ended(landed ? asking(next, { type: "note", note }) : only(next));
+  if (!landed) return ended(only(next));
+  const delivered = noteDelivered(state, next, sent, event.trigger, []);
+  return ended(asking(delivered.state, { type: "note", note: delivered.note }));
 }
 
 /**

@@ -13,7 +13,8 @@ import type { SessionEvent } from "./events.js";
 import { markerFor } from "./marker.js";
 import { normalisePath, pathsNamedInPrompt } from "./paths.js";
 import type { Note, ReadPurpose, RuleSet, SessionState, Turn } from "./session.js";
-import { after, asking, deliveredNote, markerContext, markersIn, moved, noted, served } from "./step-parts.js";
+import { noteDelivered } from "./delivered-note.js";
+import { after, asking, markerContext, markersIn, moved, noted, served } from "./step-parts.js";
 import { holdsRules, mustReadWindow, userMessageDate } from "./window-queries.js";
 
 type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
@@ -124,9 +125,9 @@ function turnComposes(state: SessionState, turn: Turn, rules: RuleSet): Step {
     text: composed.text,
     marker: markerFor(composed, first ? "first-message" : "message", markerContext(rules)),
   };
-  const delivered = deliveredNote(composed, "message", state, notes);
+  const delivered = noteDelivered(state, held, composed, "message", notes);
   return {
-    state: held,
-    effects: [...noted([...notes, delivered]), { type: "answer", created: turn.date, rules: answer }],
+    state: delivered.state,
+    effects: [...noted([...notes, delivered.note]), { type: "answer", created: turn.date, rules: answer }],
   };
 }

@@ -103,9 +103,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       stdinIsTTY: false,
       confirm: async () => false,
     };
-    let stdout = "";
-    const code = await run(["stats", "--json"], io, { stdout: (text) => void (stdout += text), stderr: () => {} });
+    const printed: string[] = [];
+    const code = await run(["stats", "--json"], io, { stdout: (text) => printed.push(text), stderr: () => {} });
     expect(code).toBe(0);
-    return JSON.parse(stdout) as StatsJson;
+    return JSON.parse(printed.join("")) as StatsJson;
   }
 });

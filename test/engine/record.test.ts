@@ -174,14 +174,25 @@ describe("the record of a session", () => {
     await rulebook.dispose();
     await project.writeRule("project", "big.md", `${"A long rule. ".repeat(200)}\n`);
     const deps = engineDepsOver(project, []);
+    port = fakePort();
     rulebook = await startRulebook({
       ...deps,
       options: { ...deps.options, maxMessageBytes: 1024 },
-      port: fakePort(),
+      port,
       record: memorySink(),
     });
     await rulebook.sessionSeen({ id: "s1", hasHistory: false });
+    // Each message names it again; the record counts it once a window.
+    await turn("a migration");
+    await turn("and another");
     expect(lines().filter(({ rule }) => rule === "big")).toEqual([{ kind: "left-out", rule: "big" }]);
     expect(lines().filter(({ rule }) => rule === "style")).toEqual([{ kind: "delivered", rule: "style" }]);
+    rulebook.compactionBegan("s1");
+    port.compact("s1");
+    await rulebook.windowRestarted("s1", {});
+    expect(lines().filter(({ rule }) => rule === "big")).toEqual([
+      { kind: "left-out", rule: "big" },
+      { kind: "left-out", rule: "big" },
+    ]);
   });
 });

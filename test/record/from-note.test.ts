@@ -32,7 +32,13 @@ const fileMet: ActivationReason = {
 
 function delivered(
   included: Array<[Rule, ActivationReason]>,
-  extra: { opens?: "new-session" | "compaction"; fresh?: string[]; onRequest?: Rule[]; leftOut?: Rule[] } = {},
+  extra: {
+    opens?: "new-session" | "compaction";
+    fresh?: string[];
+    onRequest?: Rule[];
+    leftOut?: Rule[];
+    roomMade?: string[];
+  } = {},
 ): Note {
   const composed = {
     text: "",
@@ -50,6 +56,8 @@ function delivered(
     composed,
     ...(extra.opens ? { opens: extra.opens } : {}),
     fresh: extra.fresh ?? [],
+    leftOut: (extra.leftOut ?? []).map((rule) => rule.name),
+    roomMade: extra.roomMade ?? [],
   };
 }
 const triggers = (note: Note) => recordedFor(note, context).map(({ rule, trigger }) => [rule, trigger]);
@@ -87,6 +95,10 @@ describe("what brought a delivered rule", () => {
       ["house", "changed"],
       ["team", "mention"],
     ]);
+  });
+
+  test("an always rule the budget left out of an earlier message, given once there was room", () => {
+    expect(triggers(delivered([[always, { kind: "always" }]], { roomMade: ["house"] }))).toEqual([["house", "room"]]);
   });
 
   test("each line: the session, agent and model, the rule's scope, file, pack and size", () => {

@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import type { Violation } from "../../src/enforce/violations.js";
 import type { ForbidPattern } from "../../src/pattern/forbid-pattern.js";
 import { refusedRulesIn } from "../../src/render/refusal.js";
+import { ruleTokens } from "../../src/render/tokens.js";
 import type { Rule } from "../../src/rule/rule.js";
 import { MAX_WARNED_CALLS } from "../../src/session/enforced.js";
 import type { Effect } from "../../src/session/effects.js";
@@ -76,6 +77,8 @@ describe("a call that breaks a block rule", () => {
       rules: ["no-console"],
       trigger: "blocked",
       why: [{ reason: { kind: "enforced", mode: "block", tool: "write", file: "src/x.ts" } }],
+      // What the rule costs in the window, for the Rules panel.
+      tokens: [ruleTokens(noConsole)],
     });
   });
 
