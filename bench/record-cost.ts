@@ -18,7 +18,7 @@ export const RECORD_COST_LIMIT = 1.05;
 const RULES = 1000;
 const FORBIDDING = 100;
 const FILES = 200;
-const CALLS_PER_BLOCK = 50;
+const CALLS_PER_ROUND = 50;
 
 export interface RecordCostRow {
   call: string;
@@ -60,45 +60,30 @@ export async function benchRecordCost(plugin: Plugin, quick: boolean): Promise<R
     };
     const rounds = quick ? 20 : 60;
     for (let round = 0; round < rounds; round++) {
-      // Which goes first alternates: neither always meets a warmer or colder machine.
-      const order =
-        round % 2 === 0
-          ? ([
-              ["on", recorded],
-              ["off", unrecorded],
-            ] as const)
-          : ([
-              ["off", unrecorded],
-              ["on", recorded],
-            ] as const);
-      for (const [side, one] of order) {
-        samples.read[side].push(await perCall(() => blockOfReads(one, files, round)));
-        samples.write[side].push(await perCall(() => blockOfWrites(one, files, round)));
+      // Call by call, in turn, which goes first alternating: drift of the machine falls on both alike.
+      for (let i = 0; i < CALLS_PER_ROUND; i++) {
+        const file = files[(round * CALLS_PER_ROUND + i) % files.length]!;
+        const content = `export const value${i} = ${round};\n`;
+        const order = i % 2 === 0 ? (["on", "off"] as const) : (["off", "on"] as const);
+        for (const side of order) {
+          const one = side === "on" ? recorded : unrecorded;
+          samples.read[side].push(await timed(() => one.read(file)));
+          samples.write[side].push(await timed(() => one.write(file, content)));
+          // A host's event loop turns between tool calls (its model's answer comes over the network).
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
     }
     return (["read", "write"] as const).map((call) => ({
       call: call === "read" ? "read (before + after)" : "write, checked against rules that forbid",
       withRecordMs: median(samples[call].on),
       withoutMs: median(samples[call].off),
-      calls: rounds * CALLS_PER_BLOCK,
+      calls: rounds * CALLS_PER_ROUND,
     }));
   } finally {
     for (const hooks of started) await stopPlugin(hooks);
     await rm(bench.root, { recursive: true, force: true });
   }
-}
-
-async function perCall(block: () => Promise<void>): Promise<number> {
-  return (await timed(block)) / CALLS_PER_BLOCK;
-}
-
-async function blockOfReads(session: BenchSession, files: readonly string[], round: number): Promise<void> {
-  for (let i = 0; i < CALLS_PER_BLOCK; i++) await session.read(files[(round * CALLS_PER_BLOCK + i) % files.length]!);
-}
-
-async function blockOfWrites(session: BenchSession, files: readonly string[], round: number): Promise<void> {
-  for (let i = 0; i < CALLS_PER_BLOCK; i++)
-    await session.write(files[(round * CALLS_PER_BLOCK + i) % files.length]!, `export const value${i} = ${round};\n`);
 }
 
 export function recordCostReport(rows: readonly RecordCostRow[]): string[] {

@@ -185,7 +185,8 @@ function generatedRecord(project: string, total: number, sessions: number): Reco
     for (let call = 1; events.length < end; call++) {
       const tool = pick(TOOLS);
       const file = `src/${pick(["api", "db", "ui", "lib"])}/file-${Math.floor(random() * 50)}.ts`;
-      add({ kind: "tool-call", tool, call });
+      // The plugin notes the session's count of calls as a turn ends: here every tenth call.
+      if (call % 10 === 0) add({ kind: "tool-calls", call });
       const roll = random();
       const rule = ALWAYS + ON_REQUEST + Math.floor(random() * (RECORD_RULES - ALWAYS - ON_REQUEST));
       if (roll < 0.25) add({ kind: "delivered", ...about(rule), tokens: 60 + (rule % 30) * 25, trigger: "file" });

@@ -124,8 +124,8 @@ export function noteWriter({ log, labels, checkMs }: NoteWords): NoteWriter {
           sessionID,
           rule: note.rule,
         });
-      case "tool-called":
-        // Counted for the record only: every call in the log would drown what matters.
+      case "tool-calls":
+        // Counted for the record only.
         return;
       case "content-unscanned":
         return log.warn(

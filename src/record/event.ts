@@ -29,8 +29,11 @@ export type RecordKind =
   | "gave-up"
   /** `verify` found a change that breaks the rule. */
   | "verify"
-  /** A tool call was proposed in the session (no rule): the measure that refusals per call are counted against. */
-  | "tool-call";
+  /**
+   * The session has proposed `call` tool calls so far (no rule): noted when a turn ends and every hundred calls, the
+   * measure refusals per call are counted against.
+   */
+  | "tool-calls";
 
 export interface RecordEvent {
   v: typeof RECORD_VERSION;
@@ -44,7 +47,7 @@ export interface RecordEvent {
   agent?: string;
   /** `provider/model`. */
   model?: string;
-  /** The rule's name; absent for `tool-call`. */
+  /** The rule's name; absent for `tool-calls`. */
   rule?: string;
   scope?: RuleScope;
   /** The rule file, as people read it (`~/…` or project-relative). */
@@ -60,7 +63,7 @@ export interface RecordEvent {
    * on-request rule given whole without the tool (`on-request`).
    */
   trigger?: string;
-  /** The tool of the call (`tool-call`, `refused`, `warned`, `corrected`, `gave-up`). */
+  /** The tool of the call (`refused`, `warned`, `corrected`, `gave-up`). */
   tool?: string;
   /** `refused`, `warned`, `verify`: the forbidden pattern, as the rule writes it. */
   pattern?: string;
@@ -68,6 +71,6 @@ export interface RecordEvent {
   file?: string;
   /** The line of `file` that broke the rule. */
   line?: number;
-  /** The call's number in its session, from 1 (`tool-call`, `refused`, `warned`). */
+  /** `refused`, `warned`: the call's number in its session, from 1; `tool-calls`: how many calls so far. */
   call?: number;
 }

@@ -19,105 +19,93 @@ interface RecordContext {
   sessionID: string;
   /** The session after the step: its agent and model. */
   state: SessionState;
-  /** The rules in effect: each rule named by a note is described from here. */
-  rules: RuleSet;
+  /** The rules in effect: each rule a note names only is described from here (asked only then). */
+  rules: () => RuleSet;
   now: number;
 }
 
 type Delivered = Extract<Note, { kind: "delivered" }>;
+/** What a line may say besides its kind, its session and its rule. */
+type LineFields = Pick<RecordEvent, "trigger" | "tool" | "pattern" | "file" | "line" | "call">;
 
 export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
-  const base = baseOf(context);
-  const named = (name: string) => ruleFields(context.rules.byName.get(name), name);
+  if (note.kind === "tool-calls") {
+    const event = sessionLine(context, "tool-calls");
+    event.call = note.calls;
+    return [event];
+  }
+  // One line, its fields set one by one: this runs at every tool call, and object spreads cost a microsecond each.
+  const line = (kind: RecordEvent["kind"], rule: Rule | string, fields?: LineFields): RecordEvent => {
+    const event = sessionLine(context, kind);
+    describeRule(event, typeof rule === "string" ? (context.rules().byName.get(rule) ?? rule) : rule);
+    if (fields) withFields(event, fields);
+    return event;
+  };
   switch (note.kind) {
     case "delivered": {
       const { included, onRequest, leftOut } = note.composed;
-      const newlyLeftOut = leftOut.filter((rule) => note.leftOut.includes(rule.name));
-      return [
-        ...included.map(({ rule, reason }) => ({
-          ...base,
-          kind: "delivered" as const,
-          ...ruleFields(rule, rule.name),
-          trigger: triggerOf(rule, reason, note),
-        })),
-        ...onRequest.map((rule) => ({ ...base, kind: "listed" as const, ...ruleFields(rule, rule.name) })),
-        ...newlyLeftOut.map((rule) => ({ ...base, kind: "left-out" as const, ...ruleFields(rule, rule.name) })),
-      ];
+      const lines = included.map(({ rule, reason }) =>
+        line("delivered", rule, { trigger: triggerOf(rule, reason, note) }),
+      );
+      for (const rule of onRequest) lines.push(line("listed", rule));
+      for (const rule of leftOut) if (note.leftOut.includes(rule.name)) lines.push(line("left-out", rule));
+      return lines;
     }
-    case "enforced":
-      return [
-        ...(note.given ?? []).map((rule) => ({
-          ...base,
-          kind: "delivered" as const,
-          ...named(rule),
-          trigger: note.mode === "block" ? "refusal" : "warning",
-        })),
-        ...enforcedLines(note, base, named),
-      ];
+    case "enforced": {
+      const trigger = note.mode === "block" ? "refusal" : "warning";
+      const lines = (note.given ?? []).map((rule) => line("delivered", rule, { trigger }));
+      for (const { rule, pattern, file, lineNumber } of note.broken)
+        lines.push(
+          line(note.mode === "block" ? "refused" : "warned", rule, {
+            tool: note.tool,
+            pattern,
+            file,
+            line: lineNumber,
+            call: note.call,
+          }),
+        );
+      return lines;
+    }
     case "corrected":
     case "gave-up":
-      return note.rules.map((rule) => ({
-        ...base,
-        kind: note.kind,
-        ...named(rule),
-        tool: note.tool,
-        ...(note.file === undefined ? {} : { file: note.file }),
-      }));
+      return note.rules.map((rule) => line(note.kind, rule, { tool: note.tool, file: note.file }));
     case "rule-requested":
       // Asked for by name, and its text in the model's context from then on.
-      return [
-        { ...base, kind: "requested", ...named(note.rule) },
-        { ...base, kind: "delivered", ...named(note.rule), trigger: "rule-tool" },
-      ];
-    case "tool-called":
-      return [{ ...base, kind: "tool-call", tool: note.tool, call: note.call }];
+      return [line("requested", note.rule), line("delivered", note.rule, { trigger: "rule-tool" })];
     default:
       return [];
   }
 }
 
-/** A refusal's or warning's lines: one per rule and pattern broken, with the call's file, line and number. */
-function enforcedLines(
-  note: Extract<Note, { kind: "enforced" }>,
-  base: Omit<RecordEvent, "kind">,
-  named: (name: string) => Partial<RecordEvent>,
-): RecordEvent[] {
-  return note.broken.map(({ rule, pattern, file, lineNumber }) => ({
-    ...base,
-    kind: note.mode === "block" ? "refused" : "warned",
-    ...named(rule),
-    tool: note.tool,
-    pattern,
-    ...(file === undefined ? {} : { file }),
-    ...(lineNumber === undefined ? {} : { line: lineNumber }),
-    ...(note.call === undefined ? {} : { call: note.call }),
-  }));
+/** The fields after the rule's, in the order a line is written; an absent one is left out. */
+function withFields(event: RecordEvent, fields: LineFields): void {
+  if (fields.trigger !== undefined) event.trigger = fields.trigger;
+  if (fields.tool !== undefined) event.tool = fields.tool;
+  if (fields.pattern !== undefined) event.pattern = fields.pattern;
+  if (fields.file !== undefined) event.file = fields.file;
+  if (fields.line !== undefined) event.line = fields.line;
+  if (fields.call !== undefined) event.call = fields.call;
 }
 
-function baseOf({ project, sessionID, state, now }: RecordContext): Omit<RecordEvent, "kind"> {
-  return {
-    v: RECORD_VERSION,
-    at: now,
-    project,
-    session: sessionID,
-    ...(state.agent === undefined ? {} : { agent: state.agent }),
-    ...(state.model === undefined ? {} : { model: `${state.model.providerID}/${state.model.modelID}` }),
-  };
+/** A line's start: the format's version, when, and whose session, as which agent and model. */
+function sessionLine({ project, sessionID, state, now }: RecordContext, kind: RecordEvent["kind"]): RecordEvent {
+  const event: RecordEvent = { v: RECORD_VERSION, at: now, kind, project, session: sessionID };
+  if (state.agent !== undefined) event.agent = state.agent;
+  if (state.model !== undefined) event.model = `${state.model.providerID}/${state.model.modelID}`;
+  return event;
 }
 
-/** A rule as the record names it; a rule no longer loaded (deleted since) by its name alone. */
-function ruleFields(
-  rule: Rule | undefined,
-  name: string,
-): Pick<RecordEvent, "rule" | "scope" | "source" | "pack" | "tokens"> {
-  if (!rule) return { rule: name };
-  return {
-    rule: rule.name,
-    scope: rule.scope,
-    source: rule.displayPath,
-    ...(rule.pack ? { pack: rule.pack.label } : {}),
-    tokens: ruleTokens(rule),
-  };
+/** The rule as the record names it; one no longer loaded (deleted since) by its name alone. */
+function describeRule(event: RecordEvent, rule: Rule | string): void {
+  if (typeof rule === "string") {
+    event.rule = rule;
+    return;
+  }
+  event.rule = rule.name;
+  event.scope = rule.scope;
+  event.source = rule.displayPath;
+  if (rule.pack) event.pack = rule.pack.label;
+  event.tokens = ruleTokens(rule);
 }
 
 /**
@@ -153,14 +141,12 @@ export function verifyRecorded(
   project: string,
   now: number,
 ): RecordEvent[] {
-  return findings.map(({ rule, pattern, file, lineNumber }) => ({
-    v: RECORD_VERSION,
-    at: now,
-    kind: "verify",
-    project,
-    ...ruleFields(rule, rule.name),
-    pattern: pattern.written,
-    file,
-    line: lineNumber,
-  }));
+  return findings.map(({ rule, pattern, file, lineNumber }) => {
+    const event: RecordEvent = { v: RECORD_VERSION, at: now, kind: "verify", project };
+    describeRule(event, rule);
+    event.pattern = pattern.written;
+    event.file = file;
+    event.line = lineNumber;
+    return event;
+  });
 }

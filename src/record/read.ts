@@ -56,7 +56,7 @@ const KINDS: ReadonlySet<string> = new Set<RecordKind>([
   "corrected",
   "gave-up",
   "verify",
-  "tool-call",
+  "tool-calls",
 ]);
 const STRING_FIELDS = [
   "session",

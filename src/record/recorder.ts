@@ -24,7 +24,7 @@ export function noteRecorder(parts: RecorderParts): (sessionID: string, note: No
   let failed = false;
   return (sessionID, note, state) => {
     try {
-      const context = { project: parts.project, sessionID, state, rules: parts.rules(), now: now() };
+      const context = { project: parts.project, sessionID, state, rules: parts.rules, now: now() };
       for (const event of recordedFor(note, context)) parts.sink.add(event);
     } catch (error) {
       if (failed) return;

@@ -2,11 +2,13 @@
  * How compliance moves with a session's length: refusals per 100 tool calls
  * in the first, middle and last third of sessions. Pure.
  *
- * A session's length N is its highest call number (its count of `tool-call`
- * events, which the plugin numbers 1..N); that holds when `--since` cuts a
- * session, where the count of the calls left would not. Call k is in third
- * min(2, floor(3(k − 1) / N)); a refusal is in the third of its call.
- * Sessions without tool calls are left out, as are refusals without a call.
+ * A session's length N is the highest count of calls its `tool-calls` lines
+ * (and its refusals' call numbers) give: the plugin notes the count when a
+ * turn ends and every hundred calls. Call k is in third min(2, floor(3(k − 1) / N)),
+ * so a third holds calls ceil(jN / 3) + 1 to ceil((j + 1)N / 3); a refusal is
+ * in the third of its call. A session that began before `--since` keeps its
+ * calls in their places, only those of the period counted. A line without a
+ * count is left out, as is a refusal without a call number.
  */
 import type { RecordEvent } from "./event.js";
 
@@ -17,32 +19,43 @@ export interface Third {
   per100: number | null;
 }
 
-/** One session's calls as they are met: the call numbers of its tool calls and refusals. */
+/** One session's calls as they are met: how many it made (the highest count), the call numbers of its refusals. */
 export interface SessionCalls {
-  calls: number[];
+  length: number;
   refusals: number[];
 }
 
-/** Adds a `tool-call` or `refused` event to its session's calls. */
+/** Adds a `tool-calls` or `refused` line to its session's calls. */
 export function addCall(sessions: Map<string, SessionCalls>, event: RecordEvent): void {
-  if (event.session === undefined) return;
+  if (event.session === undefined || event.call === undefined) return;
   let calls = sessions.get(event.session);
   if (calls === undefined) {
-    calls = { calls: [], refusals: [] };
+    calls = { length: 0, refusals: [] };
     sessions.set(event.session, calls);
   }
-  if (event.kind === "tool-call") calls.calls.push(event.call ?? calls.calls.length + 1);
-  else if (event.call !== undefined) calls.refusals.push(event.call);
+  if (event.call > calls.length) calls.length = event.call;
+  if (event.kind === "refused") calls.refusals.push(event.call);
 }
 
-export function complianceThirds(sessions: ReadonlyMap<string, SessionCalls>): [Third, Third, Third] {
+/**
+ * `before`: each session's count of calls before the period, whose calls are not the period's (a session that began
+ * before it keeps its calls in their places).
+ */
+export function complianceThirds(
+  sessions: ReadonlyMap<string, SessionCalls>,
+  before: ReadonlyMap<string, number> = new Map(),
+): [Third, Third, Third] {
   const toolCalls = [0, 0, 0];
   const refusals = [0, 0, 0];
-  for (const { calls, refusals: refused } of sessions.values()) {
-    if (calls.length === 0) continue;
-    let length = calls.length;
-    for (const call of calls) if (call > length) length = call;
-    for (const call of calls) toolCalls[thirdOf(call, length)]!++;
+  for (const [session, { length, refusals: refused }] of sessions) {
+    if (length === 0) continue;
+    const first = (before.get(session) ?? 0) + 1;
+    for (let third = 0; third < 3; third++) {
+      // Calls ceil(jN/3) + 1 … ceil((j+1)N/3) are this third's; those of the period among them count.
+      const from = Math.max(first, Math.ceil((third * length) / 3) + 1);
+      const to = Math.ceil(((third + 1) * length) / 3);
+      toolCalls[third]! += Math.max(0, to - from + 1);
+    }
     for (const call of refused) refusals[thirdOf(call, length)]!++;
   }
   const third = (index: number): Third => {

@@ -52,7 +52,7 @@ export interface RuleTally {
   lastAt: number;
 }
 
-type CountedKind = Exclude<RecordEvent["kind"], "tool-call">;
+type CountedKind = Exclude<RecordEvent["kind"], "tool-calls">;
 
 const noCounts = (): Record<CountedKind, number> => ({
   delivered: 0,

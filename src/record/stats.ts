@@ -64,17 +64,26 @@ export function recordStats(
   const broken = new Map<string, { model: string; rule: string; refused: number; warned: number }>();
   // Without `known`, the rules the whole record mentions (any period, model or agent) are the ones to account for.
   const mentioned = known === undefined ? new Set<string>() : undefined;
+  /** Each session's count of calls before the period: the calls in it are those counted since. */
+  const before = new Map<string, number>();
   let count = 0;
-  let toolCalls = 0;
   for (const event of events) {
     const rule = event.rule;
     if (mentioned !== undefined && rule !== undefined && (filter.rule === undefined || rule === filter.rule))
       mentioned.add(rule);
-    if (!kept(event)) continue;
+    if (!kept(event)) {
+      if (
+        event.kind === "tool-calls" &&
+        event.session !== undefined &&
+        filter.since !== undefined &&
+        event.at < filter.since
+      )
+        before.set(event.session, Math.max(before.get(event.session) ?? 0, event.call ?? 0));
+      continue;
+    }
     count++;
     if (event.session !== undefined) sessions.add(event.session);
-    if (event.kind === "tool-call") {
-      toolCalls++;
+    if (event.kind === "tool-calls") {
       addCall(sessionCalls, event);
       continue;
     }
@@ -102,6 +111,8 @@ export function recordStats(
     .map((name) => ruleRow(name, tallies.get(name), knownByName.get(name)))
     .sort(byTokensThenName);
   const delivered = new Set(rules.filter((row) => row.delivered > 0).map((row) => row.rule));
+  let toolCalls = 0;
+  for (const [session, { length }] of sessionCalls) toolCalls += Math.max(0, length - (before.get(session) ?? 0));
   return {
     since: filter.since === undefined ? null : new Date(filter.since).toISOString(),
     events: count,
@@ -125,7 +136,7 @@ export function recordStats(
           compareText(a.rule, b.rule),
       )
       .slice(0, BROKEN_BY_MODEL),
-    compliance: { thirds: complianceThirds(sessionCalls) },
+    compliance: { thirds: complianceThirds(sessionCalls, before) },
   };
 }
 
@@ -134,7 +145,7 @@ function keptBy(filter: StatsFilter): (event: RecordEvent) => boolean {
   const { since, rule, model, agent } = filter;
   return (event) =>
     (since === undefined || event.at >= since) &&
-    (rule === undefined || event.rule === rule || event.kind === "tool-call") &&
+    (rule === undefined || event.rule === rule || event.kind === "tool-calls") &&
     (agent === undefined || event.agent === agent) &&
     (model === undefined || (event.model !== undefined && modelMatches(event.model, model)));
 }

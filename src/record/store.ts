@@ -14,7 +14,8 @@ import { type AppendRecordLines, appendRecordLines, type RecordProblem } from ".
 /** A record file is rotated before it would pass this; a project keeps two (current and rotated). */
 export const MAX_RECORD_FILE_BYTES = 16 * 1024 * 1024;
 const FLUSH_MS = 1000;
-const BATCH_SIZE = 256;
+/** Events that start a write before the timer: a tool call's record costs a push, a write a few file operations. */
+const BATCH_SIZE = 2048;
 const MAX_QUEUED = 10_000;
 const CLOSE_WAIT_MS = 2000;
 
@@ -56,8 +57,11 @@ export function recordWriter(options: RecordWriterOptions): RecordSink {
   const closeWaitMs = options.closeWaitMs ?? CLOSE_WAIT_MS;
   const append = options.append ?? appendRecordLines;
 
-  /** Lines not yet handed to a write, oldest first. */
-  const queue: string[] = [];
+  /**
+   * Events not yet handed to a write, oldest first: as they came (made lines only when written, off the tool call's
+   * path), or as lines, given back by a write that failed.
+   */
+  const queue: Array<RecordEvent | string> = [];
   let chain: Promise<void> = Promise.resolve();
   /** Writes queued on the chain or under way; a timer or a full batch adds one only when there is none. */
   let links = 0;
@@ -74,7 +78,8 @@ export function recordWriter(options: RecordWriterOptions): RecordSink {
 
   const keepBound = () => {
     if (queue.length <= maxQueued) return;
-    const over = queue.length - maxQueued;
+    // An eighth of the bound more goes at once: one splice for many adds, not one at each (a copy of the whole queue).
+    const over = Math.min(queue.length, queue.length - maxQueued + Math.floor(maxQueued / 8));
     queue.splice(0, over);
     if (dropped === 0 && !finished) {
       log.warn(
@@ -116,7 +121,8 @@ export function recordWriter(options: RecordWriterOptions): RecordSink {
 
   const writeQueued = async () => {
     if (queue.length === 0) return;
-    const batch = queue.splice(0);
+    const batch = linesOf(queue.splice(0));
+    if (batch.length === 0) return;
     inFlight = batch.length;
     const { written, problem } = await append(place, batch, maxFileBytes).catch(
       (error: unknown): { written: number; problem: RecordProblem } => ({
@@ -175,18 +181,26 @@ export function recordWriter(options: RecordWriterOptions): RecordSink {
     else log.warn(`The rules record ${place.current} left out ${dropped} events: more waited than the disk took`);
   };
 
+  /** The batch as lines; an event that cannot be written as JSON is left out, and the others go on. */
+  const linesOf = (items: ReadonlyArray<RecordEvent | string>): string[] =>
+    items.flatMap((item) => {
+      if (typeof item === "string") return [item];
+      try {
+        return [`${JSON.stringify(item)}\n`];
+      } catch (error) {
+        log.debug(`A rules record event was left out: ${(error as Error)?.message ?? String(error)}`);
+        return [];
+      }
+    });
+
   return {
     add(event) {
       if (closed) return;
-      try {
-        queue.push(`${JSON.stringify(event)}\n`);
-        keepBound();
-        if (links === 0 && !failing && queue.length >= batchSize) void flush();
-        else arm();
-      } catch (error) {
-        // An event that cannot be written as JSON is left out; the session goes on.
-        log.debug(`A rules record event was left out: ${(error as Error)?.message ?? String(error)}`);
-      }
+      // Kept as it is (a new object no one changes): made a line when written, not in the call that records it.
+      queue.push(event);
+      keepBound();
+      if (links === 0 && !failing && queue.length >= batchSize) void flush();
+      else arm();
     },
     flush: () => flush().catch(() => undefined),
     close() {

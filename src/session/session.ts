@@ -50,8 +50,10 @@ export interface SessionState {
   readonly silent?: SilentDelivery;
   /** Tool calls placed before they ran, by the host's id, kept until their result comes (`placed-call.ts`). */
   readonly calls?: ReadonlyMap<string, PlacedCall>;
-  /** How many tool calls the session proposed: each call's number, counted from 1. */
+  /** How many tool calls the session proposed: each call's number, counted from 1 (`call-count.ts`). */
   readonly toolCalls?: number;
+  /** The count of tool calls last noted. */
+  readonly callsNoted?: number;
   /** The rules the budget left out of the current window (by its compaction count), each counted once there. */
   readonly leftOut?: { readonly window: number; readonly names: ReadonlySet<string> };
   /** Refused calls whose correction is awaited until the turn ends (`corrections.ts`). */
@@ -152,8 +154,8 @@ export type Note =
       /** Rules given now that the budget left out of an earlier message of this window. */
       roomMade: readonly string[];
     }
-  /** The session proposed its `call`-th tool call. */
-  | { kind: "tool-called"; tool: string; call: number }
+  /** The session has proposed `calls` tool calls so far (noted when a turn ends, and every hundred calls). */
+  | { kind: "tool-calls"; calls: number }
   /** The model read a rule with the `rule` tool. */
   | { kind: "rule-requested"; rule: string }
   /**

@@ -10,6 +10,7 @@
 import { anyForbidden } from "../enforce/violations.js";
 import { withContent, withFiles } from "./activation.js";
 import { checkedCall, forbiddingUnder, readsFor } from "./call-check.js";
+import { callCounted } from "./call-count.js";
 import { composeFor } from "./compose-for.js";
 import { awaitCorrection, wentThrough } from "./corrections.js";
 import { callChecked, takeWarning, withWarning } from "./enforced.js";
@@ -28,13 +29,12 @@ type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 /** A call about to run: what it names counts, before it exists; what it would add is checked when some rule forbids. */
 export function callProposed(state: SessionState, { call, place, rules }: Event<"call-proposed">): Step {
   const placed = placeCall(call, place);
-  const number = (state.toolCalls ?? 0) + 1;
-  const counted: SessionState = { ...state, toolCalls: number };
+  const { state: counted, number, notes: countNotes } = callCounted(state);
   // Intent: a file about to be written counts before it exists.
   const next = served(state, rules)
     ? keepCall({ ...counted, activation: withFiles(state.activation, placed.files) }, placed, rules)
     : counted;
-  const calledNote = noted([{ kind: "tool-called", tool: placed.tool, call: number }]);
+  const calledNote = noted(countNotes);
   // Checked whether or not the session gets rules: a subagent's calls are held to the rules like its parent's.
   const forbidding = forbiddingUnder(rules);
   if (placed.changes.length === 0 || !anyForbidden(forbidding.rules)) {

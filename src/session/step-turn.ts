@@ -6,6 +6,7 @@
  */
 import { mentionedRuleNames } from "../select/mentions.js";
 import { withFiles, withMentions } from "./activation.js";
+import { callsNoted } from "./call-count.js";
 import { composeFor } from "./compose-for.js";
 import { turnEnded } from "./corrections.js";
 import type { Step } from "./effects.js";
@@ -22,8 +23,10 @@ type Event<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
 /** A user's message about to reach the model: it waits for the silent delivery under way, if one is. */
 export function userTurn(before: SessionState, event: Event<"user-turn">): Step {
   const { prompt, place, rules } = event;
-  // A new turn: the last one's refusals still awaiting their correction were given up.
-  const { state, notes: gaveUp } = turnEnded(before);
+  // A new turn: the last one's refusals still awaiting their correction were given up; its calls are counted.
+  const ended = turnEnded(before);
+  const { state, notes: counted } = callsNoted(ended.state);
+  const gaveUp = [...ended.notes, ...counted];
   if (!served(state, rules)) return after(noted(gaveUp), asking(state, { type: "answer" }));
   const chosen = { ...state, agent: event.agent ?? state.agent, model: event.model ?? state.model };
   const notes: Note[] = [...gaveUp];

@@ -8,6 +8,7 @@
  */
 import type { SessionFacts } from "../conditions/list.js";
 import { reloaded, withActivated } from "./activation.js";
+import { callsNoted } from "./call-count.js";
 import { turnEnded } from "./corrections.js";
 import type { Step } from "./effects.js";
 import type { SessionEvent } from "./events.js";
@@ -92,7 +93,8 @@ export function step(state: SessionState, event: SessionEvent): Step {
       return only(sameFacts(state.observed, event.facts) ? state : { ...state, observed: event.facts });
     case "session-ended": {
       const ended = turnEnded(state);
-      return { state: ended.state, effects: noted(ended.notes) };
+      const counted = callsNoted(ended.state);
+      return { state: counted.state, effects: noted([...ended.notes, ...counted.notes]) };
     }
     case "rule-requested": {
       const read = moved(state, { type: "rule-read", rule: event.rule });

@@ -119,13 +119,15 @@ describe("the record of a session", () => {
     const refused = await rulebook.toolAboutToRun("s1", write("c1", "src/a.ts", "const a = 1;\nconsole.log(a);\n"));
     expect(refused.refusal).toBeDefined();
     expect((await rulebook.toolAboutToRun("s1", write("c2", "src/a.ts", "const a = 1;\n"))).refusal).toBeUndefined();
+    await turn("thanks");
     expect(lines("tool", "file", "line", "call", "pattern", "trigger")).toEqual([
-      { kind: "tool-call", tool: "write", call: 1 },
       // The refusal gives the rule's text: it costs context as a delivery does.
       { kind: "delivered", rule: "logging", trigger: "refusal" },
       { kind: "refused", rule: "logging", tool: "write", file: "src/a.ts", line: 2, call: 1, pattern: "console.log(" },
-      { kind: "tool-call", tool: "write", call: 2 },
       { kind: "corrected", rule: "logging", tool: "write", file: "src/a.ts" },
+      // The turn is over: its calls are counted, once; the next message brings the rule of the file written.
+      { kind: "tool-calls", call: 2 },
+      { kind: "delivered", rule: "typescript", trigger: "file" },
     ]);
   });
 
@@ -150,14 +152,12 @@ describe("the record of a session", () => {
     await rulebook.toolAboutToRun("s1", bash("c2", "git push origin main"));
     await rulebook.toolAboutToRun("s1", bash("c3", "git push --force"));
     await rulebook.dispose();
-    expect(lines("tool").filter(({ kind }) => kind !== "delivered" && kind !== "listed")).toEqual([
-      { kind: "tool-call", tool: "bash" },
-      { kind: "refused", rule: "logging", tool: "bash" },
-      { kind: "tool-call", tool: "bash" },
+    expect(lines("tool", "call").filter(({ kind }) => kind !== "delivered" && kind !== "listed")).toEqual([
+      { kind: "refused", rule: "logging", tool: "bash", call: 1 },
       { kind: "corrected", rule: "logging", tool: "bash" },
-      { kind: "tool-call", tool: "bash" },
-      { kind: "refused", rule: "logging", tool: "bash" },
+      { kind: "refused", rule: "logging", tool: "bash", call: 3 },
       { kind: "gave-up", rule: "logging", tool: "bash" },
+      { kind: "tool-calls", call: 3 },
     ]);
     expect(closed).toBe(1);
   });

@@ -24,7 +24,7 @@ const rules: RuleSet = {
   warnings: 0,
 };
 const state = { ...NEW_SESSION, agent: "build", model: { providerID: "acme", modelID: "coder-1" } };
-const context = { project: "/work/app", sessionID: "s1", state, rules, now: 1_000 };
+const context = { project: "/work/app", sessionID: "s1", state, rules: () => rules, now: 1_000 };
 const fileMet: ActivationReason = {
   kind: "conditions",
   met: [{ kind: "file", file: "src/a.ts", glob: "src/**/*.ts" }] as never,
@@ -168,9 +168,18 @@ describe("enforcement, requests, calls and verify", () => {
     ]);
   });
 
-  test("a tool call is counted with its number; a note about the log alone records nothing", () => {
-    expect(recordedFor({ kind: "tool-called", tool: "bash", call: 3 }, context)).toEqual([
-      expect.objectContaining({ kind: "tool-call", tool: "bash", call: 3, session: "s1" }),
+  test("the session's count of tool calls is one line; a note about the log alone records nothing", () => {
+    expect(recordedFor({ kind: "tool-calls", calls: 42 }, context)).toEqual([
+      {
+        v: 1,
+        at: 1_000,
+        kind: "tool-calls",
+        project: "/work/app",
+        session: "s1",
+        agent: "build",
+        model: "acme/coder-1",
+        call: 42,
+      },
     ]);
     expect(recordedFor({ kind: "went-on-before-rules" }, context)).toEqual([]);
   });

@@ -15,13 +15,13 @@ const ev = (kind: RecordKind, fields: Partial<RecordEvent> = {}): RecordEvent =>
   session: "s1",
   agent: "build",
   model: "anthropic/claude-x",
-  ...(kind === "tool-call" ? {} : { rule: "r" }),
+  ...(kind === "tool-calls" ? {} : { rule: "r" }),
   ...fields,
 });
 
-/** `calls` tool calls numbered 1..calls in `session`. */
+/** The count of `session`'s tool calls noted after each of its `calls` calls. */
 const toolCalls = (session: string, calls: number, fields: Partial<RecordEvent> = {}): RecordEvent[] =>
-  Array.from({ length: calls }, (_, i) => ev("tool-call", { session, call: i + 1, tool: "edit", ...fields }));
+  Array.from({ length: calls }, (_, i) => ev("tool-calls", { session, call: i + 1, ...fields }));
 
 const row = (stats: RecordStats, rule: string) => stats.rules.find((r) => r.rule === rule);
 
@@ -71,7 +71,7 @@ describe("recordStats: a rule's row", () => {
         lastSeen: new Date(T0 + 9 * MINUTE).toISOString(),
       },
     ]);
-    expect(stats).toMatchObject({ since: null, events: events.length, sessions: 4, toolCalls: 0 });
+    expect(stats).toMatchObject({ since: null, events: events.length, sessions: 4, toolCalls: 2 });
   });
 
   it("rounds tokens a session and the share corrected", () => {
@@ -224,16 +224,16 @@ describe("recordStats: compliance over a session", () => {
     ]);
   });
 
-  it("leaves out sessions without tool calls, refusals without a call, and warnings", () => {
+  it("leaves out refusals without a call, and warnings; a refusal's call counts as a call made", () => {
     const events = [
       ...toolCalls("a", 3),
-      ev("refused", { session: "none", call: 1 }),
+      ev("refused", { session: "b", call: 1 }),
       ev("refused", { session: "a" }),
       ev("warned", { session: "a", call: 1 }),
     ];
     const stats = recordStats(events, {});
-    expect(stats.compliance.thirds.map((t) => t.refusals)).toEqual([0, 0, 0]);
-    expect(stats.toolCalls).toBe(3);
+    expect(stats.compliance.thirds.map((t) => t.refusals)).toEqual([1, 0, 0]);
+    expect(stats.toolCalls).toBe(4);
   });
 
   it("takes a session's length from its highest call, so a period that cuts it keeps the calls in place", () => {
@@ -248,7 +248,7 @@ describe("recordStats: compliance over a session", () => {
     ]);
   });
 
-  it("numbers tool calls without a number by their order", () => {
+  it("takes a session's length from its refusals when no count was noted; a count line without a count is left out", () => {
     const events = [...toolCalls("a", 3, { call: undefined }), ev("refused", { session: "a", call: 3 })];
     expect(recordStats(events, {}).compliance.thirds.map((t) => [t.toolCalls, t.refusals])).toEqual([
       [1, 0],

@@ -20,7 +20,7 @@ const PROJECT = "/work/my-app";
 const event = (call: number): RecordEvent => ({
   v: 1,
   at: 1_700_000_000_000 + call,
-  kind: "tool-call",
+  kind: "tool-calls",
   project: PROJECT,
   call,
 });

@@ -78,7 +78,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([], { tool: "read", files: ["/p/src/a.ts"] })),
       ["src/a.ts"],
       ["c1"],
-      ["note tool-called", "answer"],
+      ["answer"],
     ],
     [
       "a write where some rule forbids: checked, starting with the rule files it writes",
@@ -86,7 +86,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")])),
       ["src/b.ts"],
       ["c1"],
-      ["note tool-called", "find-rule-files write"],
+      ["find-rule-files write"],
     ],
     [
       "a write where no rule forbids: let run at once",
@@ -94,7 +94,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")]), rules),
       ["src/b.ts"],
       ["c1"],
-      ["note tool-called", "answer"],
+      ["answer"],
     ],
     [
       "the user's `enforce: off`: only managed rules are checked, and none is here",
@@ -102,7 +102,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")]), forbidding({ enforce: "off" })),
       ["src/b.ts"],
       ["c1"],
-      ["note tool-called", "answer"],
+      ["answer"],
     ],
     [
       "a subagent's session left alone: nothing counts or is kept, but the call is checked like its parent's",
@@ -110,7 +110,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")])),
       [],
       [],
-      ["note tool-called", "find-rule-files write"],
+      ["find-rule-files write"],
     ],
     [
       "a call without the host's id: checked, but not kept (its result could not be told from another's)",
@@ -118,7 +118,7 @@ describe("before a call runs: what the session keeps, and the effects asked for"
       proposed(toolCall([write("src/b.ts")], { callID: undefined })),
       ["src/b.ts"],
       [],
-      ["note tool-called", "find-rule-files write"],
+      ["find-rule-files write"],
     ],
   ];
   test.each(table)("%s", (_name, state, event, files, kept, effects) => {
