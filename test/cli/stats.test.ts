@@ -72,8 +72,7 @@ const ev = (kind: RecordKind, fields: Partial<RecordEvent> = {}): RecordEvent =>
 
 /** Two sessions of 3 calls; `costly` delivered in both, `no-console` refused at call 3 of s1 and corrected. */
 function sessionEvents(): RecordEvent[] {
-  const calls = (session: string, model: string) =>
-    [1, 2, 3].map((call) => ev("tool-calls", { session, model, call }));
+  const calls = (session: string, model: string) => [1, 2, 3].map((call) => ev("tool-calls", { session, model, call }));
   return [
     ev("delivered", { rule: "costly", tokens: 400, trigger: "start" }),
     ev("delivered", { rule: "costly", tokens: 400, trigger: "start", session: "s2", model: "openai/gpt-5" }),
