@@ -1,12 +1,15 @@
 /**
  * `stats` for a person: a header (whose record, the period, how much of it),
- * the sections read at a glance, then a row per rule. Pure.
+ * the sections read at a glance, then a row per rule. Names from the record
+ * (rules, models, paths: a repository names its rules) are shown with control
+ * characters as `?`, so none can rewrite the terminal. Pure.
  */
 import { displayPath } from "../discover/locations.js";
 import type { RecordRead, RecordReadNote } from "../record/read.js";
 import type { RecordStats } from "../record/stats.js";
 import type { Third } from "../record/stats-compliance.js";
 import type { RuleStatsRow } from "../record/stats-rules.js";
+import { shownText } from "../render/shown-text.js";
 import { columns, plural, type Style } from "./format.js";
 
 /** What `stats` was asked for, its flags as values. */
@@ -41,13 +44,17 @@ export function statsText(view: StatsView, style: Style): string {
     ...(stats.costliest.length === 0
       ? [style.dim("  no rule delivered in this period")]
       : columns(
-          stats.costliest.map((row) => [row.rule, number(row.tokens), `≈ ${number(row.tokensPerSession)} a session`]),
+          stats.costliest.map((row) => [
+            shownText(row.rule),
+            number(row.tokens),
+            `≈ ${number(row.tokensPerSession)} a session`,
+          ]),
         )),
   );
   lines.push("", style.bold(`Never applied in this period (${plural(stats.neverApplied.sessions, "session")})`));
   const never = stats.neverApplied.rules;
   if (never.length === 0) lines.push(style.dim("  every rule was delivered at least once"));
-  for (const rule of never.slice(0, NEVER_APPLIED_SHOWN)) lines.push(`  ${rule}`);
+  for (const rule of never.slice(0, NEVER_APPLIED_SHOWN)) lines.push(`  ${shownText(rule)}`);
   if (never.length > NEVER_APPLIED_SHOWN)
     lines.push(style.dim(`  … and ${never.length - NEVER_APPLIED_SHOWN} more (delivered 0 in the table below)`));
   lines.push("", style.bold("Broken most, by model"));
@@ -55,7 +62,12 @@ export function statsText(view: StatsView, style: Style): string {
     ...(stats.brokenByModel.length === 0
       ? [style.dim("  no call broke a rule in this period")]
       : columns(
-          stats.brokenByModel.map((row) => [row.model, row.rule, `${row.refused} refused`, `${row.warned} warned`]),
+          stats.brokenByModel.map((row) => [
+            shownText(row.model),
+            shownText(row.rule),
+            `${row.refused} refused`,
+            `${row.warned} warned`,
+          ]),
         )),
   );
   lines.push("", style.bold("Compliance over a session (refusals per 100 tool calls)"));
@@ -80,7 +92,7 @@ function headerLines({ where, read, stats, options, home }: StatsView, style: St
     options.agent === undefined ? undefined : `agent ${options.agent}`,
   ].filter((part) => part !== undefined);
   const parts = [
-    `Rules record, ${where}`,
+    `Rules record, ${shownText(where)}`,
     periodText(options),
     ...(only.length === 0 ? [] : [`only ${only.join(", ")}`]),
     `${plural(stats.events, "event")} in ${plural(stats.sessions, "session")}, ${plural(stats.toolCalls, "tool call")}`,
@@ -93,7 +105,7 @@ function headerLines({ where, read, stats, options, home }: StatsView, style: St
         `${plural(read.newer, "line")} of a newer record version skipped (written by a newer opencode-rulebook)`,
       ),
     );
-  for (const note of read.notes) lines.push(style.yellow(noteText(note, home)));
+  for (const note of read.notes) lines.push(style.yellow(shownText(noteText(note, home))));
   return lines;
 }
 
@@ -135,7 +147,7 @@ const RULE_HEADERS = [
 
 function ruleCells(row: RuleStatsRow): string[] {
   return [
-    row.rule,
+    shownText(row.rule),
     number(row.sessions),
     number(row.delivered),
     number(row.tokens),

@@ -206,6 +206,19 @@ describe("stats", () => {
     expect(stdout).toContain("3 damaged lines skipped");
   });
 
+  it("shows names from the record with control characters as ?: a repository's rule name cannot rewrite the terminal", async () => {
+    const evil = "evil\u001b]0;owned\u0007\nrule";
+    await writeRecord([
+      ev("delivered", { rule: evil, tokens: 5, trigger: "file" }),
+      ev("refused", { rule: evil, model: "x\u001b[2Jy", call: 1 }),
+    ]);
+    const { stdout, code } = await stats();
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    expect(stdout).toContain("evil?]0;owned??rule");
+    expect(stdout).toContain("x?[2Jy");
+  });
+
   it.each(["7", "yesterday", "7x", "2026-13-01", "2026-02-30", ""])(
     "refuses --since %j with exit status 2",
     async (value) => {
