@@ -23,6 +23,7 @@ import { readRecord } from "../src/record/read.js";
 import { recordStats } from "../src/record/stats.js";
 import type { KnownRule } from "../src/record/stats-rules.js";
 import { count, mb, median, ms, ratio, table, verdict } from "./stats.js";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 export const RECORD_EVENTS = 100_000;
 export const RECORD_SESSIONS = 500;
@@ -160,7 +161,7 @@ function knownRules(): KnownRule[] {
 
 /** Exactly `total` events over `sessions` sessions, a minute of calls apart, the same every run. */
 function generatedRecord(project: string, total: number, sessions: number): RecordEvent[] {
-  const random = seeded(43);
+  const random = seededRandom(43);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const known = knownRules();
   const perSession = Math.floor(total / sessions);
@@ -216,18 +217,6 @@ function generatedRecord(project: string, total: number, sessions: number): Reco
     at += 3_600_000;
   }
   return events;
-}
-
-/** A small deterministic generator (mulberry32): the same record every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 // Alone: `npx tsx bench/record-stats.ts [--quick]`.

@@ -17,6 +17,7 @@ import { deaf } from "../support/deaf-host.js";
 import { startEngineWithClient as startRulebook, type TestEngine as Rulebook } from "../support/opencode-1-engine.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 import { tempFolder } from "../support/temp-folder.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 /** `deaf`: never answers and ignores its abort signal (a custom fetch, a wrapper); `hang` rejects once aborted. */
 type Behaviour = "ok" | "error" | "throw" | "hang" | "stored-then-hang" | "deaf" | "stored-then-deaf" | "slow";
@@ -80,7 +81,7 @@ export async function runScenario(rules: RuleSet, ops: Op[], seed: number): Prom
   const root = await tempFolder("rulebook-fuzz-");
   const project = join(root, "project");
   const alwaysNames = await writeRules(join(project, ".opencode", "rules"), rules);
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   let healed = false;
   const behaviour = (): Behaviour =>
     healed ? "ok" : (BEHAVIOURS[Math.floor(random() * BEHAVIOURS.length)] as Behaviour);
@@ -312,16 +313,4 @@ async function writeRules(folder: string, rules: RuleSet): Promise<string[]> {
   };
   for (const name of rules.broken) await writeFile(join(folder, `broken-${name}.md`), broken[name] as string);
   return always;
-}
-
-/** A small seeded PRNG, so a failing run can be replayed from fast-check's seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -11,19 +11,14 @@ import type { RecordEvent } from "../../src/record/event.js";
 import { recordFiles } from "../../src/record/location.js";
 import { type RecordWriterOptions, recordWriter } from "../../src/record/store.js";
 import { answerLater, collectedLog, deaf, settled } from "../support/deaf-host.js";
+import { countLine, RECORD_PROJECT } from "../support/record-events.js";
 import { tempDirs } from "../support/temp-folder.js";
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
-const PROJECT = "/work/my-app";
-const event = (call: number): RecordEvent => ({
-  v: 1,
-  at: 1_700_000_000_000 + call,
-  kind: "tool-calls",
-  project: PROJECT,
-  call,
-});
+const PROJECT = RECORD_PROJECT;
+const event = countLine;
 
 /** A writer into a fresh folder, a timer far off unless asked: only what a test does writes. */
 async function setUp(options: Partial<RecordWriterOptions> = {}) {
