@@ -14,6 +14,7 @@
  * HOME and XDG folders, offline environment) and the same cleanup (the server
  * is killed by pid, also on failure or Ctrl-C).
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,7 +26,7 @@ import {
   type ChatMessage,
   type RecordedRequest,
 } from "../test/e2e/harness/fake-model.js";
-import { DIST_PLUGIN, startOpencode, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
+import { DIST_PLUGIN, hostEnvironment, startOpencode, type OpencodeInstance } from "../test/e2e/harness/opencode.js";
 import { ruleFilesIn } from "../test/e2e/harness/rules.js";
 import {
   createSession,
@@ -434,6 +435,21 @@ async function main(): Promise<void> {
       "the corrected write went through in the same turn; the file never held console.log(",
     );
 
+    // ── 7. What the rules did ───────────────────────────────────────────
+    section("7. What the rules did: the record, read by opencode-rulebook stats");
+    const stats = await recordedStats(oc, projectDir);
+    for (const line of stats.text.trimEnd().split("\n")) detail(line);
+    const logging = stats.json?.rules.find((row) => row.rule === "logging");
+    check(
+      logging?.refused === 1 && logging.corrected === 1 && logging.gaveUp === 0,
+      "the record holds the refusal and its correction: logging refused 1, corrected 1, given up 0",
+      JSON.stringify(logging),
+    );
+    check(
+      !stats.raw.includes('console.log("hello")') && !stats.raw.includes(p6),
+      "the record names rules, files and patterns: no line of the file written, no prompt",
+    );
+
     // ── Summary ──────────────────────────────────────────────────────────
     section("Every model request");
     for (const r of model.requests) {
@@ -446,6 +462,44 @@ async function main(): Promise<void> {
     await oc?.stop();
     running = undefined;
   }
+}
+
+interface StatsRow {
+  rule: string;
+  refused: number;
+  corrected: number;
+  gaveUp: number;
+}
+
+/**
+ * `opencode-rulebook stats` over the record the plugin kept in OpenCode's home, as a user runs it; the plugin writes
+ * its record in batches a second apart, so it is read again until the refusal's correction is there (3 s at most).
+ */
+async function recordedStats(
+  oc: OpencodeInstance,
+  projectDir: string,
+): Promise<{ text: string; json?: { rules: StatsRow[] }; raw: string }> {
+  const host = hostEnvironment(oc.homeDir);
+  const env = { ...process.env, ...host, NO_COLOR: "1" };
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [path.join(REPO, "dist", "cli", "main.js"), ...args, "--cwd", projectDir], {
+      env,
+      encoding: "utf8",
+    });
+  let json: { rules: StatsRow[] } | undefined;
+  for (let tries = 0; tries < 15; tries++) {
+    json = JSON.parse(cli("stats", "--json")) as { rules: StatsRow[] };
+    if (json.rules.some((row) => row.rule === "logging" && row.corrected > 0)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const folder = path.join(host.XDG_STATE_HOME ?? "", "opencode", "rulebook");
+  const raw = fs.existsSync(folder)
+    ? fs
+        .readdirSync(folder)
+        .map((name) => fs.readFileSync(path.join(folder, name), "utf8"))
+        .join("")
+    : "";
+  return { text: cli("stats"), json, raw };
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
