@@ -110,7 +110,9 @@ function costOf(panel: RulesPanel): { tokens: number; known: number; of: number 
   return known === 0 ? undefined : { tokens: panel.tokens, known, of: panel.inContext.length };
 }
 
-/** A rule's name, wrapped, and its figure after it: on the name's last line when it fits there, else on a line below. */
+/**
+ * A rule's name, wrapped, and its figure after it: on the name's last line when it fits there, else on a line below.
+ */
 function nameLines(rule: PanelRule, width: number): string[] {
   const lines = wrap(`• ${clean(rule.name)}`, width, 2);
   if (rule.tokens === undefined) return lines;

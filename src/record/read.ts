@@ -12,7 +12,9 @@ import { RECORD_VERSION, type RecordEvent, type RecordKind } from "./event.js";
 import { isRecordFile, RECORD_EXTENSION, recordFiles } from "./location.js";
 import { MAX_RECORD_FILE_BYTES } from "./store.js";
 
-/** The writer rotates a file before it would pass its bound; a larger one (past a slack for one long line) is not read. */
+/**
+ * The writer rotates a file before it would pass its bound; a larger one (past a slack for one long line) is not read.
+ */
 export const RECORD_FILE_READ_LIMIT = MAX_RECORD_FILE_BYTES + 1024 * 1024;
 /** The entries of the record folder looked at for `--all`. */
 const RECORD_FOLDER_LIST_LIMIT = 10_000;

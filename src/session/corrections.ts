@@ -28,7 +28,9 @@ export function awaitCorrection(
   return { ...state, refused: awaited };
 }
 
-/** A call that went through: the refusals of its tool on one of its files (or of its tool, for a command) are corrected. */
+/**
+ * A call that went through: the refusals of its tool on one of its files (or of its tool, for a command) are corrected.
+ */
 export function wentThrough(
   state: SessionState,
   tool: string,

@@ -39,7 +39,10 @@ export interface RulesMarker {
   resumed?: string[];
   /** Why each rule in `rules` applies, in the same order (absent in markers written before the panel). */
   why?: RuleWhy[];
-  /** What each rule in `rules` costs in the window, estimated (`ruleTokens`), in the same order (absent in earlier markers). */
+  /**
+   * What each rule in `rules` costs in the window, estimated (`ruleTokens`), in the same order (absent in earlier
+   * markers).
+   */
   tokens?: number[];
   /** Every on-request rule the message lists by name. */
   offered?: string[];
