@@ -44,11 +44,14 @@ export function recordedFor(note: Note, context: RecordContext): RecordEvent[] {
   switch (note.kind) {
     case "delivered": {
       const { included, onRequest, leftOut } = note.composed;
+      // A message may name thousands of rules: each list is looked up by name, not searched.
+      const given = { opens: note.opens, fresh: new Set(note.fresh), roomMade: new Set(note.roomMade) };
       const lines = included.map(({ rule, reason }) =>
-        line("delivered", rule, { trigger: triggerOf(rule, reason, note) }),
+        line("delivered", rule, { trigger: triggerOf(rule, reason, given) }),
       );
       for (const rule of onRequest) lines.push(line("listed", rule));
-      for (const rule of leftOut) if (note.leftOut.includes(rule.name)) lines.push(line("left-out", rule));
+      const newlyLeftOut = new Set(note.leftOut);
+      for (const rule of leftOut) if (newlyLeftOut.has(rule.name)) lines.push(line("left-out", rule));
       return lines;
     }
     case "enforced": {
@@ -113,12 +116,16 @@ function describeRule(event: RecordEvent, rule: Rule | string): void {
  * again; else the reason it applies, a scope that came to hold (`agent`, `model`, `branch`) for a rule that always
  * applies within it, or `changed` for one given again as its file changed.
  */
-function triggerOf(rule: Rule, reason: ActivationReason, note: Delivered): string {
-  if (note.opens && !note.fresh.includes(rule.name))
-    return note.opens === "new-session" ? "session-start" : "compaction";
+function triggerOf(
+  rule: Rule,
+  reason: ActivationReason,
+  message: { opens?: Delivered["opens"]; fresh: ReadonlySet<string>; roomMade: ReadonlySet<string> },
+): string {
+  if (message.opens && !message.fresh.has(rule.name))
+    return message.opens === "new-session" ? "session-start" : "compaction";
   switch (reason.kind) {
     case "always": {
-      if (note.roomMade.includes(rule.name)) return "room";
+      if (message.roomMade.has(rule.name)) return "room";
       const scope = NARROWING.find((kind) => conditionOf(rule, kind) !== undefined);
       return scope ? scope.fact : "changed";
     }
