@@ -6,8 +6,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../../src/cli/context.js";
-import { run } from "../../src/cli/main.js";
+import { runInProcess } from "../support/cli-in-process.js";
 import { parseSince } from "../../src/cli/stats.js";
 import { RECORD_VERSION, type RecordEvent, type RecordKind } from "../../src/record/event.js";
 import { recordFiles, recordFolder } from "../../src/record/location.js";
@@ -33,28 +32,7 @@ beforeEach(async () => {
 });
 afterEach(() => tree.cleanup());
 
-async function stats(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const io: CliIo = {
-    env,
-    home: tree.home,
-    cwd: tree.project,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    confirm: async () => false,
-  };
-  let stdout = "";
-  let stderr = "";
-  const code = await run(["stats", ...args], io, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { stdout, stderr, code };
-}
+const stats = (...args: string[]) => runInProcess(["stats", ...args], { env, home: tree.home, cwd: tree.project });
 
 const NOW = Date.now();
 const HOUR = 3_600_000;

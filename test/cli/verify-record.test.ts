@@ -7,8 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import type { CliIo } from "../../src/cli/context.js";
-import { run } from "../../src/cli/main.js";
+import { runInProcess } from "../support/cli-in-process.js";
 import { recordFolder } from "../../src/record/location.js";
 import { type TempTree, tempTree } from "../support/temp-folder.js";
 
@@ -25,20 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => tree.cleanup());
 
-async function cli(...args: string[]): Promise<{ stdout: string; code: number }> {
-  const io: CliIo = {
-    env,
-    home: tree.home,
-    cwd: tree.project,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    confirm: async () => false,
-  };
-  const printed: string[] = [];
-  const code = await run(args, io, { stdout: (text) => printed.push(text), stderr: () => {} });
-  return { stdout: printed.join(""), code };
-}
+const cli = (...args: string[]) => runInProcess(args, { env, home: tree.home, cwd: tree.project });
 
 const recordText = () => {
   const folder = recordFolder(env, tree.home);

@@ -8,8 +8,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
-import type { CliIo } from "../../src/cli/context.js";
-import { run } from "../../src/cli/main.js";
+import { runInProcess } from "../support/cli-in-process.js";
 import { recordFolder } from "../../src/record/location.js";
 import { EVERY_HOST, hostForTheTable } from "../support/scenario-checks.js";
 
@@ -94,18 +93,9 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
   });
 
   async function statsJson(): Promise<StatsJson> {
-    const io: CliIo = {
-      env: { ...place.env, NO_COLOR: "1" },
-      home: place.env.HOME ?? "",
-      cwd: place.project,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      stdinIsTTY: false,
-      confirm: async () => false,
-    };
-    const printed: string[] = [];
-    const code = await run(["stats", "--json"], io, { stdout: (text) => printed.push(text), stderr: () => {} });
+    const statsPlace = { env: { ...place.env, NO_COLOR: "1" }, home: place.env.HOME ?? "", cwd: place.project };
+    const { stdout, code } = await runInProcess(["stats", "--json"], statsPlace);
     expect(code).toBe(0);
-    return JSON.parse(printed.join("")) as StatsJson;
+    return JSON.parse(stdout) as StatsJson;
   }
 });

@@ -9,8 +9,7 @@ import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { CliIo } from "../../src/cli/context.js";
-import { run } from "../../src/cli/main.js";
+import { runInProcess } from "../support/cli-in-process.js";
 import { startRulebook } from "../../src/engine/rulebook.js";
 import { readToolCall } from "../../src/hosts/opencode/tool-call.js";
 import { recordFolder } from "../../src/record/location.js";
@@ -87,15 +86,5 @@ describe("what the record never holds", () => {
 
 const silent = { debugEnabled: false, debug() {}, info() {}, warn() {}, error() {}, flush: async () => {} };
 
-async function verify(cwd: string, home: string, env: Record<string, string | undefined>): Promise<void> {
-  const io: CliIo = {
-    env,
-    home,
-    cwd,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    confirm: async () => false,
-  };
-  await run(["verify"], io, { stdout: () => {}, stderr: () => {} });
-}
+const verify = (cwd: string, home: string, env: Record<string, string | undefined>) =>
+  runInProcess(["verify"], { env, home, cwd });
