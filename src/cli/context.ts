@@ -10,7 +10,8 @@ import { parseOptions, type RulebookOptions } from "../options.js";
 import { ruleWarning, type RuleWarning } from "../rule/warnings.js";
 import type { DiscoveryContext } from "../discover/discover.js";
 import { nodeRuleFs, type RuleFs } from "../discover/fs.js";
-import { loadRules, type LoadedRules } from "../formats/load.js";
+import { loadRules, type LoadedRules, sourcesRead } from "../formats/load.js";
+import { sourceLookUps } from "../formats/looked-up.js";
 import { ALL_SOURCES } from "../formats/sources.js";
 import { configuredPacks } from "../pack-config.js";
 import type { ConfiguredPack } from "../packs/configured.js";
@@ -114,9 +115,17 @@ function optionNames(raw: unknown): string[] {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw) ? Object.keys(raw) : [JSON.stringify(raw)];
 }
 
-/** The rules as the plugin would load them, with the same sources. */
-export function loadProjectRules(project: ProjectContext): Promise<LoadedRules> {
-  return loadRules(project.discovery, { sources: project.options.sources, packs: project.packs });
+/**
+ * The rules as the plugin would load them, with the same sources; `touched`: files (relative to the directory, or
+ * absolute) a session would touch, whose folders bring the rule files found by looking up from them (a sub-folder's
+ * `GEMINI.md`), as they would in a session.
+ */
+export async function loadProjectRules(project: ProjectContext, touched: readonly string[] = []): Promise<LoadedRules> {
+  const options = { sources: project.options.sources, packs: project.packs };
+  // A command looks up from every path it is given: its own list is bounded (check.ts, PROJECT_FILE_LIMIT).
+  const lookUps = sourceLookUps(project.discovery, sourcesRead(options), { maxPaths: Number.POSITIVE_INFINITY });
+  await lookUps.from(touched.map((path) => resolve(project.directory, path)));
+  return loadRules({ ...project.discovery, lookedUp: lookUps.folders }, options);
 }
 
 /** A path for people: project-relative inside the project, `~/…` under home. */

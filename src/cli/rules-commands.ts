@@ -2,6 +2,7 @@
  * The commands that read the rules and change nothing (README, "The command
  * line"): list, explain, render, check and verify.
  */
+import { dirname, join } from "node:path";
 import { type Command, Option } from "commander";
 import { checkCommand, listProjectFiles } from "./check.js";
 import { loadProjectRules, type CliIo, type CommandResult, type ProjectContext } from "./context.js";
@@ -28,6 +29,11 @@ export interface CommandWiring {
   errStyle: Style;
 }
 
+/** The folders of the project's files (project-relative), each once, to look up rule files from. */
+const projectPaths = (context: ProjectContext, files: readonly string[]): string[] => [
+  ...new Set(files.map((file) => join(context.projectRoot, dirname(file)))),
+];
+
 /** A command of `program` that works on a project folder, `--cwd` (default: the current folder). */
 export const projectCommand = (program: Command, name: string, description: string): Command =>
   program
@@ -43,7 +49,9 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
     .option("--json", "machine-readable output")
     .action(async (options: { cwd?: string; json?: boolean }) => {
       const context = project(options);
-      done(listCommand(context, await loadProjectRules(context), options, style));
+      // Every project file's folders: the rule files a session could bring by looking up (a sub-folder's GEMINI.md).
+      const files = await listProjectFiles(context.projectRoot);
+      done(listCommand(context, await loadProjectRules(context, projectPaths(context, files.files)), options, style));
     });
 
   const explain = command(
@@ -72,7 +80,7 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
         done(
           explainCommand(
             context,
-            await loadProjectRules(context),
+            await loadProjectRules(context, touched),
             touched,
             { prompt: options.prompt, json: options.json, workingAs },
             style,
@@ -93,7 +101,7 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
     done(
       renderCommand(
         context,
-        await loadProjectRules(context),
+        await loadProjectRules(context, listFlag(options.files)),
         { files: listFlag(options.files), prompt: options.prompt, workingAs },
         wiring.errStyle,
       ),
@@ -107,11 +115,8 @@ export function addRulesCommands(program: Command, wiring: CommandWiring): void 
     .option("--json", "machine-readable output")
     .action(async (options: { cwd?: string; json?: boolean }) => {
       const context = project(options);
-      const [loaded, files, agents] = await Promise.all([
-        loadProjectRules(context),
-        listProjectFiles(context.projectRoot),
-        knownAgents(context),
-      ]);
+      const [files, agents] = await Promise.all([listProjectFiles(context.projectRoot), knownAgents(context)]);
+      const loaded = await loadProjectRules(context, projectPaths(context, files.files));
       done(checkCommand(context, loaded, files, options, style, agents));
     });
 

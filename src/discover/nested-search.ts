@@ -40,9 +40,6 @@ interface Tree {
   warnings: RuleWarning[];
 }
 
-/** Rule files a format reads in sub-folders themselves, not in a hidden rules folder: Gemini CLI's `GEMINI.md`. */
-const INDEXED_FILES: ReadonlySet<string> = new Set(["GEMINI.md"]);
-
 /** The searches of one load, by the load's file system (`probingFs`): each source of the load gets the same walk. */
 const searches = new WeakMap<RuleFs, Map<string, Promise<Tree>>>();
 
@@ -85,7 +82,7 @@ async function walkBelow(context: SourceContext): Promise<Tree> {
     onFolder: (dir, _relPath, entries) => {
       if (dir === start) return;
       for (const entry of entries) {
-        if (!entry.name.startsWith(".") && !INDEXED_FILES.has(entry.name)) continue;
+        if (!entry.name.startsWith(".")) continue;
         const folders = foldersByEntry.get(entry.name);
         if (folders) folders.push(dir);
         else foldersByEntry.set(entry.name, [dir]);

@@ -31,6 +31,11 @@ export interface SourceContext {
    * (packs/pack-rules.ts).
    */
   confined?: boolean;
+  /**
+   * Folders below the directory found holding `fileName` by looking up from the files the session touched
+   * (look-up.ts), for a source whose `lookedUp` names it; none: no such folder is known (the command line).
+   */
+  lookedUp?: (fileName: string) => readonly string[];
 }
 
 export interface FoundRuleFile extends RuleCandidate {
@@ -62,7 +67,9 @@ export interface FoundRules {
 export type MapperWarn = (
   facts: Extract<
     WarningFacts,
-    { code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" }
+    {
+      code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" | "glob-unusable";
+    }
   >,
 ) => void;
 
@@ -86,6 +93,11 @@ export interface RuleSource {
   /** Absent: the source's folders are not under a project level or home (`extraDirs`), and are watched where found. */
   layout?: SourceLayout;
   find(context: SourceContext): Promise<FoundRules>;
+  /**
+   * A rule file the format finds in sub-folders by looking up from each file a tool touches, not ahead (Gemini CLI's
+   * `GEMINI.md`): `context.lookedUp` gives the folders found so far.
+   */
+  lookedUp?: string;
   /**
    * The file reference syntaxes the format defines (`@path` lines, Kiro's
    * `#[[file:…]]`): only these are expanded in its rules, the other is text.

@@ -25,8 +25,10 @@ interface CallParts {
   sessions: SessionStore;
   runner: Runner;
   rules(): RuleSet;
-  /** Picks up changed rule files, within its bound. */
+  /** Picks up changed rule files, and those the look-ups under way find, within its bound. */
   refresh(): Promise<void>;
+  /** Starts looking up rule files from the paths a session touched (as written); the next refresh waits for it. */
+  lookUp(paths: readonly string[]): void;
   log: Logger;
   labels: HostLabels;
   /** Where paths are resolved from: the host's directory, the project's root, the user's home. */
@@ -99,6 +101,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       guard(log, label("userTurn"), message.sessionID, {}, async () => {
         const { sessionID } = message;
         if (!sessions.open(sessionID)) return {};
+        parts.lookUp(message.files);
         // After the refresh: the rules just reloaded say which facts are read.
         await parts.refresh();
         await observeFor(sessionID);
@@ -137,6 +140,8 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       guard(log, label("toolAboutToRun"), sessionID, {}, async () => {
         if (!sessions.open(sessionID)) return {};
         working(sessionID);
+        // While the tool runs: its result waits for what the look-up finds (a sub-folder's GEMINI.md).
+        parts.lookUp(call.files);
         const answer = await runner.drive(sessionID, { type: "call-proposed", call, place, rules: parts.rules() });
         return answer?.refusal ? { refusal: answer.refusal } : {};
       }),
@@ -166,6 +171,7 @@ export function rulebookCalls(parts: CallParts): Rulebook {
       guard(log, label("fileTouched"), lastActiveSession, undefined, async () => {
         // Delivered with the session's next tool result or message.
         if (lastActiveSession === undefined) return;
+        parts.lookUp([path]);
         await runner.drive(lastActiveSession, { type: "file-touched", path, place, rules: parts.rules() });
       }),
 

@@ -34,6 +34,7 @@ import { reasonText } from "../select/reasons.js";
 import type { RecordSink } from "../record/store.js";
 import type { RuleSet } from "../session/session.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "../session/silent-delivery.js";
+import { placedPath } from "../session/paths.js";
 import { sessionStore, type SessionReport } from "../session/store.js";
 import { rulebookCalls } from "./calls.js";
 import { CHECK_SLICE_MS, callChecking, nextTurn } from "./check-call.js";
@@ -192,6 +193,9 @@ export async function startRulebook(deps: EngineDeps): Promise<RunningRulebook> 
     runner,
     rules,
     refresh,
+    lookUp: (paths) => {
+      if (paths.length > 0) void live.lookUp(paths.map((path) => placedPath(path, place).absolute));
+    },
     log,
     labels,
     place,

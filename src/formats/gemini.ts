@@ -1,13 +1,14 @@
 /**
  * Gemini CLI (https://geminicli.com/docs/cli/gemini-md/, "Understanding the
  * context hierarchy"): `~/.gemini/GEMINI.md` (global), `GEMINI.md` in the
- * directory and each folder above it up to the project root, and in the
- * sub-folders below the directory (git-ignored folders excepted, as the
- * nested search does: discover/nested-search.ts). Every file is always on:
- * the CLI concatenates them all and sends them with every prompt. The global
- * file is named `gemini-global`, the project root's `GEMINI`, a level's or
- * sub-folder's `pkg/a/GEMINI`. A sub-folder's file applies to the files of
- * its folder (folder-scope.ts): the CLI loads it for work in that folder.
+ * directory and each folder above it up to the project root: always on, the
+ * CLI sends them with every prompt. A sub-folder's file below the directory
+ * is a "just-in-time" context file: the CLI loads it when a tool accesses a
+ * file or folder in that folder or below (its `loadJitSubdirectoryMemory`
+ * looks up from the accessed path, hidden and git-ignored folders included),
+ * and so does the plugin (discover/look-up.ts), scoping it to its folder's
+ * files (folder-scope.ts). The global file is named `gemini-global`, the
+ * project root's `GEMINI`, a level's or sub-folder's `pkg/a/GEMINI`.
  * Only the default name `GEMINI.md` is read: the `context.fileName` setting
  * (which may name `AGENTS.md`, read by OpenCode itself) is not.
  *
@@ -23,7 +24,6 @@
  */
 import { dirname, join } from "node:path";
 import { addSingleFile, emptyFound } from "../discover/found-rules.js";
-import { nestedLevels, searchBelowDirectory } from "../discover/nested-search.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels, projectRootOf } from "../discover/project.js";
 import type {
@@ -46,14 +46,14 @@ export const geminiSource: RuleSource = {
   id: "gemini",
   tool: "Gemini CLI",
   layout: { folders: [], files: [FILE, GLOBAL] },
+  lookedUp: FILE,
   references: ["gemini-import"],
   async find(context: SourceContext): Promise<FoundRules> {
-    // Started before the first await: see searchBelowDirectory.
-    const below = searchBelowDirectory(context);
     const found = emptyFound();
     const root = projectRootOf(context);
     const levels = projectLevels(context);
-    prefetch(context.fs, [join(context.home, GLOBAL), ...levels.map((level) => join(level, FILE))]);
+    const below = context.lookedUp?.(FILE) ?? [];
+    prefetch(context.fs, [join(context.home, GLOBAL), ...[...levels, ...below].map((level) => join(level, FILE))]);
     await addGeminiGlobal(found, context, "gemini");
     const add = async (folder: string, scoped: boolean) => {
       const prefix = folderPrefix(root, folder);
@@ -68,7 +68,7 @@ export const geminiSource: RuleSource = {
       if (scoped && kind.kind === "file" && file) file.relPath = `${prefix}/${FILE}`;
     };
     for (const level of levels) await add(level, false);
-    for (const folder of await nestedLevels(below, FILE, found, context.fs)) await add(folder, true);
+    for (const folder of below) await add(folder, true);
     return found;
   },
   mapFrontMatter: (data, file, warn, front) => mapAlwaysOn(data, file, warn, front, "Gemini CLI"),

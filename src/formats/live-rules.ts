@@ -11,8 +11,22 @@ import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.
 import type { Logger } from "../log.js";
 import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
-import { heldText, loadRules, type LoadedRules, type LoadOptions } from "./load.js";
+import { heldText, loadRules, type LoadedRules, type LoadOptions, sourcesRead } from "./load.js";
+import { sourceLookUps } from "./looked-up.js";
 import { ALL_SOURCES } from "./sources.js";
+
+/** How long a reload waits for the look-ups under way; one that takes longer is loaded by a later reload. */
+export const LOOK_UP_WAIT_MS = 2_000;
+
+const settledWithin = (work: Promise<unknown>, ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    void work.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {
@@ -22,8 +36,13 @@ export interface RuleChanges {
 
 interface LiveRules {
   current(): LoadedRules;
-  /** Reloads if a watched folder changed since the last call; what changed, or undefined. */
+  /**
+   * Reloads if a watched folder changed, or a look-up found a rule file, since the last call (the look-ups under way
+   * are waited for first); what changed, or undefined.
+   */
   refresh(): Promise<RuleChanges | undefined>;
+  /** Looks up from the absolute paths a session touched (a sub-folder's `GEMINI.md`); the next refresh loads what it found. */
+  lookUp(paths: readonly string[]): Promise<void>;
   close(): void;
 }
 
@@ -39,9 +58,13 @@ export async function startLiveRules(
 ): Promise<LiveRules> {
   const reported = new Set<string>();
   let kept: Promise<ParseCacheEntries> | undefined = store?.load();
+  const lookUps = sourceLookUps(context, sourcesRead(options));
+  /** Look-ups under way, and whether one found a rule file not loaded yet. */
+  const lookingUp = new Set<Promise<void>>();
+  let lookedUpNew = false;
   const load = async () => {
     const before = kept;
-    const result = await loadRules({ ...context, parseCache: before }, options);
+    const result = await loadRules({ ...context, parseCache: before, lookedUp: lookUps.folders }, options);
     const parses = result.parses ?? new Map();
     kept = Promise.resolve(parses);
     // Written after the load, not awaited: the next start finds them, this one goes on at once.
@@ -80,16 +103,32 @@ export async function startLiveRules(
       places,
     );
   const initial = targets();
-  const watcher = watchRuleFolders(initial.folders, initial.filters, loaded.probed);
+  const watcher = await watchRuleFolders(initial.folders, initial.filters, loaded.probed);
 
   return {
     current: () => loaded,
+    lookUp(paths) {
+      if (!lookUps.any || paths.length === 0) return Promise.resolve();
+      const under = lookUps.from(paths).then(
+        (found) => {
+          if (found) lookedUpNew = true;
+        },
+        (error) => log.error(`Looking up rule files from ${paths[0]} failed: ${String(error)}`),
+      );
+      const tracked = under.finally(() => lookingUp.delete(tracked));
+      lookingUp.add(tracked);
+      return tracked;
+    },
     async refresh() {
-      if (!watcher.take()) return undefined;
+      // Bounded: a look-up stuck on a hung mount must not hold every later reload.
+      if (lookingUp.size > 0) await settledWithin(Promise.all(lookingUp), LOOK_UP_WAIT_MS);
+      const changed = watcher.take();
+      if (!changed && !lookedUpNew) return undefined;
+      lookedUpNew = false;
       const previous = new Map(loaded.rules.map((rule) => [rule.name, rule]));
       loaded = await load();
       const next = targets();
-      watcher.update(next.folders, next.filters, loaded.probed);
+      await watcher.update(next.folders, next.filters, loaded.probed);
       const current = new Map(loaded.rules.map((rule) => [rule.name, rule]));
       const changes = {
         changed: loaded.rules

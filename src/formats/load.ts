@@ -6,7 +6,7 @@
 import { type Discovery, discoverRules, type DiscoveryContext } from "../discover/discover.js";
 import { foldersFromRoot } from "../discover/locations.js";
 import type { ParseCacheEntries } from "../discover/parse-cache.js";
-import type { FoundRuleFile } from "../discover/source.js";
+import type { FoundRuleFile, RuleSource } from "../discover/source.js";
 import { inside, moreTrusted, trustOf } from "../rule/trust.js";
 import type { Rule } from "../rule/rule.js";
 import type { RuleWarning } from "../rule/warnings.js";
@@ -58,10 +58,12 @@ export interface LoadOptions {
 /** The managed folder is read whatever the `sources` option says: a setting below it cannot switch it off. */
 const ALWAYS_READ = new Set([managedSource.id]);
 
+/** The sources the `sources` option turns on. */
+export const sourcesRead = (options: Pick<LoadOptions, "sources">): RuleSource[] =>
+  ALL_SOURCES.filter((source) => ALWAYS_READ.has(source.id) || !options.sources || options.sources.includes(source.id));
+
 export async function loadRules(context: DiscoveryContext, options: LoadOptions = {}): Promise<LoadedRules> {
-  const sources = ALL_SOURCES.filter(
-    (source) => ALWAYS_READ.has(source.id) || !options.sources || options.sources.includes(source.id),
-  );
+  const sources = sourcesRead(options);
   const [discovery, packs] = await Promise.all([
     discoverRules({ ...context, extraDirs: options.extraDirs ?? context.extraDirs }, sources),
     loadPacks(context, options.packs ?? []),

@@ -1,6 +1,7 @@
 /**
  * Issue 29's formats in the hosts: rules written for Google Antigravity,
- * Continue and Roo Code reach the model as those tools apply them. OpenCode 1
+ * Continue, Roo Code and Gemini CLI (a sub-folder's GEMINI.md, issue 44)
+ * reach the model as those tools apply them. OpenCode 1
  * is the real `opencode serve` (1.18.33) with a fake model; OpenCode 2 the
  * simulated host.
  */
@@ -13,6 +14,8 @@ const MARK = {
   antigravity: "MARK-ANTIGRAVITY-GLOB-TS-6a1",
   continueRegex: "MARK-CONTINUE-REGEX-REACT-9d3",
   rooArchitect: "MARK-ROO-ARCHITECT-4e7",
+  geminiHidden: "MARK-GEMINI-GITHUB-8b2",
+  geminiIgnored: "MARK-GEMINI-GENERATED-1f5",
 } as const;
 
 const FILES: Record<string, string> = {
@@ -25,6 +28,12 @@ const FILES: Record<string, string> = {
   "src/app.ts": "export const answer = 42;\n",
   "web/Widget.jsx": "import { useEffect } from 'react';\nuseEffect(() => load(), [id]);\n",
   "web/Plain.jsx": "export const Plain = () => null;\n",
+  // Gemini CLI: a sub-folder's GEMINI.md, in a hidden folder and in a git-ignored one, loaded when a file under it is read.
+  ".github/GEMINI.md": `# Workflows\n- ${MARK.geminiHidden}: pin every action to a commit.\n`,
+  ".github/workflows/ci.yml": "on: push\n",
+  "generated/GEMINI.md": `# Generated\n- ${MARK.geminiIgnored}: never edit by hand.\n`,
+  "generated/api.ts": "export {};\n",
+  ".gitignore": "generated/\n",
 };
 
 const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
@@ -59,6 +68,23 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
       { answer: "an effect" },
     ]);
     expect(widget.map((request) => count(request, MARK.continueRegex))).toEqual([0, 1]);
+  });
+
+  test("Gemini CLI: a GEMINI.md in a hidden or git-ignored folder comes with the read of a file under it", {
+    timeout: 30_000,
+  }, async () => {
+    const session = await host.newSession();
+    const [before, hidden, ignored] = await host.turn(session, "Check the CI workflow and the generated API.", [
+      { read: host.projectPath(".github/workflows/ci.yml") },
+      { read: host.projectPath("generated/api.ts") },
+      { answer: "fine" },
+    ]);
+    expect([before, hidden, ignored].map((request) => count(request as SeenRequest, MARK.geminiHidden))).toEqual([
+      0, 1, 1,
+    ]);
+    expect([before, hidden, ignored].map((request) => count(request as SeenRequest, MARK.geminiIgnored))).toEqual([
+      0, 0, 1,
+    ]);
   });
 
   test("Roo Code: a rules-architect rule reaches a plan session and not a build session", {

@@ -112,16 +112,6 @@ describe("Gemini CLI", () => {
     ]);
   });
 
-  test("a sub-folder's GEMINI.md below the directory applies to its folder's files; git-ignored folders are not searched", async () => {
-    await box.write(box.project, {
-      "src/api/GEMINI.md": "Api.",
-      "ignored/GEMINI.md": "No.",
-      ".gitignore": "ignored/\n",
-    });
-    const { rules } = await loadSource(box, "gemini");
-    expect(rules.map(row)).toEqual([["project", "src/api/GEMINI", "JIT context", "conditional", ["src/api/**"]]]);
-  });
-
   test("imports: anywhere after a blank, relative or absolute, nested; code and mentions stay text", async () => {
     await box.write(box.project, {
       "GEMINI.md": "Intro @./parts/a.md end\n@CLAUDE.md\nmail me@x.md, ask @alice\n```\n@./parts/a.md\n```",
