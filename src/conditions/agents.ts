@@ -5,6 +5,7 @@
  */
 import type { NarrowingKind } from "./contract.js";
 import { isNameList, readNames } from "./front-matter-list.js";
+import { nameOption } from "./name-option.js";
 
 const AGENT_KEYS = ["agents"] as const;
 
@@ -21,15 +22,13 @@ export const agents = {
   holds: (names, agent) => (agent !== undefined && names.some((name) => sameName(name, agent)) ? agent : undefined),
   startsAs: "build",
   knownBy: "opencode-agents",
-  option: {
+  option: nameOption({
     flag: "--agent",
     value: "<name>",
     help: "the agent the session works as (build, plan, general, explore, or a custom agent); without it, rules for some agents do not apply",
-    parse: (text) => {
-      const agent = text.trim();
-      return agent === "" ? { problem: "give an agent name, such as build, plan or a custom agent" } : { fact: agent };
-    },
-  },
+    accepts: (agent) => agent !== "",
+    problem: "give an agent name, such as build, plan or a custom agent",
+  }),
   words: {
     noun: "agent",
     nouns: "agents",

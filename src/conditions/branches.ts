@@ -11,6 +11,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { compileGlob } from "../glob/compile.js";
 import type { ConditionProblem, NarrowingKind, SmallFileReader } from "./contract.js";
 import { isNameList, readNames } from "./front-matter-list.js";
+import { nameOption } from "./name-option.js";
 
 const BRANCH_KEYS = ["branches"] as const;
 
@@ -36,17 +37,13 @@ export const branches = {
   json: (globs) => (globs ? { branches: globs } : {}),
   fact: "branch",
   holds: (globs, branch) => (branch === undefined ? undefined : globs.find((glob) => branchMatches(glob, branch))),
-  option: {
+  option: nameOption({
     flag: "--branch",
     value: "<name>",
     help: "the repository's branch the session works on (default: the one checked out); rules for other branches do not apply",
-    parse: (text) => {
-      const branch = text.trim();
-      return plausibleBranch(branch) || branch === DETACHED
-        ? { fact: branch }
-        : { problem: "give a branch name, such as main or release/1.2, or HEAD for a detached HEAD" };
-    },
-  },
+    accepts: (branch) => plausibleBranch(branch) || branch === DETACHED,
+    problem: "give a branch name, such as main or release/1.2, or HEAD for a detached HEAD",
+  }),
   observe: branchOf,
   words: {
     noun: "branch",

@@ -16,14 +16,27 @@ export function linesOf(text: string): string[] {
 }
 
 /**
+ * Lines a text was split into at `\n` alone, as `linesOf` reads that text: the `\r` of a `\r\n` dropped from each
+ * line a line break ends (every line but the last, unless `lastEnded`).
+ */
+export function linesAsRead(lines: readonly string[], lastEnded: boolean): string[] {
+  const unended = lastEnded ? -1 : lines.length - 1;
+  return lines.map((line, index) => (index !== unended && line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+/**
  * The lines of `after` that `before` does not hold, with their 1-based line
  * numbers in `after`. Linear time: one count per distinct line of `before`,
  * spent by the first lines of `after` that match, so a repeat beyond the count
  * is the one reported.
  */
 export function linesAdded(before: string, after: string): AddedLine[] {
-  return addedAgainst(linesOf(before), linesOf(after)).map(({ text, index }) => ({ text, line: index + 1 }));
+  return addedLines(linesOf(before), linesOf(after));
 }
+
+/** `linesAdded` over texts already read as lines (`linesOf`, `linesAsRead`). */
+export const addedLines = (before: readonly string[], after: readonly string[]): AddedLine[] =>
+  addedAgainst(before, after).map(({ text, index }) => ({ text, line: index + 1 }));
 
 /** The entries of `after` that `before` does not hold (multiset), with their index in `after`. */
 export function addedAgainst(before: readonly string[], after: readonly string[]): { text: string; index: number }[] {

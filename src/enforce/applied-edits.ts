@@ -12,15 +12,18 @@
  * reproduced: a replacement none of ours finds is returned unapplied, for
  * the caller to judge by its own text.
  *
- * A patch's hunk is whole lines, sought from where the file's previous hunk
- * ended, the first run that matches exactly, then with line ends trimmed,
- * then trimmed, as OpenCode's patch tools seek (the `@@` context line they
- * seek first is not: it only moves where a repeated run is taken).
+ * A patch's hunks are applied as lines (applied-hunks.ts). For the check,
+ * `editedLines` gives the file's lines before and after: a patch's are the
+ * lines its hunks were applied to and the lines they made, so the file is
+ * split once and its result never joined only to be split again.
  *
  * The work is bounded: what each step scans, copies or compares is counted
  * against `maxWork`, and a replacement that would go past it is left
  * unapplied, so a large file edited many times costs a bounded time.
  */
+import { linesAsRead, linesOf } from "./added-lines.js";
+import { spend, type Work } from "./apply-work.js";
+import { hunkedFileLines, linesWithHunks } from "./applied-hunks.js";
 import type { Replacement } from "./proposed.js";
 
 /**
@@ -35,17 +38,6 @@ interface AppliedEdits {
   readonly text: string;
   /** The replacements not applied, in order: old text not found, found more than once without `all`, or past the work bound. */
   readonly unapplied: readonly Replacement[];
-}
-
-/** What is left of the bound; spent before each step is taken. */
-interface Work {
-  left: number;
-}
-
-function spend(work: Work, cost: number): boolean {
-  if (cost > work.left) return false;
-  work.left -= cost;
-  return true;
 }
 
 /** `text` with `replacements` applied in order; each later one sees the text the earlier ones made. */
@@ -74,6 +66,48 @@ export function appliedEdits(
     }
   }
   return { text: current, unapplied };
+}
+
+/** A file's lines as `linesOf` reads its text, before and after `replacements`, and the replacements not applied. */
+interface EditedLines {
+  readonly before: readonly string[];
+  readonly after: readonly string[];
+  readonly unapplied: readonly Replacement[];
+}
+
+/**
+ * The lines of `text` and of `appliedEdits(text, replacements).text`, as `linesOf` reads them, with what was not
+ * applied. A patch's update (hunks only) is applied to the lines the file is split into once, and the lines it makes
+ * are taken as they are.
+ */
+export function editedLines(text: string, replacements: readonly Replacement[], maxWork = MAX_APPLY_WORK): EditedLines {
+  if (replacements.length === 0 || !replacements.every((replacement) => replacement.hunk === true)) {
+    const result = appliedEdits(text, replacements, maxWork);
+    return { before: linesOf(text), after: linesOf(result.text), unapplied: result.unapplied };
+  }
+  const lines = hunkedFileLines(text);
+  const before = linesAsRead(lines, text.endsWith("\n"));
+  const work: Work = { left: maxWork };
+  // As `withHunks`: past the bound, the text is left as it was.
+  if (!spend(work, 2 * text.length)) return { before, after: before, unapplied: replacements };
+  const unapplied: Replacement[] = [];
+  // Applying hunks ends the file with a line break (`withHunks`): every line after is ended.
+  const after = linesAsRead(linesWithHunks(lines, replacements, work, unapplied), true);
+  return { before, after, unapplied };
+}
+
+/**
+ * A file's hunks applied as OpenCode's patch tools apply them: the text as
+ * lines (a final line break ends the last line); the result always ends with
+ * a line break, as theirs does.
+ */
+function withHunks(text: string, hunks: readonly Replacement[], work: Work, unapplied: Replacement[]): string {
+  if (!spend(work, 2 * text.length)) {
+    unapplied.push(...hunks);
+    return text;
+  }
+  const lines = linesWithHunks(hunkedFileLines(text), hunks, work, unapplied);
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }
 
 /** The old and new text take the text's line ending, as both generations' edit tools convert them. */
@@ -146,76 +180,4 @@ function* lineTrimmedMatches(text: string, find: string, work: Work): Generator<
     const last = index + want.length - 1;
     yield text.slice(starts[index], starts[last]! + lines[last]!.length);
   }
-}
-
-/** A hunk's text as lines: each line ended by `\n`. */
-const hunkLines = (text: string): string[] =>
-  text === "" ? [] : (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
-
-/**
- * A file's hunks applied as OpenCode's patch tools apply them: the text as
- * lines (a final line break ends the last line), each hunk's old lines sought
- * from the cursor; the result always ends with a line break, as theirs does.
- */
-function withHunks(text: string, hunks: readonly Replacement[], work: Work, unapplied: Replacement[]): string {
-  if (!spend(work, 2 * text.length)) {
-    unapplied.push(...hunks);
-    return text;
-  }
-  let lines = text.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  let cursor = 0;
-  for (const hunk of hunks) {
-    let old = hunkLines(hunk.oldText);
-    let fresh = hunkLines(hunk.newText);
-    if (!spend(work, lines.length + fresh.length)) {
-      unapplied.push(hunk);
-      continue;
-    }
-    if (old.length === 0) {
-      // Only new lines: patch tools add them at the end of the file.
-      lines = lines.concat(fresh);
-      continue;
-    }
-    let found = seek(lines, old, cursor, work);
-    // As OpenCode retries: without a final empty line the model added to both sides.
-    if (found === -1 && old.length > 1 && old.at(-1) === "") {
-      old = old.slice(0, -1);
-      if (fresh.at(-1) === "") fresh = fresh.slice(0, -1);
-      found = seek(lines, old, cursor, work);
-    }
-    if (found === -1) {
-      unapplied.push(hunk);
-      continue;
-    }
-    lines = lines.slice(0, found).concat(fresh, lines.slice(found + old.length));
-    cursor = found + fresh.length;
-  }
-  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-}
-
-const SEEK_PASSES: readonly ((line: string) => string)[] = [
-  (line) => line,
-  (line) => line.trimEnd(),
-  (line) => line.trim(),
-];
-
-/** The first index at or after `from` where `lines` hold `pattern`: exactly, then with line ends trimmed, then trimmed; -1 when none does (or the work runs out). */
-function seek(lines: readonly string[], pattern: readonly string[], from: number, work: Work): number {
-  for (const form of SEEK_PASSES) {
-    const want = pattern.map(form);
-    for (let index = from; index + want.length <= lines.length; index++) {
-      let matched = 0;
-      let cost = 1;
-      for (; matched < want.length; matched++) {
-        const line = form(lines[index + matched]!);
-        // Comparing strings of one length may read them whole.
-        if (line.length === want[matched]!.length) cost += line.length;
-        if (line !== want[matched]) break;
-      }
-      if (!spend(work, cost)) return -1;
-      if (matched === want.length) return index;
-    }
-  }
-  return -1;
 }

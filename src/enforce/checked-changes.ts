@@ -8,8 +8,8 @@
  * is not checked: what it leaves in the file is worked out instead, so the
  * user can be told when a rule that forbids is weakened. Pure.
  */
-import { addedAlone, linesAdded } from "./added-lines.js";
-import { appliedEdits } from "./applied-edits.js";
+import { addedAlone, addedLines, linesAdded } from "./added-lines.js";
+import { appliedEdits, editedLines } from "./applied-edits.js";
 import type { PlacedFileChange } from "./proposed.js";
 import type { CheckedChange } from "./violations.js";
 
@@ -72,12 +72,12 @@ export function checkedChange(
   }
   if (change.kind === "write")
     return { checked: { kind: "file", file, added: linesAdded(before.text, change.content) } };
-  const result = appliedEdits(before.text, change.replacements);
+  const edited = editedLines(before.text, change.replacements);
   return {
     checked: {
       kind: "file",
       file,
-      added: [...linesAdded(before.text, result.text), ...result.unapplied.flatMap(addedAlone)],
+      added: [...addedLines(edited.before, edited.after), ...edited.unapplied.flatMap(addedAlone)],
     },
   };
 }

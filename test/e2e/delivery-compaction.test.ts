@@ -21,20 +21,12 @@ import {
   lastMessage,
   ruleCounts,
   rulesAfterLastCompaction,
-  waitForRulesStored,
 } from "./harness/rules.js";
-import {
-  assistantMessages,
-  createSession,
-  getMessages,
-  prompt,
-  sleep,
-  unwrap,
-  waitFor,
-  waitForIdle,
-} from "./harness/wait.js";
+import { compact, sessionWithOneTurn, waitForRulesAfterCompaction } from "./harness/turns.js";
+import { assistantMessages, getMessages, prompt, sleep, waitForIdle } from "./harness/wait.js";
 
-const MODEL = { providerID: "fake", modelID: "fake-model" };
+/** Every test's session had this one ordinary turn first. */
+const TURN_1 = "TURN-1: set up the project";
 
 describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
@@ -49,15 +41,6 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
 
   beforeEach(() => oc.fakeModel.reset());
 
-  /** A session that had one ordinary turn. */
-  async function sessionWithOneTurn(): Promise<string> {
-    const { id } = await createSession(oc.client);
-    await waitForRulesStored(oc.client, id);
-    await prompt(oc.client, id, "TURN-1: set up the project");
-    await waitForIdle(oc.client, id);
-    return id;
-  }
-
   /** Sends a user turn; returns the main requests it caused. */
   async function turn(id: string, text: string): Promise<RecordedRequest[]> {
     const before = oc.fakeModel.mainRequests(id).length;
@@ -68,13 +51,10 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   }
 
   test("manual compaction: the next main request holds the rules once; the re-delivery causes no model turn", async () => {
-    const id = await sessionWithOneTurn();
+    const id = await sessionWithOneTurn(oc.client, TURN_1);
     const mainBefore = oc.fakeModel.mainRequests(id).length;
-    unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
-    await waitFor(async () => rulesAfterLastCompaction(await getMessages(oc.client, id)) > 0, {
-      message: "rules re-delivered",
-      timeoutMs: 10_000,
-    });
+    await compact(oc.client, id);
+    await waitForRulesAfterCompaction(oc.client, id);
     await sleep(500);
     // The summary request is not a main request; the delivery itself asked the model nothing.
     expect(oc.fakeModel.summaryRequests().filter((r) => r.sessionID === id)).toHaveLength(1);
@@ -92,8 +72,8 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   });
 
   test("manual compaction then an immediate prompt: the rules still come first, once", async () => {
-    const id = await sessionWithOneTurn();
-    unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
+    const id = await sessionWithOneTurn(oc.client, TURN_1);
+    await compact(oc.client, id);
     // No waiting for the re-delivery: the user types on right away.
     const requests = await turn(id, "TURN-2: straight after the summary");
     expect(requests).toHaveLength(1);
@@ -103,7 +83,7 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   });
 
   test("automatic compaction: the continuation request holds the rules once; no extra turn; the next turn holds them once", async () => {
-    const id = await sessionWithOneTurn();
+    const id = await sessionWithOneTurn(oc.client, TURN_1);
     // The next answer reports a prompt that overflows the context: OpenCode compacts and continues on its own.
     oc.fakeModel.enqueue({ text: "big answer", usage: { prompt_tokens: 99_000, completion_tokens: 500 } });
     await prompt(oc.client, id, "TURN-2: read everything");
@@ -127,7 +107,7 @@ describe("rules after compaction (real OpenCode)", { timeout: 60_000 }, () => {
   });
 
   test("compaction after a context-overflow error (OpenCode replays the prompt itself): no extra turn, the rules once in every later request", async () => {
-    const id = await sessionWithOneTurn();
+    const id = await sessionWithOneTurn(oc.client, TURN_1);
     // The provider refuses the prompt as too long: OpenCode compacts, then replays the user's prompt without the autocontinue hook.
     oc.fakeModel.enqueue(
       {

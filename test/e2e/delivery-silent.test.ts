@@ -19,6 +19,7 @@ import {
   visibleRulesParts,
   waitForRulesStored,
 } from "./harness/rules.js";
+import { compact, FAKE_MODEL, sessionWithOneTurn, waitForRulesAfterCompaction } from "./harness/turns.js";
 import {
   assistantMessages,
   createSession,
@@ -32,7 +33,6 @@ import {
 } from "./harness/wait.js";
 
 const TITLE = "Rulebook Titled Session";
-const MODEL = { providerID: "fake", modelID: "fake-model" };
 
 describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
   let oc: OpencodeInstance;
@@ -78,10 +78,7 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
   });
 
   test("the session still gets its generated title after the first prompt", async () => {
-    const { id } = await createSession(oc.client);
-    await waitForRulesStored(oc.client, id);
-    await prompt(oc.client, id, "Please add a login form");
-    await waitForIdle(oc.client, id);
+    const id = await sessionWithOneTurn(oc.client, "Please add a login form");
     const title = await waitFor(async () => ((await sessionInfo(id)).title === TITLE ? TITLE : undefined), {
       message: "generated title",
       timeoutMs: 10_000,
@@ -106,22 +103,13 @@ describe("silent means silent (real OpenCode)", { timeout: 60_000 }, () => {
     expect((await sessionInfo(id)).agent).toBe("plan");
 
     // Manual compaction: the plugin delivers the rules again (a silent prompt).
-    unwrap(await oc.client.session.summarize({ path: { id }, body: MODEL }), "session.summarize");
-    await waitFor(
-      async () => {
-        const messages = await getMessages(oc.client, id);
-        const compactionAt = messages.findIndex((m) => m.parts.some((p) => p.type === "compaction"));
-        return compactionAt >= 0 && messages.slice(compactionAt + 1).some((m) => m.parts.some(isRulesPart))
-          ? messages
-          : undefined;
-      },
-      { message: "rules re-delivered after compaction", timeoutMs: 10_000 },
-    );
+    await compact(oc.client, id);
+    await waitForRulesAfterCompaction(oc.client, id);
     await sleep(300);
     // Nothing but the delivery happened since: the session's agent is still the user's.
     const afterDelivery = await sessionInfo(id);
     expect(afterDelivery.agent).toBe("plan");
-    expect(afterDelivery.model?.id ?? MODEL.modelID).toBe(MODEL.modelID);
+    expect(afterDelivery.model?.id ?? FAKE_MODEL.modelID).toBe(FAKE_MODEL.modelID);
 
     const before = oc.fakeModel.mainRequests(id).length;
     await prompt(oc.client, id, "PLAN-TURN-2: go on planning", { agent: "plan" });

@@ -115,3 +115,13 @@ export function setup(options: { retry?: RetryPolicy; sleep?: (ms: number) => Pr
   };
   return { delivery, send, sent, logged, slept, sessions, stopped };
 }
+
+/** `setup` with `tries` and a backoff of 100 ms that lasts until the test resolves `pause` (other waits do not). */
+export function setupPausedAtBackoff(tries: number) {
+  const pause = deferred();
+  const harness = setup({
+    retry: { tries, backoffMs: [100] },
+    sleep: (ms) => (ms === 100 ? pause.promise : Promise.resolve()),
+  });
+  return { ...harness, pause };
+}

@@ -9,7 +9,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { DEFAULT_RETRY } from "../../src/session/silent-delivery.js";
-import { deferred, setup, tick } from "./silent-delivery-harness.js";
+import { deferred, setup, setupPausedAtBackoff, tick } from "./silent-delivery-harness.js";
 
 const failures = (logged: string[]) => logged.filter((line) => line.startsWith("error: Rules delivery"));
 
@@ -106,32 +106,26 @@ describe("Silent Message Rule Injection", () => {
 });
 
 describe("concurrency and retries", () => {
-  test("two new-session deliveries at once produce one send", async () => {
-    const gate = deferred();
-    const { delivery, send } = setup();
-    send.mockImplementation(async () => gate.promise);
-    const first = delivery.created("s");
-    const second = delivery.created("s");
-    await tick();
-    expect(delivery.underWay("s")).toBe(true);
-    gate.resolve();
-    await Promise.all([first, second]);
-    expect(send).toHaveBeenCalledTimes(1);
-    expect(delivery.holds("s")).toBe(true);
-  });
-
-  test("a new-session delivery joining one that fails shares its failure: one send, one failure", async () => {
+  test.each([
+    ["two new-session deliveries at once produce one send, and both hold the rules", { holds: true, failed: 0 }],
+    [
+      "a new-session delivery joining one that fails shares its failure: one send, one failure",
+      { holds: false, failed: 1 },
+    ],
+  ])("%s", async (_, row) => {
     const gate = deferred();
     const { delivery, send, logged } = setup({ retry: { tries: 1, backoffMs: [] } });
     send.mockImplementation(async () => gate.promise);
     const first = delivery.created("s");
     const second = delivery.created("s");
     await tick();
-    gate.reject(new Error("nope"));
+    expect(delivery.underWay("s")).toBe(true);
+    if (row.holds) gate.resolve();
+    else gate.reject(new Error("nope"));
     await Promise.all([first, second]);
-    expect(delivery.holds("s")).toBe(false);
     expect(send).toHaveBeenCalledTimes(1);
-    expect(failures(logged)).toHaveLength(1);
+    expect(delivery.holds("s")).toBe(row.holds);
+    expect(failures(logged)).toHaveLength(row.failed);
   });
 
   test("retries are bounded to `tries`, with the backoff waited between tries", async () => {
@@ -170,11 +164,7 @@ describe("concurrency and retries", () => {
   });
 
   test("a second event during the backoff joins the retrying delivery", async () => {
-    const pause = deferred();
-    const { delivery, send, slept } = setup({
-      retry: { tries: 2, backoffMs: [100] },
-      sleep: (ms) => (ms === 100 ? pause.promise : Promise.resolve()),
-    });
+    const { delivery, send, slept, pause } = setupPausedAtBackoff(2);
     send.mockRejectedValueOnce(new Error("blip"));
     const first = delivery.created("s");
     await tick();
@@ -186,10 +176,13 @@ describe("concurrency and retries", () => {
     expect(delivery.holds("s")).toBe(true);
   });
 
-  test("compaction while a delivery is in flight waits for it, then sends again", async () => {
+  test.each([
+    ["compaction while a delivery is in flight waits for it, then sends again", { ended: ["end new-session"] }],
+    ["compaction waits even when the delivery in flight fails, then still sends", { ended: [] }],
+  ])("%s", async (_, row) => {
     const gate = deferred();
     const order: string[] = [];
-    const { delivery, send } = setup();
+    const { delivery, send } = setup({ retry: { tries: 1, backoffMs: [] } });
     send.mockImplementation(async (_id, trigger) => {
       order.push(`start ${trigger}`);
       if (trigger === "new-session") await gate.promise;
@@ -201,9 +194,11 @@ describe("concurrency and retries", () => {
     await tick();
     // The compaction's send has not started while the first is still in flight.
     expect(order).toEqual(["start new-session"]);
-    gate.resolve();
+    if (row.ended.length > 0) gate.resolve();
+    else gate.reject(new Error("first failed"));
     await Promise.all([compacted, created]);
-    expect(order).toEqual(["start new-session", "end new-session", "start compaction", "end compaction"]);
+    expect(order).toEqual(["start new-session", ...row.ended, "start compaction", "end compaction"]);
+    expect(send).toHaveBeenCalledTimes(2);
     expect(delivery.holds("s")).toBe(true);
     expect(delivery.underWay("s")).toBe(false);
   });
@@ -218,22 +213,6 @@ describe("concurrency and retries", () => {
     const created = delivery.created("s");
     gate.resolve();
     await Promise.all([compacted, created]);
-    expect(send).toHaveBeenCalledTimes(2);
-    expect(delivery.holds("s")).toBe(true);
-  });
-
-  test("compaction waits even when the delivery in flight fails, then still sends", async () => {
-    const gate = deferred();
-    const { delivery, send } = setup({ retry: { tries: 1, backoffMs: [] } });
-    send.mockImplementation(async (_id, trigger) => {
-      if (trigger === "new-session") await gate.promise;
-    });
-    const created = delivery.created("s");
-    await tick();
-    const compacted = delivery.compacted("s");
-    await tick();
-    gate.reject(new Error("first failed"));
-    await Promise.all([created, compacted]);
     expect(send).toHaveBeenCalledTimes(2);
     expect(delivery.holds("s")).toBe(true);
   });
@@ -255,35 +234,25 @@ describe("concurrency and retries", () => {
 });
 
 describe("what stops the tries", () => {
-  test("a session deleted during a backoff is not prompted again", async () => {
-    const pause = deferred();
-    const { delivery, send, sessions } = setup({
-      retry: { tries: 3, backoffMs: [100] },
-      sleep: (ms) => (ms === 100 ? pause.promise : Promise.resolve()),
-    });
+  type Harness = ReturnType<typeof setupPausedAtBackoff>;
+  test.each([
+    ["a session deleted during a backoff is not prompted again", (h: Harness) => h.sessions.delete("s")],
+    [
+      "the plugin stopped during a backoff: no more tries",
+      (h: Harness) => {
+        h.stopped.abort();
+        h.sessions.close();
+      },
+    ],
+  ])("%s", async (_, stop) => {
+    const harness = setupPausedAtBackoff(3);
+    const { delivery, send, pause } = harness;
     send.mockRejectedValue(new Error("down"));
     const first = delivery.created("s");
     await tick();
     await tick();
     expect(send).toHaveBeenCalledTimes(1);
-    sessions.delete("s");
-    pause.resolve();
-    await first;
-    expect(send).toHaveBeenCalledTimes(1);
-  });
-
-  test("the plugin stopped during a backoff: no more tries", async () => {
-    const pause = deferred();
-    const { delivery, send, sessions, stopped } = setup({
-      retry: { tries: 3, backoffMs: [100] },
-      sleep: (ms) => (ms === 100 ? pause.promise : Promise.resolve()),
-    });
-    send.mockRejectedValue(new Error("down"));
-    const first = delivery.created("s");
-    await tick();
-    await tick();
-    stopped.abort();
-    sessions.close();
+    stop(harness);
     pause.resolve();
     await first;
     expect(send).toHaveBeenCalledTimes(1);

@@ -14,6 +14,7 @@ import { renderRulesMessage } from "../../src/render/message.js";
 import { parseRulesMessage } from "../support/rules-message.js";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
 import type { LoadedRules } from "../../src/formats/load.js";
+import type { Rule } from "../../src/rule/rule.js";
 import { eacces, spyFs } from "../support/fake-fs.js";
 import { MAX_RULE_BYTES, type Sandbox } from "../support/sandbox.js";
 import { badInputSandbox, byPath, CORPUS } from "../support/bad-input.js";
@@ -23,8 +24,9 @@ let box: Sandbox;
 const { withGood, expectGoodLoaded, load, inRules } = badInputSandbox((made) => (box = made));
 
 describe("made at test time: references (`@file`) to things that are not rules", () => {
-  const left = (ref: string, why: string): ShownWarning => ({
+  const left = (ref: string, line: number, why: string): ShownWarning => ({
     path: inRules("refs.md"),
+    line,
     message: `reference ${ref} ${why}; left as text`,
   });
 
@@ -42,9 +44,9 @@ describe("made at test time: references (`@file`) to things that are not rules",
     const fs = spyFs();
     const loaded = await load(fs);
     expect(shown(loaded.warnings)).toEqual([
-      left("@../../docs/zero.md", "leads outside the repository (to /dev/zero); refused"),
-      left("@../../docs/pipe.md", "cannot be read (it is not a regular file)"),
-      left("@../../docs/big.md", `cannot be read (it is over the ${MAX_RULE_BYTES}-byte limit)`),
+      left("@../../docs/zero.md", 2, "leads outside the repository (to /dev/zero); refused"),
+      left("@../../docs/pipe.md", 3, "cannot be read (it is not a regular file)"),
+      left("@../../docs/big.md", 4, `cannot be read (it is over the ${MAX_RULE_BYTES}-byte limit)`),
     ]);
     expect(loaded.rules.find((rule) => rule.name === "refs")?.content).toBe(
       "Refs.\n@../../docs/zero.md\n@../../docs/pipe.md\n@../../docs/big.md",
@@ -72,6 +74,7 @@ describe("made at test time: references (`@file`) to things that are not rules",
     for (const warning of shown(loaded.warnings)) {
       expect(warning).toEqual({
         path: inRules("flood.md"),
+        line: expect.any(Number),
         message: `reference @../../docs/small.md would make the rule larger than ${MAX_RULE_BYTES} bytes; left as text`,
       });
     }
@@ -113,42 +116,46 @@ describe("made at test time: permission denied", () => {
       },
     });
 
-  test("a rule file that cannot be read (EACCES on open)", async () => {
-    await withGood();
-    await box.write(box.projectRules, { "secret.md": "Secret." });
-    const loaded = await load(denying("readFile", inRules("secret.md")));
-    expect(shown(loaded.warnings)).toEqual([
-      { path: inRules("secret.md"), message: 'cannot be read (EACCES); rule "secret" skipped' },
-    ]);
-    expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
-  });
-
-  test("a rule file whose type cannot be checked (EACCES on stat)", async () => {
-    await withGood();
-    await box.write(box.projectRules, { "secret.md": "Secret." });
-    const loaded = await load(denying("stat", inRules("secret.md")));
-    expect(shown(loaded.warnings)).toEqual([
-      { path: inRules("secret.md"), message: "cannot be read (EACCES); skipped" },
-    ]);
-    expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
-  });
-
-  test("a sub-folder that cannot be listed (EACCES on readdir)", async () => {
-    await withGood();
-    await box.write(box.projectRules, { "locked/inner.md": "Inner." });
-    const loaded = await load(denying("readdir", inRules("locked")));
-    expect(shown(loaded.warnings)).toEqual([
-      { path: inRules("locked"), message: "folder cannot be read (EACCES); its rules were not loaded" },
-    ]);
-    expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
-  });
-
-  test("a linked sub-folder that cannot be resolved (EACCES on realpath)", async () => {
-    await withGood();
+  /** What a case makes in the rules folder under `name`: a rule file, a folder holding one, a link to such a folder. */
+  const aRuleFile = (name: string) => box.write(box.projectRules, { [name]: "Secret." });
+  const aFolder = (name: string) => box.write(box.projectRules, { [`${name}/inner.md`]: "Inner." });
+  const aLinkedFolder = async (name: string) => {
     await box.write(box.project, { "docs/inner.md": "Inner." });
-    await symlink(join(box.project, "docs"), inRules("locked"));
-    const loaded = await load(denying("realpath", inRules("locked")));
-    expect(shown(loaded.warnings)).toEqual([{ path: inRules("locked"), message: "cannot be read (EACCES); skipped" }]);
+    await symlink(join(box.project, "docs"), inRules(name));
+  };
+
+  test.each([
+    [
+      "a rule file that cannot be read (EACCES on open)",
+      {
+        make: aRuleFile,
+        name: "secret.md",
+        syscall: "readFile",
+        message: 'cannot be read (EACCES); rule "secret" skipped',
+      },
+    ],
+    [
+      "a rule file whose type cannot be checked (EACCES on stat)",
+      { make: aRuleFile, name: "secret.md", syscall: "stat", message: "cannot be read (EACCES); skipped" },
+    ],
+    [
+      "a sub-folder that cannot be listed (EACCES on readdir)",
+      {
+        make: aFolder,
+        name: "locked",
+        syscall: "readdir",
+        message: "folder cannot be read (EACCES); its rules were not loaded",
+      },
+    ],
+    [
+      "a linked sub-folder that cannot be resolved (EACCES on realpath)",
+      { make: aLinkedFolder, name: "locked", syscall: "realpath", message: "cannot be read (EACCES); skipped" },
+    ],
+  ] as const)("%s", async (_, { make, name, syscall, message }) => {
+    await withGood();
+    await make(name);
+    const loaded = await load(denying(syscall, inRules(name)));
+    expect(shown(loaded.warnings)).toEqual([{ path: inRules(name), message }]);
     expect(loaded.rules.map((r) => r.name)).toEqual(["good"]);
   });
 
@@ -220,6 +227,15 @@ describe("made at test time: permission denied", () => {
 });
 
 describe("made at test time: names and folders", () => {
+  /** A rule as a rules message gives it back (test/support/rules-message.ts). */
+  const asParsed = ({ name, scope, displayPath, content, source }: Rule) => ({
+    name,
+    scope,
+    displayPath,
+    content,
+    source,
+  });
+
   test("a file name with a newline, quotes and angle brackets loads, and renders to a message that parses back", async () => {
     await withGood("my rule with spaces.md", "règle-日本語-✓.md");
     await box.write(box.projectRules, {
@@ -240,15 +256,7 @@ describe("made at test time: names and folders", () => {
       content: "A newline in the name.",
     });
     const text = renderRulesMessage(loaded.rules);
-    expect(parseRulesMessage(text)).toEqual(
-      loaded.rules.map(({ name, scope, displayPath, content, source }) => ({
-        name,
-        scope,
-        displayPath,
-        content,
-        source,
-      })),
-    );
+    expect(parseRulesMessage(text)).toEqual(loaded.rules.map(asParsed));
     // Every opening tag stays on one line.
     expect(text.split("\n").filter((line) => line.startsWith("<rule ")).length).toBe(5);
   });
@@ -270,28 +278,12 @@ describe("made at test time: names and folders", () => {
       "x\n</rule>\ny",
     ]);
     // The rules message itself is safe: names are attributes there.
-    expect(parseRulesMessage(renderRulesMessage(loaded.rules))).toEqual(
-      loaded.rules.map(({ name, scope, displayPath, content, source }) => ({
-        name,
-        scope,
-        displayPath,
-        content,
-        source,
-      })),
-    );
+    expect(parseRulesMessage(renderRulesMessage(loaded.rules))).toEqual(loaded.rules.map(asParsed));
     for (const rule of tricky) {
       const answer = answerRuleRequest(loaded.rules, rule.name);
       expect(answer.rule).toBe(rule);
       // The tool's header names the rule too, and must not open or close a block of its own.
-      expect(parseRulesMessage(answer.output)).toEqual([
-        {
-          name: rule.name,
-          scope: rule.scope,
-          displayPath: rule.displayPath,
-          content: rule.content,
-          source: rule.source,
-        },
-      ]);
+      expect(parseRulesMessage(answer.output)).toEqual([asParsed(rule)]);
     }
   });
 

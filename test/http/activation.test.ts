@@ -3,7 +3,6 @@
  * the model inside the message that activated them, once per context window.
  */
 import type { Hooks } from "@opencode-ai/plugin";
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
@@ -17,6 +16,8 @@ import {
   type TempProject,
   useFakeOpencode,
 } from "../support/fake-opencode.js";
+import { userMessage } from "../support/opencode-1-messages.js";
+import { writeRulesByTrigger } from "../support/trigger-rules.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -27,35 +28,17 @@ let clock = 1;
 beforeEach(async () => {
   ({ server, project } = fake);
   await project.writeRule("project", "style.md", "Write small functions.\n");
-  await project.writeRule("project", "typescript.md", '---\nglobs: "src/**/*.ts"\n---\nUse strict types.\n');
-  await project.writeRule(
-    "project",
-    "migrations.md",
-    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
-  );
-  await project.writeRule(
-    "project",
-    "security.md",
-    "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n",
-  );
+  await writeRulesByTrigger(project);
   await project.writeRule("project", "release.md", "---\nalwaysApply: false\n---\nRelease steps.\n");
-  await mkdir(join(project.projectDir, "src"), { recursive: true });
-  await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
   hooks = await startPlugin(project);
   await hooks.event?.(sessionCreated("ses_1") as never);
 });
 
-function userMessage(text: string, extraParts: unknown[] = []) {
+/** The user's prompt in ses_1 as `chat.message` gets it: the message and its text part, then `extraParts`. */
+function userPrompt(text: string, extraParts: unknown[] = []) {
   const messageID = `msg_${clock++}`;
   return {
-    message: {
-      id: messageID,
-      sessionID: "ses_1",
-      role: "user" as const,
-      time: { created: Date.now() },
-      agent: "build",
-      model: { providerID: "p", modelID: "m" },
-    },
+    message: userMessage("ses_1", messageID, { created: Date.now() }),
     parts: [
       {
         id: `prt_0000000000${String(clock).padStart(2, "0")}ABCDEFGHIJKLMN`,
@@ -92,10 +75,10 @@ describe("rules delivered at session creation", () => {
 
 describe("rules activated by the user's prompt go into that message as a synthetic part, before the user's words", () => {
   test("a keyword", async () => {
-    const quiet = userMessage("hello there");
+    const quiet = userPrompt("hello there");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, quiet);
     expect(rulesIn(quiet.parts)).toEqual([]);
-    const output = userMessage("write the Migration for users");
+    const output = userPrompt("write the Migration for users");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["migrations"]);
     expect(output.parts[0]).toMatchObject({ synthetic: true, sessionID: "ses_1", messageID: output.message.id });
@@ -103,28 +86,28 @@ describe("rules activated by the user's prompt go into that message as a synthet
       true,
     );
     // Once per context window.
-    const again = userMessage("another migration");
+    const again = userPrompt("another migration");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, again);
     expect(rulesIn(again.parts)).toEqual([]);
   });
 
   test("a @mention, even of a manual rule", async () => {
-    const output = userMessage("ship it, follow @release");
+    const output = userPrompt("ship it, follow @release");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["release"]);
   });
 
   test("a path written in the prompt that exists in the project", async () => {
-    const missing = userMessage("look at src/missing.ts");
+    const missing = userPrompt("look at src/missing.ts");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, missing);
     expect(rulesIn(missing.parts)).toEqual([]);
-    const output = userMessage("fix the bug in `src/app.ts`");
+    const output = userPrompt("fix the bug in `src/app.ts`");
     await hooks["chat.message"]?.({ sessionID: "ses_1" }, output);
     expect(rulesIn(output.parts)).toEqual(["typescript"]);
   });
 
   test("an attached file part", async () => {
-    const output = userMessage("what does this do?", [
+    const output = userPrompt("what does this do?", [
       {
         id: "prt_z",
         sessionID: "ses_1",
@@ -183,7 +166,7 @@ test("the rule tool reads an on-request rule, and unknown names list the known o
 
 test("after compaction the re-delivery carries every rule active in the session, once", async () => {
   await toolCall("read", { filePath: join(project.projectDir, "src", "app.ts") });
-  await hooks["chat.message"]?.({ sessionID: "ses_1" }, userMessage("a migration please"));
+  await hooks["chat.message"]?.({ sessionID: "ses_1" }, userPrompt("a migration please"));
   await hooks.event?.(sessionCompacted("ses_1") as never);
   const redelivered = server.prompts.at(-1)!.body.parts[0]!.text;
   expect(

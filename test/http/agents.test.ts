@@ -16,6 +16,7 @@ import {
   type TempProject,
   useFakeOpencode,
 } from "../support/fake-opencode.js";
+import { compactionMessage, type StoredMessage, summaryMessage, userMessage } from "../support/opencode-1-messages.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -47,7 +48,6 @@ beforeEach(async () => {
 });
 
 type Part = { id: string; type: string; text?: string; synthetic?: boolean; metadata?: Record<string, unknown> };
-type Stored = { info: Record<string, unknown>; parts: Array<Record<string, unknown>> };
 
 const modelOf = (name: string) => {
   const [providerID = "", ...rest] = name.split("/");
@@ -57,14 +57,7 @@ const modelOf = (name: string) => {
 /** A user's message as OpenCode runs `chat.message` for it, then stores it (with the parts the plugin added) in the history. */
 async function send(sessionID: string, agent: string, text: string, model = GPT5): Promise<Part[]> {
   const messageID = `msg_${String(++ids).padStart(4, "0")}`;
-  const message = {
-    id: messageID,
-    sessionID,
-    role: "user" as const,
-    time: { created: tick() },
-    agent,
-    model: modelOf(model),
-  };
+  const message = userMessage(sessionID, messageID, { created: tick(), agent, model: modelOf(model) });
   const output = {
     message,
     parts: [
@@ -76,7 +69,7 @@ async function send(sessionID: string, agent: string, text: string, model = GPT5
   return output.parts as Part[];
 }
 
-function store(sessionID: string, message: Stored) {
+function store(sessionID: string, message: StoredMessage) {
   const messages = server.history.get(sessionID) ?? [];
   messages.push(message);
   server.history.set(sessionID, messages);
@@ -204,39 +197,26 @@ describe("subagent sessions", () => {
   });
 });
 
+/**
+ * A compaction as OpenCode 1.18 runs it in a session working as build: the compaction's message, the compacting hook,
+ * its summary, the autocontinue hook (the `session.compacted` event is the caller's).
+ */
+async function compactedInBuild(sessionID: string) {
+  store(sessionID, compactionMessage("msg_c", tick(), { agent: "build", model: modelOf(GPT5) }));
+  await hooks["experimental.session.compacting"]?.({ sessionID }, { context: [] });
+  store(sessionID, summaryMessage("msg_s", "msg_c", tick()));
+  await hooks["experimental.compaction.autocontinue"]?.(
+    { sessionID, agent: "build", model: { id: "gpt-5", providerID: "openai" }, message: { id: "msg_c" } } as never,
+    { enabled: true },
+  );
+}
+
 describe("compaction", () => {
   test("after a compaction in build, the re-delivery holds the build rule and not the plan rule", async () => {
     await newSession("ses_c", "plan", "draft a plan");
     await send("ses_c", "build", "implement it");
     expect(server.prompts).toEqual([]);
-    // As OpenCode 1.18: the compaction's message, the compacting hook, its summary, the autocontinue hook, then the event.
-    store("ses_c", {
-      info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) },
-      parts: [{ type: "compaction" }],
-    });
-    await hooks["experimental.session.compacting"]?.({ sessionID: "ses_c" }, { context: [] });
-    store("ses_c", {
-      info: {
-        id: "msg_s",
-        role: "assistant",
-        time: { created: tick() },
-        summary: true,
-        parentID: "msg_c",
-        finish: "stop",
-      },
-      parts: [{ type: "text", text: "summary" }],
-    });
-    await hooks["experimental.compaction.autocontinue"]?.(
-      {
-        sessionID: "ses_c",
-        agent: "build",
-        model: { id: "gpt-5", providerID: "openai" },
-        message: { id: "msg_c" },
-      } as never,
-      {
-        enabled: true,
-      },
-    );
+    await compactedInBuild("ses_c");
     await hooks.event?.(sessionCompacted("ses_c") as never);
 
     expect(silentPrompts()).toHaveLength(1);
@@ -263,31 +243,7 @@ describe("compaction", () => {
       info: { id: "msg_o1", role: "user", time: { created: tick() }, agent: "plan", model: modelOf(GPT5) },
       parts: [{ type: "text", text: "plan it" }],
     });
-    store("ses_old", {
-      info: { id: "msg_c", role: "user", time: { created: tick() }, agent: "build", model: modelOf(GPT5) },
-      parts: [{ type: "compaction" }],
-    });
-    await hooks["experimental.session.compacting"]?.({ sessionID: "ses_old" }, { context: [] });
-    store("ses_old", {
-      info: {
-        id: "msg_s",
-        role: "assistant",
-        time: { created: tick() },
-        summary: true,
-        parentID: "msg_c",
-        finish: "stop",
-      },
-      parts: [{ type: "text", text: "summary" }],
-    });
-    await hooks["experimental.compaction.autocontinue"]?.(
-      {
-        sessionID: "ses_old",
-        agent: "build",
-        model: { id: "gpt-5", providerID: "openai" },
-        message: { id: "msg_c" },
-      } as never,
-      { enabled: true },
-    );
+    await compactedInBuild("ses_old");
     expect(silentPrompts()).toHaveLength(1);
     expect(silentPrompts()[0]?.body.agent).toBe("build");
     expect(blocks(silentPrompts()[0]?.body.parts[0]?.text).sort()).toEqual(["build-tests", "style"]);

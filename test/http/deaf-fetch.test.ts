@@ -9,20 +9,12 @@ import { createOpencodeClient } from "@opencode-ai/sdk";
 import { delay, http, HttpResponse } from "msw";
 import { beforeEach, expect, test } from "vitest";
 import { settled } from "../support/deaf-host.js";
-import {
-  BASE_URL,
-  fakeServer,
-  sessionCreated,
-  startTestEngine,
-  type FakeOpencode,
-  type TempProject,
-  useFakeOpencode,
-} from "../support/fake-opencode.js";
+import { useEngineOverHttp } from "../support/engine-over-http.js";
+import { BASE_URL, type FakeOpencode, fakeServer, sessionCreated } from "../support/fake-opencode.js";
+import { userMessage } from "../support/opencode-1-messages.js";
 
-const fake = useFakeOpencode();
 let server: FakeOpencode;
-let project: TempProject;
-const logged: string[] = [];
+const { logged, engine } = useEngineOverHttp((made) => ({ server } = made));
 /** The requests the client made, as the SDK built them: their signals are the plugin's. */
 const sent: Request[] = [];
 
@@ -32,15 +24,13 @@ const deafFetch = (request: Request) => {
   return fetch(new Request(request, { signal: null }));
 };
 
-beforeEach(async () => {
-  ({ server, project } = fake);
-  logged.length = 0;
+beforeEach(() => {
   sent.length = 0;
-  await project.writeRule("project", "style.md", "Write small functions.\n");
 });
 
-const engine = () =>
-  startTestEngine(project, logged, {
+/** The engine over a client with the deaf fetch, its bounds short. */
+const deafEngine = () =>
+  engine({
     client: createOpencodeClient({ baseUrl: BASE_URL, fetch: deafFetch }) as never,
     promptTimeoutMs: 100,
     firstMessageWaitMs: 50,
@@ -51,15 +41,8 @@ const engine = () =>
 
 test("session.messages never answering: the first chat.message of a session the plugin never saw created settles, carrying the rules", async () => {
   fakeServer.use(http.get(`${BASE_URL}/session/:id/message`, () => delay("infinite")));
-  const rulebook = await engine();
-  const message = {
-    id: "msg_u",
-    sessionID: "ses_new",
-    role: "user" as const,
-    time: { created: 1 },
-    agent: "build",
-    model: { providerID: "p", modelID: "m" },
-  };
+  const rulebook = await deafEngine();
+  const message = userMessage("ses_new", "msg_u");
   const parts: never[] = [];
   await settled("chat.message", rulebook.onChatMessage({ sessionID: "ses_new" }, { message, parts }));
   expect(JSON.stringify(parts)).toContain("Write small functions.");
@@ -83,7 +66,7 @@ test("session.prompt stored but never answered: session.created settles, and the
       return HttpResponse.json({});
     }),
   );
-  const rulebook = await engine();
+  const rulebook = await deafEngine();
   await settled("session.created", rulebook.onEvent(sessionCreated("ses_a").event as never));
   expect(server.prompts).toHaveLength(1);
   expect(server.history.get("ses_a")).toHaveLength(1);

@@ -4,31 +4,16 @@
  * dependencies that throw inside every hook. The session must go on, and no
  * rule may be lost or sent twice.
  */
-import { beforeEach, expect, test } from "vitest";
-import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
+import { expect, test } from "vitest";
 import { nodeRuleFs, type RuleFs } from "../../src/discover/fs.js";
-import {
-  sessionCompacted,
-  sessionCreated,
-  startTestEngine,
-  type FakeOpencode,
-  type TempProject,
-  useFakeOpencode,
-} from "../support/fake-opencode.js";
+import { useEngineOverHttp } from "../support/engine-over-http.js";
+import { type FakeOpencode, sessionCompacted, sessionCreated, type TempProject } from "../support/fake-opencode.js";
+import type { TestEngine as Rulebook } from "../support/opencode-1-engine.js";
+import { compactionMessage, type StoredMessage, summaryMessage, userMessage } from "../support/opencode-1-messages.js";
 
-const fake = useFakeOpencode();
 let server: FakeOpencode;
 let project: TempProject;
-const logged: string[] = [];
-
-beforeEach(async () => {
-  ({ server, project } = fake);
-  logged.length = 0;
-  await project.writeRule("project", "style.md", "Write small functions.\n");
-});
-
-const engine = (overrides: { fs?: RuleFs; client?: unknown; promptTimeoutMs?: number } = {}): Promise<Rulebook> =>
-  startTestEngine(project, logged, overrides as Parameters<typeof startTestEngine>[2]);
+const { logged, engine } = useEngineOverHttp((made) => ({ server, project } = made));
 
 test("a rules prompt that times out but was stored is found in the history: no second copy", async () => {
   server.answers.push({ status: 200, delayMs: 600 });
@@ -85,14 +70,7 @@ test("after a restart, an old session's compaction delivers once, and a prompt i
   await before.onEvent(sessionCreated("ses_old").event as never);
   const after = await engine(); // a new process: no memory of ses_old
   const output = {
-    message: {
-      id: "msg_u",
-      sessionID: "ses_old",
-      role: "user" as const,
-      time: { created: 1 },
-      agent: "plan",
-      model: { providerID: "p", modelID: "m" },
-    },
+    message: userMessage("ses_old", "msg_u", { agent: "plan" }),
     parts: [
       {
         id: "prt_000000000001AAAAAAAAAAAAAA",
@@ -138,15 +116,8 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
       },
     },
   );
-  const rulebook = await engine({ client: throwing });
-  const message = {
-    id: "msg_u",
-    sessionID: "ses_t",
-    role: "user" as const,
-    time: { created: 1 },
-    agent: "build",
-    model: { providerID: "p", modelID: "m" },
-  };
+  const rulebook = await engine({ client: throwing as never });
+  const message = userMessage("ses_t", "msg_u");
   await expect(rulebook.onEvent(sessionCreated("ses_t").event as never)).resolves.toBeUndefined();
   await expect(rulebook.onChatMessage({ sessionID: "ses_t" }, { message, parts: [] })).resolves.toBeUndefined();
   await expect(
@@ -178,33 +149,11 @@ test("a dependency that throws inside every hook never reaches OpenCode", async 
 });
 
 /** A session's history after a compaction OpenCode finished: the compaction's message, its summary, then `after`. */
-function compactedHistory(
-  sessionID: string,
-  after: Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }> = [],
-) {
+function compactedHistory(sessionID: string, after: StoredMessage[] = []) {
   server.history.set(sessionID, [
-    {
-      info: {
-        id: "msg_1",
-        role: "user",
-        time: { created: 100 },
-        agent: "plan",
-        model: { providerID: "p", modelID: "m" },
-      },
-      parts: [{ type: "text", text: "hi" }],
-    },
-    { info: { id: "msg_2", role: "user", time: { created: 300 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-    {
-      info: {
-        id: "msg_3",
-        role: "assistant",
-        time: { created: 400 },
-        summary: true,
-        parentID: "msg_2",
-        finish: "stop",
-      },
-      parts: [{ type: "text", text: "summary" }],
-    },
+    { info: userMessage(sessionID, "msg_1", { created: 100, agent: "plan" }), parts: [{ type: "text", text: "hi" }] },
+    compactionMessage("msg_2", 300, { agent: "plan" }),
+    summaryMessage("msg_3", "msg_2", 400),
     ...after,
   ]);
 }
@@ -238,14 +187,7 @@ test("a compaction's event that comes after the user's next message went to the 
   await rulebook.onCompacting({ sessionID: "ses_late" });
   compactedHistory("ses_late");
   const parts: never[] = [];
-  const message = {
-    id: "msg_5",
-    sessionID: "ses_late",
-    role: "user" as const,
-    time: { created: 600 },
-    agent: "plan",
-    model: { providerID: "p", modelID: "m" },
-  };
+  const message = userMessage("ses_late", "msg_5", { created: 600, agent: "plan" });
   await rulebook.onChatMessage({ sessionID: "ses_late" }, { message, parts });
   expect(JSON.stringify(parts)).toContain("Write small functions.");
   await rulebook.onEvent(sessionCompacted("ses_late").event as never);
@@ -256,29 +198,14 @@ test("a compaction that failed: the user's next message is still in the window t
   const rulebook = await engine();
   await rulebook.onEvent(sessionCreated("ses_fail").event as never);
   await rulebook.onCompacting({ sessionID: "ses_fail" });
-  server.history.get("ses_fail")?.push(
-    { info: { id: "msg_c", role: "user", time: { created: 1 }, agent: "plan" }, parts: [{ type: "compaction" }] },
-    {
-      info: {
-        id: "msg_s",
-        role: "assistant",
-        time: { created: 2 },
-        summary: true,
-        parentID: "msg_c",
-        error: { name: "ContextOverflowError" },
-      },
-      parts: [],
-    },
-  );
+  server.history
+    .get("ses_fail")
+    ?.push(
+      compactionMessage("msg_c", 1, { agent: "plan" }),
+      summaryMessage("msg_s", "msg_c", 2, { error: { name: "ContextOverflowError" } }),
+    );
   const parts: never[] = [];
-  const message = {
-    id: "msg_6",
-    sessionID: "ses_fail",
-    role: "user" as const,
-    time: { created: 700 },
-    agent: "plan",
-    model: { providerID: "p", modelID: "m" },
-  };
+  const message = userMessage("ses_fail", "msg_6", { created: 700, agent: "plan" });
   await rulebook.onChatMessage({ sessionID: "ses_fail" }, { message, parts });
   expect(parts).toEqual([]);
 });

@@ -8,7 +8,6 @@
  * what `ruleTokens` says it costs (the figure `list` gives).
  */
 import type { Hooks } from "@opencode-ai/plugin";
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeEach, describe, expect, test } from "vitest";
 import { MARKER_KEY } from "../../src/session/marker.js";
@@ -32,6 +31,8 @@ import {
   type TempProject,
   useFakeOpencode,
 } from "../support/fake-opencode.js";
+import { compactionMessage, type StoredMessage, summaryMessage, userMessage } from "../support/opencode-1-messages.js";
+import { writeRulesByTrigger } from "../support/trigger-rules.js";
 
 const fake = useFakeOpencode();
 let server: FakeOpencode;
@@ -50,20 +51,8 @@ let ids = 0;
 beforeEach(async () => {
   ({ server, project } = fake);
   await project.writeRule("project", "style-guide.md", "Write small functions.\n");
-  await project.writeRule("project", "typescript.md", '---\nglobs: "src/**/*.ts"\n---\nUse strict types.\n');
-  await project.writeRule(
-    "project",
-    "database/migrations.md",
-    "---\nkeywords: [migration]\n---\nFollow the migration checklist.\n",
-  );
-  await project.writeRule(
-    "project",
-    "security.md",
-    "---\ndescription: Handling secrets\nalwaysApply: false\n---\nNever log secrets.\n",
-  );
+  await writeRulesByTrigger(project, "database/migrations.md");
   await project.writeRule("project", "plan-notes.md", "---\nagents: plan\n---\nPlans list their risks.\n");
-  await mkdir(join(project.projectDir, "src"), { recursive: true });
-  await writeFile(join(project.projectDir, "src", "app.ts"), "export {};\n");
   hooks = await startPlugin(project);
   const { home, projectDir } = project;
   const env = { HOME: home, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
@@ -84,22 +73,15 @@ const named = (name: string) => `• ${name} · ≈ ${costs.get(name)} tokens`;
 const inContext = (names: string[], more = 0) =>
   `In context (${names.length + more} · ≈ ${names.reduce((sum, name) => sum + (costs.get(name) ?? 0), 0)} tokens${more > 0 ? ` for ${names.length}` : ""})`;
 
-type Stored = { info: Record<string, unknown>; parts: Array<Record<string, unknown>> };
 const history = (sessionID: string) => server.history.get(sessionID) ?? [];
-const store = (sessionID: string, message: Stored) => server.history.set(sessionID, [...history(sessionID), message]);
+const store = (sessionID: string, message: StoredMessage) =>
+  server.history.set(sessionID, [...history(sessionID), message]);
 const nextId = (prefix: string) => `${prefix}_${String(++ids).padStart(12, "0")}`;
 
 /** A user's message as OpenCode runs `chat.message` for it, then stores it with the parts the plugin added. */
 async function send(sessionID: string, text: string, agent = "build") {
   const id = nextId("msg");
-  const message = {
-    id,
-    sessionID,
-    role: "user" as const,
-    time: { created: tick() },
-    agent,
-    model: { providerID: "p", modelID: "m" },
-  };
+  const message = userMessage(sessionID, id, { created: tick(), agent });
   const output = { message, parts: [{ id: nextId("prt"), sessionID, messageID: id, type: "text", text }] as never[] };
   await hooks["chat.message"]?.({ sessionID }, output);
   store(sessionID, { info: message, parts: output.parts });
@@ -264,19 +246,9 @@ describe("the Rules panel in the sidebar, from the session's own messages", () =
     await created;
     await toolTurn("ses_c", "read", { filePath: join(project.projectDir, "src", "app.ts") });
     // OpenCode's compaction: its message, then the summary answering it.
-    const compaction = { id: nextId("msg"), sessionID: "ses_c", role: "user", time: { created: tick() } };
-    store("ses_c", { info: compaction, parts: [{ type: "compaction" }] });
-    store("ses_c", {
-      info: {
-        id: nextId("msg"),
-        role: "assistant",
-        summary: true,
-        parentID: compaction.id,
-        finish: "stop",
-        time: { created: tick() },
-      },
-      parts: [],
-    });
+    const compaction = nextId("msg");
+    store("ses_c", compactionMessage(compaction, tick(), { sessionID: "ses_c" }));
+    store("ses_c", summaryMessage(nextId("msg"), compaction, tick()));
     expect(tui.sidebar("ses_c")).toEqual({ visible: false, lines: [""] });
     await hooks.event?.(sessionCompacted("ses_c") as never);
     const lines = tui.sidebar("ses_c").lines;

@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { composeRulesMessage } from "../../src/render/compose.js";
 import { MESSAGE_HEADER, renderRulesMessage } from "../../src/render/message.js";
 import type { Rule } from "../../src/rule/rule.js";
-import { bytes, includedNames, names, none, onRequest, sized } from "../support/compose-rules.js";
+import { bytes, held, includedNames, names, none, onRequest, sized } from "../support/compose-rules.js";
 import { makeRule } from "../support/rules.js";
 
 describe("delivered rules are known by identity", () => {
@@ -17,28 +17,16 @@ describe("delivered rules are known by identity", () => {
   const sec = onRequest("security", "Secrets");
 
   test("rules the session holds, as the same objects, are not sent or listed again", () => {
-    const delivered = new Map<string, Rule>([
-      ["style", style],
-      ["typescript", ts],
-      ["security", sec],
-    ]);
+    const delivered = held({ style, typescript: ts, security: sec });
     expect(composeRulesMessage([style, ts, sec], none, { delivered, listOnRequest: true })).toBeUndefined();
-    const partly = composeRulesMessage([style, ts, sec], none, {
-      delivered: new Map([["style", style]]),
-      listOnRequest: true,
-    })!;
+    const partly = composeRulesMessage([style, ts, sec], none, { delivered: held({ style }), listOnRequest: true })!;
     expect(includedNames(partly)).toEqual(["typescript"]);
     expect(names(partly.onRequest)).toEqual(["security"]);
   });
 
   test("a new object under a held name replaces it, with the change notice; equal text is still a new version", () => {
     const edited = { ...style, content: "Smaller functions." };
-    const composed = composeRulesMessage([edited, ts], none, {
-      delivered: new Map([
-        ["style", style],
-        ["typescript", ts],
-      ]),
-    })!;
+    const composed = composeRulesMessage([edited, ts], none, { delivered: held({ style, typescript: ts }) })!;
     expect(includedNames(composed)).toEqual(["style"]);
     expect(composed.text).toBe(
       renderRulesMessage([edited], {
@@ -46,25 +34,12 @@ describe("delivered rules are known by identity", () => {
       }),
     );
     const copy = { ...ts };
-    expect(
-      includedNames(
-        composeRulesMessage([style, copy], none, {
-          delivered: new Map([
-            ["style", style],
-            ["typescript", ts],
-          ]),
-        })!,
-      ),
-    ).toEqual(["typescript"]);
+    const again = composeRulesMessage([style, copy], none, { delivered: held({ style, typescript: ts }) })!;
+    expect(includedNames(again)).toEqual(["typescript"]);
   });
 
   test("a held name no rule has any more is announced as deleted, even with nothing else to say", () => {
-    const composed = composeRulesMessage([style], none, {
-      delivered: new Map([
-        ["style", style],
-        ["old", ts],
-      ]),
-    })!;
+    const composed = composeRulesMessage([style], none, { delivered: held({ style, old: ts }) })!;
     expect(composed.removed).toEqual(["old"]);
     expect(composed.included).toEqual([]);
     expect(composed.text).toBe(
@@ -75,11 +50,7 @@ describe("delivered rules are known by identity", () => {
   test("changed and deleted together, in today's wording", () => {
     const edited = { ...ts, content: "Stricter." };
     const composed = composeRulesMessage([style, edited], none, {
-      delivered: new Map([
-        ["style", style],
-        ["typescript", ts],
-        ["gone", sec],
-      ]),
+      delivered: held({ style, typescript: ts, gone: sec }),
     })!;
     expect(composed.removed).toEqual(["gone"]);
     expect(composed.text.split("\n")[3]).toBe(
@@ -89,10 +60,7 @@ describe("delivered rules are known by identity", () => {
 
   test("a changed on-request rule is listed again", () => {
     const composed = composeRulesMessage([style, { ...sec, description: "Secrets, now with vaults" }], none, {
-      delivered: new Map([
-        ["style", style],
-        ["security", sec],
-      ]),
+      delivered: held({ style, security: sec }),
       listOnRequest: true,
     })!;
     expect(names(composed.onRequest)).toEqual(["security"]);
@@ -102,7 +70,7 @@ describe("delivered rules are known by identity", () => {
   test("a changed rule left out for the budget is named first, saying the version the session has no longer applies", () => {
     const big = sized("big", 3000, 10);
     const composed = composeRulesMessage([style, big, sized("other", 3000, 10)], none, {
-      delivered: new Map([["big", sized("big", 100, 10)]]),
+      delivered: held({ big: sized("big", 100, 10) }),
       maxBytes: 1500,
     })!;
     expect(names(composed.leftOut)).toEqual(["big", "other"]);
