@@ -68,7 +68,12 @@ export type MapperWarn = (
   facts: Extract<
     WarningFacts,
     {
-      code: "activation-invalid" | "activation-incomplete" | "activation-missing" | "key-ignored-by-tool" | "glob-unusable";
+      code:
+        | "activation-invalid"
+        | "activation-incomplete"
+        | "activation-missing"
+        | "key-ignored-by-tool"
+        | "glob-unusable";
     }
   >,
 ) => void;

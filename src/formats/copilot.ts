@@ -19,18 +19,26 @@ import { join } from "node:path";
 import { addFolder, addSingleFile, emptyFound } from "../discover/found-rules.js";
 import { prefetch } from "../discover/probe.js";
 import { projectLevels } from "../discover/project.js";
-import type { FoundRuleFile, FoundRules, RuleSource, SourceContext } from "../discover/source.js";
+import type {
+  FoundRuleFile,
+  FoundRules,
+  FrontMatterFacts,
+  MapperWarn,
+  RuleSource,
+  SourceContext,
+} from "../discover/source.js";
 import { readList } from "../conditions/front-matter-list.js";
-import { anchoredAtRoot, without } from "./mapping.js";
+import { anchoredAtRoot, askedFor, warnRefused, without } from "./mapping.js";
 
 const INSTRUCTIONS = /\.instructions\.md$/i;
 const ALWAYS_FILE = ".github/copilot-instructions.md";
 const FOLDER = ".github/instructions";
+const TOOL = "GitHub Copilot";
 const EVERYTHING = new Set(["**", "**/*", "./**", "./**/*"]);
 
 export const copilotSource: RuleSource = {
   id: "copilot",
-  tool: "GitHub Copilot",
+  tool: TOOL,
   layout: { folders: [FOLDER], files: [ALWAYS_FILE] },
   // Copilot links files with Markdown links, which are not expanded: no reference syntax.
   references: [],
@@ -58,9 +66,9 @@ export const copilotSource: RuleSource = {
     }
     return found;
   },
-  mapFrontMatter(data: Record<string, unknown>, file: FoundRuleFile): Record<string, unknown> {
+  mapFrontMatter(data, file, warn, front) {
     if (isRepositoryWide(file)) return { ...data, alwaysApply: true };
-    return mapApplyTo(data);
+    return mapApplyTo(data, warn, front);
   },
   // copilot-instructions.md is plain Markdown applied to every request: no header is read, its whole text is the rule.
   frontMatter: (file) => (isRepositoryWide(file) ? "none" : "lenient"),
@@ -76,12 +84,19 @@ export const copilotSource: RuleSource = {
 const isRepositoryWide = (file: FoundRuleFile) =>
   file.name === "copilot-instructions" && file.relPath === "copilot-instructions.md";
 
-export function mapApplyTo(data: Record<string, unknown>): Record<string, unknown> {
+export function mapApplyTo(
+  data: Record<string, unknown>,
+  warn: MapperWarn,
+  front: FrontMatterFacts,
+): Record<string, unknown> {
   const applyTo = readList(data.applyTo);
   if (applyTo === undefined) return data; // Malformed: the common reader reports it and skips the rule.
   if (applyTo.some((glob) => EVERYTHING.has(glob))) return { ...without(data, "applyTo"), alwaysApply: true };
-  if (applyTo.length === 0 && data.alwaysApply === undefined)
-    return { ...without(data, "applyTo"), alwaysApply: false };
-  const anchored = anchoredAtRoot(applyTo);
-  return anchored === undefined ? data : { ...data, applyTo: anchored };
+  // VS Code's matcher reads a `!` as a character: a negated glob is refused, and one left with none has no applyTo.
+  const anchored = anchoredAtRoot(applyTo, TOOL);
+  const globs = anchored?.globs ?? applyTo;
+  const lost = globs.length === 0 && data.alwaysApply === undefined;
+  if (anchored) warnRefused(anchored.refused, TOOL, lost ? askedFor(data) : undefined, warn, front.lineOf("applyTo"));
+  if (lost) return { ...without(data, "applyTo"), alwaysApply: false };
+  return anchored === undefined ? data : { ...data, applyTo: globs };
 }

@@ -5,6 +5,8 @@
 import type { FrontMatterFacts, MapperWarn } from "../discover/source.js";
 import { codeMask } from "../rule/markdown-code.js";
 import { readList } from "../conditions/front-matter-list.js";
+import type { NowApplies } from "../conditions/lost.js";
+import { globProblem } from "../glob/rule-glob.js";
 
 export const MARKDOWN = (name: string) => /\.md$/i.test(name);
 
@@ -37,32 +39,76 @@ export function readPathsOnly(
   warn: MapperWarn,
   front: FrontMatterFacts,
 ): Record<string, unknown> {
-  const paths = anchoredAtRoot(data.paths);
-  const alwaysOn =
-    (readList(data.paths) ?? []).length === 0 &&
-    (readList(data.keywords) ?? []).length === 0 &&
-    (readList(data.topics) ?? []).length === 0;
+  const keywords = (readList(data.keywords) ?? []).length > 0 || (readList(data.topics) ?? []).length > 0;
+  const alwaysOn = (readList(data.paths) ?? []).length === 0 && !keywords;
   const read = ignoredByTool(data, NOT_PATHS, { tool, reads: "paths", alwaysOn }, warn, front);
-  return paths === undefined ? read : { ...read, paths };
+  const paths = anchoredAtRoot(data.paths, tool);
+  if (paths === undefined) return read;
+  // Fail closed: a rule whose every glob was refused waits for its keywords, or to be asked for.
+  const lost = paths.globs.length === 0;
+  const nowApplies: NowApplies = keywords ? { onlyBy: "keywords" } : askedFor(data);
+  warnRefused(paths.refused, tool, lost ? nowApplies : undefined, warn, front.lineOf("paths"));
+  return lost ? { ...without(read, "paths"), alwaysApply: false } : { ...read, paths: paths.globs };
 }
+
+/** How a rule without triggers applies once it waits to be asked for: by its description, else when mentioned. */
+export const askedFor = (data: Record<string, unknown>): NowApplies =>
+  hasDescription(data) ? "on-request" : "when-mentioned";
 
 /**
  * Globs as tools that match them against the whole project-relative path
  * read them (Claude Code, Cline, Copilot: `*.md` is "Markdown files in the
  * project root"): one without a slash is anchored at the root (`./*.md`),
- * where this plugin's own globs match at any depth. Undefined when the value
- * has no such glob or is not a list (the common reader reports that).
+ * where this plugin's own globs match at any depth. Leading `!`s are read as
+ * "not" only where the tool's matcher does: Cline's picomatch, per glob, so
+ * the glob after them is anchored (`!*.md` → `!./*.md`, `!!*.md` →
+ * `!!./*.md`). Claude Code documents no negation and Copilot's matcher reads
+ * a `!` as a character: there such a glob is `refused` (left out, with a
+ * warning), never read as "every file but…". `!(…)` is an extglob, not a
+ * negation, and a glob the plugin cannot use stays as written: its own
+ * warning then quotes it. Undefined when nothing changes, or the value is
+ * not a list (the common reader reports that).
  */
-export function anchoredAtRoot(value: unknown): string[] | undefined {
-  const globs = readList(value);
-  if (globs === undefined || !globs.some(matchesAtAnyDepth)) return undefined;
-  return globs.map((glob) => {
-    if (!matchesAtAnyDepth(glob)) return glob;
-    return glob.startsWith("!") ? `!./${glob.slice(1)}` : `./${glob}`;
-  });
+export function anchoredAtRoot(value: unknown, tool: string): { globs: string[]; refused: string[] } | undefined {
+  const written = readList(value);
+  if (written === undefined) return undefined;
+  const globs: string[] = [];
+  const refused: string[] = [];
+  for (const glob of written) {
+    const bangs = leadingNegation(glob);
+    if (globProblem(glob) !== undefined) globs.push(glob);
+    else if (bangs > 0 && !READS_NEGATION.has(tool)) refused.push(glob);
+    else globs.push(glob.slice(0, bangs) + fromRoot(glob.slice(bangs)));
+  }
+  const changed = refused.length > 0 || globs.some((glob, i) => glob !== written[i]);
+  return changed ? { globs, refused } : undefined;
 }
 
-const matchesAtAnyDepth = (glob: string) => !glob.includes("/");
+/** The tools whose matcher reads leading `!`s as "not": Cline (picomatch, per glob). */
+const READS_NEGATION = new Set(["Cline"]);
+
+/** How many `!`s negate the glob: those before its first other character, except one opening `!(…)`. */
+function leadingNegation(glob: string): number {
+  let bangs = 0;
+  while (glob[bangs] === "!" && glob[bangs + 1] !== "(") bangs++;
+  return bangs;
+}
+
+const fromRoot = (glob: string) => (glob.includes("/") ? glob : `./${glob}`);
+
+/** A warning for each glob its tool reads no negation in; `nowApplies` on the last when none of the key's is left. */
+export function warnRefused(
+  refused: readonly string[],
+  tool: string,
+  nowApplies: NowApplies | undefined,
+  warn: MapperWarn,
+  line: number | undefined,
+): void {
+  refused.forEach((glob, i) => {
+    const last = i === refused.length - 1 ? nowApplies : undefined;
+    warn({ code: "glob-unusable", glob, problem: `${tool} reads no "!" negation`, nowApplies: last, line });
+  });
+}
 
 /** How a `paths`-only tool names what a rule is: scoped by `paths`, or always. */
 export function pathsType(data: Record<string, unknown>): string {

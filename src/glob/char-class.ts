@@ -15,7 +15,16 @@ export interface CharClass {
   negated: boolean;
   /** Inclusive UTF-16 code ranges, flattened: [low, high, low, high, …]. */
   ranges: number[];
+  /**
+   * The class's own text (`[id]`), which it also matches, as micromatch reads it: a folder named `[locale]` or `[id]`
+   * (Next.js, SvelteKit) matches `app/[locale]/**`. Only for a class holding neither a backslash nor one of the
+   * characters micromatch reads as regular-expression syntax, and not negated: not `[a-z]`, `[^a]`, `[!a]`, `[...slug]`.
+   */
+  literal?: string;
 }
+
+/** What keeps micromatch from letting a class match its own text: its regular-expression characters, and escapes. */
+const NOT_LITERAL = /[-*+?.^${}()|[\]\\]/;
 
 const POSIX_CLASSES: Record<string, number[]> = {
   alpha: [65, 90, 97, 122],
@@ -95,7 +104,8 @@ export function parseClass(glob: string, open: number, end: number): CharClass |
       i = afterLow;
     }
   }
-  return { negated, ranges };
+  const literal = negated || NOT_LITERAL.test(glob.slice(open + 1, last)) ? undefined : glob.slice(open, end);
+  return literal === undefined ? { negated, ranges } : { negated, ranges, literal };
 }
 
 /** One member character of a class (a backslash escapes it) and the index after it. */

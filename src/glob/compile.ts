@@ -10,7 +10,10 @@
  * 3. both levels use the greedy wildcard algorithm that remembers only the
  *    last star: a segment against path segments, a token (`*`, `?`, a class,
  *    a character) against characters. It never recurses and costs at most
- *    O(path length × glob length) per alternative.
+ *    O(path length × glob length) per alternative. A segment with a class
+ *    that also matches its own text (`[id]`: `i`, `d` or `[id]`, as
+ *    micromatch reads it) is matched by keeping every place its tokens can
+ *    be at instead, at the same bound.
  *
  * Compiling never throws: a glob that cannot be used comes back with the reason.
  *

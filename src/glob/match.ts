@@ -40,13 +40,16 @@ function matchSegment(pattern: SegmentPattern, segment: string, counter: StepCou
 
 /** Characters of a segment against its tokens: `*` is the star. */
 function matchTokens(
-  pattern: { tokens: number[]; classes: CharClass[] },
+  pattern: { tokens: number[]; classes: CharClass[]; placeStarts?: number[] },
   text: string,
   from: number,
   to: number,
   counter: StepCounter | undefined,
 ): boolean {
-  const { tokens, classes } = pattern;
+  const { tokens, classes, placeStarts } = pattern;
+  // A class's own text starts with `[`: without one, each class takes one character, as every other token.
+  if (placeStarts && hasBracket(text, from, to))
+    return matchPlaces(tokens, classes, placeStarts, text, from, to, counter);
   return greedyMatch(
     tokens.length,
     from,
@@ -90,6 +93,72 @@ export function greedyMatch(
   }
   while (p < length && isStar(p)) p++;
   return p === length;
+}
+
+function hasBracket(text: string, from: number, to: number): boolean {
+  const at = text.indexOf("[", from);
+  return at >= 0 && at < to;
+}
+
+/**
+ * Tokens against characters when a class may also match its own text
+ * (`[id]`: `i`, `d` or `[id]`). A token then takes one character or several,
+ * and the greedy algorithm, which assumes one, could miss a match (`*[ab]*b]`
+ * against `[ab]`). So every place the tokens can be at is kept at once, as a
+ * regular-expression engine without backtracking does: a place is a token
+ * (`k` = 0) or a class's text read up to its `k`th character. Each character
+ * is tried once against each place: O(text × places), places ≤ segment length.
+ */
+function matchPlaces(
+  tokens: number[],
+  classes: CharClass[],
+  starts: number[],
+  text: string,
+  from: number,
+  to: number,
+  counter: StepCounter | undefined,
+): boolean {
+  const end = tokens.length;
+  // The places reached, as (token, k) pairs; `seen` holds, per place, the character index it was last reached for.
+  let current: number[] = [];
+  let next: number[] = [];
+  const seen = new Int32Array(starts[end]! + 1).fill(-1);
+  const reach = (t: number, k: number, s: number) => {
+    const place = starts[t]! + k;
+    if (seen[place] === s) return;
+    seen[place] = s;
+    next.push(t, k);
+    // A star may take nothing: the token after it is reached too.
+    if (k === 0 && t < end && tokens[t] === STAR) reach(t + 1, 0, s);
+  };
+  reach(0, 0, from);
+  for (let s = from; s < to && next.length > 0; s++) {
+    const swap = current;
+    current = next;
+    next = swap;
+    next.length = 0;
+    const code = text.charCodeAt(s);
+    for (let i = 0; i < current.length; i += 2) {
+      if (counter) counter.steps++;
+      const t = current[i]!;
+      const k = current[i + 1]!;
+      if (t === end) continue;
+      const token = tokens[t]!;
+      const literal = token <= CLASS_BASE ? classes[CLASS_BASE - token]!.literal : undefined;
+      if (k > 0) {
+        const own = literal as string;
+        if (code !== own.charCodeAt(k)) continue;
+        if (k + 1 === own.length) reach(t + 1, 0, s + 1);
+        else reach(t, k + 1, s + 1);
+      } else if (token === STAR) reach(t, 0, s + 1);
+      else {
+        if (tokenMatches(token, code, classes, counter)) reach(t + 1, 0, s + 1);
+        if (literal !== undefined && code === literal.charCodeAt(0)) reach(t, 1, s + 1);
+      }
+    }
+  }
+  // Reached after the last character: the end place, marked with the index past it.
+  return seen[starts[end]!] === to;
 }
 
 function tokenMatches(token: number, code: number, classes: CharClass[], counter: StepCounter | undefined): boolean {

@@ -33,6 +33,12 @@ export type SegmentPattern =
       minLength: number;
       /** The middle is a single `*`: prefix and suffix decide. */
       starOnly: boolean;
+      /**
+       * When a class of the middle also matches its own text (`[id]`: `i`, `d` or `[id]`): where each token's places
+       * start in match.ts's `matchPlaces`, one per token and one more per character of such a class's text after the
+       * first; the last entry is the end. Absent otherwise: every token then takes one character.
+       */
+      placeStarts?: number[];
     }
   | { kind: "globstar" };
 
@@ -66,6 +72,7 @@ function compileSegment(text: string): SegmentPattern | string {
   let end = tokens.length;
   while (end > start && tokens[end - 1]! >= 0) end--;
   const middle = tokens.slice(start, end);
+  const placeStarts = placeStartsOf(middle, classes);
   return {
     kind: "wildcard",
     prefix: String.fromCharCode(...tokens.slice(0, start)),
@@ -74,7 +81,23 @@ function compileSegment(text: string): SegmentPattern | string {
     classes,
     minLength: tokens.filter((token) => token !== STAR).length,
     starOnly: middle.length === 1 && middle[0] === STAR,
+    ...(placeStarts ? { placeStarts } : {}),
   };
+}
+
+/** The `placeStarts` of a segment's middle tokens; undefined when no class of them matches its own text. */
+function placeStartsOf(tokens: number[], classes: CharClass[]): number[] | undefined {
+  const starts: number[] = [];
+  let next = 0;
+  let someLiteral = false;
+  for (const token of tokens) {
+    starts.push(next);
+    const literal = token <= CLASS_BASE ? classes[CLASS_BASE - token]!.literal : undefined;
+    if (literal !== undefined) someLiteral = true;
+    next += literal === undefined ? 1 : literal.length;
+  }
+  starts.push(next);
+  return someLiteral ? starts : undefined;
 }
 
 // ---------------------------------------------------------------- a whole path

@@ -17,6 +17,7 @@ import { globsOf } from "../../src/conditions/files.js";
 let box: Box;
 useBox((made) => (box = made));
 const loadOnly = (source: string, overrides = {}) => loadSource(box, source, overrides);
+const NO_FRONT = { present: true, body: "", lineOf: () => undefined };
 
 describe("Cline", () => {
   test("a .clinerules file is one always-on rule named clinerules", async () => {
@@ -75,11 +76,15 @@ describe("GitHub Copilot", () => {
   });
 
   test("mapApplyTo", () => {
-    expect(mapApplyTo({ applyTo: "**" })).toEqual({ alwaysApply: true });
-    expect(mapApplyTo({ applyTo: ["src/**", "**"] })).toEqual({ alwaysApply: true });
-    expect(mapApplyTo({ applyTo: "src/**" })).toEqual({ applyTo: "src/**" });
-    expect(mapApplyTo({})).toEqual({ alwaysApply: false });
-    expect(mapApplyTo({ applyTo: 7 })).toEqual({ applyTo: 7 });
+    const warnings: RuleWarning[] = [];
+    const map = (data: Record<string, unknown>) =>
+      mapApplyTo(data, (facts) => warnings.push(ruleWarning("/p/x.instructions.md", facts)), NO_FRONT);
+    expect(map({ applyTo: "**" })).toEqual({ alwaysApply: true });
+    expect(map({ applyTo: ["src/**", "**"] })).toEqual({ alwaysApply: true });
+    expect(map({ applyTo: "src/**" })).toEqual({ applyTo: "src/**" });
+    expect(map({})).toEqual({ alwaysApply: false });
+    expect(map({ applyTo: 7 })).toEqual({ applyTo: 7 });
+    expect(warnings).toEqual([]);
   });
 
   test("a wrong applyTo type warns naming file, key and expected type, and skips the rule", async () => {

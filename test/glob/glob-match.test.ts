@@ -119,6 +119,15 @@ describe("what globs mean", () => {
     }
   });
 
+  test("parentheses without @ or ? before them, `|` and a `+` are literal; micromatch reads (a|b) as a choice", () => {
+    expect(matches("x/(a|b)", "x/(a|b)")).toBe(true);
+    expect([matches("x/(a|b)", "x/a"), micromatch.isMatch("x/a", "x/(a|b)")]).toEqual([false, true]);
+    expect(matches("src/routes/+page.svelte", "src/routes/+page.svelte")).toBe(true);
+    expect(matches("x/a+b", "x/aab")).toBe(false);
+    // A backslash always escapes the next character, a letter too: `\b` is `b`.
+    expect([matches("x/a\\b", "x/ab"), micromatch.isMatch("x/ab", "x/a\\b")]).toEqual([true, false]);
+  });
+
   test("a leading ! negates; !! negates back; `\\!` is a literal !", () => {
     expect(matches("!src/**", "lib/a.ts")).toBe(true);
     expect(matches("!src/**", "src/a.ts")).toBe(false);
