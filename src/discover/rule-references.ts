@@ -4,7 +4,13 @@
  * rule file.
  */
 import { decodeRuleText } from "../rule/decode.js";
-import { expandReferences, type ReadResult, type RealPathResult, type ReferenceOptions } from "../rule/references.js";
+import {
+  expandReferences,
+  firstLineOf,
+  type ReadResult,
+  type RealPathResult,
+  type ReferenceOptions,
+} from "../rule/references.js";
 import type { Rule } from "../rule/rule.js";
 import { managedOwners, ownerProblem, type ReferenceReach, type Trust } from "../rule/trust.js";
 import type { RuleWarning } from "../rule/warnings.js";
@@ -83,11 +89,42 @@ export async function withReferences(
     read: (path) => readReference(path, context, file.trust),
     maxBytes: context.maxRuleBytes,
   });
+  await onFileLines(expanded.warnings, file.path, rule.content, context);
   return {
     rule: { ...rule, content: expanded.text },
     warnings: [...warnings, ...expanded.warnings],
     references: expanded.included,
   };
+}
+
+/**
+ * The warnings about the rule's own text moved from lines of its body to
+ * lines of its file. The body's first line is known only from the file: read
+ * again, when there are such warnings (rarely); a file changed since loses
+ * the line rather than give a wrong one.
+ */
+async function onFileLines(
+  warnings: RuleWarning[],
+  path: string,
+  content: string,
+  context: ReadingContext,
+): Promise<void> {
+  const own = warnings.filter((warning) => warning.path === path && warning.line !== undefined);
+  if (own.length === 0) return;
+  const first = await firstLineIn(path, content, context);
+  for (const warning of own) {
+    if (first === undefined) delete warning.line;
+    else warning.line = (warning.line as number) + first - 1;
+  }
+}
+
+async function firstLineIn(path: string, content: string, context: ReadingContext): Promise<number | undefined> {
+  try {
+    const decoded = decodeRuleText(await context.fs.readFile(path, context.maxRuleBytes));
+    return decoded.ok ? firstLineOf(decoded.text, content) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function realpathOf(path: string, context: ReadingContext): Promise<RealPathResult> {
@@ -106,7 +143,7 @@ async function realpathOf(path: string, context: ReadingContext): Promise<RealPa
 async function readReference(realPath: string, context: ReadingContext, trust: Trust): Promise<ReadResult> {
   try {
     const stat = await context.fs.stat(realPath);
-    if (!stat.isFile()) return { ok: false, reason: "it is not a regular file" };
+    if (!stat.isFile()) return { ok: false, reason: "it is not a regular file", notAFile: true };
     const planted =
       trust === "managed"
         ? ownerProblem(realPath, stat, managedOwners(process.platform, process.getuid?.()))

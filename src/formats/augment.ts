@@ -13,8 +13,10 @@
  * - `always_apply` → always; also when `type` is absent (the CLI docs'
  *   "Default: always_apply");
  * - `manual` → only when mentioned as `@name`;
- * - `agent_requested` → on request by its `description` ("required for
- *   agent_requested type"; without one: manual, with a warning);
+ * - `agent_requested`, or `auto` (the IDE's name for it: "Auto: Agent will
+ *   automatically detect and attach rules based on a description field";
+ *   the files it writes say `type: "auto"`) → on request by its
+ *   `description` (without one: manual, with a warning);
  * - any other value → manual, with a warning.
  * Augment reads no other key: another tool's scoping key (`globs`, `paths`,
  * `applyTo`, `fileMatchPattern`, `alwaysApply`) is ignored here too, with a
@@ -69,8 +71,14 @@ export const augmentSource: RuleSource = {
     const read = ignoredByTool(data, NOT_AUGMENT, { tool: "Augment", reads: "type", alwaysOn: false }, warn, front);
     return mapAugmentType(read, warn, front.lineOf("type"));
   },
-  typeOf: (data, file) => (isAlwaysFile(file) || typeof data.type !== "string" ? "always_apply" : data.type),
+  typeOf: augmentType,
 };
+
+/** The type as Augment names it (`auto` stays `auto`); none for a value that is not a name. */
+function augmentType(data: Record<string, unknown>, file: FoundRuleFile): string | undefined {
+  if (isAlwaysFile(file) || data.type === undefined || data.type === null) return "always_apply";
+  return typeof data.type === "string" ? data.type : undefined;
+}
 
 /** The legacy guidelines files, and user rules: always on whatever their front matter says. */
 function isAlwaysFile(file: FoundRuleFile): boolean {
@@ -78,7 +86,7 @@ function isAlwaysFile(file: FoundRuleFile): boolean {
   return file.relPath === LEGACY || file.path.endsWith(`/${LEGACY_IN_FOLDER}`);
 }
 
-const TYPES = ["always_apply", "manual", "agent_requested"];
+const TYPES = ["always_apply", "manual", "agent_requested", "auto"];
 /** Other tools' scoping keys: Augment reads `type` and `description` only. */
 const NOT_AUGMENT = ["globs", "paths", "applyTo", "fileMatchPattern", "alwaysApply"];
 
@@ -92,8 +100,9 @@ function mapAugmentType(data: Record<string, unknown>, warn: MapperWarn, line?: 
     case "manual":
       return MANUAL(data);
     case "agent_requested":
+    case "auto":
       if (hasDescription(data)) return { ...without(data, "type"), alwaysApply: false };
-      warn({ code: "activation-incomplete", key: "type", value: "agent_requested", lacks: "description", line });
+      warn({ code: "activation-incomplete", key: "type", value: String(type), lacks: "description", line });
       return MANUAL(data);
     default:
       warn({ code: "activation-invalid", key: "type", allowed: TYPES, value: JSON.stringify(type), line });

@@ -5,10 +5,19 @@
  *   an extension, so `@rule-name` mentions are left alone);
  * - `kiro-file`: Kiro's `#[[file:path]]`, anywhere in a line;
  * - `gemini-import`: Gemini CLI's `@path` import
- *   (https://geminicli.com/docs/reference/memport/), anywhere in a line: an
- *   `@` at the start of the line or after a blank, then the path up to the
- *   next blank, starting with `.`, `/` or a letter. A word with neither a
- *   slash nor an extension (`@alice`) is a mention here, not an import.
+ *   (https://geminicli.com/docs/reference/memport/), anywhere in a line, as
+ *   its import reader finds one: an `@` at the start of the line or after a
+ *   blank, then the path up to the next blank (a trailing `.` or `,` is part
+ *   of it, as there), starting with `.`, `/` or a letter; not a URL. Gemini
+ *   tries every such word as a file; here only one that looks like a path is
+ *   a reference, so that `@Component`, `@media` or `@alice` stay text:
+ *   - a path for sure (a missing file is warned about): `@./x`, `@../x`,
+ *     `@/x`, `@.name`; a path with a `/` whose last part has an extension
+ *     (`@docs/style.md`); a bare name with a common file extension
+ *     (`@style.md`, `@Component.ts`);
+ *   - maybe a path (followed only when it names a file, else text with no
+ *     warning): another word with a `/` or a dotted last part
+ *     (`@types/node`, `@pytest.mark.parametrize`, `@app.get("/users")`).
  * References in code (fenced blocks, inline code spans: ./markdown-code.ts)
  * are text, never found.
  */
@@ -21,13 +30,15 @@ export type ReferenceSyntax = "at-line" | "kiro-file" | "gemini-import";
 export const REFERENCE_SYNTAXES: readonly ReferenceSyntax[] = ["at-line", "kiro-file"];
 
 /** A reference in one line: where it is written, the path it names, and its syntax. */
-interface FoundReference {
+export interface FoundReference {
   start: number;
   end: number;
   path: string;
   /** As written, for warnings: `@path`, `#[[file:path]]`. */
   written: string;
   syntax: ReferenceSyntax;
+  /** A word that may name a file (`@pytest.mark.parametrize`): followed only when it names one, else text, silently. */
+  onlyIfFile?: true;
 }
 
 const AT_LINE = /^(\s*)@([^\s@][^\s]*)\s*$/;
@@ -115,13 +126,54 @@ function geminiImports(line: string, from: number, to: number): FoundReference[]
   for (let at = line.indexOf("@", from); at >= 0 && at < to; at = line.indexOf("@", at + 1)) {
     if (at > 0 && !isBlank(line[at - 1])) continue;
     let end = at + 1;
-    while (end < to && !isBlank(line[end])) end++;
+    while (end < line.length && !isBlank(line[end])) end++;
+    // A path that runs on into a code span is not one: it would end in code.
+    if (end > to) break;
     const path = line.slice(at + 1, end);
-    if (/^[./A-Za-z]/.test(path) && (path.includes("/") || looksLikePath(path)))
-      found.push({ start: at, end, path, written: `@${path}`, syntax: "gemini-import" });
+    const kind = importKind(path);
+    if (kind !== undefined) {
+      const reference: FoundReference = { start: at, end, path, written: `@${path}`, syntax: "gemini-import" };
+      if (kind === "maybe") reference.onlyIfFile = true;
+      found.push(reference);
+    }
     at = end - 1;
   }
   return found;
+}
+
+/** Punctuation a sentence puts after a path; Gemini keeps it in the path, the test of its shape does not. */
+const TRAILING = new Set(".,;:!?)]}>'\"*");
+/** Characters a file name may hold but a path written in prose hardly does: code (`@app.get("/users")`). */
+const UNLIKE_PATH = /["'()<>[\]{}|*?=,;:]/;
+/** Extensions of files a rule imports (text, configuration, code), for a name with no `/`: `@pytest.mark.parametrize` is not one. */
+const FILE_EXTENSIONS = new Set(
+  (
+    "md mdc mdx markdown txt rst adoc json jsonc json5 yaml yml toml ini cfg conf env xml csv tsv html htm " +
+    "css scss sass less js mjs cjs jsx ts mts cts tsx vue svelte astro py pyi ipynb rb go rs java kt kts scala " +
+    "swift c h cc cpp cxx hpp cs php pl lua dart ex exs erl hs clj sql graphql gql proto prisma tf hcl sh bash " +
+    "zsh fish ps1 gradle"
+  ).split(" "),
+);
+
+/**
+ * Whether Gemini's import word `path` is a reference here: `sure`, `maybe`
+ * (only if it names a file), or not (text).
+ */
+function importKind(path: string): "sure" | "maybe" | undefined {
+  if (!/^[./A-Za-z]/.test(path) || path.includes("://")) return undefined;
+  // A loop, not /[…]+$/: that one is quadratic on a long run of punctuation followed by a letter.
+  let length = path.length;
+  while (length > 0 && TRAILING.has(path[length - 1] as string)) length--;
+  const bare = path.slice(0, length);
+  if (bare === "") return undefined;
+  const last = bare.slice(bare.lastIndexOf("/") + 1);
+  const dot = last.lastIndexOf(".");
+  const slash = bare.includes("/");
+  if (!slash && dot <= 0) return bare.startsWith(".") ? "sure" : undefined;
+  if (bare.startsWith(".") || bare.startsWith("/")) return "sure";
+  const extension = dot > 0 ? last.slice(dot + 1) : "";
+  const named = slash ? /^[A-Za-z0-9]+$/.test(extension) : FILE_EXTENSIONS.has(extension.toLowerCase());
+  return named && !UNLIKE_PATH.test(bare) ? "sure" : "maybe";
 }
 
 function looksLikePath(token: string): boolean {

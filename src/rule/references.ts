@@ -20,7 +20,10 @@
  * user's rule, the user's rules and config folders); each place a reference
  * is looked up in, the roots included, is checked alike. Anything else
  * (outside, missing, a cycle, too deep, too large) is left as text, with a
- * warning.
+ * warning on the line of the file that holds the reference (for `text`
+ * itself, the line in `text`: the caller knows where it starts in its file).
+ * A Gemini-style word that only may be a path (`@types/node`) is followed
+ * only when it names a file: missing, or a folder, it is text, silently.
  *
  * Pure: all reading goes through the `read` callback.
  */
@@ -28,11 +31,12 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { inside, type ReferenceReach } from "./trust.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { codeMask, type LineCode } from "./markdown-code.js";
-import { REFERENCE_SYNTAXES, type ReferenceSyntax, referencesInLine } from "./reference-syntax.js";
+import { type FoundReference, REFERENCE_SYNTAXES, type ReferenceSyntax, referencesInLine } from "./reference-syntax.js";
 import { ruleWarning, type FactsWithout, type RuleWarning, type WarningFacts } from "./warnings.js";
 
 export type RealPathResult = { ok: true; realPath: string } | { ok: false; missing: boolean; reason: string };
-export type ReadResult = { ok: true; text: string } | { ok: false; reason: string };
+/** `notAFile`: the path names a folder or another non-file, not a file to read. */
+export type ReadResult = { ok: true; text: string } | { ok: false; reason: string; notAFile?: boolean };
 
 export interface ReferenceOptions {
   /** Absolute path of the file the text comes from (as found: references are relative to it). */
@@ -67,6 +71,8 @@ interface ExpandedText {
 }
 
 const MAX_REFERENCE_DEPTH = 5;
+/** References tried per rule, nested ones included: each costs a look-up on disk, and a rule is untrusted text. */
+export const MAX_REFERENCES = 256;
 
 export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {
   const syntaxes = options.syntaxes ?? REFERENCE_SYNTAXES;
@@ -77,8 +83,9 @@ export async function expandReferences(text: string, options: ReferenceOptions):
     warnings: [],
     included: [],
     bytes: byteLength(text),
+    tried: 0,
   };
-  const expanded = await expand(text, options.file, [options.realFile], 0, state);
+  const expanded = await expand(text, { file: options.file, firstLine: 1 }, [options.realFile], 0, state);
   return { text: expanded, warnings: state.warnings, included: state.included };
 }
 
@@ -89,9 +96,17 @@ interface State {
   warnings: RuleWarning[];
   included: string[];
   bytes: number;
+  /** References looked up so far; past MAX_REFERENCES the rest stay as text, said once. */
+  tried: number;
 }
 
-async function expand(text: string, file: string, chain: string[], depth: number, state: State): Promise<string> {
+/** A text to expand: the file it comes from, and the line of that file it starts at. */
+interface Holder {
+  file: string;
+  firstLine: number;
+}
+
+async function expand(text: string, holder: Holder, chain: string[], depth: number, state: State): Promise<string> {
   const lines = text.split("\n");
   const mask = codeMask(lines);
   for (let i = 0; i < lines.length; i++) {
@@ -102,7 +117,8 @@ async function expand(text: string, file: string, chain: string[], depth: number
     let last = 0;
     for (const reference of references) {
       out += line.slice(last, reference.start);
-      const included = await include(reference.path, reference.written, file, reference.syntax, chain, depth, state);
+      const at = { file: holder.file, line: holder.firstLine + i };
+      const included = await include(reference, at, chain, depth, state);
       out += included ?? reference.written;
       last = reference.end;
     }
@@ -111,29 +127,38 @@ async function expand(text: string, file: string, chain: string[], depth: number
   return lines.join("\n");
 }
 
-/** The referenced file's expanded text, or undefined (with a warning) to leave the reference as written. */
+/** The referenced file's expanded text, or undefined (with a warning, unless it is no file) to leave it as written. */
 async function include(
-  ref: string,
-  written: string,
-  file: string,
-  syntax: ReferenceSyntax,
+  reference: FoundReference,
+  at: { file: string; line: number },
   chain: string[],
   depth: number,
   state: State,
 ): Promise<string | undefined> {
+  const { path: ref, written, syntax, onlyIfFile } = reference;
   /** Leaves the reference as written, saying why. */
   const warn = (facts: FactsWithout<"reference">) => {
-    state.warnings.push(ruleWarning(file, { ...facts, reference: written } as WarningFacts));
+    state.warnings.push(ruleWarning(at.file, { ...facts, reference: written, line: at.line } as WarningFacts));
     return undefined;
   };
-  if (depth >= state.maxDepth) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
-  const places = placesOf(ref, file, syntax, state.options.roots);
+  state.tried++;
+  if (state.tried > MAX_REFERENCES)
+    return state.tried === MAX_REFERENCES + 1
+      ? warn({ code: "reference-too-many", maxReferences: MAX_REFERENCES })
+      : undefined;
+  // A word that may be a path is looked up even past the depth: too deep is said only of a file.
+  if (depth >= state.maxDepth && !onlyIfFile) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
+  const places = placesOf(ref, at.file, syntax, state.options.roots);
   const found = await locate(places, state.options, syntax === "gemini-import" && places.length > 1);
-  if (!found.ok) return warn(found.facts);
+  if (!found.ok) return onlyIfFile && found.facts.code === "reference-missing" ? undefined : warn(found.facts);
+  if (depth >= state.maxDepth) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
   const { target, realPath } = found;
   if (chain.includes(realPath)) return warn({ code: "reference-cycle", chain: [...chain, realPath] });
   const read = await state.options.read(realPath);
-  if (!read.ok) return warn({ code: "reference-unreadable", reason: read.reason });
+  if (!read.ok) {
+    if (onlyIfFile && read.notAFile) return undefined;
+    return warn({ code: "reference-unreadable", reason: read.reason });
+  }
   let body = read.text;
   if (/\.(md|mdc|markdown)$/i.test(target)) {
     const front = splitFrontMatter(body);
@@ -146,7 +171,21 @@ async function include(
   }
   state.bytes += size;
   if (!state.included.includes(realPath)) state.included.push(realPath);
-  return expand(body, target, [...chain, realPath], depth + 1, state);
+  const holder = { file: target, firstLine: firstLineOf(read.text, body) ?? 1 };
+  return expand(body, holder, [...chain, realPath], depth + 1, state);
+}
+
+/**
+ * The line of `text` that `tail` (its end, trimmed: a rule's body) starts
+ * at; undefined when `text` does not end with it (it changed since).
+ */
+export function firstLineOf(text: string, tail: string): number | undefined {
+  const end = text.trimEnd();
+  if (!end.endsWith(tail)) return undefined;
+  let line = 1;
+  const start = end.length - tail.length;
+  for (let at = text.indexOf("\n"); at >= 0 && at < start; at = text.indexOf("\n", at + 1)) line++;
+  return line;
 }
 
 /**

@@ -97,6 +97,7 @@ export interface Details {
   "reference-leads-outside": Reference & { realPath: string; trust: ReferenceReach };
   "reference-cycle": Reference & { chain: string[] };
   "reference-too-large": Reference & { maxBytes: number };
+  "reference-too-many": Reference & { maxReferences: number };
   // Rules for a team: packs and the managed tier.
   "pack-not-delivered": { pack: string; problem: PackProblem; owner: PackOwner };
   "managed-not-trusted": { reason: string };

@@ -173,6 +173,10 @@ export const TEXTS: { [C in keyof Details]: Entry<WarningOfCode<C>> } = {
   "reference-too-large": warning(
     (w) => `reference ${w.reference} would make the rule larger than ${w.maxBytes} bytes; left as text`,
   ),
+  "reference-too-many": warning(
+    (w) =>
+      `reference ${w.reference} is past the first ${w.maxReferences} references of the rule; it and the ones after it are left as text`,
+  ),
   "pack-not-delivered": error((w) => `pack ${w.pack} ${packProblemText(w.problem, w.owner)}`),
   "managed-not-trusted": error((w) => `${w.reason}: anyone could plant "managed" rules there, so it was not read`),
   "managed-beside": warning(

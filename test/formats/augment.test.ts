@@ -84,7 +84,48 @@ describe("Augment", () => {
         path: file("odd.md"),
         line: 3,
         message:
-          'front matter key "type" should be always_apply, manual or agent_requested, found "sometimes"; the rule applies only when mentioned',
+          'front matter key "type" should be always_apply, manual, agent_requested or auto, found "sometimes"; the rule applies only when mentioned',
+      },
+    ]);
+  });
+
+  // The IDE's third type, "Auto: Agent will automatically detect and attach rules based on a description field"
+  // (https://docs.augmentcode.com/setup-augment/guidelines); the files it writes say `type: "auto"`.
+  test('type "auto" (quoted or not) is agent_requested: on request by its description, and list shows "auto"', async () => {
+    await box.write(join(box.project, ".augment/rules"), {
+      "quoted.md":
+        '---\ntype: "auto"\ndescription: "Database migrations and schema changes"\n---\nUse expand/contract.',
+      "plain.md": "---\ntype: auto\ndescription: Writing tests\n---\nOne behaviour per test.",
+    });
+    const { rules, warnings } = await loadSource(box, "augment");
+    expect(warnings).toEqual([]);
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.description ?? null, rule.toolType])).toEqual([
+      ["plain", "on-request", "Writing tests", "auto"],
+      ["quoted", "on-request", "Database migrations and schema changes", "auto"],
+    ]);
+  });
+
+  test('type "auto" without a description: manual with a warning, as agent_requested; a type that is not a name has no label', async () => {
+    await box.write(join(box.project, ".augment/rules"), {
+      "nodesc.md": '---\ntype: "auto"\n---\nN',
+      "number.md": "---\ntype: 5\ndescription: d\n---\nF",
+    });
+    const { rules, warnings } = await loadSource(box, "augment");
+    expect(rules.map((rule) => [rule.name, activationOf(rule), rule.toolType ?? null])).toEqual([
+      ["nodesc", "manual", "auto"],
+      ["number", "manual", null],
+    ]);
+    expect(shown(warnings)).toEqual([
+      {
+        path: join(box.project, ".augment/rules/nodesc.md"),
+        line: 2,
+        message: 'front matter says "type: auto" but has no description; the rule applies only when mentioned',
+      },
+      {
+        path: join(box.project, ".augment/rules/number.md"),
+        line: 2,
+        message:
+          'front matter key "type" should be always_apply, manual, agent_requested or auto, found 5; the rule applies only when mentioned',
       },
     ]);
   });

@@ -62,7 +62,7 @@ describe("made at test time: references (`@file`) to things that are not rules",
     for (const read of bigReads) expect(read.max).toBe(MAX_RULE_BYTES);
   }, 5000);
 
-  test("a flood of 3,000 references: the rule is capped at the size limit, loading stays bounded", async () => {
+  test("a flood of 3,000 references: capped at the size limit, and no more than 256 looked up", async () => {
     await withGood();
     await box.write(box.project, { "docs/small.md": "x".repeat(100) });
     await box.write(box.projectRules, { "flood.md": `Flood.\n${"@../../docs/small.md\n".repeat(3000)}` });
@@ -70,14 +70,14 @@ describe("made at test time: references (`@file`) to things that are not rules",
     const flood = loaded.rules.find((rule) => rule.name === "flood");
     expect(flood).toBeDefined();
     expect(Buffer.byteLength(flood!.content)).toBeLessThanOrEqual(MAX_RULE_BYTES);
-    expect(loaded.warnings.length).toBeGreaterThan(0);
-    for (const warning of shown(loaded.warnings)) {
-      expect(warning).toEqual({
-        path: inRules("flood.md"),
-        line: expect.any(Number),
-        message: `reference @../../docs/small.md would make the rule larger than ${MAX_RULE_BYTES} bytes; left as text`,
-      });
-    }
+    const warnings = shown(loaded.warnings);
+    const tooLarge = `reference @../../docs/small.md would make the rule larger than ${MAX_RULE_BYTES} bytes; left as text`;
+    const tooMany =
+      "reference @../../docs/small.md is past the first 256 references of the rule; it and the ones after it are left as text";
+    // The rule's own 63 KB leave room for 25 inclusions; the 256th reference is the last one looked up.
+    expect(warnings.slice(0, -1).every((warning) => warning.message === tooLarge)).toBe(true);
+    expect(warnings.at(-1)).toEqual({ path: inRules("flood.md"), line: 258, message: tooMany });
+    expect(warnings).toHaveLength(256 - 25 + 1);
     expectGoodLoaded(loaded);
   }, 10_000);
 
@@ -93,12 +93,15 @@ describe("made at test time: references (`@file`) to things that are not rules",
     expect(Buffer.byteLength(bomb!.content)).toBeLessThanOrEqual(MAX_RULE_BYTES);
     expect(
       loaded.warnings.every(
-        (warning) => warning.code === "reference-too-large" || warning.code === "reference-too-deep",
+        (warning) =>
+          warning.code === "reference-too-large" ||
+          warning.code === "reference-too-deep" ||
+          warning.code === "reference-too-many",
       ),
     ).toBe(true);
     expect(
       shown(loaded.warnings).every((warning) =>
-        / would make the rule larger than 65536 bytes; left as text$| is nested more than 5 levels deep; left as text$/.test(
+        / would make the rule larger than 65536 bytes; left as text$| is nested more than 5 levels deep; left as text$| past the first 256 references of the rule; it and the ones after it are left as text$/.test(
           warning.message,
         ),
       ),

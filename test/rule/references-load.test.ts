@@ -46,6 +46,7 @@ describe("references through loadRules, on real folders", () => {
     expect(shown(loaded.warnings)).toEqual([
       {
         path: join(box.project, "parts/5.md"),
+        line: 2,
         message: "reference @6.md is nested more than 5 levels deep; left as text",
       },
     ]);
@@ -84,13 +85,14 @@ describe("references through loadRules, on real folders", () => {
     expect(await content("uses")).toBe("Common.");
   });
 
-  test("a missing file: a warning naming the rule file, the line stays", async () => {
-    await box.write(rulesDir(), { "gap.md": "Text\n@missing/part.md" });
+  test("a missing file: a warning naming the rule file and the line in it (after front matter and blank lines), the line stays", async () => {
+    await box.write(rulesDir(), { "gap.md": "---\npriority: 60\n---\n\n\nText\n@missing/part.md\n" });
     const loaded = await box.load();
     expect(loaded.rules[0]?.content).toBe("Text\n@missing/part.md");
     expect(shown(loaded.warnings)).toEqual([
       {
         path: join(rulesDir(), "gap.md"),
+        line: 7,
         message: `reference @missing/part.md names a file that does not exist (${join(rulesDir(), "missing/part.md")}); left as text`,
       },
     ]);

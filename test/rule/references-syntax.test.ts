@@ -92,6 +92,7 @@ describe("expandReferences: Kiro's references relative to the workspace root", (
     expect(shown(out.warnings)).toEqual([
       {
         path: steering,
+        line: 1,
         message:
           "reference #[[file:src/gone.ts]] names a file that does not exist (/p/.kiro/steering/src/gone.ts or /p/src/gone.ts); left as text",
       },

@@ -38,13 +38,31 @@ describe("expandReferences (pure)", () => {
     expect(out.included).toEqual(["/p/rules/one/a.md", "/p/rules/two/b.md", "/p/rules/two/c.md"]);
   });
 
+  test("at most 256 references a rule are looked up: the rest stay as text, said once", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 300; i++) files[`/p/rules/${i}.md`] = `P${i}`;
+    const text = Array.from({ length: 300 }, (_, i) => `@${i + 1}.md`).join("\n");
+    const out = await expand(text, files);
+    const lines = out.text.split("\n");
+    expect(lines.slice(254, 258)).toEqual(["P255", "P256", "@257.md", "@258.md"]);
+    expect(out.included).toHaveLength(256);
+    expect(shown(out.warnings)).toEqual([
+      {
+        path: "/p/rules/main.md",
+        line: 257,
+        message:
+          "reference @257.md is past the first 256 references of the rule; it and the ones after it are left as text",
+      },
+    ]);
+  });
+
   test("at most 5 levels: the sixth is left as text with a warning", async () => {
     const files: Record<string, string> = {};
     for (let i = 1; i <= 7; i++) files[`/p/rules/${i}.md`] = i < 7 ? `L${i}\n@${i + 1}.md` : "L7";
     const out = await expand("@1.md", files);
     expect(out.text).toBe("L1\nL2\nL3\nL4\nL5\n@6.md");
     expect(shown(out.warnings)).toEqual([
-      { path: "/p/rules/5.md", message: "reference @6.md is nested more than 5 levels deep; left as text" },
+      { path: "/p/rules/5.md", line: 2, message: "reference @6.md is nested more than 5 levels deep; left as text" },
     ]);
   });
 
@@ -58,6 +76,7 @@ describe("expandReferences (pure)", () => {
     expect(shown(out.warnings)).toEqual([
       {
         path: "/p/rules/b.md",
+        line: 2,
         message:
           "reference @main.md is a cycle (/p/rules/main.md → /p/rules/a.md → /p/rules/b.md → /p/rules/main.md); left as text",
       },
@@ -97,6 +116,7 @@ describe("expandReferences (pure)", () => {
     expect(shown(out.warnings)).toEqual([
       {
         path: "/p/rules/main.md",
+        line: 1,
         message: "reference @docs/missing.md names a file that does not exist (/p/rules/docs/missing.md); left as text",
       },
     ]);

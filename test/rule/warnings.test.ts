@@ -107,6 +107,7 @@ const SAMPLES: { [C in WarningCode]: Extract<WarningFacts, { code: C }> } = {
   },
   "reference-cycle": { code: "reference-cycle", reference: "@a.md", chain: ["/p/a.md", "/p/b.md", "/p/a.md"] },
   "reference-too-large": { code: "reference-too-large", reference: "@big.md", maxBytes: 65536 },
+  "reference-too-many": { code: "reference-too-many", reference: "@x257.md", maxReferences: 256 },
   "config-invalid": { code: "config-invalid", reason: "value expected", line: 3 },
   "plugin-options": { code: "plugin-options", problem: 'unknown option "colour" ignored' },
   "tui-options": { code: "tui-options", keys: ["debug"] },
