@@ -3,8 +3,9 @@
  * touches those files, receives that prompt and works as that agent on that
  * model, which rules would be delivered and why, and which would not and why.
  * The reasons are the engine's own (whyRuleApplies, whyRuleDoesNotApply), and
- * delivery is composeRulesMessage's, budget included. A rule's figure is what
- * it costs in the message (render/tokens.ts), as `list` and the Rules panel say.
+ * delivery is composeRulesMessage's, budget included, and a text two rules
+ * share delivered once. A rule's figure is what it costs in the message
+ * (render/tokens.ts), as `list` and the Rules panel say.
  */
 import {
   conditionOf,
@@ -19,7 +20,7 @@ import { composeRulesMessage } from "../render/compose.js";
 import { originText, tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { whyRuleDoesNotApply, type ActiveRule } from "../select/active.js";
-import { conditionText, reasonText, type ActivationReason } from "../select/reasons.js";
+import { conditionText, reasonText, sameTextWords, type ActivationReason } from "../select/reasons.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, type CommandResult, type ProjectContext } from "./context.js";
 import { columns, plural, sizeLabel, type Style } from "./format.js";
@@ -41,6 +42,8 @@ interface Verdict {
   reason: string;
   /** For a delivered rule with a scope (`agents:`, `models:`): what of it the session met (the agent, the model pattern). */
   for?: ScopeMatch;
+  /** A rule that applies, not delivered: its text goes as this rule's. */
+  sameTextAs?: Rule;
 }
 
 export function explainCommand(
@@ -58,9 +61,17 @@ export function explainCommand(
   });
   const included = new Map((composed?.included ?? []).map((active) => [active.rule, active]));
   const leftOut = new Set(composed?.leftOut ?? []);
+  const sameText = new Map((composed?.sameText ?? []).map(({ rule, as }) => [rule, as]));
   const verdicts: Verdict[] = loaded.rules.map((rule) => {
     const applies = included.get(rule);
     if (applies !== undefined) return deliveredVerdict(applies);
+    const as = sameText.get(rule);
+    if (as !== undefined) {
+      const carried = leftOut.has(as)
+        ? `${as.name} is left out by the budget`
+        : `its text is delivered once, as ${as.name}`;
+      return { rule, delivered: false, reason: `${sameTextWords(as.name)}: applies; ${carried}`, sameTextAs: as };
+    }
     if (leftOut.has(rule)) {
       return {
         rule,
@@ -79,7 +90,7 @@ export function explainCommand(
   const forbidding = forbiddingRules(loaded.rules, session.files, session.workingAs);
 
   if (options.json) {
-    const entry = ({ rule, reason, for: scope }: Verdict) => ({
+    const entry = ({ rule, reason, for: scope, sameTextAs }: Verdict) => ({
       name: rule.name,
       scope: rule.scope,
       source: rule.source,
@@ -90,6 +101,7 @@ export function explainCommand(
       tokens: ruleTokens(rule),
       reason,
       ...(scope ? { for: scope } : {}),
+      ...(sameTextAs ? { sameTextAs: sameTextAs.name } : {}),
     });
     const json = {
       files: session.files,
@@ -100,6 +112,7 @@ export function explainCommand(
       notDelivered: verdicts.filter((verdict) => !verdict.delivered).map(entry),
       onRequest: (composed?.onRequest ?? []).map((rule) => rule.name),
       leftOut: (composed?.leftOut ?? []).map((rule) => rule.name),
+      sameText: (composed?.sameText ?? []).map(({ rule, as }) => ({ name: rule.name, as: as.name })),
       forbidding: forbidding.map(({ rule, files, applies }) => ({
         name: rule.name,
         ...enforceJson(rule),
@@ -162,7 +175,7 @@ export function explainCommand(
   }
   lines.push(
     composed
-      ? `Message: ${sizeLabel(messageBytes)} (budget ${project.options.maxMessageBytes} B); ${plural(delivered.length, "rule")} delivered, ${composed.onRequest.length} listed on request, ${composed.leftOut.length} left out`
+      ? `Message: ${sizeLabel(messageBytes)} (budget ${project.options.maxMessageBytes} B); ${plural(delivered.length, "rule")} delivered, ${composed.onRequest.length} listed on request, ${composed.leftOut.length} left out${sameText.size > 0 ? `, ${sameText.size} same text as another (delivered once)` : ""}`
       : "Message: none (no rule applies and none is on request)",
   );
   return result(`${lines.join("\n")}\n`);

@@ -2,12 +2,14 @@
  * `list`: every rule found, grouped by scope and source, with how it activates
  * (and for which agents and models) and its size: what it costs in a rules
  * message (its whole block), the same figure the Rules panel and `explain` give.
+ * A rule with an earlier rule's text says so; the total counts that text once.
  */
 import { ACTIVATING, conditionOf, NARROWING, type AnyKind } from "../conditions/list.js";
 import { tierOf } from "../rule/origin.js";
 import type { Rule } from "../rule/rule.js";
 import { warningLine, warningText, type RuleWarning } from "../rule/warnings.js";
-import { activationOf } from "../select/rule-set.js";
+import { sameTextWords } from "../select/reasons.js";
+import { activationOf, ruleSetIndex } from "../select/rule-set.js";
 import { scopeText } from "../select/scope.js";
 import type { LoadedRules } from "../formats/load.js";
 import { result, shownPath, type CommandResult, type ProjectContext } from "./context.js";
@@ -31,6 +33,12 @@ export function listCommand(
   const warned = new Set(loaded.warnings.map((warning) => warning.path));
   // Found, parsed without a problem, yet not a rule: `enabled: false`.
   const disabled = loaded.files.filter((file) => !ruleFiles.has(file.path) && !warned.has(file.path));
+  // A rule with an earlier rule's body: a session that needs both gets the text once, as the first (that one's name).
+  const twins = ruleSetIndex(loaded.rules).twins;
+  const sameTextAs = (rule: Rule): Rule | undefined => {
+    const first = twins.get(rule)?.[0];
+    return first === rule ? undefined : first;
+  };
 
   if (options.json) {
     const json = {
@@ -38,7 +46,7 @@ export function listCommand(
       worktree: project.worktree,
       projectRoot: project.projectRoot,
       configPath: project.configPath ?? null,
-      rules: loaded.rules.map((rule) => ruleJson(rule)),
+      rules: loaded.rules.map((rule) => ({ ...ruleJson(rule), sameTextAs: sameTextAs(rule)?.name ?? null })),
       shadowed: loaded.shadowed.map(({ rule, by }) => ({
         ...ruleJson(rule),
         shadowedBy: { name: by.name, scope: by.scope, source: by.source, path: by.path, displayPath: by.displayPath },
@@ -72,7 +80,7 @@ export function listCommand(
       ...columns(
         rules.map((rule) => [
           style.cyan(rule.name),
-          activationCell(rule, style),
+          activationCell(rule, style, sameTextAs(rule)),
           `${sectionBytes(rule)} B`,
           tokensLabel(ruleTokens(rule)),
           style.dim(rule.displayPath),
@@ -103,8 +111,11 @@ export function listCommand(
     for (const warning of warnings) lines.push(`  ${warningLine(warning, shownPath(project, warning.path))}`);
     lines.push("");
   }
-  const bytes = loaded.rules.reduce((sum, rule) => sum + sectionBytes(rule), 0);
-  const tokens = loaded.rules.reduce((sum, rule) => sum + ruleTokens(rule), 0);
+  // A text is counted once, as a session gets it.
+  const counted = loaded.rules.filter((rule) => sameTextAs(rule) === undefined);
+  const copies = loaded.rules.length - counted.length;
+  const bytes = counted.reduce((sum, rule) => sum + sectionBytes(rule), 0);
+  const tokens = counted.reduce((sum, rule) => sum + ruleTokens(rule), 0);
   const managed = loaded.rules.filter((rule) => tierOf(rule) === "managed").length;
   const counts = [
     ...(managed > 0 ? [`${managed} managed`] : []),
@@ -113,24 +124,26 @@ export function listCommand(
     ),
   ].join(", ");
   lines.push(
-    `${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(bytes, tokens)}; ${plural(warnings.length, "warning")}`,
+    `${plural(loaded.rules.length, "rule")} (${counts}), ${sizeLabel(bytes, tokens)}${copies > 0 ? ` (${copies} with the same text as another, counted once)` : ""}; ${plural(warnings.length, "warning")}`,
   );
   return result(`${lines.join("\n")}\n`);
 }
 
 /**
  * How the rule activates here, for which agents and models, whether it
- * forbids, and, for another tool's rule, what that tool calls its type:
- * `always · for agent plan · enforces: block`, `on request (Agent Requested)`.
+ * forbids, for another tool's rule what that tool calls its type, and
+ * whether its text is an earlier rule's (`as`): `always · for agent plan ·
+ * enforces: block`, `on request (Agent Requested)`, `always (Always) · same text as code-style`.
  */
-function activationCell(rule: Rule, style: Style): string {
+function activationCell(rule: Rule, style: Style, as: Rule | undefined): string {
   const parts = [activationLabel(rule)];
   const only = scopeText(rule);
   if (only !== undefined) parts.push(`for ${only}`);
   const enforces = enforcesLabel(rule);
   if (enforces !== undefined) parts.push(style.bold(enforces));
   const activation = parts.join(" · ");
-  return rule.toolType === undefined ? activation : `${activation} ${style.dim(`(${rule.toolType})`)}`;
+  const typed = rule.toolType === undefined ? activation : `${activation} ${style.dim(`(${rule.toolType})`)}`;
+  return as === undefined ? typed : `${typed} · ${style.dim(sameTextWords(as.name))}`;
 }
 
 function ruleJson(rule: Rule) {

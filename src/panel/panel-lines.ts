@@ -10,11 +10,12 @@
  */
 import { kindOfMet, NARROWING, type ConditionMet, type ScopeMatch } from "../conditions/list.js";
 import type { RuleWhy } from "../session/marker.js";
-import { enforcedText, type ActivationReason } from "../select/reasons.js";
+import { enforcedText, sameTextWords, type ActivationReason } from "../select/reasons.js";
 import { shownText } from "../render/shown-text.js";
 import { orList } from "../rule/warning-words.js";
 import { tokensLabel } from "../render/tokens.js";
 import type { PanelRule, RulesPanel } from "./rules-panel.js";
+import { cut, wrap } from "./wrap.js";
 
 export type LineTone = "title" | "heading" | "rule" | "reason" | "muted" | "warning";
 
@@ -68,6 +69,16 @@ function fullLines(panel: RulesPanel, width: number): PanelLine[] {
     rule.why?.scope ? `given for ${scopeWords(rule.why.scope)}` : `given for another ${ANY_SCOPE}`,
   );
   if (panel.inContext.length === 0 && panel.setAside.length === 0) add("No rule in context yet", "muted");
+  if (panel.sameTextCount > 0) {
+    // Their text is in context once, as the rule named: no figure of their own.
+    add(`Same text, given once (${panel.sameTextCount})`, "heading");
+    for (const rule of panel.sameText.slice(0, MAX_LISTED)) {
+      add(`• ${clean(rule.name)}`, "rule", 2);
+      add(`  ${sameTextWords(clean(rule.as))}`, "reason", 2);
+    }
+    const more = panel.sameTextCount - Math.min(panel.sameText.length, MAX_LISTED);
+    if (more > 0) add(`  + ${more} more`, "muted", 2);
+  }
   names("On request", panel.onRequest);
   names("Left out by the budget", panel.leftOut, panel.leftOutCount);
   names("Shadowed, still enforced", panel.held);
@@ -89,6 +100,7 @@ function compactLines(panel: RulesPanel, width: number): PanelLine[] {
   const more = [
     panel.inContext.length > MAX_LISTED ? `+${panel.inContext.length - MAX_LISTED} more` : "",
     panel.setAside.length > 0 ? `${panel.setAside.length} set aside` : "",
+    panel.sameTextCount > 0 ? `${panel.sameTextCount} same text` : "",
     panel.onRequest.length > 0 ? `${panel.onRequest.length} on request` : "",
     panel.leftOutCount > 0 ? `${panel.leftOutCount} left out` : "",
     panel.held.length > 0 ? `${panel.held.length} held` : "",
@@ -189,50 +201,6 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 /** Names and paths come from files of untrusted repositories: control characters (a terminal escape) are shown, not obeyed. */
 const clean = shownText;
-
-/** Cut to `width` columns, with an ellipsis. */
-function cut(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : `${chars.slice(0, width - 1).join("")}…`;
-}
-
-/**
- * Wrapped at spaces to `width` columns, keeping the text's own leading spaces;
- * continuation lines start after `indent` spaces. A word longer than a line
- * (a long path) is broken where the line ends.
- */
-export function wrap(text: string, width: number, indent = 0): string[] {
-  const columns = Math.max(1, Math.floor(width));
-  const lead = " ".repeat(Math.min(indent, Math.floor(columns / 2)));
-  const start = /^ */.exec(text)?.[0] ?? "";
-  const lines: string[] = [];
-  let line = start;
-  let bare = true;
-  for (const word of text.slice(start.length).split(" ")) {
-    const candidate = bare ? `${line}${word}` : `${line} ${word}`;
-    if ([...candidate].length <= columns) {
-      line = candidate;
-      bare = false;
-      continue;
-    }
-    const alone = [...lead, ...word];
-    if (!bare && alone.length <= columns) {
-      lines.push(line);
-      line = alone.join("");
-      continue;
-    }
-    // Too long for any line: broken, starting where this line has room. Each pass takes at least half a line (the indent is at most half of it).
-    let rest = bare ? [...line, ...word] : [...line, " ", ...word];
-    while (rest.length > columns) {
-      lines.push(rest.slice(0, columns).join(""));
-      rest = [...lead, ...rest.slice(columns)];
-    }
-    line = rest.join("");
-    bare = false;
-  }
-  lines.push(line);
-  return lines;
-}
 
 /** A trigger that held, as its kind words it for the panel. */
 function metText(met: ConditionMet): string {

@@ -2,8 +2,9 @@
  * What the Rules panel shows for a session, worked out from the plugin's own
  * marks in the session's current window (oldest first): the rules the model
  * holds, why and what each costs, the rules given for another agent or model
- * and set aside now, the on-request rules it may read, the rules the budget
- * left out, and how many warnings the rule files gave. Pure: the same history gives the
+ * and set aside now, the rules not given as their text is another's, the
+ * on-request rules it may read, the rules the budget left out, and how many
+ * warnings the rule files gave. Pure: the same history gives the
  * same panel, in any process, after a restart, in a fork.
  */
 import { isComposed, type RulesMarker, type RuleWhy } from "../session/marker.js";
@@ -29,12 +30,23 @@ export interface RulesPanel {
   leftOut: string[];
   /** How many rules were left out, when more than `leftOut` names. */
   leftOutCount: number;
+  /** Active, but not given: their text is in context as another rule's (`as`), given once. */
+  sameText: PanelSameText[];
+  /** How many rules were not given for their text, when more than `sameText` names. */
+  sameTextCount: number;
   /** Warnings about the rule files, as of the latest message. */
   warnings: number;
   /** Rules a less trusted rule of their name shadows whose forbids still hold, as of the latest message. */
   held: string[];
   /** Rules that forbid which a call of the agent weakened in this window. */
   weakened: string[];
+}
+
+/** A rule whose text is in context as another's. */
+interface PanelSameText {
+  name: string;
+  /** The rule whose text it is, given in the window. */
+  as: string;
 }
 
 /** The panel for a window's marks; undefined when the plugin put nothing in it (no rule exists, or none was given yet). */
@@ -45,6 +57,8 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
   const offered = new Set<string>();
   const leftOut = new Set<string>();
   let leftOutMore = 0;
+  let sameText = new Map<string, string>();
+  let sameTextMore = 0;
   let warnings = 0;
   let held: string[] = [];
   const weakened = new Set<string>();
@@ -57,6 +71,7 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
       given.set(name, { name, ...(why === undefined ? {} : { why }), ...(tokens === undefined ? {} : { tokens }) });
       paused.delete(name);
       leftOut.delete(name);
+      sameText.delete(name);
     });
     for (const name of marker.offered ?? []) offered.add(name);
     for (const name of marker.paused ?? []) paused.add(name);
@@ -66,6 +81,12 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
       leftOut.clear();
       for (const name of marker.leftOut ?? []) if (!given.has(name)) leftOut.add(name);
       leftOutMore = Math.max(0, (marker.leftOutCount ?? 0) - (marker.leftOut?.length ?? 0));
+      // Copies are never held: each composed message names them all again, as the window is then.
+      sameText = new Map();
+      marker.sameText?.forEach((name, i) => {
+        if (!given.has(name)) sameText.set(name, marker.sameTextAs?.[i] ?? "");
+      });
+      sameTextMore = Math.max(0, (marker.sameTextCount ?? 0) - (marker.sameText?.length ?? 0));
       warnings = marker.warnings ?? 0;
       held = marker.held ?? [];
     }
@@ -74,6 +95,7 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
       paused.delete(name);
       offered.delete(name);
       leftOut.delete(name);
+      sameText.delete(name);
     }
   }
   const rules = [...given.values()];
@@ -85,6 +107,8 @@ export function rulesPanel(markers: readonly RulesMarker[]): RulesPanel | undefi
     onRequest: [...offered].filter((name) => !given.has(name)),
     leftOut: [...leftOut],
     leftOutCount: leftOut.size + leftOutMore,
+    sameText: [...sameText].map(([name, as]) => ({ name, as })),
+    sameTextCount: sameText.size + sameTextMore,
     warnings,
     held,
     weakened: [...weakened],

@@ -15,7 +15,8 @@
 import type { Rule } from "../rule/rule.js";
 import type { ActiveRule, SelectionContext } from "../select/active.js";
 import { ruleSetIndex } from "../select/rule-set.js";
-import { windowNeeds, type WindowHolding } from "../select/window-needs.js";
+import type { SameTextRule } from "../select/same-text.js";
+import { windowNeeds, type WindowHolding, type WindowNeeds } from "../select/window-needs.js";
 import { chooseByPriority, fitOnRequest, onRequestBytes, sectionBytes, sum } from "./fit.js";
 import {
   assembleRulesMessage,
@@ -52,6 +53,11 @@ export interface ComposedMessage {
   paused: string[];
   /** Paused rules the message says apply again: their text is in the window already. */
   resumed: string[];
+  /**
+   * Active rules the message does not give, their body being another rule's that it gives or the window holds: the text
+   * is given, and sized, once.
+   */
+  sameText: SameTextRule[];
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 48 * 1024;
@@ -68,7 +74,20 @@ export function composeRulesMessage(
   context: SelectionContext,
   options: ComposeOptions = {},
 ): ComposedMessage | undefined {
-  const { active, changed, onRequest, removed, paused, resumed } = windowNeeds(rules, context, options);
+  return composeNeeds(rules, windowNeeds(rules, context, options), context, options);
+}
+
+/**
+ * The message for what the window needs (`windowNeeds`, worked out by the caller); none when it needs nothing said. A
+ * rule whose text goes as another's is not a thing to say: with nothing else, there is no message.
+ */
+export function composeNeeds(
+  rules: readonly Rule[],
+  needs: WindowNeeds,
+  context: SelectionContext,
+  options: ComposeOptions = {},
+): ComposedMessage | undefined {
+  const { active, changed, onRequest, removed, paused, resumed, sameText } = needs;
   if (
     active.length === 0 &&
     onRequest.length === 0 &&
@@ -174,6 +193,7 @@ export function composeRulesMessage(
     removed,
     paused,
     resumed,
+    sameText,
   };
 }
 

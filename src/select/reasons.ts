@@ -54,3 +54,10 @@ export function reasonText(reason: ActivationReason): string {
 export function enforcedText(reason: EnforcedReason): string {
   return `${reason.mode === "block" ? "blocked" : "warned"} ${reason.tool}${reason.file === undefined ? "" : ` ${reason.file}`}`;
 }
+
+/**
+ * `same text as style`: a rule that applies whose text a message does not carry under its name, as `list`, `explain`
+ * and the Rules panel say it: another rule has the same body, and the model gets (or holds) it once, as that rule
+ * (select/same-text.ts). Not a reason of its own: the rule still applies for its reason.
+ */
+export const sameTextWords = (as: string): string => `same text as ${as}`;

@@ -1,6 +1,6 @@
 /**
  * What selection needs of a rule set, worked out once per set: each rule's
- * activation mode, the rules by mode and by name. With the trigger kinds' own
+ * activation mode, the rules by mode, by name and by body. With the trigger kinds' own
  * indexes (conditions/: globs, keywords), an event then looks only at the
  * rules that may apply, not at all.
  *
@@ -47,6 +47,11 @@ interface RuleSetIndex {
   names: ReadonlySet<string>;
   /** Where each name is (more than one place when two rules share it). */
   positions: ReadonlyMap<string, readonly number[]>;
+  /**
+   * The rules with the same body as another (rulesync and ruler copy one rule to every tool's folder): each such rule,
+   * with every rule of its body in set order (itself included). Most sets have none: the map is empty.
+   */
+  twins: ReadonlyMap<Rule, readonly Rule[]>;
 }
 
 const indexes = new WeakMap<readonly Rule[], { length: number; index: RuleSetIndex }>();
@@ -64,6 +69,8 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
   const conditional: number[] = [];
   const onRequest: Rule[] = [];
   const positions = new Map<string, number[]>();
+  // The body is the identity: the text the model would read twice (`content` is trimmed, its line endings normalised).
+  const byBody = new Map<string, Rule[]>();
   const shapes = rules.map(shapeOf);
   rules.forEach((rule, i) => {
     const mode = (shapes[i] as RuleShape).mode;
@@ -73,8 +80,13 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     const places = positions.get(rule.name);
     if (places) places.push(i);
     else positions.set(rule.name, [i]);
+    const same = byBody.get(rule.content);
+    if (same) same.push(rule);
+    else byBody.set(rule.content, [rule]);
   });
-  return { shapes, always, conditional, onRequest, names: new Set(positions.keys()), positions };
+  const twins = new Map<Rule, readonly Rule[]>();
+  for (const same of byBody.values()) if (same.length > 1) for (const rule of same) twins.set(rule, same);
+  return { shapes, always, conditional, onRequest, names: new Set(positions.keys()), positions, twins };
 }
 
 /** The places in `first` and `more` (both ascending, `more` may repeat), merged in order, each once. */

@@ -1,12 +1,14 @@
 /**
  * What a session's context window needs from the rule set now: the active
- * rules it does not hold, the on-request rules to list, and what it must be
- * told of rules it holds (changed, deleted, paused or resumed by a switch of
- * agent or model). Pure; render/compose.ts makes the message.
+ * rules it does not hold (each text once: same-text.ts), the on-request rules
+ * to list, and what it must be told of rules it holds (changed, deleted,
+ * paused or resumed by a switch of agent or model). Pure; render/compose.ts
+ * makes the message.
  */
 import type { Rule } from "../rule/rule.js";
 import { activeRulesAmong, isExplicit, type ActiveRule, type SelectionContext } from "./active.js";
 import { activationOf, ruleSetIndex } from "./rule-set.js";
+import { givenOnce, type SameTextRule } from "./same-text.js";
 import { inScope, isScoped, scopeMatch } from "./scope.js";
 
 /** What the window holds and has been told. */
@@ -33,9 +35,11 @@ export interface WindowHolding {
   ruleTool?: boolean;
 }
 
-interface WindowNeeds {
+export interface WindowNeeds {
   /** Active rules the window does not hold, in message order; without the rule tool, the on-request rules after them. */
   active: ActiveRule[];
+  /** Active rules the window does not hold whose text it holds, or `active` carries, as another rule (same-text.ts). */
+  sameText: SameTextRule[];
   /** By active rule: the window holds another version of it (its file changed). */
   changed: boolean[];
   /** On-request rules to list. */
@@ -84,8 +88,21 @@ export function windowNeeds(rules: readonly Rule[], context: SelectionContext, w
     window.paused ?? new Set(),
     active,
   );
-  const changed = active.map(({ rule }) => delivered.has(rule.name));
-  return { active, changed, onRequest, removed, paused, resumed };
+  // A twin the model has been told does not apply (or is told now) carries nothing: the copy's own text goes.
+  const pausedNow =
+    index.twins.size > 0 && (window.paused?.size || paused.length > 0) ? new Set(window.paused) : undefined;
+  if (pausedNow) {
+    for (const name of resumed) pausedNow.delete(name);
+    for (const name of paused) pausedNow.add(name);
+  }
+  const once = givenOnce(
+    active,
+    index.twins,
+    (rule) => held(rule) && !pausedNow?.has(rule.name),
+    (rule) => delivered.has(rule.name),
+  );
+  const changed = once.active.map(({ rule }) => delivered.has(rule.name));
+  return { active: once.active, sameText: once.sameText, changed, onRequest, removed, paused, resumed };
 }
 
 /**

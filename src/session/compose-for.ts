@@ -3,8 +3,9 @@
  * the rules message a step gives, and the activations it records. Pure.
  */
 import { ACTIVATING, factOf, factsIn, NARROWING, type SessionFacts } from "../conditions/list.js";
-import { composeRulesMessage, type ComposedMessage } from "../render/compose.js";
+import { composeNeeds, type ComposedMessage } from "../render/compose.js";
 import type { SelectionContext } from "../select/active.js";
+import { windowNeeds } from "../select/window-needs.js";
 import { matched, withActivated } from "./activation.js";
 import type { Note, RuleSet, SessionState } from "./session.js";
 
@@ -46,18 +47,22 @@ export function composeFor(before: SessionState, rules: RuleSet, prompt?: string
   const last = state.quiet;
   const unchanged = last !== undefined && Object.keys(seen).every((key) => last[key] === seen[key]);
   if (unchanged && !prompt) return { state, notes: [] };
-  const composed = composeRulesMessage(list, context, {
+  const options = {
     delivered: window.delivered,
     listOnRequest: !window.listedOnRequest,
     listed: window.listed,
     paused: window.paused,
     maxBytes: rules.maxMessageBytes,
     ruleTool: rules.ruleTool,
-  });
-  if (!composed) return { state: { ...state, quiet: seen }, notes: [] };
-  const fresh = composed.included.filter(
+  };
+  const needs = windowNeeds(list, context, options);
+  const composed = composeNeeds(list, needs, context, options);
+  // A rule whose text goes as another's is activated all the same: it stays active after a compaction, and its text
+  // goes when the rule carrying it no longer does (paused, deleted, changed).
+  const fresh = [...(composed?.included ?? []), ...needs.sameText].filter(
     ({ rule, reason }) => reason.kind !== "always" && !activation.activated.has(rule.name),
   );
+  if (!composed && fresh.length === 0) return { state: { ...state, quiet: seen }, notes: [] };
   const activated = withActivated(
     activation,
     fresh.map(({ rule, reason }) => ({ name: rule.name, reason })),

@@ -6,12 +6,13 @@
  * recognise its own messages in a session's history, and the Rules panel
  * can show what the model holds, and what it costs, without the rules loaded.
  */
-import { kindOfMet, NARROWING, type ScopeMatch } from "../conditions/list.js";
+import type { ScopeMatch } from "../conditions/list.js";
 import type { ComposedMessage } from "../render/compose.js";
 import type { ActivationReason } from "../select/reasons.js";
 import { isScoped } from "../select/scope.js";
 import { originText } from "../rule/origin.js";
 import { ruleTokens } from "../render/tokens.js";
+import { isCount, isCountPerRule, isNameList, isPairedWith, isStoredWhy } from "./marker-shapes.js";
 
 /** The key the marker is stored under in a message's (or part's) metadata, on every host. */
 export const MARKER_KEY = "opencode-rulebook";
@@ -49,6 +50,13 @@ export interface RulesMarker {
   /** Active rules the budget left out (the first `MAX_LEFT_OUT_NAMES`), and how many there were when more. */
   leftOut?: string[];
   leftOutCount?: number;
+  /**
+   * Active rules the message did not give, their text being another rule's (the first `MAX_LEFT_OUT_NAMES`), each with
+   * that rule's name in `sameTextAs`, in the same order, and how many there were when more (absent in earlier markers).
+   */
+  sameText?: string[];
+  sameTextAs?: string[];
+  sameTextCount?: number;
   /** Rules whose deletion the message announces. */
   removed?: string[];
   /** Warnings about the rule files when the message was composed. */
@@ -59,7 +67,7 @@ export interface RulesMarker {
   weakened?: string[];
 }
 
-/** A repository may hold thousands of rules: the marker names this many left out, and counts the rest. */
+/** A repository may hold thousands of rules: a marker names this many left out (or same text), counts the rest. */
 const MAX_LEFT_OUT_NAMES = 50;
 
 interface MarkerContext {
@@ -86,9 +94,21 @@ export function markerFor(composed: ComposedMessage, trigger: Trigger, context: 
     ...(composed.onRequest.length > 0 ? { offered: composed.onRequest.map((rule) => rule.name) } : {}),
     ...(leftOut.length > 0 ? { leftOut: leftOut.slice(0, MAX_LEFT_OUT_NAMES) } : {}),
     ...(leftOut.length > MAX_LEFT_OUT_NAMES ? { leftOutCount: leftOut.length } : {}),
+    ...sameTextOf(composed),
     ...(composed.removed.length > 0 ? { removed: composed.removed } : {}),
     ...(context.warnings ? { warnings: context.warnings } : {}),
     ...(context.held && context.held.length > 0 ? { held: [...context.held] } : {}),
+  };
+}
+
+/** The copies a message did not give, by name, with the rule whose text they are: bounded, the rest counted. */
+function sameTextOf({ sameText }: ComposedMessage): Pick<RulesMarker, "sameText" | "sameTextAs" | "sameTextCount"> {
+  if (sameText.length === 0) return {};
+  const named = sameText.slice(0, MAX_LEFT_OUT_NAMES);
+  return {
+    sameText: named.map(({ rule }) => rule.name),
+    sameTextAs: named.map(({ as }) => as.name),
+    ...(sameText.length > MAX_LEFT_OUT_NAMES ? { sameTextCount: sameText.length } : {}),
   };
 }
 
@@ -161,7 +181,18 @@ export const ruleReadMarker = (name: string, tokens?: number): RulesMarker => ({
   ...(tokens === undefined ? {} : { tokens: [tokens] }),
 });
 
-const NAME_LISTS = ["listed", "paused", "resumed", "offered", "leftOut", "removed", "held", "weakened"] as const;
+const NAME_LISTS = [
+  "listed",
+  "paused",
+  "resumed",
+  "offered",
+  "leftOut",
+  "sameText",
+  "sameTextAs",
+  "removed",
+  "held",
+  "weakened",
+] as const;
 
 /**
  * The marker in a stored value, if it is the plugin's (anything else, whatever
@@ -179,62 +210,19 @@ export function asMarker(value: unknown): RulesMarker | undefined {
   const marker = value as RulesMarker;
   const bad = [
     ...NAME_LISTS.filter((key) => marker[key] !== undefined && !isNameList(marker[key])),
-    ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isRuleWhy))
+    ...(marker.why !== undefined && !(Array.isArray(marker.why) && marker.why.every(isStoredWhy))
       ? ["why" as const]
       : []),
     // One count per rule, or none: a figure that may belong to another rule is worse than no figure.
     ...(marker.tokens !== undefined && !isCountPerRule(marker.tokens, marker.rules.length) ? ["tokens" as const] : []),
     ...(marker.warnings !== undefined && !isCount(marker.warnings) ? ["warnings" as const] : []),
     ...(marker.leftOutCount !== undefined && !isCount(marker.leftOutCount) ? ["leftOutCount" as const] : []),
+    ...(marker.sameTextCount !== undefined && !isCount(marker.sameTextCount) ? ["sameTextCount" as const] : []),
+    // Each copy with the rule it is the text of, or neither list: a name paired with another's rule is worse than none.
+    ...(isPairedWith(marker.sameText, marker.sameTextAs) ? [] : (["sameText", "sameTextAs"] as const)),
   ];
   if (bad.length === 0) return marker;
   const kept: Record<string, unknown> = { ...marker };
   for (const key of bad) delete kept[key];
   return kept as unknown as RulesMarker;
-}
-
-const isNameList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((name) => typeof name === "string");
-const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
-const isCountPerRule = (value: unknown, rules: number): value is number[] =>
-  Array.isArray(value) && value.length === rules && value.every(isCount);
-const isText = (value: unknown): value is string => typeof value === "string";
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
-
-function isRuleWhy(value: unknown): value is RuleWhy {
-  if (!isObject(value) || !isReason(value.reason)) return false;
-  const scope = value.scope;
-  if (value.from !== undefined && !isText(value.from)) return false;
-  // Each scope kind's met value is stored under its fact as text (what the kind's `holds` gives).
-  return (
-    scope === undefined ||
-    (isObject(scope) && NARROWING.every(({ fact }) => scope[fact] === undefined || isText(scope[fact])))
-  );
-}
-
-/** A trigger's met value of a kind the list has, in the shape that kind stores. */
-function isConditionMet(met: unknown): boolean {
-  return isObject(met) && isText(met.kind) && kindOfMet(met.kind)?.isStoredMet(met) === true;
-}
-
-function isReason(value: unknown): value is ActivationReason {
-  if (!isObject(value)) return false;
-  switch (value.kind) {
-    case "always":
-    case "rule-tool":
-    case "on-request":
-      return true;
-    case "mention":
-      return isText(value.rule);
-    case "enforced":
-      return (
-        (value.mode === "block" || value.mode === "warn") &&
-        isText(value.tool) &&
-        (value.file === undefined || isText(value.file))
-      );
-    case "conditions":
-      return Array.isArray(value.met) && value.met.length > 0 && value.met.every(isConditionMet);
-    default:
-      return false;
-  }
 }

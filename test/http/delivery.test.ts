@@ -7,6 +7,7 @@ import * as entry from "../../src/index.js";
 import { RulebookPlugin } from "../../src/hosts/opencode-1/plugin.js";
 import { MARKER_KEY } from "../../src/session/marker.js";
 import { CREATION_GRACE_MS } from "../../src/engine/limits.js";
+import { writeTree } from "../support/temp-folder.js";
 import {
   sessionCreated,
   settle,
@@ -53,6 +54,22 @@ test("one prompt per delivery: noReply, one synthetic text part marked as the pl
   expect(part.text).toMatch(/binding/);
   expect(part.text).toContain('file="~/.config/opencode/rules/style.md"');
   expect(part.text).toContain('file=".opencode/rules/testing.md"');
+});
+
+test("one text under two tools' names (a Cursor and a Claude Code copy) goes once; the marker names the other as its same text", async () => {
+  await writeTree(project.projectDir, {
+    ".cursor/rules/review.mdc": "---\nalwaysApply: true\n---\nReview every change.\n",
+    ".claude/rules/code-review.md": "Review every change.\n",
+  });
+  const hooks = await startPlugin(project);
+  await hooks.event?.(sessionCreated("ses_1") as never);
+  const part = server.prompts[0]?.body.parts[0];
+  expect(part?.text.split("Review every change.")).toHaveLength(2);
+  expect(part?.metadata?.[MARKER_KEY]).toMatchObject({
+    rules: ["style", "code-review", "testing"],
+    sameText: ["review"],
+    sameTextAs: ["code-review"],
+  });
 });
 
 test("two session.created events for one session at once produce one delivery", async () => {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { ruleReadMarker, type RulesMarker, type RuleWhy } from "../../src/session/marker.js";
-import { COMPACT_BELOW, MAX_LISTED, panelLines, wrap } from "../../src/panel/panel-lines.js";
+import { COMPACT_BELOW, MAX_LISTED, panelLines } from "../../src/panel/panel-lines.js";
+import { wrap } from "../../src/panel/wrap.js";
 import { rulesPanel } from "../../src/panel/rules-panel.js";
 
 const always: RuleWhy = { reason: { kind: "always" } };

@@ -17,6 +17,9 @@ beforeEach(() => {
   vi.mocked(renderRuleSection).mockClear();
 });
 
+/** `size` characters of `fill` that begin with `i`: rules of the same size are not copies of one text (same-text.ts). */
+const ownText = (i: number, fill: string, size: number) => String(i).padEnd(size, fill);
+
 describe("the normal case is the message as rendered before budgets existed", () => {
   test("all rules and the on-request list, byte for byte", () => {
     const rules = [makeRule({ name: "a", scope: "global" }), makeRule({ name: "b" }), onRequest("sec", "Secrets")];
@@ -75,7 +78,7 @@ describe("backfill", () => {
   test("no rule is left out while the message leaves room for it: the space kept for the left-out notice and not used goes to rules", () => {
     const sizes = [49, 49, 49, 49, 49, 790, 49];
     const found = sizes.map((size, i) =>
-      makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${"x".repeat(size)}.` }),
+      makeRule({ name: `r${i}`, priority: size > 49 ? 2 : 1, content: `${ownText(i, "x", size)}.` }),
     );
     const composed = composeRulesMessage(found, none, { maxBytes: 1500 })!;
     // Before, r0 was left out too, with 141 bytes free and its block 138.
@@ -90,7 +93,7 @@ describe("backfill", () => {
         fc.integer({ min: 1500, max: 20_000 }),
         (specs, maxBytes) => {
           const rules = specs.map(({ size, priority }, i) =>
-            makeRule({ name: `r${i}`, priority, content: `${"x".repeat(size)}.` }),
+            makeRule({ name: `r${i}`, priority, content: `${ownText(i, "x", size)}.` }),
           );
           const composed = composeRulesMessage(rules, none, { maxBytes })!;
           const free = maxBytes - bytes(composed.text);
@@ -177,7 +180,7 @@ describe("the on-request list counts against the budget", () => {
 describe("the left-out notice is bounded", () => {
   test("it names rules up to a bounded size, then counts the rest; every left-out rule is still reported", () => {
     const rules = Array.from({ length: 2000 }, (_, i) =>
-      makeRule({ name: `a-rather-long-rule-name-number-${i}`, content: "z".repeat(400) }),
+      makeRule({ name: `a-rather-long-rule-name-number-${i}`, content: ownText(i, "z", 400) }),
     );
     const maxBytes = 20_000;
     const composed = composeRulesMessage(rules, none, { maxBytes })!;
@@ -219,7 +222,7 @@ describe("property: within budget, every active rule accounted for", () => {
         const rules = specs.map(({ size, priority, kind, nameLength }, i) => {
           const name = `${i}-${"n".repeat(nameLength)}`;
           return kind === "always"
-            ? makeRule({ name, priority, content: "c".repeat(size) })
+            ? makeRule({ name, priority, content: ownText(i, "c", size) })
             : makeRule({ name, priority, alwaysApply: false, description: "d".repeat(1 + (size % 200)) });
         });
         const active = rules.filter((rule) => rule.alwaysApply !== false);
@@ -254,7 +257,7 @@ describe("property: within budget, every active rule accounted for", () => {
         fc.integer({ min: 0, max: 30_000 }),
         (specs, deletedNames, extra) => {
           const rules = specs.map(({ size, priority }, i) =>
-            makeRule({ name: `r${i}`, priority, content: "c".repeat(size) }),
+            makeRule({ name: `r${i}`, priority, content: ownText(i, "c", size) }),
           );
           const delivered = new Map<string, Rule>();
           specs.forEach(({ held }, i) => {

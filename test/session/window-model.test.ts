@@ -37,6 +37,7 @@ const composed = (...rules: Rule[]): ComposedMessage => ({
   removed: [],
   paused: [],
   resumed: [],
+  sameText: [],
 });
 /** The session model's step, as it moves the window (its effects are the next file's). */
 const advance = (window: SessionDelivery, event: DeliveryEvent): SessionDelivery =>
