@@ -98,7 +98,7 @@ export function findProblems(
   const byContent = new Map<string, Rule>();
   for (const rule of loaded.rules) {
     const first = byContent.get(rule.content);
-    if (first) warn(rule, `same text as rule "${first.name}" (${first.displayPath})`);
+    if (first) warn(rule, `same text as rule "${first.name}" (${first.displayPath}): the model gets the text once`);
     else byContent.set(rule.content, rule);
   }
 
