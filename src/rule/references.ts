@@ -72,7 +72,7 @@ interface ExpandedText {
 
 const MAX_REFERENCE_DEPTH = 5;
 /** References tried per rule, nested ones included: each costs a look-up on disk, and a rule is untrusted text. */
-export const MAX_REFERENCES = 256;
+const MAX_REFERENCES = 256;
 
 export async function expandReferences(text: string, options: ReferenceOptions): Promise<ExpandedText> {
   const syntaxes = options.syntaxes ?? REFERENCE_SYNTAXES;
