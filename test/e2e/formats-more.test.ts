@@ -16,6 +16,7 @@ const MARK = {
   rooArchitect: "MARK-ROO-ARCHITECT-4e7",
   geminiHidden: "MARK-GEMINI-GITHUB-8b2",
   geminiIgnored: "MARK-GEMINI-GENERATED-1f5",
+  sameText: "MARK-SAME-TEXT-3c9",
 } as const;
 
 const FILES: Record<string, string> = {
@@ -34,6 +35,9 @@ const FILES: Record<string, string> = {
   "generated/GEMINI.md": `# Generated\n- ${MARK.geminiIgnored}: never edit by hand.\n`,
   "generated/api.ts": "export {};\n",
   ".gitignore": "generated/\n",
+  // One rule kept for two tools by rulesync: a Cursor and a Claude Code copy of the same text, under other names.
+  ".cursor/rules/style.mdc": `---\nalwaysApply: true\n---\n- ${MARK.sameText}: small functions.`,
+  ".claude/rules/code-style.md": `- ${MARK.sameText}: small functions.`,
 };
 
 const count = (request: SeenRequest, mark: string) => requestText(request).split(mark).length - 1;
@@ -85,6 +89,13 @@ describe.each(EVERY_HOST)("%s", (_name, driver) => {
     expect([before, hidden, ignored].map((request) => count(request as SeenRequest, MARK.geminiIgnored))).toEqual([
       0, 0, 1,
     ]);
+  });
+
+  test("the same text in a Cursor and a Claude Code rule reaches the model once", { timeout: 30_000 }, async () => {
+    const session = await host.newSession();
+    const [first] = await host.turn(session, "Hello.", [{ answer: "hi" }]);
+    expect(count(first as SeenRequest, MARK.sameText)).toBe(1);
+    expect(count(first as SeenRequest, MARK.always)).toBe(1);
   });
 
   test("Roo Code: a rules-architect rule reaches a plan session and not a build session", {
