@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, realpath, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { SETTLED_AFTER_MS } from "../src/discover/parse-cache.js";
+import { SAVE_DELAY_MS } from "../src/discover/parse-cache-file.js";
 
 export interface BenchProject {
   root: string;
@@ -74,6 +75,11 @@ export function ruleText(i: number): string {
  */
 export function untilSettled(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, SETTLED_AFTER_MS + 500));
+}
+
+/** Waits until a start's parse cache, saved after a delay (discover/parse-cache-file.ts), is written. */
+export function untilCacheSaved(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, SAVE_DELAY_MS + 500));
 }
 
 /** Writes `count` rule files (in folders of 100); returns their paths. */

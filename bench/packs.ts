@@ -15,7 +15,7 @@ import { execFile } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { benchProject, isolateEnv, untilSettled, writeRules, type BenchProject } from "./fixtures.js";
+import { benchProject, isolateEnv, untilCacheSaved, untilSettled, writeRules, type BenchProject } from "./fixtures.js";
 import { REPO } from "./plugin.js";
 import { startAndFirstMessage } from "./start.js";
 import { median } from "./stats.js";
@@ -111,6 +111,7 @@ export async function benchPacks(plugin: Plugin, quick: boolean): Promise<PacksR
       await laterStart(plugin, packed, options);
       await laterStart(plugin, local, {});
     }
+    await untilCacheSaved();
     const runs = quick ? 5 : 15;
     const packRuns = [];
     const localRuns = [];

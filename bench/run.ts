@@ -9,7 +9,8 @@
  * the section that starts the real OpenCode.
  *
  * 1. Plugin start + first message vs the plain-fs floor, 10 … 10,000 rules, warm
- *    and in a fresh process (target 1).
+ *    and in a fresh process (target 1; in a fresh process, issue 44's targets:
+ *    a later start ≤ 4x, a first start in a new project ≤ 8x).
  * 2. Per-event cost at 1,000 rules and a 1,000-file working set (targets 2–4).
  * 3. Memory held by the started plugin and by one session.
  * 4. Time from `session.created` to the stored rules message in the real OpenCode.
@@ -27,7 +28,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import { relative } from "node:path";
-import { benchCold } from "./cold.js";
+import { benchCold, COLD_TARGETS, coldTargetLines } from "./cold.js";
 import { CONTENT_RULES, measureContent, READ_BYTES } from "./content.js";
 import { ENFORCING_RULES, measureEnforcement, PATTERNS_PER_RULE, summarise as summariseChecks } from "./enforce.js";
 import { CHECK_BUDGET_MS, HOSTILE_PATTERNS, measureHostileHold } from "./hostile-hold.js";
@@ -139,13 +140,14 @@ out.push(
   ),
 );
 progress("start + first message, fresh processes");
-const colds = await benchCold(entry, 1000, quick ? 3 : 5);
+const colds = await benchCold(entry, 1000, quick ? 3 : 9);
 const cold = colds.later;
 const coldLine = (what: string, run: typeof cold) =>
-  `   ${what}: floor ${ms(run.floorMs)} ms, start ${ms(run.startMs)} ms, first message ${ms(run.firstMessageMs)} ms, total ${ms(run.startMs + run.firstMessageMs)} ms = ${ratio((run.startMs + run.firstMessageMs) / run.floorMs)} the floor (${verdict(run.startMs + run.firstMessageMs <= T1_LIMIT * run.floorMs)}); first follow-up message ${ms(run.followUpMs)} ms.`;
+  `   ${what}: floor ${ms(run.floorMs)} ms, start ${ms(run.startMs)} ms, first message ${ms(run.firstMessageMs)} ms, first follow-up message ${ms(run.followUpMs)} ms.`;
 out.push(`   Fresh process (medians of ${cold.runs} each; the plugin imported, nothing else run yet), 1,000 rules:`);
 out.push(coldLine("OpenCode's first start in the project (no parse cache)", colds.first));
 out.push(coldLine("a later start (the parse cache the first wrote; rule files only stat'ed)", colds.later));
+for (const line of coldTargetLines(colds)) out.push(`   ${line}`);
 out.push(
   `   The floor's synchronous reads in a worker thread (the other way to keep a hung mount off OpenCode's thread), from the worker's start to the bytes in hand: ${ms(cold.workerMs)} ms = ${ratio(cold.workerMs / cold.floorMs)} the floor, before any parsing.`,
 );
@@ -501,16 +503,16 @@ out.push(
         `${ms(coldTotal)} ms`,
         `${ms(cold.floorMs)} ms sync fs`,
         ratio(coldTotal / cold.floorMs),
-        `≤ ${T1_LIMIT}x`,
-        verdict(coldTotal <= T1_LIMIT * cold.floorMs),
+        `≤ ${COLD_TARGETS.later}x`,
+        verdict(coldTotal <= COLD_TARGETS.later * cold.floorMs),
       ],
       [
-        "(info) the same, OpenCode's first start (no cache)",
+        "1. the same, OpenCode's first start in a project (no cache)",
         `${ms(colds.first.startMs + colds.first.firstMessageMs)} ms`,
         `${ms(colds.first.floorMs)} ms sync fs`,
         ratio((colds.first.startMs + colds.first.firstMessageMs) / colds.first.floorMs),
-        `≤ ${T1_LIMIT}x`,
-        verdict(colds.first.startMs + colds.first.firstMessageMs <= T1_LIMIT * colds.first.floorMs),
+        `≤ ${COLD_TARGETS.first}x`,
+        verdict(colds.first.startMs + colds.first.firstMessageMs <= COLD_TARGETS.first * colds.first.floorMs),
       ],
       [
         "(info) 1st follow-up message, fresh process",

@@ -11,7 +11,7 @@ import type { Plugin } from "@opencode-ai/plugin";
 import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { benchProject, isolateEnv, untilSettled, writeRules, type BenchProject } from "./fixtures.js";
+import { benchProject, isolateEnv, untilCacheSaved, untilSettled, writeRules, type BenchProject } from "./fixtures.js";
 import { BenchSession, carriesRules, fakeClient, startPlugin, stopPlugin } from "./plugin.js";
 import { median, timed } from "./stats.js";
 
@@ -93,6 +93,7 @@ export async function benchStart(plugin: Plugin, files: number, quick: boolean):
       await asyncFloor(bench.rulesDir);
       await startAndFirstMessage(plugin, bench);
     }
+    await untilCacheSaved();
     const start: number[] = [];
     const first: number[] = [];
     const total: number[] = [];

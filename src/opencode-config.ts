@@ -8,6 +8,7 @@
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { errorCode, nodeRuleFs, readRegularFile } from "./discover/fs.js";
 import { ruleWarning, type RuleWarning } from "./rule/warnings.js";
 import { foldersFromRoot, openCodeConfigDir } from "./discover/locations.js";
 import { isRulebookSpec } from "./plugin-spec.js";
@@ -74,9 +75,7 @@ export function tuiConfigFiles(
   return files;
 }
 
-/**
- * Where the config files are read from: relative specs in them are resolved from OpenCode's working folder and home.
- */
+/** Where config files are read from: relative specs in them are resolved from OpenCode's working folder and home. */
 interface ConfigReading {
   home: string;
   directory: string;
@@ -89,6 +88,16 @@ export function findPluginOptions(
   worktree: string,
 ): FoundOptions {
   return pluginOptionsIn(configFiles(env, home, directory, worktree), { home, directory });
+}
+
+/** `findPluginOptions` without a synchronous call: the plugin's start (a hung mount must not freeze OpenCode). */
+export function findPluginOptionsAsync(
+  env: Record<string, string | undefined>,
+  home: string,
+  directory: string,
+  worktree: string,
+): Promise<FoundOptions> {
+  return pluginOptionsReadAsync(configFiles(env, home, directory, worktree), { home, directory });
 }
 
 /** The options given to the plugin's entry in `tui.json`: the Rules panel takes none, so they are never read. */
@@ -106,10 +115,12 @@ export function userPluginOptions(env: Record<string, string | undefined>, home:
   return pluginOptionsIn(userConfigFiles(env, home, home), { home, directory: home });
 }
 
-/**
- * A config file as read: its value, or why it is not JSON with comments; undefined when there is no such file (or it
- * cannot be read).
- */
+/** `userPluginOptions` without a synchronous call (the plugin's start). */
+export function userPluginOptionsAsync(env: Record<string, string | undefined>, home: string): Promise<FoundOptions> {
+  return pluginOptionsReadAsync(userConfigFiles(env, home, home), { home, directory: home });
+}
+
+/** A config file as read: its value, or why it is not JSONC; undefined when there is none (or it cannot be read). */
 type ReadConfig = { config: unknown } | { warning: RuleWarning };
 
 /** One OpenCode config file, read as JSONC the way OpenCode reads it. */
@@ -120,6 +131,20 @@ export function readConfigFile(file: string): ReadConfig | undefined {
   } catch {
     return undefined;
   }
+  return configOf(file, text);
+}
+
+/**
+ * `readConfigFile` without a synchronous call (the plugin's start): only a regular file (a FIFO would hold the read for
+ * ever) of at most 16 MiB, larger than any real config.
+ */
+export const readConfigFileAsync = (file: string): Promise<ReadConfig | undefined> =>
+  readRegularFile(nodeRuleFs, file, 16 * 1024 * 1024).then(
+    (bytes) => configOf(file, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")),
+    () => undefined,
+  );
+
+function configOf(file: string, text: string): ReadConfig {
   const errors: ParseError[] = [];
   const config: unknown = parse(text, errors, { allowTrailingComma: true });
   const error = errors[0];
@@ -132,9 +157,31 @@ export function readConfigFile(file: string): ReadConfig | undefined {
 }
 
 function pluginOptionsIn(files: readonly string[], reading: ConfigReading): FoundOptions {
+  return pluginOptionsOf(
+    files.map((file) => [file, readConfigFile(file)] as const),
+    reading,
+    readPackageJson,
+  );
+}
+
+/** Read without a synchronous call: a first pass names the package.json files the specs may need, the second has them. */
+async function pluginOptionsReadAsync(files: readonly string[], reading: ConfigReading): Promise<FoundOptions> {
+  const reads = await Promise.all(files.map(async (file) => [file, await readConfigFileAsync(file)] as const));
+  const asked = new Set<string>();
+  pluginOptionsOf(reads, reading, (folder) => void asked.add(folder));
+  const packages = new Map(
+    await Promise.all([...asked].map(async (folder) => [folder, await readPackageJsonAsync(folder)] as const)),
+  );
+  return pluginOptionsOf(reads, reading, (folder) => packages.get(folder));
+}
+
+function pluginOptionsOf(
+  reads: ReadonlyArray<readonly [string, ReadConfig | undefined]>,
+  reading: ConfigReading,
+  readPackage: (folder: string) => unknown,
+): FoundOptions {
   const found: FoundOptions = { raw: undefined, warnings: [] };
-  for (const file of files) {
-    const read = readConfigFile(file);
+  for (const [file, read] of reads) {
     if (!read) continue;
     if ("warning" in read) {
       found.warnings.push(read.warning);
@@ -144,7 +191,7 @@ function pluginOptionsIn(files: readonly string[], reading: ConfigReading): Foun
     const { plugin, plugins } = (read.config ?? {}) as { plugin?: unknown; plugins?: unknown };
     for (const entry of [...(Array.isArray(plugin) ? plugin : []), ...(Array.isArray(plugins) ? plugins : [])]) {
       const [spec, options] = pluginEntry(entry);
-      if (typeof spec === "string" && isRulebookSpec(spec, { ...reading, configFile: file }, readPackageJson)) {
+      if (typeof spec === "string" && isRulebookSpec(spec, { ...reading, configFile: file }, readPackage)) {
         found.raw = options;
         found.path = file;
       }
@@ -182,6 +229,18 @@ export function readPackageJson(folder: string): unknown {
     closeSync(fd);
   }
 }
+
+/**
+ * `readPackageJson` without a synchronous call. As there, a FIFO, a larger file or one that is not JSON reads as null
+ * (`readRegularFile`'s own reasons hold spaces, a system error's code none), a file that cannot be opened as undefined.
+ */
+const readPackageJsonAsync = (folder: string): Promise<unknown> =>
+  readRegularFile(nodeRuleFs, join(folder, "package.json"), PACKAGE_JSON_BYTES)
+    .then(
+      (bytes) => JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")),
+      (error) => (errorCode(error)?.includes(" ") ? null : undefined),
+    )
+    .catch(() => null);
 
 /** The 1-based line of `offset` in `text`. */
 function lineAt(text: string, offset: number): number {

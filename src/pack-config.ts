@@ -4,11 +4,20 @@
  * the administrator's `rulebook.json` beside the managed rules folder. Each
  * owner has its place: its lock, its Git cache, where its npm packs are found.
  */
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
+import { stat as statAsync } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { managedRulesDir, openCodeConfigDir, projectRoot } from "./discover/locations.js";
-import { findPluginOptions, type FoundOptions, readConfigFile, userPluginOptions } from "./opencode-config.js";
+import {
+  findPluginOptions,
+  findPluginOptionsAsync,
+  type FoundOptions,
+  readConfigFile,
+  readConfigFileAsync,
+  userPluginOptions,
+  userPluginOptionsAsync,
+} from "./opencode-config.js";
 import { parseOptions } from "./options.js";
 import type { ConfiguredPack, PackPlace } from "./packs/configured.js";
 import { userPackCache } from "./packs/git-cache.js";
@@ -91,6 +100,31 @@ export function configuredPacks(io: PackIo, handed: readonly string[] = [], read
   const managed = managedPacks(io, warnings);
   const user = read.user ?? userPluginOptions(io.env, io.home);
   const found = read.found ?? findPluginOptions(io.env, io.home, io.directory, io.worktree);
+  return { packs: packsNamed(io, handed, managed, user, found), warnings };
+}
+
+/** `configuredPacks` without a synchronous call: the plugin's start (a hung mount must not freeze OpenCode). */
+export async function configuredPacksAsync(
+  io: PackIo,
+  handed: readonly string[] = [],
+  read: ReadOptions = {},
+): Promise<PackConfig> {
+  const warnings: RuleWarning[] = [];
+  const [managed, user, found] = await Promise.all([
+    managedPacksAsync(io, warnings),
+    read.user ?? userPluginOptionsAsync(io.env, io.home),
+    read.found ?? findPluginOptionsAsync(io.env, io.home, io.directory, io.worktree),
+  ]);
+  return { packs: packsNamed(io, handed, managed, user, found), warnings };
+}
+
+function packsNamed(
+  io: PackIo,
+  handed: readonly string[],
+  managed: ConfiguredPack[],
+  user: FoundOptions,
+  found: FoundOptions,
+): ConfiguredPack[] {
   // The options OpenCode hands the plugin come from the last config that lists it: the project's packs only when that
   // is not the user's own.
   const project = found.path !== undefined && found.path !== user.path ? found : undefined;
@@ -100,13 +134,12 @@ export function configuredPacks(io: PackIo, handed: readonly string[] = [], read
       : parseOptions(raw, io.env).options.packs.map((spec) => ({ spec, place: ownerPlace(owner, io, file) }));
   // Most trusted first: a spec named twice is read once, as the more trusted owner's (packs/load-packs.ts); each
   // owner's command sees its own.
-  const packs = [
+  return [
     ...managed,
     ...named("user", user.raw, user.path),
     ...named("repository", project?.raw, project?.path),
     ...handed.map((spec) => ({ spec, place: ownerPlace("repository", io) })),
   ];
-  return { packs, warnings };
 }
 
 /** The managed packs `rulebook.json` names, when the administrator's file may be trusted. */
@@ -118,23 +151,47 @@ function managedPacks(io: PackIo, warnings: RuleWarning[]): ConfiguredPack[] {
   } catch {
     return [];
   }
-  // A FIFO would hold the read below open for ever.
+  if (!trusted(place, stat, () => statSync(dirname(place.configFile)), warnings)) return [];
+  return managedIn(place, readConfigFile(place.configFile), io, warnings);
+}
+
+async function managedPacksAsync(io: PackIo, warnings: RuleWarning[]): Promise<ConfiguredPack[]> {
+  const place = ownerPlace("managed", io);
+  const [stat, folder] = await Promise.all([
+    statAsync(place.configFile).catch(() => undefined),
+    statAsync(dirname(place.configFile)).catch(() => undefined),
+  ]);
+  if (!stat || !folder || !trusted(place, stat, () => folder, warnings)) return [];
+  return managedIn(place, await readConfigFileAsync(place.configFile), io, warnings);
+}
+
+/** Whether the managed file is a regular file that it and its folder's owners let be trusted; why not, as a warning. */
+function trusted(place: PackPlace, stat: Stats, folderStat: () => Stats, warnings: RuleWarning[]): boolean {
+  // A FIFO would hold the read for ever.
   if (!stat.isFile()) {
     warnings.push(ruleWarning(place.configFile, { code: "not-regular-file" }));
-    return [];
+    return false;
   }
   const owners = managedOwners(process.platform, process.getuid?.());
   for (const [path, facts] of [
-    [dirname(place.configFile), statSync(dirname(place.configFile))],
+    [dirname(place.configFile), folderStat()],
     [place.configFile, stat],
   ] as const) {
     const problem = ownerProblem(path, facts, owners);
     if (problem) {
       warnings.push(ruleWarning(path, { code: "managed-not-trusted", reason: problem }));
-      return [];
+      return false;
     }
   }
-  const read = readConfigFile(place.configFile);
+  return true;
+}
+
+function managedIn(
+  place: PackPlace,
+  read: ReturnType<typeof readConfigFile>,
+  io: PackIo,
+  warnings: RuleWarning[],
+): ConfiguredPack[] {
   if (!read) return [];
   if ("warning" in read) {
     warnings.push(read.warning);

@@ -68,15 +68,15 @@ export const files = {
   met: (globs, rule, session) => session.fileMatches?.get(rule) ?? matchFiles(globs, session.files),
   candidates(rules, session, placesOf, into) {
     for (const name of session.fileMatches?.keys() ?? []) for (const place of placesOf(name)) into.push(place);
-    const index = globsByPart(rules);
     const places = new Set<number>();
-    let someFile = false;
+    // Built at the first file: a session that knows no file yet (a first message) compiles no glob.
+    let index: GlobIndex<number> | undefined;
     for (const file of session.files) {
-      someFile = true;
+      index ??= globsByPart(rules);
       index.collect(file, places);
     }
     // Globs that fix no part may match any file: tried when there is one.
-    if (someFile) for (const place of [...index.everywhere, ...places]) into.push(place);
+    if (index) for (const place of [...index.everywhere, ...places]) into.push(place);
   },
   memo: (session) => session.fileMatches?.size,
   isStoredMet: (met) => typeof met.file === "string" && typeof met.glob === "string",

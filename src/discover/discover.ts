@@ -178,9 +178,9 @@ function readUnlessKept(
   key: string,
   cache: ParseCacheEntries,
   context: DiscoveryContext,
-): Promise<Got> {
+): Got | Promise<Got> {
   const kept = cachedParse(cache, file, key, context.digests);
-  if (kept) return Promise.resolve({ key, kept });
+  if (kept) return { key, kept };
   return readBytes(file, context).then((read) => ({ key, ...read }));
 }
 

@@ -2,7 +2,7 @@
  * What a source finds: turning walked files into candidates, and reading one
  * fixed rule file (`.cursorrules` and the like).
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import type { RulePack, RuleScope } from "../rule/rule.js";
 import { ruleWarning } from "../rule/warnings.js";
 import { errorCode, errorReason, fileVersion, type FileVersion } from "./fs.js";
@@ -10,6 +10,7 @@ import { displayPath } from "./locations.js";
 import { prefetch } from "./probe.js";
 import { projectLevels, projectRootOf, realRootOf } from "./project.js";
 import type { FoundRuleFile, FoundRules, SourceContext } from "./source.js";
+import { isNormalPath } from "../rule/relative-path.js";
 import { allowsRealPath, type Boundary, type Trust, trustOf } from "../rule/trust.js";
 import { walkFolder } from "./walk.js";
 
@@ -55,6 +56,7 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
   if (trust === "user" && !context.confined) found.userFolders.push(spec.folder);
   const root = spec.scope === "project" ? projectRootOf(context) : "";
   const nameOf = spec.nameOf ?? ((relPath: string) => relPath.replace(/\.(md|mdc)$/i, ""));
+  const shownIn = projectDisplay(spec.folder, root);
   for (const file of walk.files) {
     if (spec.topLevelOnly && file.relPath.includes("/")) continue;
     found.files.push({
@@ -64,7 +66,7 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       path: file.path,
       displayPath: spec.pack
         ? `${spec.pack.displayPrefix}/${file.relPath}`
-        : displayPath(file.path, root, context.home),
+        : (shownIn?.(file.path, file.relPath) ?? displayPath(file.path, root, context.home)),
       relPath: file.relPath,
       size: file.size,
       version: file.version,
@@ -72,6 +74,31 @@ export async function addFolder(found: Required<FoundRules>, context: SourceCont
       ...(spec.pack ? { pack: spec.pack.pack } : {}),
     });
   }
+}
+
+/**
+ * How a file of a rules folder inside the project is shown, from the folder's own display path: the folder's path and
+ * the file's path inside it, as `displayPath` would give them (worked out once per folder, not per file). Undefined
+ * when the folder is not a normal path inside the project root (`displayPath` then shows each file).
+ */
+const SLASH = 0x2f;
+
+function projectDisplay(
+  folder: string,
+  root: string,
+): ((path: string, relPath: string) => string | undefined) | undefined {
+  if (!root || !isNormalPath(folder) || !isNormalPath(root)) return undefined;
+  const shown = displayPath(folder, root, "");
+  if (shown.startsWith("..") || isAbsolute(shown)) return undefined;
+  const prefix = shown === "" ? "" : `${shown}/`;
+  // Only a file the walk named `<folder>/<relPath>`: any other path is shown by `displayPath`.
+  return (path, relPath) =>
+    path.length === folder.length + 1 + relPath.length &&
+    path.charCodeAt(folder.length) === SLASH &&
+    path.startsWith(folder) &&
+    path.endsWith(relPath)
+      ? prefix + relPath
+      : undefined;
 }
 
 /**

@@ -12,6 +12,11 @@
  *   MAX_PROJECTS project files are kept (the least recently written go), and
  *   a load not done within LOAD_WAIT_MS (a hung network home) is given up:
  *   the rules are then read from their files, as without a cache.
+ *
+ * A save waits SAVE_DELAY_MS before it builds and writes the file: a first
+ * start's cache (megabytes of JSON at 1,000 rules) is then written while
+ * OpenCode waits for its user, not while the plugin starts and answers the
+ * first message. A timer that keeps the process: it exits after the write.
  */
 import { createHash, randomBytes } from "node:crypto";
 import callbackFs from "node:fs";
@@ -26,6 +31,7 @@ import { cacheEntries, cacheText } from "./parse-cache-format.js";
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 export const MAX_PROJECTS = 64;
 const LOAD_WAIT_MS = 500;
+export const SAVE_DELAY_MS = 1000;
 
 export interface ParseCacheStore {
   /** The parses kept for the project; none when there is no cache file, or it cannot be trusted or read in time. */
@@ -45,6 +51,8 @@ interface ParseCacheOptions {
   /** Reads the cache file; replaced by tests (a read that never ends). */
   read?: (path: string, maxBytes: number) => Promise<Uint8Array | undefined>;
   loadWaitMs?: number;
+  /** How long a save waits before it writes (SAVE_DELAY_MS; tests write at once). */
+  saveDelayMs?: number;
 }
 
 /** `rulebook/` in OpenCode's cache folder. */
@@ -63,11 +71,7 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
   const load = async (): Promise<ParseCacheEntries> => {
     const bytes = await read(file, MAX_CACHE_BYTES);
     if (!bytes) return new Map();
-    // Decoded where it lies: a copy of a few megabytes would cost more than the decoding.
-    return cacheEntries(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")), {
-      project: projectKey,
-      build: await build,
-    });
+    return cacheEntries(bytes, { project: projectKey, build: await build });
   };
   return {
     async load() {
@@ -91,7 +95,10 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
     },
     save(entries) {
       // One write at a time, in order: the last load's parses are what stays.
-      writing = writing.then(() => write(file, projectKey, build, entries, log));
+      const delay = options.saveDelayMs ?? SAVE_DELAY_MS;
+      writing = writing
+        .then(() => new Promise((resolve) => setTimeout(resolve, delay)))
+        .then(() => write(file, projectKey, build, entries, log));
       return writing;
     },
   };

@@ -39,17 +39,8 @@ export const SETTLED_AFTER_MS = 3000;
  * source gave it, whom it is trusted as, and the size limit.
  */
 export function parseContext(source: RuleSource, file: FoundRuleFile, maxRuleBytes: number): string {
-  return JSON.stringify([
-    source.id,
-    source.tool ?? "",
-    file.name,
-    file.scope,
-    file.source,
-    file.displayPath,
-    file.relPath,
-    file.trust,
-    maxRuleBytes,
-  ]);
+  // Joined by NUL, which no path or name holds: cheaper than JSON for a thousand files, and as unambiguous.
+  return `${source.id}\0${source.tool ?? ""}\0${file.name}\0${file.scope}\0${file.source}\0${file.displayPath}\0${file.relPath}\0${file.trust}\0${maxRuleBytes}`;
 }
 
 /**

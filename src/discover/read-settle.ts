@@ -12,12 +12,14 @@ export type Settled<R> = { value: R } | { later: () => Promise<R> };
 
 /**
  * `read` of every item, at most `limit` at once (counting `later` work), and
- * `settle` of each item with what its read gave; results in input order.
+ * `settle` of each item with what its read gave; results in input order. A
+ * read that needs no I/O (a parse kept from an earlier load) answers at once,
+ * not as a promise, and takes no slot.
  */
 export function readAndSettle<T, B, R>(
   items: readonly T[],
   limit: number,
-  read: (item: T) => Promise<B>,
+  read: (item: T) => B | Promise<B>,
   settle: (item: T, got: B) => Settled<R>,
 ): Promise<R[]> {
   return new Promise((resolve, reject) => {
@@ -40,11 +42,18 @@ export function readAndSettle<T, B, R>(
       results[index] = result;
       if (--left === 0) resolve(results);
     };
+    const toSettle = (index: number, got: B) => {
+      unsettled.push({ index, got });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(settleRead);
+      }
+    };
     const fill = () => {
       while (!failed && busy < limit && (waiting.length > 0 || next < items.length)) {
-        busy++;
         const job = waiting.shift();
         if (job) {
+          busy++;
           job.later().then((result) => {
             busy--;
             done(job.index, result);
@@ -53,13 +62,15 @@ export function readAndSettle<T, B, R>(
           continue;
         }
         const index = next++;
-        read(items[index] as T).then((got) => {
+        const reading = read(items[index] as T);
+        if (!(reading instanceof Promise)) {
+          toSettle(index, reading);
+          continue;
+        }
+        busy++;
+        reading.then((got) => {
           busy--;
-          unsettled.push({ index, got });
-          if (!scheduled) {
-            scheduled = true;
-            setImmediate(settleRead);
-          }
+          toSettle(index, got);
           fill();
         }, fail);
       }

@@ -177,7 +177,8 @@ async function lookAt(
   } catch (error) {
     return { kind: "error", error, folder: stat.isDirectory() };
   }
-  if (state.boundary && !allowsRealPath(state.boundary, realPath))
+  // A plain entry lies in its folder, whose real path the walk already knows is inside: only a link can lead out.
+  if (state.boundary && entry.isSymbolicLink() && !allowsRealPath(state.boundary, realPath))
     return { kind: "outside", realPath, folder: stat.isDirectory() };
   if (stat.isDirectory()) return { kind: "folder", realPath };
   return stat.isFile() ? { kind: "file", size: stat.size, version: fileVersion(stat) } : { kind: "other" };

@@ -3,8 +3,11 @@
  * watcher per folder), and the folders a new rules folder could appear in,
  * and report that something changed. The engine reloads on its next hook,
  * so nothing is read while nobody needs it and no event rescans the disk.
+ *
+ * What is not known to be a folder is stat'ed asynchronously, all at once: a
+ * synchronous call on a hung network mount would freeze OpenCode's process.
  */
-import { statSync, watch, type FSWatcher } from "node:fs";
+import { stat, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, posix } from "node:path";
 import type { SourceLayout } from "./source.js";
 
@@ -16,7 +19,7 @@ interface RuleWatcher {
     folders: Iterable<string>,
     entryFilter?: Map<string, ReadonlySet<string>>,
     known?: ReadonlyMap<string, boolean>,
-  ): void;
+  ): Promise<void>;
   close(): void;
 }
 
@@ -25,18 +28,19 @@ interface RuleWatcher {
  * root: only `.opencode`, `.cursor`, … matter there, not every source file).
  * `known`: paths the load just probed (true for a folder), not stat'ed again.
  */
-export function watchRuleFolders(
+export async function watchRuleFolders(
   folders: Iterable<string>,
   entryFilter = new Map<string, ReadonlySet<string>>(),
   known?: ReadonlyMap<string, boolean>,
-): RuleWatcher {
+): Promise<RuleWatcher> {
   let changed = false;
   const watchers = new Map<string, FSWatcher>();
   /** Per watched folder, the entry names that matter; absent: every entry. */
   let filters = new Map<string, ReadonlySet<string>>();
 
-  const update = (next: Iterable<string>, nextFilter = entryFilter, nextKnown?: ReadonlyMap<string, boolean>) => {
-    const plan = watchPlan(next, nextFilter, nextKnown);
+  let closed = false;
+  const apply = (plan: Awaited<ReturnType<typeof watchPlan>>) => {
+    if (closed) return;
     filters = plan.filters;
     for (const [folder, watcher] of watchers) {
       if (!plan.folders.has(folder)) {
@@ -64,7 +68,15 @@ export function watchRuleFolders(
     }
   };
 
-  update(folders, entryFilter, known);
+  // Plans are applied in the order asked: a later update never lands before an earlier one.
+  let planned = Promise.resolve();
+  const update = (next: Iterable<string>, nextFilter = entryFilter, nextKnown?: ReadonlyMap<string, boolean>) => {
+    const plan = watchPlan(next, nextFilter, nextKnown);
+    planned = planned.then(() => plan.then(apply));
+    return planned;
+  };
+
+  await update(folders, entryFilter, known);
   return {
     take() {
       const was = changed;
@@ -73,6 +85,7 @@ export function watchRuleFolders(
     },
     update,
     close() {
+      closed = true;
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
     },
@@ -84,12 +97,35 @@ export function watchRuleFolders(
  * ancestor, for the one entry that leads to it: creating `.opencode/rules`
  * is seen as `.opencode` appearing in the project folder.
  */
-function watchPlan(
+async function watchPlan(
   wanted: Iterable<string>,
   given: Map<string, ReadonlySet<string>>,
   known?: ReadonlyMap<string, boolean>,
 ) {
-  const isFolder = (path: string) => known?.get(path) ?? isFolderNow(path);
+  const probes = new Map<string, Promise<boolean>>();
+  const isFolder = (path: string): Promise<boolean> => {
+    const knownNow = known?.get(path);
+    if (knownNow !== undefined) return Promise.resolve(knownNow);
+    let probe = probes.get(path);
+    if (!probe) {
+      probe = isFolderNow(path);
+      probes.set(path, probe);
+    }
+    return probe;
+  };
+  /** Where each wanted folder is watched from: itself, or its nearest existing ancestor for the entry leading to it. */
+  const places = await Promise.all(
+    [...wanted].map(async (folder): Promise<{ folder: string; entry?: string } | undefined> => {
+      if (await isFolder(folder)) return { folder };
+      let child = folder;
+      let parent = dirname(folder);
+      while (parent !== child && !(await isFolder(parent))) {
+        child = parent;
+        parent = dirname(parent);
+      }
+      return parent !== child ? { folder: parent, entry: basename(child) } : undefined;
+    }),
+  );
   const folders = new Set<string>();
   const filters = new Map<string, Set<string>>();
   const unfiltered = new Set<string>();
@@ -102,29 +138,17 @@ function watchPlan(
       filters.set(folder, set);
     }
   };
-  for (const folder of wanted) {
-    if (isFolder(folder)) {
-      add(folder, given.get(folder));
-      continue;
-    }
-    let child = folder;
-    let parent = dirname(folder);
-    while (parent !== child && !isFolder(parent)) {
-      child = parent;
-      parent = dirname(parent);
-    }
-    if (parent !== child) add(parent, new Set([basename(child)]));
+  for (const place of places) {
+    if (!place) continue;
+    if (place.entry === undefined) add(place.folder, given.get(place.folder));
+    else add(place.folder, new Set([place.entry]));
   }
   for (const folder of unfiltered) filters.delete(folder);
   return { folders, filters: filters as Map<string, ReadonlySet<string>> };
 }
 
-function isFolderNow(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+function isFolderNow(path: string): Promise<boolean> {
+  return new Promise((resolve) => stat(path, (error, found) => resolve(!error && found.isDirectory())));
 }
 
 /** Where rules can appear under a project (or home) folder, as the sources lay them out. */

@@ -194,17 +194,25 @@ export const enforcingRules = (loaded: Pick<LoadedRules, "rules" | "shadowed">):
 export const heldText = (rule: Rule, by: Rule): string =>
   `Rule ${rule.name} (${rule.displayPath}) is shadowed by ${by.displayPath}, a less trusted rule of the same name: its text is not delivered, but what it forbids still holds (a repository's rule cannot switch off the user's)`;
 
+const SOURCE_RANKS = new Map(ALL_SOURCES.map((source, index) => [source.id, index]));
+
 /** A source's place in ALL_SOURCES; after them all when unknown. */
 function sourceRank(id: string): number {
-  const index = ALL_SOURCES.findIndex((source) => source.id === id);
-  return index < 0 ? ALL_SOURCES.length : index;
+  return SOURCE_RANKS.get(id) ?? ALL_SOURCES.length;
 }
 
 /** Managed first, then global before project, then priority (high first), then name: the same order every time. */
 export function inMessageOrder(rules: readonly Rule[]): Rule[] {
-  const scopeRank = (rule: Rule) => (trustOf(rule) === "managed" ? 0 : rule.scope === "global" ? 1 : 2);
-  return [...rules].sort(
+  // Each rule's rank worked out once, not at each of the sort's comparisons.
+  const ranked = rules.map((rule) => ({
+    rule,
+    rank: trustOf(rule) === "managed" ? 0 : rule.scope === "global" ? 1 : 2,
+  }));
+  ranked.sort(
     (a, b) =>
-      scopeRank(a) - scopeRank(b) || b.priority - a.priority || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      a.rank - b.rank ||
+      b.rule.priority - a.rule.priority ||
+      (a.rule.name < b.rule.name ? -1 : a.rule.name > b.rule.name ? 1 : 0),
   );
+  return ranked.map(({ rule }) => rule);
 }

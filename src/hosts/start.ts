@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { type EngineDeps, type RunningRulebook, startRulebook } from "../engine/rulebook.js";
 import { errorText } from "../engine/timing.js";
 import { createLogger, type LogSink, type Logger } from "../log.js";
-import { userPluginOptions } from "../opencode-config.js";
+import { userPluginOptionsAsync } from "../opencode-config.js";
 import { parseOptions } from "../options.js";
 import { nodeRuleFs } from "../discover/fs.js";
 import { fileParseCache, parseCacheFolder } from "../discover/parse-cache-file.js";
@@ -15,7 +15,7 @@ import { projectRoot } from "../discover/locations.js";
 import { recordFolder } from "../record/location.js";
 import { recordWriter } from "../record/store.js";
 import { ALL_SOURCES } from "../formats/sources.js";
-import { configuredPacks } from "../pack-config.js";
+import { configuredPacksAsync } from "../pack-config.js";
 import { warningLine } from "../rule/warnings.js";
 
 interface HostStart {
@@ -45,9 +45,9 @@ export async function startForHost(host: HostStart): Promise<{ log: Logger; rule
   try {
     // Only the user's own config may name rule folders outside the repository (docs/security.md).
     const home = homedir();
-    const user = userPluginOptions(process.env, home);
+    const user = await userPluginOptionsAsync(process.env, home);
     const userExtraDirs = parseOptions(user.raw, process.env).options.extraDirs;
-    const packConfig = configuredPacks(
+    const packConfig = await configuredPacksAsync(
       { env: process.env, home, directory: host.directory, worktree: host.worktree },
       options.packs,
       { user },

@@ -3,12 +3,14 @@
  * is found here, by one rule, and the block between is handed to js-yaml's
  * safe loader (gray-matter's YAML engine) directly: gray-matter's own split
  * would find a different end (a `---x: 1` line) and turn the rest of the
- * front matter into rule text. Every front matter language but YAML is
+ * front matter into rule text (a block of plain `key: value` lines is read
+ * by plain-yaml.ts, as js-yaml would read it). Every front matter language but YAML is
  * refused: gray-matter would evaluate `---js` blocks, and rule files are
  * data, never code.
  */
 import matter from "gray-matter";
 import { KINDS } from "../conditions/list.js";
+import { readPlainYaml } from "./plain-yaml.js";
 
 /** Why a file's front matter cannot be read: the codes of the warnings that skip its rule. */
 export type FrontMatterProblem =
@@ -94,6 +96,9 @@ const NOTHING = /^[ \t]*(?:#.*)?$/;
 
 function parseBlock(block: string): { ok: true; data: Record<string, unknown> } | Failure {
   if (block.split("\n").every((line) => NOTHING.test(line))) return { ok: true, data: {} };
+  // Most blocks are a few `key: value` lines: read without js-yaml, as it would read them.
+  const plain = readPlainYaml(block);
+  if (plain) return { ok: true, data: plain };
   let data: unknown;
   try {
     data = yaml.parse(quoteBareGlobs(block));

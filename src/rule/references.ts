@@ -98,6 +98,7 @@ interface State {
   bytes: number;
   /** References looked up so far; past MAX_REFERENCES the rest stay as text, said once. */
   tried: number;
+  saidTooMany?: boolean;
 }
 
 /** A text to expand: the file it comes from, and the line of that file it starts at. */
@@ -141,11 +142,12 @@ async function include(
     state.warnings.push(ruleWarning(at.file, { ...facts, reference: written, line: at.line } as WarningFacts));
     return undefined;
   };
-  state.tried++;
-  if (state.tried > MAX_REFERENCES)
-    return state.tried === MAX_REFERENCES + 1
-      ? warn({ code: "reference-too-many", maxReferences: MAX_REFERENCES })
-      : undefined;
+  // Past the bound a word that may be a path stays text silently, as one that names no file does; a reference is said once.
+  if (++state.tried > MAX_REFERENCES) {
+    if (onlyIfFile || state.saidTooMany) return undefined;
+    state.saidTooMany = true;
+    return warn({ code: "reference-too-many", maxReferences: MAX_REFERENCES });
+  }
   // A word that may be a path is looked up even past the depth: too deep is said only of a file.
   if (depth >= state.maxDepth && !onlyIfFile) return warn({ code: "reference-too-deep", maxDepth: state.maxDepth });
   const places = placesOf(ref, at.file, syntax, state.options.roots);
