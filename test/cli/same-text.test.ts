@@ -5,24 +5,16 @@
  * once in its total; `explain` delivers the first by precedence that
  * applies and names the other as its same text.
  */
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { runInProcess } from "../support/cli-in-process.js";
-import { tempTree, type TempTree } from "../support/temp-folder.js";
+import { cliTree, runInProcess } from "../support/cli-in-process.js";
+import type { TempTree } from "../support/temp-folder.js";
 
 const BODY = "Prefer small functions.\nName things for what they are.\n";
 let tree: TempTree;
 let env: Record<string, string | undefined>;
 
 beforeEach(async () => {
-  tree = await tempTree("rulebook-same-text-", { configApart: true, git: true });
-  env = {
-    HOME: tree.home,
-    XDG_CONFIG_HOME: tree.configHome,
-    XDG_STATE_HOME: join(tree.root, "state"),
-    XDG_CACHE_HOME: join(tree.home, ".cache"),
-    OPENCODE_RULEBOOK_MANAGED_DIR: join(tree.home, "managed", "rules"),
-  };
+  ({ tree, env } = await cliTree("rulebook-same-text-"));
   await tree.write(tree.project, { "src/a.ts": "export const a = 1;\n", "README.md": "# p\n" });
 });
 afterEach(() => tree.cleanup());

@@ -4,26 +4,18 @@
  * XDG_STATE_HOME.
  */
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runInProcess } from "../support/cli-in-process.js";
+import { cliTree, runInProcess } from "../support/cli-in-process.js";
 import { parseSince } from "../../src/cli/stats.js";
 import { RECORD_VERSION, type RecordEvent, type RecordKind } from "../../src/record/event.js";
 import { recordFiles, recordFolder } from "../../src/record/location.js";
-import { tempTree, type TempTree } from "../support/temp-folder.js";
+import type { TempTree } from "../support/temp-folder.js";
 
 let tree: TempTree;
 let env: Record<string, string | undefined>;
 
 beforeEach(async () => {
-  tree = await tempTree("rulebook-stats-", { configApart: true, git: true });
-  env = {
-    HOME: tree.home,
-    XDG_CONFIG_HOME: tree.configHome,
-    XDG_STATE_HOME: join(tree.root, "state"),
-    XDG_CACHE_HOME: join(tree.home, ".cache"),
-    OPENCODE_RULEBOOK_MANAGED_DIR: join(tree.home, "managed", "rules"),
-  };
+  ({ tree, env } = await cliTree("rulebook-stats-"));
   await tree.write(tree.projectRules, {
     "costly.md": "Costly rule.\n",
     "no-console.md": "No console.\n",

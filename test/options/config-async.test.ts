@@ -15,21 +15,15 @@ import {
   userPluginOptionsAsync,
 } from "../../src/opencode-config.js";
 import { configuredPacks, configuredPacksAsync, type PackIo } from "../../src/pack-config.js";
-import { type TempTree, tempTree } from "../support/temp-folder.js";
+import { packTree } from "../support/pack-tree.js";
+import type { TempTree } from "../support/temp-folder.js";
 
 let tree: TempTree;
 let io: PackIo;
 let managedFolder: string;
 
 beforeEach(async () => {
-  tree = await tempTree("rulebook-config-async-", { configApart: true, git: true });
-  managedFolder = join(tree.root, "managed");
-  io = {
-    env: { XDG_CONFIG_HOME: tree.configHome, OPENCODE_RULEBOOK_MANAGED_DIR: join(managedFolder, "rules") },
-    home: tree.home,
-    directory: tree.project,
-    worktree: tree.project,
-  };
+  ({ tree, io, managedFolder } = await packTree("rulebook-config-async-"));
 });
 afterEach(() => tree.cleanup());
 
