@@ -27,6 +27,7 @@ import type { Logger } from "../log.js";
 import { readAtMost, readOpened } from "./fs.js";
 import type { ParseCacheEntries } from "./parse-cache.js";
 import { cacheEntries, cacheText } from "./parse-cache-format.js";
+import { within } from "./within.js";
 
 const MAX_CACHE_BYTES = 32 * 1024 * 1024;
 export const MAX_PROJECTS = 64;
@@ -75,21 +76,13 @@ export function fileParseCache(options: ParseCacheOptions): ParseCacheStore {
   };
   return {
     async load() {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), options.loadWaitMs ?? LOAD_WAIT_MS);
-        timer.unref?.();
-      });
+      const waitMs = options.loadWaitMs ?? LOAD_WAIT_MS;
       try {
-        const loaded = await Promise.race([load(), late]);
+        const loaded = await within(load(), waitMs);
         if (loaded) return loaded;
-        log.warn(
-          `The parsed-rules cache ${file} was not read within ${options.loadWaitMs ?? LOAD_WAIT_MS} ms; rules are read from their files`,
-        );
+        log.warn(`The parsed-rules cache ${file} was not read within ${waitMs} ms; rules are read from their files`);
       } catch (error) {
         log.debug(`The parsed-rules cache ${file} was not used: ${(error as Error)?.message ?? String(error)}`);
-      } finally {
-        clearTimeout(timer);
       }
       return new Map();
     },

@@ -8,6 +8,7 @@ import { parsesDiffer, type ParseCacheEntries } from "../discover/parse-cache.js
 import type { ParseCacheStore } from "../discover/parse-cache-file.js";
 import { foldersFromRoot, globalRulesDir } from "../discover/locations.js";
 import { foldersToWatch, rulePlaces, watchRuleFolders } from "../discover/watch.js";
+import { within } from "../discover/within.js";
 import type { Logger } from "../log.js";
 import { differs, type Rule } from "../rule/rule.js";
 import { warningLine } from "../rule/warnings.js";
@@ -17,16 +18,6 @@ import { ALL_SOURCES } from "./sources.js";
 
 /** How long a reload waits for the look-ups under way; one that takes longer is loaded by a later reload. */
 export const LOOK_UP_WAIT_MS = 2_000;
-
-const settledWithin = (work: Promise<unknown>, ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref?.();
-    void work.finally(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 
 /** What a reload changed, by rule name. */
 export interface RuleChanges {
@@ -121,7 +112,7 @@ export async function startLiveRules(
     },
     async refresh() {
       // Bounded: a look-up stuck on a hung mount must not hold every later reload.
-      if (lookingUp.size > 0) await settledWithin(Promise.all(lookingUp), LOOK_UP_WAIT_MS);
+      if (lookingUp.size > 0) await within(Promise.all(lookingUp), LOOK_UP_WAIT_MS);
       const changed = watcher.take();
       if (!changed && !lookedUpNew) return undefined;
       lookedUpNew = false;
