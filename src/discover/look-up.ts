@@ -14,7 +14,7 @@
  * project's real root is not looked up from, and every folder checked is a
  * real folder inside it.
  */
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { RuleFs } from "./fs.js";
 
 export const LOOK_UP_LIMITS = { maxKnown: 20_000, maxFound: 1_000, maxPaths: 256, maxDepth: 64, recheckMs: 5_000 };
@@ -91,6 +91,8 @@ export function lookUp(place: LookUpPlace): LookUp {
   };
 
   const fromOne = async (path: string, realRoot: string, realBelow: string): Promise<boolean> => {
+    // Only an absolute path says where it is: a relative one would be read from the process's own folder.
+    if (!isAbsolute(path)) return false;
     const start = await startFolder(path);
     if (start === null || !isStrictlyBelow(start, realRoot)) return false;
     let added = false;

@@ -11,7 +11,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, test, vi } from "vitest";
 import { globsOf } from "../../src/conditions/files.js";
-import { lookUp } from "../../src/discover/look-up.js";
+import { LOOK_UP_LIMITS, lookUp } from "../../src/discover/look-up.js";
 import { nodeRuleFs } from "../../src/discover/fs.js";
 import { LOOK_UP_WAIT_MS, startLiveRules } from "../../src/formats/live-rules.js";
 import { sourcesRead } from "../../src/formats/load.js";
@@ -204,6 +204,31 @@ describe("the look-up's bounds and memory", () => {
     clock += 10_000;
     expect(await look.from([join(box.project, "a/b/two.ts")])).toBe(true);
     expect(look.folders()).toEqual([join(box.project, "a"), join(box.project, "a/b")]);
+  });
+
+  test("odd paths from a careless model: a NUL, a 10,000-character path, a relative one; nothing found, no throw, few calls", async () => {
+    await box.write(box.project, { "a/GEMINI.md": "A." });
+    const { fs, calls } = counting();
+    const look = lookUp({
+      fs,
+      root: box.project,
+      realRoot: nodeRuleFs.realpath(box.project),
+      below: box.project,
+      fileName: "GEMINI.md",
+    });
+    const long = join(box.project, "a", `${"x/".repeat(5_000)}f.ts`);
+    expect(await look.from([join(box.project, "a\0b.ts"), long, "a/f.ts", ""])).toBe(false);
+    // The long path: the path itself, its folder, then at most maxDepth folders up, each once.
+    expect(calls.length).toBeLessThanOrEqual(4 * (LOOK_UP_LIMITS.maxDepth + 2));
+    expect(look.folders()).toEqual([]);
+    // A relative path is never read from the process's own folder, even one inside the project.
+    const cwd = process.cwd();
+    process.chdir(box.project);
+    try {
+      expect(await look.from(["a/f.ts"])).toBe(false);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   test("at most maxPaths paths a call, maxDepth folders a path and maxFound folders in all", async () => {
