@@ -12,6 +12,10 @@
  * On its own (`npx tsx bench/cold.ts [--src | --entry=<path>] [--runs=N]`,
  * `dist/index.js` by default) it runs both series and prints each against
  * its target (issue 44), as `npm run bench` does in its first section.
+ *
+ * Beside each series, in fresh processes of their own, the asynchronous
+ * floor of its file system work (floors.ts), as a ratio to the same
+ * synchronous floor: what of the target the thread pool's trips alone take.
  */
 import { execFile } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -30,6 +34,7 @@ import {
   startPlugin,
   stopPlugin,
 } from "./plugin.js";
+import { asyncFloor, ruleFilesIn, type AsyncFloorKind } from "./floors.js";
 import { syncFloor } from "./start.js";
 import { median, ms, ratio, verdict } from "./stats.js";
 
@@ -51,6 +56,14 @@ export interface ColdRun {
 
 export interface ColdSeries extends ColdRun {
   runs: number;
+  /** Median, run by run, of floors.ts's floor for the series over the synchronous floor: `stats` for a later start, `reads` for a first. */
+  asyncFloorRatio: number;
+}
+
+/** One fresh process's synchronous floor, then the asynchronous one of `kind`. */
+interface FloorRun {
+  floorMs: number;
+  asyncMs: number;
 }
 
 /** Medians of `runs` fresh processes, each starting the plugin once on `files` rules: without the parse cache (`first`), then with it (`later`). */
@@ -64,20 +77,26 @@ export async function benchCold(
   try {
     await writeRules(bench.rulesDir, files);
     await untilSettled();
-    const run = async (): Promise<ColdRun> => {
-      const args = ["--import", "tsx", join(REPO, "bench", "cold.ts"), entry, JSON.stringify(bench)];
-      const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: REPO, maxBuffer: 1 << 20 });
+    const child = async <T>(...args: string[]): Promise<T> => {
+      const argv = ["--import", "tsx", join(REPO, "bench", "cold.ts"), ...args];
+      const { stdout } = await promisify(execFile)(process.execPath, argv, { cwd: REPO, maxBuffer: 1 << 20 });
       return JSON.parse(stdout.trim().split("\n").at(-1)!);
     };
+    const run = () => child<ColdRun>(entry, JSON.stringify(bench));
+    const floors = (kind: AsyncFloorKind) => child<FloorRun>(`--floor=${kind}`, bench.rulesDir);
     const first: ColdRun[] = [];
     const later: ColdRun[] = [];
+    const reads: FloorRun[] = [];
+    const stats: FloorRun[] = [];
     // Alternated, so drift (other processes) hits both alike: each `first` run starts with no cache, and leaves one for the `later` run after it.
     for (let i = 0; i < runs; i++) {
       await rm(cache, { recursive: true, force: true });
       first.push(await run());
+      reads.push(await floors("reads"));
       later.push(await run());
+      stats.push(await floors("stats"));
     }
-    return { first: medians(first), later: medians(later) };
+    return { first: medians(first, reads), later: medians(later, stats) };
   } finally {
     await rm(bench.root, { recursive: true, force: true });
   }
@@ -91,14 +110,17 @@ export function coldTargetLines(colds: { first: ColdSeries; later: ColdSeries })
   };
   return [
     line("later start (the parse cache the first wrote)", colds.later, COLD_TARGETS.later),
+    `  of which no asynchronous loader does less than its stats: one stat per rule file alone is ${ratio(colds.later.asyncFloorRatio)} the floor`,
     line("first start in a new project (no parse cache)", colds.first, COLD_TARGETS.first),
+    `  of which no asynchronous loader does less than its reads: stat, open, read and close per rule file alone are ${ratio(colds.first.asyncFloorRatio)} the floor`,
   ];
 }
 
-function medians(results: ColdRun[]): ColdSeries {
+function medians(results: ColdRun[], floors: FloorRun[]): ColdSeries {
   const of = (key: keyof ColdRun) => median(results.map((run) => run[key]));
   return {
     runs: results.length,
+    asyncFloorRatio: median(floors.map((run) => run.asyncMs / run.floorMs)),
     floorMs: of("floorMs"),
     workerMs: of("workerMs"),
     startMs: of("startMs"),
@@ -153,9 +175,22 @@ async function workerRead(dir: string): Promise<number> {
   return ms;
 }
 
+/** The synchronous floor, then the asynchronous floor of `kind` over the same files, in this fresh process. */
+async function floorRun(kind: AsyncFloorKind, dir: string): Promise<FloorRun> {
+  let t = performance.now();
+  syncFloor(dir);
+  const floorMs = performance.now() - t;
+  const files = ruleFilesIn(dir);
+  t = performance.now();
+  await asyncFloor(kind, files);
+  return { floorMs, asyncMs: performance.now() - t };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [entry, project] = process.argv.slice(2);
-  if (entry && project && !entry.startsWith("--"))
+  const floorKind = entry?.startsWith("--floor=") ? (entry.slice("--floor=".length) as AsyncFloorKind) : undefined;
+  if (floorKind && project) console.log(JSON.stringify(await floorRun(floorKind, project)));
+  else if (entry && project && !entry.startsWith("--"))
     console.log(JSON.stringify(await coldRun(entry, JSON.parse(project))));
   else {
     const runs = Number(process.argv.find((arg) => arg.startsWith("--runs="))?.slice("--runs=".length) ?? 9);

@@ -36,6 +36,8 @@ interface Expansion {
 function expandBraces(glob: string, limit: number): string[] | string {
   const pairs = pairGroups(glob);
   if (typeof pairs === "string") return pairs;
+  // No group: the glob stands for itself (most rule globs; parsing it would rebuild the same text a character at a time).
+  if (pairs.size === 0) return [glob];
   const context: Expansion = { pairs, limit };
   const [pieces = []] = parseSequences(glob, 0, glob.length, "", context);
   if (context.problem) return context.problem;

@@ -47,6 +47,9 @@ const STAR_SEGMENT: SegmentPattern = { kind: "star" };
 
 function compileSegment(text: string): SegmentPattern | string {
   if (text === "**") return GLOBSTAR;
+  // Most segments are names (`src`, `components`) or a star and a name's end (`*.ts`): nothing to tokenise.
+  if (!/[\\*?[]/.test(text)) return { kind: "literal", text };
+  if (text.length > 1 && text[0] === "*" && !/[\\*?[]/.test(text.slice(1))) return starThen(text.slice(1));
   const tokens: number[] = [];
   const classes: CharClass[] = [];
   for (let i = 0; i < text.length; i++) {
@@ -84,6 +87,17 @@ function compileSegment(text: string): SegmentPattern | string {
     ...(placeStarts ? { placeStarts } : {}),
   };
 }
+
+/** `*` then literal `suffix`, as the general path below compiles it. */
+const starThen = (suffix: string): SegmentPattern => ({
+  kind: "wildcard",
+  prefix: "",
+  suffix,
+  tokens: [STAR],
+  classes: [],
+  minLength: suffix.length,
+  starOnly: true,
+});
 
 /** The `placeStarts` of a segment's middle tokens; undefined when no class of them matches its own text. */
 function placeStartsOf(tokens: number[], classes: CharClass[]): number[] | undefined {
@@ -149,6 +163,7 @@ export function compilePathPattern(glob: string, anyDepth: boolean, folderNeedsC
 
 /** Splits at `/`, an escaped `\/` included (no segment can hold a slash); classes never hold one. */
 function splitSegments(glob: string): string[] {
+  if (!glob.includes("\\")) return glob.split("/");
   const segments: string[] = [];
   let current = "";
   for (let i = 0; i < glob.length; i++) {

@@ -95,10 +95,10 @@ export function splitFrontMatter(text: string): FrontMatter {
 const NOTHING = /^[ \t]*(?:#.*)?$/;
 
 function parseBlock(block: string): { ok: true; data: Record<string, unknown> } | Failure {
-  if (block.split("\n").every((line) => NOTHING.test(line))) return { ok: true, data: {} };
   // Most blocks are a few `key: value` lines: read without js-yaml, as it would read them.
   const plain = readPlainYaml(block);
   if (plain) return { ok: true, data: plain };
+  if (block.split("\n").every((line) => NOTHING.test(line))) return { ok: true, data: {} };
   let data: unknown;
   try {
     data = yaml.parse(quoteBareGlobs(block));

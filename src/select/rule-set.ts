@@ -70,7 +70,8 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
   const onRequest: Rule[] = [];
   const positions = new Map<string, number[]>();
   // The body is the identity: the text the model would read twice (`content` is trimmed, its line endings normalised).
-  const byBody = new Map<string, Rule[]>();
+  // Rules are first grouped by a short sketch of it, so that a whole body is hashed only when two sketches agree.
+  const bySketch = new Map<string, Rule[]>();
   const shapes = rules.map(shapeOf);
   rules.forEach((rule, i) => {
     const mode = (shapes[i] as RuleShape).mode;
@@ -80,14 +81,28 @@ function buildIndex(rules: readonly Rule[]): RuleSetIndex {
     const places = positions.get(rule.name);
     if (places) places.push(i);
     else positions.set(rule.name, [i]);
-    const same = byBody.get(rule.content);
-    if (same) same.push(rule);
-    else byBody.set(rule.content, [rule]);
+    const sketch = sketchOf(rule.content);
+    const alike = bySketch.get(sketch);
+    if (alike) alike.push(rule);
+    else bySketch.set(sketch, [rule]);
   });
   const twins = new Map<Rule, readonly Rule[]>();
-  for (const same of byBody.values()) if (same.length > 1) for (const rule of same) twins.set(rule, same);
+  for (const alike of bySketch.values()) {
+    if (alike.length < 2) continue;
+    const byBody = new Map<string, Rule[]>();
+    for (const rule of alike) {
+      const same = byBody.get(rule.content);
+      if (same) same.push(rule);
+      else byBody.set(rule.content, [rule]);
+    }
+    for (const same of byBody.values()) if (same.length > 1) for (const rule of same) twins.set(rule, same);
+  }
   return { shapes, always, conditional, onRequest, names: new Set(positions.keys()), positions, twins };
 }
+
+/** Equal bodies have equal sketches: the length, the start and the end. */
+const sketchOf = (body: string): string =>
+  body.length <= 128 ? body : `${body.length}\0${body.slice(0, 48)}\0${body.slice(-48)}`;
 
 /** The places in `first` and `more` (both ascending, `more` may repeat), merged in order, each once. */
 export function mergePlaces(first: readonly number[], more: readonly number[]): number[] {

@@ -40,6 +40,17 @@ describe("the rule set knows its bodies", () => {
     const near = makeRule({ name: "near", content: `${BODY}.` });
     expect(ruleSetIndex([codeStyle, near, testing]).twins.size).toBe(0);
   });
+
+  test("long texts alike at both ends and in length but not in the middle are two texts; equal long texts are one", () => {
+    const long = (middle: string) => `${"Start of a long rule. ".repeat(8)}${middle}${" End of it.".repeat(12)}`;
+    const one = makeRule({ name: "one", content: long("Use tabs..") });
+    const other = makeRule({ name: "other", content: long("Use spaces") });
+    const copy = makeRule({ name: "copy", content: long("Use tabs..") });
+    expect(one.content.length).toBe(other.content.length);
+    const { twins } = ruleSetIndex([one, other, copy]);
+    expect(twins.get(copy)?.map((rule) => rule.name)).toEqual(["one", "copy"]);
+    expect(twins.has(other)).toBe(false);
+  });
 });
 
 describe("each text once", () => {
