@@ -17,6 +17,8 @@ const NO_WORD_BOUNDARIES =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHARS = /^[\p{L}\p{N}\p{M}_]+$/u;
 const NON_WORD = /[^\p{L}\p{N}\p{M}_]+/u;
+/** NON_WORD in text of ASCII only (no marks there): the same split, without compiling Unicode's classes at every start. */
+const NON_WORD_ASCII = /[^A-Za-z0-9_]+/;
 
 /** How one keyword is looked for. */
 type Needle =
@@ -79,9 +81,10 @@ function viewOf(text: string): PromptView {
 }
 
 const lowerOf = (view: PromptView) => (view.lower ??= view.text.toLowerCase());
-const wordsOf = (view: PromptView) => (view.words ??= new Set(lowerOf(view).split(NON_WORD)));
+const wordsOf = (view: PromptView) => (view.words ??= new Set(lowerOf(view).split(nonWordIn(lowerOf(view)))));
 const foldedOf = (view: PromptView) => (view.folded ??= foldText(view.text));
-const leadsOf = (view: PromptView) => (view.leads ??= new Set(foldedOf(view).split(NON_WORD)));
+const leadsOf = (view: PromptView) => (view.leads ??= new Set(foldedOf(view).split(nonWordIn(foldedOf(view)))));
+const nonWordIn = (text: string) => (isAscii(text) ? NON_WORD_ASCII : NON_WORD);
 
 function needleIn(needle: Needle, view: PromptView): boolean {
   switch (needle.kind) {
