@@ -178,19 +178,20 @@ describe("the look-up's bounds and memory", () => {
     };
     return { fs, calls };
   };
+  /** A look-up for GEMINI.md in the project, below its root, through `fs`. */
+  const inProject = (fs: Pick<typeof nodeRuleFs, "stat" | "realpath">) => ({
+    fs,
+    root: box.project,
+    realRoot: nodeRuleFs.realpath(box.project),
+    below: box.project,
+    fileName: "GEMINI.md",
+  });
 
   test("each folder is checked once: a second file in the same folders costs no file system call", async () => {
     await box.write(box.project, { "a/b/one.ts": "", "a/b/two.ts": "", "a/GEMINI.md": "A." });
     const { fs, calls } = counting();
     let clock = 0;
-    const look = lookUp({
-      fs,
-      root: box.project,
-      realRoot: nodeRuleFs.realpath(box.project),
-      below: box.project,
-      fileName: "GEMINI.md",
-      now: () => clock,
-    });
+    const look = lookUp({ ...inProject(fs), now: () => clock });
     expect(await look.from([join(box.project, "a/b/one.ts")])).toBe(true);
     const first = calls.length;
     expect(await look.from([join(box.project, "a/b/one.ts")])).toBe(false);
@@ -209,13 +210,7 @@ describe("the look-up's bounds and memory", () => {
   test("odd paths from a careless model: a NUL, a 10,000-character path, a relative one; nothing found, no throw, few calls", async () => {
     await box.write(box.project, { "a/GEMINI.md": "A." });
     const { fs, calls } = counting();
-    const look = lookUp({
-      fs,
-      root: box.project,
-      realRoot: nodeRuleFs.realpath(box.project),
-      below: box.project,
-      fileName: "GEMINI.md",
-    });
+    const look = lookUp(inProject(fs));
     const long = join(box.project, "a", `${"x/".repeat(5_000)}f.ts`);
     expect(await look.from([join(box.project, "a\0b.ts"), long, "a/f.ts", ""])).toBe(false);
     // The long path: the path itself, its folder, then at most maxDepth folders up, each once.
@@ -237,15 +232,15 @@ describe("the look-up's bounds and memory", () => {
     files["d1/d2/d3/d4/GEMINI.md"] = "deep";
     await box.write(box.project, files);
     await mkdir(join(box.project, "d1/d2/d3/d4/d5"), { recursive: true });
-    const place = { fs: nodeRuleFs, root: box.project, realRoot: nodeRuleFs.realpath(box.project), below: box.project };
-    const few = lookUp({ ...place, fileName: "GEMINI.md", limits: { maxPaths: 2, maxFound: 3 } });
+    const place = inProject(nodeRuleFs);
+    const few = lookUp({ ...place, limits: { maxPaths: 2, maxFound: 3 } });
     await few.from([0, 1, 2].map((i) => join(box.project, `f${i}`, "x.ts")));
     expect(few.folders()).toEqual([join(box.project, "f0"), join(box.project, "f1")]);
     await few.from([3, 4].map((i) => join(box.project, `f${i}`, "x.ts")));
     expect(few.folders()).toHaveLength(3);
-    const shallow = lookUp({ ...place, fileName: "GEMINI.md", limits: { maxDepth: 1 } });
+    const shallow = lookUp({ ...place, limits: { maxDepth: 1 } });
     expect(await shallow.from([join(box.project, "d1/d2/d3/d4/d5")])).toBe(false);
-    const deeper = lookUp({ ...place, fileName: "GEMINI.md", limits: { maxDepth: 2 } });
+    const deeper = lookUp({ ...place, limits: { maxDepth: 2 } });
     expect(await deeper.from([join(box.project, "d1/d2/d3/d4/d5")])).toBe(true);
   });
 });
